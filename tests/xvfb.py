@@ -1,0 +1,81 @@
+"""Real X servers for tests: Xvfb started with ``-displayfd`` (it picks a free number and reports it when ready).
+
+Also the small X helpers window tests share: screenshots (xwd + convert), pixels through GetImage, xdotool.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+class Xvfb:
+    """One Xvfb server; ``name`` is its display string (":N"). Stop with :meth:`stop` (SIGTERM, no stale lock)."""
+
+    def __init__(self, size: str = "1280x1024x24", tcp: bool = False, extra: tuple[str, ...] = ()):
+        if shutil.which("Xvfb") is None:
+            pytest.fail("Xvfb is not installed (Debian package xvfb); run `make test`, which installs it")
+        read_end, write_end = os.pipe()
+        args = ["Xvfb", "-displayfd", str(write_end), "-screen", "0", size, "-nolisten" if not tcp else "-listen",
+                "tcp", *extra]
+        self.proc = subprocess.Popen(args, pass_fds=(write_end,), stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        os.close(write_end)
+        with os.fdopen(read_end) as handle:
+            number = handle.readline().strip()
+        if not number:
+            self.proc.kill()
+            raise RuntimeError("Xvfb did not report a display number")
+        self.number = int(number)
+        self.name = f":{number}"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def env(self, **extra: str) -> dict[str, str]:
+        """A copy of the environment with DISPLAY set to this server."""
+        env = dict(os.environ, DISPLAY=self.name, **extra)
+        return env
+
+    def xdotool(self, *args: str) -> str:
+        """Run xdotool on this display and return its stdout."""
+        out = subprocess.run(["xdotool", *args], env=self.env(), capture_output=True, text=True, timeout=10,
+                             check=True)
+        return out.stdout
+
+    def screenshot(self, path: str | os.PathLike[str]) -> Path:
+        """Save the whole screen as PNG (xwd piped into ImageMagick's /usr/bin/convert)."""
+        xwd = subprocess.run(["xwd", "-root", "-silent", "-display", self.name], capture_output=True, timeout=20,
+                             check=True).stdout
+        subprocess.run(["/usr/bin/convert", "xwd:-", str(path)], input=xwd, timeout=30, check=True)
+        return Path(path)
+
+    def pixel(self, x: int, y: int) -> tuple[int, int, int]:
+        """The RGB colour of root-window pixel (x, y), read with GetImage (depth 24, B,G,R,X bytes)."""
+        from Xlib import X
+        from Xlib.display import Display
+
+        display = Display(self.name)
+        try:
+            root = display.screen().root
+            image = root.get_image(x, y, 1, 1, X.ZPixmap, 0xFFFFFFFF)
+            blue, green, red = image.data[0], image.data[1], image.data[2]
+            return red, green, blue
+        finally:
+            display.close()
+
+    def __enter__(self) -> Xvfb:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
