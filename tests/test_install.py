@@ -1,0 +1,32 @@
+"""The shipped maps are found after a regular (non-editable) install, not only from the checkout."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_regular_install_finds_shipped_maps(tmp_path):
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+                   check=True, timeout=300, capture_output=True)
+    wheel = next(wheels.glob("*.whl"))
+    target = tmp_path / "venv"
+    venv.create(target, with_pip=True)
+    python = target / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, timeout=300,
+                   capture_output=True)
+    probe = ("from common.data import shipped_dir; import sys; "
+             "[print(shipped_dir(g)) for g in ('motti', 'arena')]")
+    out = subprocess.run([str(python), "-c", probe], cwd=tmp_path, check=True, timeout=60, capture_output=True,
+                         text=True, env={"PATH": "/usr/bin:/bin"}).stdout.split()
+    for game, found in zip(("motti", "arena"), out, strict=True):
+        directory = Path(found)
+        assert directory == target / "share" / "games" / game
+        shipped = sorted(p.name for p in (ROOT / "maps" / game).iterdir() if p.suffix in (".map", ".toxic"))
+        assert shipped, f"no {game} maps in the checkout"
+        assert sorted(p.name for p in directory.iterdir()) == shipped
