@@ -1,0 +1,342 @@
+"""The arena wire protocol as a pure codec (spec/arena.md §3): no sockets, no clock.
+
+Every message is ASCII text terminated by ``|`` (no ``\\r``/``\\n`` anywhere). :class:`Splitter` buffers
+the bytes of one TCP stream and returns the complete messages (without the ``|``); :func:`parse_server` and
+:func:`parse_client` turn one message into a dataclass, :func:`encode` turns dataclasses back into wire bytes.
+Server and bots use the same module.
+
+Energy and toxicity travel as decimals with two places (``LIFE 99.70 3``); in memory they are integer
+hundredths (:func:`parse_hundredths` accepts any decimal and rounds half up to the nearest hundredth).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+DIRECTIONS: tuple[str, ...] = ("NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST",
+                               "NORTH_WEST")
+"""The eight facings, in the spec's order (§2.1); a movement may also be ``NONE``."""
+MOVES: tuple[str, ...] = (*DIRECTIONS, "NONE")
+TEAMS: tuple[str, ...] = ("BLUE", "RED")
+TERMINATOR = b"|"
+MAX_MESSAGE_BYTES = 256
+"""A message (without its ``|``) longer than this is a protocol violation (§3)."""
+MAX_MESSAGES_PER_ROUND = 64
+"""A client sending more messages than this in one round is a protocol violation (§3)."""
+
+
+class ProtocolError(ValueError):
+    """A message that does not follow §3; ``str()`` is one line naming the message and what was expected."""
+
+
+class MessageTooLong(ProtocolError):
+    """More than :data:`MAX_MESSAGE_BYTES` bytes without a ``|`` (§3: the client is disconnected)."""
+
+
+# --- messages -----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Id:
+    """``ID <n>``: the first message to a new client."""
+    id: int
+
+
+@dataclass(frozen=True)
+class IdOkay:
+    """``ID_OKAY``: the client accepts its id."""
+
+
+@dataclass(frozen=True)
+class IdNotOkay:
+    """``ID_NOT_OKAY``: the client refuses its id and is dropped."""
+
+
+@dataclass(frozen=True)
+class Ping:
+    """``PING`` (both directions; never needs an answer)."""
+
+
+@dataclass(frozen=True)
+class Connected:
+    """``CONNECTED <n>``: another client joined."""
+    id: int
+
+
+@dataclass(frozen=True)
+class Disconnected:
+    """``DISCONNECTED <n>``: another client left."""
+    id: int
+
+
+@dataclass(frozen=True)
+class Disconnect:
+    """``DISCONNECT``: the game is over (or the server is full); the client should close."""
+
+
+@dataclass(frozen=True)
+class Map:
+    """``MAP <path>``: absolute path of the normalised ``.map`` file."""
+    path: str
+
+
+@dataclass(frozen=True)
+class Set:
+    """``SET <x,y> <VIEW>``: the receiver's own position and facing."""
+    x: int
+    y: int
+    view: str
+
+
+@dataclass(frozen=True)
+class SeePlayer:
+    """``SEE_PLAYER <x,y> <VIEW> <n>``: a team-mate or a visible opponent."""
+    x: int
+    y: int
+    view: str
+    id: int
+
+
+@dataclass(frozen=True)
+class Toxic:
+    """``TOXIC <x,y> <value>``: toxicity of the receiver's cell, ``value`` in hundredths (1..20)."""
+    x: int
+    y: int
+    value: int
+
+
+@dataclass(frozen=True)
+class Life:
+    """``LIFE <value> <n>``: energy of player ``id`` in hundredths (floor 0)."""
+    value: int
+    id: int
+
+
+@dataclass(frozen=True)
+class TeamChange:
+    """``TEAMCHANGE <BLUE|RED> <n>``: player ``id`` is now on ``team``."""
+    team: str
+    id: int
+
+
+@dataclass(frozen=True)
+class Start:
+    """``START <r>``: round ``r``'s data is complete; the client now has ``move_ms`` to answer."""
+    round: int
+
+
+@dataclass(frozen=True)
+class Move:
+    """``MOVE <DIR|NONE> <VIEW>``: the client's movement (or NONE) and new facing."""
+    direction: str
+    view: str
+
+
+Message = (Id | IdOkay | IdNotOkay | Ping | Connected | Disconnected | Disconnect | Map | Set | SeePlayer
+           | Toxic | Life | TeamChange | Start | Move)
+
+
+# --- numbers ------------------------------------------------------------------------------------------------
+
+def format_hundredths(value: int) -> str:
+    """Integer hundredths as the wire's decimal with two places: 9873 -> "98.73", 5 -> "0.05"."""
+    sign = "-" if value < 0 else ""
+    whole, frac = divmod(abs(value), 100)
+    return f"{sign}{whole}.{frac:02d}"
+
+
+def parse_hundredths(text: str) -> int:
+    """Any decimal ("99.7", "0.05", "100") as integer hundredths, rounded half up. Raises ProtocolError."""
+    if not re.fullmatch(r"-?(\d+(\.\d*)?|\.\d+)", text):
+        raise ProtocolError(f"not a decimal number: {text!r}")
+    try:
+        return int((Decimal(text) * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    except InvalidOperation as exc:  # pragma: no cover - the pattern above already excludes these
+        raise ProtocolError(f"not a decimal number: {text!r}") from exc
+
+
+def _int(text: str, what: str) -> int:
+    if not re.fullmatch(r"-?\d{1,9}", text):
+        raise ProtocolError(f"{what}: expected an integer, got {text!r}")
+    return int(text)
+
+
+def _nonneg(text: str, what: str) -> int:
+    if not re.fullmatch(r"\d{1,9}", text):
+        raise ProtocolError(f"{what}: expected a number >= 0, got {text!r}")
+    return int(text)
+
+
+def _coords(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"(-?\d{1,9}),(-?\d{1,9})", text)
+    if not match:
+        raise ProtocolError(f"expected coordinates X,Y, got {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _view(text: str) -> str:
+    if text not in DIRECTIONS:
+        raise ProtocolError(f"expected a facing ({', '.join(DIRECTIONS)}), got {text!r}")
+    return text
+
+
+# --- encoding -----------------------------------------------------------------------------------------------
+
+def format_message(message: Message) -> str:
+    """The text of one message without its terminator, e.g. ``Set(4, 3, "NORTH")`` -> ``"SET 4,3 NORTH"``."""
+    match message:
+        case Id(n):
+            return f"ID {n}"
+        case IdOkay():
+            return "ID_OKAY"
+        case IdNotOkay():
+            return "ID_NOT_OKAY"
+        case Ping():
+            return "PING"
+        case Connected(n):
+            return f"CONNECTED {n}"
+        case Disconnected(n):
+            return f"DISCONNECTED {n}"
+        case Disconnect():
+            return "DISCONNECT"
+        case Map(path):
+            return f"MAP {path}"
+        case Set(x, y, view):
+            return f"SET {x},{y} {view}"
+        case SeePlayer(x, y, view, n):
+            return f"SEE_PLAYER {x},{y} {view} {n}"
+        case Toxic(x, y, value):
+            return f"TOXIC {x},{y} {format_hundredths(value)}"
+        case Life(value, n):
+            return f"LIFE {format_hundredths(value)} {n}"
+        case TeamChange(team, n):
+            return f"TEAMCHANGE {team} {n}"
+        case Start(r):
+            return f"START {r}"
+        case Move(direction, view):
+            return f"MOVE {direction} {view}"
+    raise TypeError(f"not a protocol message: {message!r}")
+
+
+def encode(*messages: Message) -> bytes:
+    """Wire bytes of *messages*, each followed by ``|``: ``encode(Move("EAST", "SOUTH_WEST"))`` ->
+    ``b"MOVE EAST SOUTH_WEST|"``."""
+    return b"".join(format_message(m).encode("ascii") + TERMINATOR for m in messages)
+
+
+# --- decoding -----------------------------------------------------------------------------------------------
+
+def _words(text: str) -> list[str]:
+    if not text:
+        raise ProtocolError("empty message")
+    if "\r" in text or "\n" in text:
+        raise ProtocolError(f"line breaks are not allowed in a message: {text!r}")
+    words = text.split(" ")
+    if any(not w for w in words):
+        raise ProtocolError(f"words must be separated by exactly one space: {text!r}")
+    return words
+
+
+def _arity(words: list[str], n: int, form: str) -> None:
+    if len(words) != n:
+        raise ProtocolError(f"expected {form!r}, got {' '.join(words)!r}")
+
+
+def parse_client(text: str) -> IdOkay | IdNotOkay | Move | Ping:
+    """Parse one client-to-server message (without ``|``).
+
+    Raises ProtocolError when it is malformed or not a client message."""
+    words = _words(text)
+    verb = words[0]
+    if verb == "ID_OKAY":
+        _arity(words, 1, "ID_OKAY")
+        return IdOkay()
+    if verb == "ID_NOT_OKAY":
+        _arity(words, 1, "ID_NOT_OKAY")
+        return IdNotOkay()
+    if verb == "PING":
+        _arity(words, 1, "PING")
+        return Ping()
+    if verb == "MOVE":
+        _arity(words, 3, "MOVE <DIR|NONE> <VIEW>")
+        if words[1] not in MOVES:
+            raise ProtocolError(f"MOVE: expected a direction or NONE, got {words[1]!r}")
+        return Move(words[1], _view(words[2]))
+    raise ProtocolError(f"unknown command {verb[:40]!r}")
+
+
+def parse_server(text: str) -> Message:
+    """Parse one server-to-client message (without ``|``).
+
+    Raises ProtocolError when it is malformed or not a server message."""
+    if text.startswith("MAP "):
+        path = text[4:]
+        if not path or "\r" in path or "\n" in path:
+            raise ProtocolError(f"MAP: expected a path, got {text!r}")
+        return Map(path)
+    words = _words(text)
+    verb = words[0]
+    if verb == "ID":
+        _arity(words, 2, "ID <n>")
+        return Id(_nonneg(words[1], "ID"))
+    if verb in ("PING", "DISCONNECT"):
+        _arity(words, 1, verb)
+        return Ping() if verb == "PING" else Disconnect()
+    if verb in ("CONNECTED", "DISCONNECTED"):
+        _arity(words, 2, f"{verb} <n>")
+        n = _nonneg(words[1], verb)
+        return Connected(n) if verb == "CONNECTED" else Disconnected(n)
+    if verb == "SET":
+        _arity(words, 3, "SET <x,y> <VIEW>")
+        x, y = _coords(words[1])
+        return Set(x, y, _view(words[2]))
+    if verb == "SEE_PLAYER":
+        _arity(words, 4, "SEE_PLAYER <x,y> <VIEW> <n>")
+        x, y = _coords(words[1])
+        return SeePlayer(x, y, _view(words[2]), _nonneg(words[3], "SEE_PLAYER"))
+    if verb == "TOXIC":
+        _arity(words, 3, "TOXIC <x,y> <value>")
+        x, y = _coords(words[1])
+        return Toxic(x, y, parse_hundredths(words[2]))
+    if verb == "LIFE":
+        _arity(words, 3, "LIFE <value> <n>")
+        return Life(parse_hundredths(words[1]), _nonneg(words[2], "LIFE"))
+    if verb == "TEAMCHANGE":
+        _arity(words, 3, "TEAMCHANGE <BLUE|RED> <n>")
+        if words[1] not in TEAMS:
+            raise ProtocolError(f"TEAMCHANGE: expected BLUE or RED, got {words[1]!r}")
+        return TeamChange(words[1], _nonneg(words[2], "TEAMCHANGE"))
+    if verb == "START":
+        _arity(words, 2, "START <r>")
+        return Start(_nonneg(words[1], "START"))
+    raise ProtocolError(f"unknown command {verb[:40]!r}")
+
+
+class Splitter:
+    """Incremental ``|`` splitter for one byte stream (§3: messages split across and packed into reads).
+
+    ``feed(data)`` returns the complete messages as text (ASCII; other bytes decode as Latin-1 so that the
+    parser, not the splitter, rejects them). Raises :class:`MessageTooLong` as soon as a message exceeds
+    *limit* bytes, even before its ``|`` arrives; the connection must then be dropped.
+    """
+
+    def __init__(self, limit: int = MAX_MESSAGE_BYTES) -> None:
+        self.limit = limit
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[str]:
+        self._buffer += data
+        *complete, rest = bytes(self._buffer).split(TERMINATOR)
+        for part in complete:
+            if len(part) > self.limit:
+                raise MessageTooLong(f"message of {len(part)} bytes (limit {self.limit})")
+        if len(rest) > self.limit:
+            raise MessageTooLong(f"more than {self.limit} bytes without '|'")
+        self._buffer = bytearray(rest)
+        return [part.decode("latin-1") for part in complete]
+
+    @property
+    def pending(self) -> int:
+        """Bytes buffered of an incomplete message."""
+        return len(self._buffer)
