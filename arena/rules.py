@@ -44,12 +44,14 @@ class Arena:
     """A loaded map (spec §2.2).
 
     ``walls``: ``(H, W)`` bool, True = wall. ``toxicity``: ``(H, W)`` int16 in hundredths (1..20; values
-    on wall cells are meaningless). ``name``: the map's name (file stem).
+    on wall cells are meaningless). ``name``: the map's name (file stem). ``path``: the ``.map`` file it came
+    from (None when built in memory).
     """
 
     walls: np.ndarray
     toxicity: np.ndarray
     name: str = "arena"
+    path: str | None = None
 
     @property
     def width(self) -> int:

@@ -1,0 +1,154 @@
+"""arena map files: ``NAME.map`` and the optional ``NAME.toxic`` beside it (spec/arena.md §2.2).
+
+``.map``: ``#`` = wall, space or ``.`` = free; rows shorter than the longest are padded with free cells; blank
+lines at the end are ignored. ``.toxic``: the same grid, space or ``.`` = 0.01, ``1``…``9`` = digit × 0.02,
+``0`` and ``#`` = 0.20 (stored as integer hundredths 1..20); shorter rows are padded with 0.01.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from scipy import ndimage
+
+from arena.rules import Arena
+from common.data import shipped_dir
+
+_TOXIC_VALUES = {" ": 1, ".": 1, "0": 20, "#": 20, **{str(d): 2 * d for d in range(1, 10)}}
+
+
+class MapError(ValueError):
+    """A map that can't be used.
+
+    ``str()`` is ``"FILE:LINE:COL: message"`` (line and column 1-based, 0 when it is not about one place).
+    """
+
+    def __init__(self, file: str | Path, line: int, col: int, message: str):
+        self.file = str(file)
+        self.line = line
+        self.col = col
+        self.message = message
+        super().__init__(f"{self.file}:{line}:{col}: {message}")
+
+
+def _read_rows(path: Path) -> list[str]:
+    """The file's rows without line ends and trailing blank lines. Raises MapError when unreadable."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise MapError(path, 0, 0, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise MapError(path, line, col, "not a text file (expected '#', ' ' or '.')") from None
+    rows = [row.rstrip("\r") for row in text.split("\n")]
+    while rows and rows[-1].strip() == "":
+        rows.pop()
+    return rows
+
+
+def parse_map(path: Path) -> np.ndarray:
+    """Read a ``.map`` file into an ``(H, W)`` bool wall array. Raises MapError naming file, line, column."""
+    rows = _read_rows(path)
+    if not rows:
+        raise MapError(path, 0, 0, "empty map (expected rows of '#', ' ' or '.')")
+    width = max(len(row) for row in rows)
+    walls = np.zeros((len(rows), width), dtype=bool)
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch == "#":
+                walls[y, x] = True
+            elif ch not in " .":
+                raise MapError(path, y + 1, x + 1, f"unexpected character {ch!r} (expected '#', ' ' or '.')")
+    return walls
+
+
+def parse_toxic(path: Path, shape: tuple[int, int]) -> np.ndarray:
+    """Read a ``.toxic`` file for a map of ``shape`` (H, W) into an int16 array of hundredths (1..20).
+
+    Raises MapError for a character other than space, ``.``, ``0``-``9`` or ``#``, or a grid larger than the
+    map.
+    """
+    height, width = shape
+    rows = _read_rows(path)
+    tox = np.ones(shape, dtype=np.int16)
+    if len(rows) > height:
+        raise MapError(path, height + 1, 1, f"toxicity grid has more rows than the map ({height})")
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            value = _TOXIC_VALUES.get(ch)
+            if value is None:
+                raise MapError(path, y + 1, x + 1,
+                               f"unexpected character {ch!r} (expected ' ', '.', '0'-'9' or '#')")
+            if x >= width:
+                raise MapError(path, y + 1, x + 1, f"toxicity row is wider than the map ({width})")
+            tox[y, x] = value
+    return tox
+
+
+def load_arena(map_path: str | Path, toxic_path: str | Path | None = None) -> Arena:
+    """Load a map and its toxicity (§2.2).
+
+    ``toxic_path`` None: ``NAME.toxic`` beside the map if it exists, else 0.01 everywhere. The map is checked
+    for connectivity (see :func:`validate`, with one player). Raises MapError.
+    """
+    map_path = Path(map_path)
+    walls = parse_map(map_path)
+    if toxic_path is None:
+        candidate = map_path.with_suffix(".toxic")
+        toxic_path = candidate if candidate.is_file() else None
+    if toxic_path is None:
+        tox = np.ones(walls.shape, dtype=np.int16)
+    else:
+        tox = parse_toxic(Path(toxic_path), walls.shape)
+    arena = Arena(walls=walls, toxicity=tox, name=map_path.stem, path=str(map_path))
+    validate(arena, 1)
+    return arena
+
+
+def validate(arena: Arena, n_players: int) -> None:
+    """Check that ``arena`` can host ``n_players`` (§2.2).
+
+    At least one free cell per player, and all free cells connected under the movement rules of §2.4.
+
+    Diagonal moves need both orthogonal corners free, so they connect nothing that side steps don't: the test
+    is a 4-connectivity labelling. Raises MapError (line/col of an unreachable cell, 0:0 for the count).
+    """
+    file = arena.path or arena.name
+    free = ~arena.walls
+    n_free = int(free.sum())
+    if n_free < n_players:
+        raise MapError(file, 0, 0, f"{n_free} free cells, but {n_players} players need one each")
+    labels, count = ndimage.label(free)
+    if count > 1:
+        first = labels.flat[np.flatnonzero(labels)[0]]
+        ys, xs = np.nonzero((labels != first) & free)
+        y0, x0 = np.unravel_index(np.flatnonzero(labels == first)[0], labels.shape)
+        raise MapError(file, int(ys[0]) + 1, int(xs[0]) + 1,
+                       f"free cell cannot be reached from the free cell at line {y0 + 1}, column {x0 + 1} "
+                       f"(all free cells must be connected)")
+
+
+def normalised_text(arena: Arena) -> str:
+    """The map in the original format: rows exactly W wide, ``#`` and spaces only, each ending in ``\\n``."""
+    return "".join("".join("#" if w else " " for w in row) + "\n" for row in arena.walls)
+
+
+def find_map(name: str | Path) -> Path:
+    """Resolve a map argument: an existing path, else a shipped name ("office" -> maps/arena/office.map).
+
+    Raises MapError (0:0) naming the shipped maps when neither exists.
+    """
+    path = Path(name)
+    if path.is_file():
+        return path
+    shipped = shipped_dir("arena")
+    candidate = shipped / f"{path.name}.map" if path.suffix != ".map" else shipped / path.name
+    if str(name) == path.name and candidate.is_file():
+        return candidate
+    names = sorted(p.stem for p in shipped.glob("*.map")) if shipped.is_dir() else []
+    known = ", ".join(names) if names else "none"
+    raise MapError(str(name), 0, 0, f"no such map file or shipped map (shipped maps: {known})")
