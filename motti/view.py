@@ -1,0 +1,347 @@
+"""Draw a motti game into a pygame Surface and map window pixels back to cells and toolbar boxes.
+
+Implements the pinned drawing of spec/motti.md §6: a 48 px toolbar of four equal boxes at the top (Attack
+N, Defend, Guerilla, the crosses-left indicator on the current player's colour), a 24 px legend band at the
+bottom, and the board between them with cell side ``c = floor(min(win_w / W, (win_h - 72) / H))``.
+Occupied cells are drawn bright, unoccupied ones dark (each colour component × 0.45, rounded down), sea in its
+own colour. Grid lines, capital rings and crosses stay inside a cell's inner area, so the probe pixel
+``(x0 + c·x + 1, y0 + c·y + c//2)`` always shows the pure fill colour for ``c >= 4``.
+
+The view only reads a :class:`motti.rules.Game`; it never talks to X (ARCHITECTURE.md seam 3). Surfaces are
+32-bit and need no display: pygame runs with ``SDL_VIDEODRIVER=dummy``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import numpy as np  # noqa: E402
+import pygame  # noqa: E402
+
+from motti.rules import Action  # noqa: E402
+
+if TYPE_CHECKING:
+    from motti.rules import Game
+
+TOOLBAR_HEIGHT = 48
+LEGEND_HEIGHT = 24
+BANDS = TOOLBAR_HEIGHT + LEGEND_HEIGHT
+
+#: Bright (occupied) colour of players 1..9, spec §6.
+PLAYER_COLOURS: dict[int, tuple[int, int, int]] = {
+    1: (220, 50, 47),
+    2: (60, 170, 60),
+    3: (50, 100, 220),
+    4: (230, 200, 40),
+    5: (200, 60, 200),
+    6: (40, 190, 200),
+    7: (240, 140, 30),
+    8: (150, 150, 150),
+    9: (240, 240, 240),
+}
+SEA = (25, 45, 95)
+GRID = (12, 12, 12)
+BACKGROUND = (40, 40, 44)
+BOX = (210, 210, 210)
+INK = (0, 0, 0)
+WHITE = (255, 255, 255)
+
+#: The toolbar's boxes left to right; index 3 is the turn/cross indicator.
+TOOLBAR_ACTIONS: tuple[Action, Action, Action] = (Action.ATTACK, Action.DEFEND, Action.GUERILLA)
+INDICATOR_BOX = 3
+
+
+def bright(player: int) -> tuple[int, int, int]:
+    """The colour of *player*'s occupied cells (RGB, spec §6)."""
+    return PLAYER_COLOURS[player]
+
+
+def dark(player: int) -> tuple[int, int, int]:
+    """The colour of *player*'s unoccupied cells: each bright component × 0.45, rounded down (spec §6)."""
+    red, green, blue = PLAYER_COLOURS[player]
+    return red * 45 // 100, green * 45 // 100, blue * 45 // 100
+
+
+# Palette index: 0 sea, 1..9 dark colour of player k, 10..18 bright colour of player k - 9.
+_PALETTE = np.array([SEA] + [dark(p) for p in range(1, 10)] + [bright(p) for p in range(1, 10)],
+                    dtype=np.uint8)
+
+
+def default_size(width: int, height: int) -> tuple[int, int]:
+    """Default window size in pixels for a W×H board (spec §6).
+
+    ``c = min(32, 1280 // W, 888 // H)``, at least 4; the window is ``c·W`` wide (at least 480) and
+    ``c·H + 72`` high.
+    """
+    cell = max(4, min(32, 1280 // width, 888 // height))
+    return max(480, cell * width), cell * height + BANDS
+
+
+def layout(win_w: int, win_h: int, width: int, height: int) -> tuple[int, int, int]:
+    """Where the W×H board sits in a ``win_w``×``win_h`` window: ``(x0, y0, c)`` in pixels (spec §6).
+
+    ``c = floor(min(win_w / W, (win_h - 72) / H))``, at least 1; ``x0 = (win_w - c·W) // 2``; ``y0 = 48``.
+    """
+    cell = max(1, min(win_w // width, (win_h - BANDS) // height))
+    return (win_w - cell * width) // 2, TOOLBAR_HEIGHT, cell
+
+
+def cell_at(px: int, py: int, size: tuple[int, int], width: int, height: int) -> tuple[int, int] | None:
+    """The board cell ``(x, y)`` under window pixel ``(px, py)``, or None outside the board.
+
+    *size* is the window's ``(win_w, win_h)``; W and H are the board's dimensions.
+    """
+    x0, y0, cell = layout(size[0], size[1], width, height)
+    if px < x0 or py < y0:
+        return None
+    x, y = (px - x0) // cell, (py - y0) // cell
+    if x >= width or y >= height:
+        return None
+    return x, y
+
+
+def toolbar_box_at(px: int, py: int, size: tuple[int, int]) -> int | None:
+    """Index 0..3 of the toolbar box under window pixel ``(px, py)`` (0 Attack, 1 Defend, 2 Guerilla,
+    3 indicator), or None outside the toolbar. Box i spans ``[i·win_w // 4, (i+1)·win_w // 4)``."""
+    win_w = size[0]
+    if not (0 <= py < TOOLBAR_HEIGHT and 0 <= px < win_w):
+        return None
+    return px * 4 // win_w
+
+
+def box_rect(index: int, size: tuple[int, int]) -> pygame.Rect:
+    """The pixel rectangle of toolbar box *index* (0..3) in a window of *size*."""
+    win_w = size[0]
+    left, right = index * win_w // 4, (index + 1) * win_w // 4
+    return pygame.Rect(left, 0, right - left, TOOLBAR_HEIGHT)
+
+
+def legend_rect(size: tuple[int, int]) -> pygame.Rect:
+    """The legend band at the bottom of a window of *size*."""
+    return pygame.Rect(0, size[1] - LEGEND_HEIGHT, size[0], LEGEND_HEIGHT)
+
+
+@functools.lru_cache(maxsize=8)
+def _font(points: int, bold: bool = False) -> pygame.font.Font:
+    if not pygame.font.get_init():
+        pygame.font.init()
+    font = pygame.font.Font(None, points)
+    font.set_bold(bold)
+    return font
+
+
+def _ink_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on *colour*."""
+    red, green, blue = colour
+    return INK if 299 * red + 587 * green + 114 * blue > 128_000 else WHITE
+
+
+def _blit_text(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: tuple[int, int, int],
+               points: int, *, bold: bool = False, centre: bool = True) -> int:
+    """Draw *text* inside *rect* (clipped), centred or left-aligned; return the width drawn."""
+    image = _font(points, bold).render(text, True, colour)
+    if centre:
+        where = image.get_rect(center=rect.center)
+    else:
+        where = image.get_rect(midleft=(rect.left, rect.centery))
+    previous = surface.get_clip()
+    surface.set_clip(rect.clip(previous))
+    surface.blit(image, where)
+    surface.set_clip(previous)
+    return min(image.get_width(), rect.width)
+
+
+def viewer_in_turn(game: Game, viewer: Collection[int] | None) -> bool:
+    """True when the window of *viewer* (its players; None or empty = observer) holds the player in turn."""
+    return bool(viewer) and game.winner is None and game.current_player in viewer
+
+
+def turn_text(game: Game, viewer: Collection[int] | None) -> str:
+    """The legend's whose-turn text: the winner at the end, else whose move it is."""
+    if game.winner is not None:
+        return f"Player {game.winner} wins"
+    if not game.alive or len(game.alive) < 2:
+        return "Game over"
+    if viewer_in_turn(game, viewer):
+        return f"Your move, player {game.current_player}"
+    return f"Player {game.current_player} to move"
+
+
+def _possible(game: Game) -> set[Action]:
+    if game.winner is not None:
+        return set()
+    return set(game.possible_actions())
+
+
+def _draw_toolbar(surface: pygame.Surface, game: Game, size: tuple[int, int]) -> None:
+    possible = _possible(game)
+    labels = (f"Attack {game.attacks_left}", "Defend", "Guerilla")
+    for index, (action, label) in enumerate(zip(TOOLBAR_ACTIONS, labels, strict=True)):
+        rect = box_rect(index, size)
+        background, ink = (BOX, INK) if action in possible else (INK, BOX)
+        surface.fill(background, rect)
+        selected = game.winner is None and action == game.selected
+        pygame.draw.rect(surface, ink, rect.inflate(-2, -2), 4 if selected else 1)
+        _blit_text(surface, label, rect.inflate(-10, 0), ink, 24, bold=selected)
+    rect = box_rect(INDICATOR_BOX, size)
+    if game.winner is not None:
+        colour = bright(game.winner)
+        label = f"Winner: {game.winner}"
+    else:
+        colour = bright(game.current_player)
+        label = f"Crosses {game.crosses_left()}"
+    surface.fill(colour, rect)
+    pygame.draw.rect(surface, _ink_on(colour), rect.inflate(-2, -2), 1)
+    _blit_text(surface, label, rect.inflate(-10, 0), _ink_on(colour), 24, bold=True)
+
+
+def _draw_x(surface: pygame.Surface, rect: pygame.Rect, line: int) -> None:
+    """A white X from corner to corner of *rect*."""
+    pygame.draw.line(surface, WHITE, rect.topleft, (rect.right - 1, rect.bottom - 1), line)
+    pygame.draw.line(surface, WHITE, (rect.left, rect.bottom - 1), (rect.right - 1, rect.top), line)
+
+
+def _cell_inner(x0: int, y0: int, cell: int, x: int, y: int) -> pygame.Rect:
+    """A cell's inner area: 2 px off its left/top edges, clear of the grid line on its right/bottom edges."""
+    return pygame.Rect(x0 + cell * x + 2, y0 + cell * y + 2, cell - 4, cell - 4)
+
+
+def _draw_board(surface: pygame.Surface, game: Game, x0: int, y0: int, cell: int) -> None:
+    board = game.board
+    width, height = board.width, board.height
+    owner = board.owner.astype(np.intp)
+    index = np.where(board.land, np.where(board.occupied, owner + 9, owner), 0)
+    rgb = _PALETTE[index.T]  # (W, H, 3): surfarray indexes x first
+    rgb = np.repeat(np.repeat(rgb, cell, axis=0), cell, axis=1)
+    if cell >= 4:
+        rgb[cell - 1::cell, :, :] = GRID
+        rgb[:, cell - 1::cell, :] = GRID
+    pygame.surfarray.blit_array(surface.subsurface((x0, y0, cell * width, cell * height)), rgb)
+    if cell < 6:
+        return
+    line = max(1, cell // 12)
+    for capital in board.capitals.values():
+        if capital is None:
+            continue
+        x, y = capital
+        ring = INK if board.occupied[y, x] else WHITE
+        pygame.draw.ellipse(surface, ring, _cell_inner(x0, y0, cell, x, y), line + 1)
+    for x, y in game.crosses:
+        inner = _cell_inner(x0, y0, cell, x, y).inflate(-2, -2)
+        _draw_x(surface, inner, line + 1)
+
+
+_KEY_ENTRIES = ("occupied", "free", "capital", "cross")
+_KEY_SWATCH = 12
+_KEY_GAP = 8
+_KEY_POINTS = 16
+
+
+def _key_width() -> int:
+    font = _font(_KEY_POINTS)
+    labels = sum(font.size(text)[0] for text in _KEY_ENTRIES)
+    return labels + (_KEY_SWATCH + 4 + _KEY_GAP) * len(_KEY_ENTRIES) - _KEY_GAP
+
+
+def _draw_key(surface: pygame.Surface, player: int, left: int, band: pygame.Rect) -> None:
+    """The legend key from *left*: bright and dark swatches of *player*, a ring (capital), an X (cross)."""
+    font = _font(_KEY_POINTS)
+    x = left
+    top = band.centery - _KEY_SWATCH // 2
+    for text in _KEY_ENTRIES:
+        square = pygame.Rect(x, top, _KEY_SWATCH, _KEY_SWATCH)
+        surface.fill(bright(player) if text == "occupied" else dark(player), square)
+        if text == "capital":
+            pygame.draw.ellipse(surface, WHITE, square.inflate(-2, -2), 2)
+        elif text == "cross":
+            _draw_x(surface, square.inflate(-4, -4), 2)
+        label_width = font.size(text)[0]
+        label = pygame.Rect(square.right + 4, band.top, label_width, band.height)
+        _blit_text(surface, text, label, WHITE, _KEY_POINTS, centre=False)
+        x = square.right + 4 + label_width + _KEY_GAP
+
+
+def _draw_legend(surface: pygame.Surface, game: Game, size: tuple[int, int], viewer: Collection[int] | None,
+                 message: str | None) -> None:
+    """The bottom band: a swatch of the player in turn (or the winner), the turn text and any message, then
+    the key at the right when the window is wide enough to keep at least 2/5 of the band for the text."""
+    band = legend_rect(size)
+    surface.fill(INK, band)
+    player = game.winner if game.winner is not None else game.current_player
+    text_right = band.right - 6
+    key_width = _key_width()
+    if band.width - key_width - 12 >= band.width * 2 // 5:
+        _draw_key(surface, player, band.right - 6 - key_width, band)
+        text_right -= key_width + 12
+    tag = pygame.Rect(band.left + 6, band.centery - 6, 12, 12)
+    surface.fill(bright(player), tag)
+    text = turn_text(game, viewer)
+    if message:
+        text = f"{text} · {message}"
+    area = pygame.Rect(tag.right + 6, band.top, max(0, text_right - tag.right - 6), band.height)
+    _blit_text(surface, text, area, WHITE, 18, centre=False)
+
+
+def render(game: Game, size: tuple[int, int], viewer: Collection[int] | None = None,
+           message: str | None = None) -> pygame.Surface:
+    """Draw *game* into a new 32-bit Surface of *size* ``(win_w, win_h)`` pixels (spec §6).
+
+    *viewer* holds the players at the window (None or empty for an observer); it only changes the legend's
+    turn text ("Your move" vs "Player k to move"). *message* (an announced event) is appended to that text.
+    """
+    win_w, win_h = size
+    surface = pygame.Surface((max(1, win_w), max(1, win_h)), 0, 32)
+    surface.fill(BACKGROUND)
+    width, height = game.board.width, game.board.height
+    x0, y0, cell = layout(win_w, win_h, width, height)
+    visible = pygame.Rect(0, TOOLBAR_HEIGHT, win_w, max(0, win_h - BANDS))
+    if visible.width >= cell * width and visible.height >= cell * height:
+        _draw_board(surface, game, x0, y0, cell)
+    else:
+        board = pygame.Surface((cell * width, cell * height), 0, 32)
+        _draw_board(board, game, 0, 0, cell)
+        surface.blit(board, (x0, y0), area=pygame.Rect(0, 0, visible.width, visible.height))
+    _draw_legend(surface, game, size, viewer, message)
+    _draw_toolbar(surface, game, size)
+    return surface
+
+
+def dirty_rects(before: pygame.Surface | None, after: pygame.Surface, width: int,
+                height: int) -> list[pygame.Rect] | None:
+    """The rectangles of *after* that differ from *before*: toolbar band, changed board cells, legend band.
+
+    Returns None when everything must be presented (no previous frame or a different size), an empty list when
+    nothing changed. W and H are the board's dimensions (cells are compared as whole blocks).
+    """
+    if before is None or before.get_size() != after.get_size():
+        return None
+    old = pygame.surfarray.pixels2d(before)
+    new = pygame.surfarray.pixels2d(after)
+    changed = old != new  # (win_w, win_h)
+    del old, new
+    win_w, win_h = after.get_size()
+    rects: list[pygame.Rect] = []
+    if changed[:, :TOOLBAR_HEIGHT].any():
+        rects.append(pygame.Rect(0, 0, win_w, TOOLBAR_HEIGHT))
+    x0, y0, cell = layout(win_w, win_h, width, height)
+    shown_w, shown_h = min(width, max(0, win_w - x0) // cell), min(height, max(0, win_h - BANDS) // cell)
+    if shown_w and shown_h:
+        block = changed[x0:x0 + cell * shown_w, y0:y0 + cell * shown_h]
+        cells = block.reshape(shown_w, cell, shown_h, cell).any(axis=(1, 3))
+        xs, ys = np.nonzero(cells)
+        if len(xs) > 64:
+            left, top = x0 + cell * int(xs.min()), y0 + cell * int(ys.min())
+            rects.append(pygame.Rect(left, top, cell * (int(xs.max()) + 1) - (left - x0),
+                                     cell * (int(ys.max()) + 1) - (top - y0)))
+        else:
+            rects.extend(pygame.Rect(x0 + cell * int(x), y0 + cell * int(y), cell, cell)
+                         for x, y in zip(xs, ys, strict=True))
+    if changed[:, win_h - LEGEND_HEIGHT:].any():
+        rects.append(legend_rect((win_w, win_h)))
+    return rects
