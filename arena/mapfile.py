@@ -32,6 +32,13 @@ class MapError(ValueError):
         super().__init__(f"{self.file}:{line}:{col}: {message}")
 
 
+def _split_rows(text: str) -> list[str]:
+    rows = [row.rstrip("\r") for row in text.split("\n")]
+    while rows and rows[-1].strip() == "":
+        rows.pop()
+    return rows
+
+
 def _read_rows(path: Path) -> list[str]:
     """The file's rows without line ends and trailing blank lines. Raises MapError when unreadable."""
     try:
@@ -44,17 +51,16 @@ def _read_rows(path: Path) -> list[str]:
         line = raw[: exc.start].count(b"\n") + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise MapError(path, line, col, "not a text file (expected '#', ' ' or '.')") from None
-    rows = [row.rstrip("\r") for row in text.split("\n")]
-    while rows and rows[-1].strip() == "":
-        rows.pop()
-    return rows
+    return _split_rows(text)
 
 
-def parse_map(path: Path) -> np.ndarray:
-    """Read a ``.map`` file into an ``(H, W)`` bool wall array. Raises MapError naming file, line, column."""
-    rows = _read_rows(path)
+def parse_map(rows: list[str], file: str | Path = "<map>") -> np.ndarray:
+    """Map rows (``#`` wall, space or ``.`` free) to an ``(H, W)`` bool wall array, short rows padded free.
+
+    Raises MapError naming file, line and column of a bad character, or 0:0 for an empty map.
+    """
     if not rows:
-        raise MapError(path, 0, 0, "empty map (expected rows of '#', ' ' or '.')")
+        raise MapError(file, 0, 0, "empty map (expected rows of '#', ' ' or '.')")
     width = max(len(row) for row in rows)
     walls = np.zeros((len(rows), width), dtype=bool)
     for y, row in enumerate(rows):
@@ -62,31 +68,44 @@ def parse_map(path: Path) -> np.ndarray:
             if ch == "#":
                 walls[y, x] = True
             elif ch not in " .":
-                raise MapError(path, y + 1, x + 1, f"unexpected character {ch!r} (expected '#', ' ' or '.')")
+                raise MapError(file, y + 1, x + 1, f"unexpected character {ch!r} (expected '#', ' ' or '.')")
     return walls
 
 
-def parse_toxic(path: Path, shape: tuple[int, int]) -> np.ndarray:
-    """Read a ``.toxic`` file for a map of ``shape`` (H, W) into an int16 array of hundredths (1..20).
+def parse_toxic(rows: list[str], shape: tuple[int, int], file: str | Path = "<toxic>") -> np.ndarray:
+    """Toxicity rows for a map of ``shape`` (H, W) to an int16 array of hundredths (1..20); short rows and
+    missing rows are 0.01.
 
     Raises MapError for a character other than space, ``.``, ``0``-``9`` or ``#``, or a grid larger than the
     map.
     """
     height, width = shape
-    rows = _read_rows(path)
     tox = np.ones(shape, dtype=np.int16)
     if len(rows) > height:
-        raise MapError(path, height + 1, 1, f"toxicity grid has more rows than the map ({height})")
+        raise MapError(file, height + 1, 1, f"toxicity grid has more rows than the map ({height})")
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             value = _TOXIC_VALUES.get(ch)
             if value is None:
-                raise MapError(path, y + 1, x + 1,
+                raise MapError(file, y + 1, x + 1,
                                f"unexpected character {ch!r} (expected ' ', '.', '0'-'9' or '#')")
             if x >= width:
-                raise MapError(path, y + 1, x + 1, f"toxicity row is wider than the map ({width})")
+                raise MapError(file, y + 1, x + 1, f"toxicity row is wider than the map ({width})")
             tox[y, x] = value
     return tox
+
+
+def arena_from_text(map_text: str, toxic_text: str | None = None, name: str = "arena") -> Arena:
+    """An :class:`Arena` from the text of a ``.map`` and optionally a ``.toxic`` file (no validation).
+
+    Raises MapError (file names ``NAME.map`` / ``NAME.toxic``).
+    """
+    walls = parse_map(_split_rows(map_text), f"{name}.map")
+    if toxic_text is None:
+        tox = np.ones(walls.shape, dtype=np.int16)
+    else:
+        tox = parse_toxic(_split_rows(toxic_text), walls.shape, f"{name}.toxic")
+    return Arena(walls=walls, toxicity=tox, name=name)
 
 
 def load_arena(map_path: str | Path, toxic_path: str | Path | None = None) -> Arena:
@@ -96,14 +115,14 @@ def load_arena(map_path: str | Path, toxic_path: str | Path | None = None) -> Ar
     for connectivity (see :func:`validate`, with one player). Raises MapError.
     """
     map_path = Path(map_path)
-    walls = parse_map(map_path)
+    walls = parse_map(_read_rows(map_path), map_path)
     if toxic_path is None:
         candidate = map_path.with_suffix(".toxic")
         toxic_path = candidate if candidate.is_file() else None
     if toxic_path is None:
         tox = np.ones(walls.shape, dtype=np.int16)
     else:
-        tox = parse_toxic(Path(toxic_path), walls.shape)
+        tox = parse_toxic(_read_rows(Path(toxic_path)), walls.shape, toxic_path)
     arena = Arena(walls=walls, toxicity=tox, name=map_path.stem, path=str(map_path))
     validate(arena, 1)
     return arena

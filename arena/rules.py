@@ -175,6 +175,21 @@ class Game:
         cells = rng.sample(free, n_players)
         self.players = [Player(id=i, x=x, y=y) for i, (x, y) in enumerate(cells)]
 
+    @classmethod
+    def with_positions(cls, arena: Arena, positions: list[tuple[int, int]], *,
+                       quiet_rounds: int = QUIET_ROUNDS) -> Game:
+        """A game whose players 0..n-1 start on the given (x, y) cells (BLUE, facing NORTH), for scenarios and
+        tests. Raises ValueError for a wall, an off-map or a shared cell."""
+        if len(set(positions)) != len(positions):
+            raise ValueError("players must start on distinct cells")
+        for x, y in positions:
+            if not arena.is_free(x, y):
+                raise ValueError(f"({x},{y}) is not a free cell of map {arena.name}")
+        game = cls(arena, len(positions), random.Random(0), quiet_rounds=quiet_rounds)
+        for p, (x, y) in zip(game.players, positions, strict=True):
+            p.x, p.y = x, y
+        return game
+
     # ----------------------------------------------------------------- queries
     def occupant(self, x: int, y: int) -> int | None:
         """The id of the player on (x, y), or None."""
