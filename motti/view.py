@@ -112,7 +112,7 @@ def toolbar_box_at(px: int, py: int, size: tuple[int, int]) -> int | None:
     win_w = size[0]
     if not (0 <= py < TOOLBAR_HEIGHT and 0 <= px < win_w):
         return None
-    return px * 4 // win_w
+    return next(index for index in range(4) if px < (index + 1) * win_w // 4)
 
 
 def box_rect(index: int, size: tuple[int, int]) -> pygame.Rect:

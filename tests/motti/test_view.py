@@ -1,0 +1,208 @@
+"""motti/view.py: the pinned layout, colours and probe pixels of spec/motti.md §6, toolbar, dirty rects."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pygame
+import pytest
+
+from motti import view
+from motti.rules import Action, Board, Game
+
+
+class Draws(random.Random):
+    """An rng whose randrange returns scripted attack draws."""
+
+    def __init__(self, *draws: int) -> None:
+        super().__init__(0)
+        self.draws = list(draws)
+
+    def randrange(self, *args, **kwargs) -> int:  # noqa: ARG002 - the draws are scripted
+        return self.draws.pop(0)
+
+
+def board(rows: list[str], capitals: dict[int, tuple[int, int]]) -> Board:
+    """A Board from grid rows in the map notation of §3.2 (. sea, a-i unoccupied, A-I occupied)."""
+    land = np.array([[ch != "." for ch in row] for row in rows])
+    owner = np.array([[0 if ch == "." else ord(ch.lower()) - ord("a") + 1 for ch in row] for row in rows],
+                     dtype=np.int8)
+    occupied = np.array([[ch.isupper() for ch in row] for row in rows])
+    return Board(land=land, owner=owner, occupied=occupied, capitals=dict(capitals), players=len(capitals))
+
+
+T1 = (["aabb", "aAbb", "aabb"], {1: (0, 0), 2: (3, 0)})
+MIXED = (["aaab.fF", "AaBbb.f", ".cCbbgG", "dDeEhHi"], {1: (0, 0), 2: (3, 0), 3: (1, 2), 4: (0, 3), 5: (2, 3),
+                                                       6: (5, 0), 7: (5, 2), 8: (4, 3), 9: (6, 3)})
+
+
+def game(spec=T1, *draws: int) -> Game:
+    return Game(board(*spec), Draws(*draws))
+
+
+def expected_colour(rows: list[str], x: int, y: int) -> tuple[int, int, int]:
+    ch = rows[y][x]
+    if ch == ".":
+        return view.SEA
+    player = ord(ch.lower()) - ord("a") + 1
+    return view.bright(player) if ch.isupper() else view.dark(player)
+
+
+def rgb(surface: pygame.Surface, x: int, y: int) -> tuple[int, int, int]:
+    return tuple(surface.get_at((x, y)))[:3]
+
+
+def test_colours_are_the_pinned_ones():
+    assert view.bright(1) == (220, 50, 47)
+    assert view.dark(1) == (99, 22, 21)
+    assert view.dark(2) == (27, 76, 27)
+    assert view.dark(4) == (103, 90, 18)
+    assert view.dark(9) == (108, 108, 108)
+    assert view.SEA == (25, 45, 95)
+
+
+@pytest.mark.parametrize(("width", "height", "size"), [
+    (20, 15, (640, 552)),     # c = 32
+    (8, 4, (480, 200)),       # c = 32, width raised to 480
+    (200, 150, (1000, 822)),  # c = min(32, 6, 5) = 5
+    (40, 30, (1160, 942)),    # c = min(32, 32, 29) = 29
+    (1000, 1000, (4000, 4072)),  # c at least 4
+])
+def test_default_size(width, height, size):
+    assert view.default_size(width, height) == size
+
+
+@pytest.mark.parametrize(("win", "dims", "expected"), [
+    ((640, 552), (20, 15), (0, 48, 32)),
+    ((480, 200), (8, 4), (112, 48, 32)),
+    ((1000, 600), (20, 15), (150, 48, 35)),   # c = min(50, 35.2)
+    ((641, 553), (20, 15), (0, 48, 32)),
+    ((100, 80), (20, 15), (40, 48, 1)),       # at least 1
+])
+def test_layout(win, dims, expected):
+    assert view.layout(*win, *dims) == expected
+
+
+def test_cell_at_and_toolbar_box_at():
+    size = (480, 200)   # 8x4 board: x0 = 112, y0 = 48, c = 32
+    assert view.cell_at(112, 48, size, 8, 4) == (0, 0)
+    assert view.cell_at(111, 60, size, 8, 4) is None
+    assert view.cell_at(112 + 32 * 8 - 1, 48 + 32 * 4 - 1, size, 8, 4) == (7, 3)
+    assert view.cell_at(112 + 32 * 8, 60, size, 8, 4) is None
+    assert view.cell_at(150, 47, size, 8, 4) is None
+    assert view.cell_at(112 + 32 * 3 + 5, 48 + 32 * 2, size, 8, 4) == (3, 2)
+    assert view.cell_at(200, 48 + 32 * 4, size, 8, 4) is None   # legend band
+    assert [view.toolbar_box_at(x, 10, size) for x in (0, 119, 120, 239, 240, 359, 360, 479)] == \
+        [0, 0, 1, 1, 2, 2, 3, 3]
+    assert view.toolbar_box_at(10, 48, size) is None
+    assert view.toolbar_box_at(480, 10, size) is None
+    odd = (643, 300)
+    for index in range(4):
+        rect = view.box_rect(index, odd)
+        assert view.toolbar_box_at(rect.left, 0, odd) == index
+        assert view.toolbar_box_at(rect.right - 1, 47, odd) == index
+
+
+@pytest.mark.parametrize("size", [(480, 200 + 0), (643, 331), (60, 88), (28 + 3, 16 + 72), (1000, 600)])
+def test_probe_pixels_show_the_pure_fill_colour(size):
+    rows, capitals = MIXED
+    g = Game(board(rows, capitals), Draws())
+    g.toggle_cross(1, 0)    # crosses on own and enemy cells: drawn inside the cell only
+    g.toggle_cross(2, 0)
+    surface = view.render(g, size, (1,))
+    x0, y0, c = view.layout(*size, 7, 4)
+    assert c >= 4
+    for y in range(4):
+        for x in range(7):
+            probe = (x0 + c * x + 1, y0 + c * y + c // 2)
+            assert rgb(surface, *probe) == expected_colour(rows, x, y), (x, y, c)
+
+
+def test_capital_ring_and_cross_are_drawn_inside_the_cell():
+    g = game()
+    g.toggle_cross(1, 0)
+    surface = view.render(g, (480, 200), (1,))
+    x0, y0, c = view.layout(480, 200, 4, 3)
+    centre_row = y0 + c // 2
+    # the capital (0,0) is unoccupied: a white ring crosses the cell's middle row somewhere inside it
+    assert (255, 255, 255) in {rgb(surface, x0 + dx, centre_row) for dx in range(2, c - 2)}
+    # the cross on (1,0) passes through the cell's centre
+    assert rgb(surface, x0 + c + c // 2, y0 + c // 2) == (255, 255, 255)
+    # a plain cell shows no white at all
+    assert (255, 255, 255) not in {rgb(surface, x0 + 2 * c + dx, y0 + 2 * c + dy)
+                                   for dx in range(c) for dy in range(c)}
+    # grid lines: the last column of a cell
+    assert rgb(surface, x0 + c - 1, y0 + 2 * c + c // 2) == view.GRID
+
+
+def test_toolbar_boxes_start_possible_with_attack_selected():
+    g = game()
+    surface = view.render(g, (480, 200), (1,))
+    for index in range(3):
+        box = view.box_rect(index, (480, 200))
+        assert rgb(surface, box.left + 8, 8) == view.BOX       # normal video
+    attack, defend = view.box_rect(0, (480, 200)), view.box_rect(1, (480, 200))
+    assert rgb(surface, attack.left + 4, 24) == view.INK       # bold border of the selected action
+    assert rgb(surface, defend.left + 4, 24) == view.BOX       # thin border elsewhere
+    indicator = view.box_rect(3, (480, 200))
+    assert rgb(surface, indicator.left + 6, 6) == view.bright(1)
+
+
+def test_defend_and_guerilla_are_inverted_after_an_attack():
+    g = game(T1, 5)          # draw 5 with no cross: a failed attack
+    g.perform()
+    assert g.attacks_left == 5
+    surface = view.render(g, (480, 200), (1,))
+    colours = [rgb(surface, view.box_rect(index, (480, 200)).left + 8, 8) for index in range(3)]
+    assert colours == [view.BOX, view.INK, view.INK]
+
+
+def test_selected_box_follows_the_action_and_indicator_the_player():
+    g = game()
+    g.select(Action.GUERILLA)
+    g.pass_turn()            # player 2's turn: Attack is selected again
+    g.cycle_action()
+    surface = view.render(g, (480, 200), (2,))
+    assert g.selected is Action.DEFEND
+    assert rgb(surface, view.box_rect(1, (480, 200)).left + 4, 24) == view.INK
+    assert rgb(surface, view.box_rect(0, (480, 200)).left + 4, 24) == view.BOX
+    assert rgb(surface, view.box_rect(3, (480, 200)).left + 6, 6) == view.bright(2)
+
+
+def test_legend_names_the_turn_and_the_winner():
+    g2 = Game(board(["aaAbbb", "aaAbbb", "aaAbbb"], {1: (0, 0), 2: (3, 1)}), Draws(0))
+    assert view.turn_text(g2, (1,)) == "Your move, player 1"
+    assert view.turn_text(g2, (2,)) == "Player 1 to move"
+    assert view.turn_text(g2, ()) == "Player 1 to move"
+    g2.toggle_cross(3, 1)
+    g2.perform()             # T13: capital captured, player 1 wins
+    assert g2.winner == 1
+    assert view.turn_text(g2, (2,)) == "Player 1 wins"
+    surface = view.render(g2, (480, 200), (2,))
+    band = view.legend_rect((480, 200))
+    assert rgb(surface, band.left + 8, band.centery) == view.bright(1)
+    # game over: no action is possible any more, all three boxes inverted
+    assert [rgb(surface, view.box_rect(i, (480, 200)).left + 8, 8) for i in range(3)] == [view.INK] * 3
+
+
+def test_dirty_rects_cover_exactly_what_changed():
+    g = game()
+    size = (480, 200)
+    x0, y0, c = view.layout(*size, 4, 3)
+    first = view.render(g, size, (1,))
+    assert view.dirty_rects(None, first, 4, 3) is None
+    assert view.dirty_rects(first, view.render(g, size, (1,)), 4, 3) == []
+    g.toggle_cross(2, 1)
+    second = view.render(g, size, (1,))
+    rects = view.dirty_rects(first, second, 4, 3)
+    assert pygame.Rect(0, 0, 480, 48) in rects                      # crosses-left indicator
+    assert pygame.Rect(x0 + 2 * c, y0 + c, c, c) in rects           # the crossed cell
+    assert len(rects) == 2
+    assert view.dirty_rects(first, view.render(g, (500, 200), (1,)), 4, 3) is None
+
+
+def test_render_is_the_window_size_and_handles_tiny_windows():
+    g = game()
+    assert view.render(g, (643, 331)).get_size() == (643, 331)
+    assert view.render(g, (10, 10)).get_size() == (10, 10)
