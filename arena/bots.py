@@ -1,0 +1,275 @@
+"""The project's example bots (spec/arena.md §4): they speak only the wire protocol of §3.
+
+A bot is split into a sans-I/O :class:`Brain` (messages in, replies out; it reads the map file named by
+``MAP``) and :func:`run_bot`, an asyncio TCP driver. Strategies:
+
+- ``random``: a random legal-looking move and a random facing.
+- ``flee``: while BLUE, keeps moving off toxic cells and away from the reds it has seen (last-seen positions
+  are remembered), facing the nearest known red or its way ahead; while RED it plays like ``hunt``.
+- ``hunt``: while RED, walks the shortest path (movement rules of §2.4) to the nearest blue seen or remembered
+  and faces it; with none known it explores towards the cells it has seen least recently. While BLUE it flees.
+
+What a bot knows comes from the protocol only: the map file, its own ``SET``/``TOXIC``/``LIFE``,
+``SEE_PLAYER`` (team-mates always, opponents when visible) and ``TEAMCHANGE``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from arena import protocol as wire
+
+VECTORS: dict[str, tuple[int, int]] = {
+    "NORTH": (0, -1), "NORTH_EAST": (1, -1), "EAST": (1, 0), "SOUTH_EAST": (1, 1),
+    "SOUTH": (0, 1), "SOUTH_WEST": (-1, 1), "WEST": (-1, 0), "NORTH_WEST": (-1, -1),
+}
+STRATEGIES = ("random", "flee", "hunt")
+MEMORY_ROUNDS = 12
+"""How long a bot trusts a last-seen opponent position (rounds)."""
+
+
+def read_map(path: str) -> np.ndarray:
+    """The ``(H, W)`` bool wall grid of a ``.map`` file as the original bots read it (``#`` wall, else free).
+
+    Raises OSError when the file cannot be read."""
+    with open(path, encoding="ascii", errors="replace") as handle:
+        rows = handle.read().split("\n")
+    while rows and not rows[-1].strip():
+        rows.pop()
+    width = max((len(r) for r in rows), default=0)
+    return np.array([[c == "#" for c in r.ljust(width)] for r in rows], dtype=bool).reshape(len(rows), width)
+
+
+def facing_towards(dx: int, dy: int) -> str:
+    """The facing whose vector is closest in angle to (dx, dy); NORTH for (0, 0)."""
+    if dx == 0 and dy == 0:
+        return "NORTH"
+    best = max(VECTORS, key=lambda d: (VECTORS[d][0] * dx + VECTORS[d][1] * dy)
+               / (VECTORS[d][0] ** 2 + VECTORS[d][1] ** 2) ** 0.5)
+    return best
+
+
+@dataclass
+class Seen:
+    x: int
+    y: int
+    round: int
+
+
+@dataclass
+class Brain:
+    """Sans-I/O bot: ``handle(message)`` returns the messages to send back (§3).
+
+    ``strategy`` is one of :data:`STRATEGIES`; ``rng`` drives every random choice (seeded for benchmarks).
+    """
+
+    strategy: str = "hunt"
+    rng: random.Random = field(default_factory=random.Random)
+    id: int | None = None
+    walls: np.ndarray | None = None
+    x: int = 0
+    y: int = 0
+    facing: str = "NORTH"
+    energy: int = 10000
+    toxic: int = 1
+    round: int = 0
+    team: dict[int, str] = field(default_factory=dict)
+    seen: dict[int, Seen] = field(default_factory=dict)
+    toxicity: dict[tuple[int, int], int] = field(default_factory=dict)
+    visited: dict[tuple[int, int], int] = field(default_factory=dict)
+    stay: int = 0
+    done: bool = False
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {self.strategy!r} (expected one of {', '.join(STRATEGIES)})")
+
+    # --- protocol -------------------------------------------------------------------------------------------
+
+    def handle(self, message: wire.Message) -> list[wire.Message]:
+        match message:
+            case wire.Id(n):
+                self.id = n
+                return [wire.IdOkay()]
+            case wire.Map(path):
+                self.walls = read_map(path)
+            case wire.Set(x, y, view):
+                self.stay = self.stay + 1 if (x, y) == (self.x, self.y) else 1
+                self.x, self.y, self.facing = x, y, view
+                self.visited[(x, y)] = self.round + 1
+            case wire.SeePlayer(x, y, _view, n):
+                self.seen[n] = Seen(x, y, self.round + 1)
+            case wire.Toxic(x, y, value):
+                self.toxic = value
+                self.toxicity[(x, y)] = value
+            case wire.Life(value, n):
+                if n == self.id:
+                    self.energy = value
+            case wire.TeamChange(team, n):
+                self.team[n] = team
+            case wire.Start(r):
+                self.round = r
+                direction, view = self.choose()
+                return [wire.Move(direction, view)]
+            case wire.Disconnect():
+                self.done = True
+        return []
+
+    # --- decisions ------------------------------------------------------------------------------------------
+
+    @property
+    def my_team(self) -> str:
+        return self.team.get(self.id, "BLUE")
+
+    def _free(self, x: int, y: int) -> bool:
+        walls = self.walls
+        return walls is not None and 0 <= y < walls.shape[0] and 0 <= x < walls.shape[1] and not walls[y, x]
+
+    def _step_ok(self, x: int, y: int, direction: str) -> bool:
+        dx, dy = VECTORS[direction]
+        if not self._free(x + dx, y + dy):
+            return False
+        return not (dx and dy) or (self._free(x + dx, y) and self._free(x, y + dy))
+
+    def _occupied(self) -> set[tuple[int, int]]:
+        return {(s.x, s.y) for s in self.seen.values() if s.round == self.round}
+
+    def legal(self) -> list[str]:
+        """Directions that look legal from what the bot knows (walls, corners, players seen this round)."""
+        if self.walls is None:
+            return []
+        occupied = self._occupied()
+        return [d for d in VECTORS if self._step_ok(self.x, self.y, d)
+                and (self.x + VECTORS[d][0], self.y + VECTORS[d][1]) not in occupied]
+
+    def known(self, team: str) -> list[tuple[int, Seen]]:
+        """Opponents/team-mates of *team* seen within :data:`MEMORY_ROUNDS`, nearest first."""
+        out = [(n, s) for n, s in self.seen.items()
+               if n != self.id and self.team.get(n, "BLUE") == team and self.round - s.round <= MEMORY_ROUNDS]
+        out.sort(key=lambda item: max(abs(item[1].x - self.x), abs(item[1].y - self.y)))
+        return out
+
+    def distances(self, sources: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+        """Moves from any of *sources* to every reachable cell (movement rules of §2.4, players ignored)."""
+        dist = {s: 0 for s in sources if self._free(*s)}
+        queue = deque(dist)
+        while queue:
+            x, y = queue.popleft()
+            d = dist[(x, y)] + 1
+            for direction, (dx, dy) in VECTORS.items():
+                cell = (x + dx, y + dy)
+                if cell not in dist and self._step_ok(x, y, direction):
+                    dist[cell] = d
+                    queue.append(cell)
+        return dist
+
+    def choose(self) -> tuple[str, str]:
+        """The (direction or NONE, facing) to send for the current round."""
+        if self.walls is None:
+            return "NONE", self.facing
+        if self.strategy == "random":
+            options = self.legal()
+            return (self.rng.choice(options) if options else "NONE"), self.rng.choice(list(VECTORS))
+        if self.my_team == "RED":
+            return self._hunt()
+        return self._flee()
+
+    def _cell_cost(self, cell: tuple[int, int]) -> int:
+        staying = cell == (self.x, self.y)
+        toxic = self.toxicity.get(cell, 1)
+        return toxic * (self.stay + 1) if staying else toxic
+
+    def _flee(self) -> tuple[str, str]:
+        reds = self.known("RED")
+        danger = self.distances([(s.x, s.y) for _, s in reds]) if reds else {}
+        options = ["NONE", *self.legal()]
+        best, best_score = "NONE", None
+        for direction in options:
+            dx, dy = VECTORS.get(direction, (0, 0))
+            cell = (self.x + dx, self.y + dy)
+            score = -3 * self._cell_cost(cell)
+            if reds:
+                score += 40 * min(danger.get(cell, 99), 12)
+            else:
+                score -= self.visited.get(cell, 0) > self.round - 4
+            score += self.rng.random()
+            if best_score is None or score > best_score:
+                best, best_score = direction, score
+        if reds:
+            near = reds[0][1]
+            view = facing_towards(near.x - self.x, near.y - self.y)
+        elif best != "NONE":
+            view = best
+        else:
+            view = list(VECTORS)[(list(VECTORS).index(self.facing) + 2) % 8]
+        return best, view
+
+    def _hunt(self) -> tuple[str, str]:
+        blues = self.known("BLUE")
+        options = self.legal()
+        if blues:
+            targets = [(s.x, s.y) for _, s in blues]
+            dist = self.distances(targets)
+        else:
+            stale = [(x, y) for (x, y) in self._frontier()]
+            dist = self.distances(stale) if stale else {}
+        best, best_score = "NONE", dist.get((self.x, self.y), 10 ** 6) * 10
+        for direction in options:
+            dx, dy = VECTORS[direction]
+            cell = (self.x + dx, self.y + dy)
+            score = dist.get(cell, 10 ** 6) * 10 + self.toxicity.get(cell, 1) // 4 + self.rng.random()
+            if score < best_score:
+                best, best_score = direction, score
+        if blues:
+            near = blues[0][1]
+            step = VECTORS.get(best, (0, 0))
+            tx, ty = near.x - self.x - step[0], near.y - self.y - step[1]
+            view = facing_towards(tx, ty) if (tx, ty) != (0, 0) else self.facing
+        elif best != "NONE":
+            view = best
+        else:
+            view = self.rng.choice(list(VECTORS))
+        return best, view
+
+    def _frontier(self) -> list[tuple[int, int]]:
+        """A few free cells not visited recently, to explore towards when no blue is known."""
+        height, width = self.walls.shape
+        picks = []
+        for _ in range(12):
+            x, y = self.rng.randrange(width), self.rng.randrange(height)
+            if self._free(x, y) and self.visited.get((x, y), -99) < self.round - 20:
+                picks.append((x, y))
+        return picks[:3]
+
+
+async def run_bot(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
+                  rng: random.Random | None = None, *, timeout_s: float | None = None) -> Brain:
+    """Connect, play one game with a :class:`Brain`, return it when the server sends DISCONNECT or closes.
+
+    Raises OSError when the server cannot be reached, wire.ProtocolError on a server message it cannot read.
+    """
+    brain = Brain(strategy, rng or random.Random())
+    reader, writer = await asyncio.open_connection(host, port)
+    splitter = wire.Splitter(limit=1 << 16)
+    try:
+        while not brain.done:
+            data = await asyncio.wait_for(reader.read(65536), timeout_s)
+            if not data:
+                break
+            replies: list[wire.Message] = []
+            for text in splitter.feed(data):
+                replies += brain.handle(wire.parse_server(text))
+            if replies:
+                writer.write(wire.encode(*replies))
+    finally:
+        writer.close()
+        try:
+            await writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+    return brain

@@ -1,0 +1,450 @@
+"""``arena``: the command line (spec/arena.md §4).
+
+```
+arena serve MAP [--players N] [--host H] [--port P] [--seed S] [--move-ms T] [--prep-ms T] [--quiet-rounds F]
+                [--replay FILE] [0:DISPLAY ...]
+arena bot [--strategy random|flee|hunt] [--seed S] [HOST] [PORT]
+arena play MAP [--bots N] [--seed S] [--round-ms T] ... [0:DISPLAY ...]
+arena replay FILE [0:DISPLAY] [--step-ms T] [--verify]
+```
+A user's mistake (bad map or toxic file, port in use, bad display string, unreadable replay) prints one line
+``arena: ...`` on stderr and exits 2; Ctrl-C exits 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+
+from arena import bots, replay
+from arena.mapfile import MapError, find_map, load_arena, validate
+from arena.rules import Arena
+from arena.server import ArenaServer, ServerError, Settings, TableRow, format_table
+
+log = logging.getLogger("arena")
+STRATEGY_MIX = ("hunt", "flee", "random")
+
+
+class UsageError(Exception):
+    """A user's mistake: printed as one line, exit status 2."""
+
+
+# --- spectator windows --------------------------------------------------------------------------------------
+
+class Spectators:
+    """Server observer showing the game live in X windows (one per display string; spec §4).
+
+    Windows are opened up front (:class:`common.x11.DisplayError` for a display that cannot be used); a window
+    closed or a display lost later is simply dropped: the game never waits for a display.
+    """
+
+    def __init__(self, arena: Arena, displays: Sequence[str], *, title: str) -> None:
+        from arena.view import Renderer, default_size
+        from common.loop import Inbox
+        from common.x11 import open_window
+
+        self.inbox = Inbox()
+        self.renderer = Renderer(arena, title=title)
+        self.windows = []
+        self.state: dict | None = None
+        self.table: list[dict] | None = None
+        try:
+            for display in displays:
+                self.windows.append(open_window(display, title=f"arena {title}",
+                                                size=default_size(arena.width, arena.height),
+                                                inbox=self.inbox, source=display))
+        except Exception:
+            self.close()
+            raise
+
+    def poll(self, timeout: float | None = 0) -> object | None:
+        """Handle window events (resize, close, lost display); return the first other event (keys), if any."""
+        from common.loop import Closed, DisplayLost, Resize
+
+        event = self.inbox.get(timeout)
+        while event is not None:
+            if isinstance(event, Closed | DisplayLost):
+                for window in [w for w in self.windows if w.source == event.source]:
+                    log.warning("spectator window on %s gone: %s", event.source,
+                                getattr(event, "reason", "closed"))
+                    window.close()
+                    self.windows.remove(window)
+            elif isinstance(event, Resize):
+                self.show()
+            else:
+                return event
+            event = self.inbox.get(0)
+        return None
+
+    def show(self, state: dict | None = None, table: list[dict] | None = None) -> None:
+        """Render *state* (or the last one) once per distinct window size and present it everywhere."""
+        if state is not None:
+            self.state, self.table = state, table
+        if self.state is None:
+            return
+        frames = {}
+        for window in list(self.windows):
+            if not window.alive:
+                self.windows.remove(window)
+                continue
+            size = tuple(window.size)
+            if size not in frames:
+                frames[size] = self.renderer.render(self.state, size, table=self.table)
+            window.present(frames[size])
+
+    def on_start(self, server: ArenaServer) -> None:
+        self.renderer.ids = server.wire_ids
+        self.show(server.game.snapshot())
+
+    def on_round(self, server: ArenaServer, result, moves) -> None:
+        self.poll()
+        self.show(server.game.snapshot())
+
+    def on_end(self, server: ArenaServer, table: list[TableRow]) -> None:
+        self.poll()
+        self.show(server.game.snapshot(), [row.as_json() for row in table])
+
+    def close(self) -> None:
+        for window in self.windows:
+            window.close()
+        self.windows = []
+
+
+def _observer_displays(strings: Sequence[str]) -> list[str]:
+    """Display names of ``0:DISPLAY`` strings (motti's observer syntax). Raises UsageError."""
+    from common.displays import PlayerStringError, parse_seats
+
+    try:
+        seats = parse_seats(list(strings), 0, default_display=None)
+    except PlayerStringError as exc:
+        raise UsageError(f"{exc} (arena takes spectators only: 0:DISPLAY)") from None
+    return [seat.display for seat in seats if seat.display]
+
+
+def _open_spectators(arena: Arena, displays: Sequence[str], title: str) -> Spectators | None:
+    if not displays:
+        return None
+    from common.x11 import DisplayError
+
+    try:
+        return Spectators(arena, displays, title=title)
+    except DisplayError as exc:
+        raise UsageError(str(exc)) from None
+
+
+# --- shared helpers -----------------------------------------------------------------------------------------
+
+def _load(map_name: str, toxic: str | None, players: int) -> Arena:
+    try:
+        arena = load_arena(find_map(map_name), toxic)
+        validate(arena, players)
+    except MapError as exc:
+        raise UsageError(str(exc)) from None
+    return arena
+
+
+def _replay_writer(path: str | None, arena: Arena, seed: int) -> replay.ReplayWriter:
+    target = Path(path) if path else replay.default_path(arena.name, seed)
+    writer = replay.ReplayWriter(target, last=path is None)
+    try:
+        writer.open()
+    except OSError as exc:
+        raise UsageError(f"cannot write the replay {target}: {exc.strerror or exc}") from None
+    return writer
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value
+
+
+def _settings(args: argparse.Namespace, players: int) -> Settings:
+    return Settings(players=players, host=args.host, port=args.port, seed=args.seed, move_ms=args.move_ms,
+                    prep_ms=args.prep_ms, quiet_rounds=args.quiet_rounds, id_timeout_ms=args.id_timeout_ms,
+                    min_round_ms=getattr(args, "round_ms", 0))
+
+
+def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms: int, port: int) -> None:
+    parser.add_argument("map", metavar="MAP", help="a .map file or a shipped map name (office, field, ...)")
+    parser.add_argument("--toxic", metavar="FILE", help="toxicity file (default: MAP's .toxic beside it)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=_positive, default=port, help=f"TCP port (default {port})")
+    parser.add_argument("--seed", type=_positive, default=None, help="seed of the start positions")
+    parser.add_argument("--move-ms", type=_positive, default=move_ms,
+                        help=f"time a bot has to answer START (default {move_ms})")
+    parser.add_argument("--prep-ms", type=_positive, default=prep_ms,
+                        help=f"time between MAP and round 1 (default {prep_ms})")
+    parser.add_argument("--quiet-rounds", type=_positive, default=30, metavar="F",
+                        help="rounds without a team change before a forced switch (default 30)")
+    parser.add_argument("--id-timeout-ms", type=_positive, default=10000, help=argparse.SUPPRESS)
+    parser.add_argument("--replay", metavar="FILE",
+                        help="replay file (default in $XDG_STATE_HOME/arena/replays)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
+    parser.add_argument("spectators", nargs="*", metavar="0:DISPLAY", help="spectator window on DISPLAY")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arena",
+                                     description="The Right2Live bot arena: server, bots, replays.")
+    parser.add_argument("--version", action="version", version="arena 0.1.0")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="run one game for N bots",
+                           description="Wait for N bots, play one game.")
+    _add_game_options(serve, move_ms=5000, prep_ms=5000, port=15000)
+    serve.add_argument("--players", type=_positive, default=4, help="bots to wait for, 2..16 (default 4)")
+
+    play = sub.add_parser("play", help="server + example bots + a spectator window",
+                          description="A server, N example bots and a spectator window on $DISPLAY.")
+    _add_game_options(play, move_ms=1000, prep_ms=300, port=0)
+    play.add_argument("--bots", type=_positive, default=6, help="number of example bots, 2..16 (default 6)")
+    play.add_argument("--round-ms", type=_positive, default=120,
+                      help="shortest round, to watch (default 120)")
+    play.add_argument("--no-window", action="store_true", help="no spectator window on $DISPLAY")
+    play.add_argument("--linger-ms", type=_positive, default=10000,
+                      help="keep the window after the game (until q or closed; default 10000)")
+
+    bot = sub.add_parser("bot", help="an example bot",
+                         description="An example bot speaking the wire protocol.")
+    bot.add_argument("--strategy", choices=bots.STRATEGIES, default="hunt", help="default hunt")
+    bot.add_argument("--seed", type=_positive, default=None, help="seed of the bot's random choices")
+    bot.add_argument("host", nargs="?", default="127.0.0.1", metavar="HOST")
+    bot.add_argument("port", nargs="?", type=_positive, default=15000, metavar="PORT")
+
+    rep = sub.add_parser("replay", help="show or check a replay", description="Show a replay file.")
+    rep.add_argument("file", metavar="FILE")
+    rep.add_argument("spectators", nargs="*", metavar="0:DISPLAY", help="window on DISPLAY (else print)")
+    rep.add_argument("--step-ms", type=_positive, default=250,
+                     help="time per round in the window (default 250)")
+    rep.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded state")
+    return parser
+
+
+# --- commands -----------------------------------------------------------------------------------------------
+
+def _check_players(n: int, what: str) -> None:
+    if not 2 <= n <= 16:
+        raise UsageError(f"{what} must be 2..16, got {n}")
+
+
+def _print_table(table: list[TableRow], rounds: int) -> None:
+    print(f"game over after {rounds} rounds")
+    print(format_table(table))
+
+
+async def _run_server(server: ArenaServer, extra: Sequence = ()) -> list[TableRow]:
+    try:
+        await server.start()
+    except ServerError as exc:
+        raise UsageError(str(exc)) from None
+    tasks = [asyncio.ensure_future(coro) for coro in extra]
+    try:
+        return await server.run()
+    finally:
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
+            for task in tasks:
+                task.cancel()
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    _check_players(args.players, "--players")
+    arena = _load(args.map, args.toxic, args.players)
+    displays = _observer_displays(args.spectators)
+    writer = _replay_writer(args.replay, arena, args.seed)
+    spectators = _open_spectators(arena, displays, arena.name)
+    observers = [writer] + ([spectators] if spectators else [])
+    server = ArenaServer(arena, _settings(args, args.players), observers)
+    try:
+        table = asyncio.run(_run_server(server))
+    finally:
+        writer.close()
+        if spectators:
+            spectators.close()
+    _print_table(table, server.game.round)
+    print(f"replay: {writer.path}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    _check_players(args.bots, "--bots")
+    arena = _load(args.map, args.toxic, args.bots)
+    displays = _observer_displays(args.spectators)
+    local = os.environ.get("DISPLAY")
+    if not displays and local and not args.no_window:
+        displays = [local]
+    writer = _replay_writer(args.replay, arena, args.seed)
+    spectators = None
+    if displays:
+        try:
+            spectators = _open_spectators(arena, displays, arena.name)
+        except UsageError as exc:
+            if args.spectators:
+                raise
+            log.warning("no spectator window: %s", exc)
+    observers = [writer] + ([spectators] if spectators else [])
+    server = ArenaServer(arena, _settings(args, args.bots), observers)
+    rng = random.Random(args.seed)
+
+    strategies: dict[int, str] = {}
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+
+    async def bot(strategy: str, seed: float) -> None:
+        brain = await bots.run_bot(host, server.port, strategy, random.Random(seed))
+        strategies[brain.id] = strategy
+
+    async def game() -> list[TableRow]:
+        mix = [STRATEGY_MIX[i % len(STRATEGY_MIX)] for i in range(args.bots)]
+        return await _run_server(server, [bot(strategy, rng.random()) for strategy in mix])
+
+    try:
+        table = asyncio.run(game())
+        _print_table(table, server.game.round)
+        print("strategies: " + ", ".join(f"{i}={strategies[i]}" for i in sorted(strategies)))
+        print(f"replay: {writer.path}")
+        if spectators and spectators.windows:
+            _linger(spectators, args.linger_ms / 1000)
+    finally:
+        writer.close()
+        if spectators:
+            spectators.close()
+    return 0
+
+
+def _linger(spectators: Spectators, seconds: float) -> None:
+    from common.loop import Key
+
+    end = time.monotonic() + seconds
+    while spectators.windows and time.monotonic() < end:
+        event = spectators.poll(min(0.2, max(0.0, end - time.monotonic())))
+        if isinstance(event, Key) and event.name in ("q", "Q", "Escape"):
+            return
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    try:
+        brain = asyncio.run(bots.run_bot(args.host, args.port, args.strategy, rng))
+    except OSError as exc:
+        raise UsageError(f"cannot connect to {args.host}:{args.port}: {exc.strerror or exc}") from None
+    print(f"bot {brain.id} ({args.strategy}): game over after round {brain.round}")
+    return 0
+
+
+def _print_replay(rep: replay.Replay) -> None:
+    head = rep.header
+    ids = head["ids"]
+    print(f"map {head['map']}, {head['players']} players, seed {head['seed']}, F {head['quiet_rounds']}, "
+          f"started {head['started']}")
+    for line in rep.rounds:
+        notes = [f"{ids[pid]} {team} ({cause})" for pid, team, cause in line["changes"]]
+        catches = [f"{ids[blue]} by {','.join(str(ids[r]) for r in reds)}" for blue, reds in line["catches"]]
+        text = f"round {line['round']:>4}: {len(line['moves'])} moves"
+        if notes:
+            text += "; team changes: " + ", ".join(notes)
+        if catches:
+            text += "; caught: " + ", ".join(catches)
+        print(text)
+    if rep.final is None:
+        print("(no final table: the game was cut off)")
+        return
+    rows = [TableRow(r["id"], Fraction(r["points"]), r["switch_round"], r["catches"], r["rank"])
+            for r in rep.final["table"]]
+    _print_table(rows, rep.final["rounds"])
+
+
+def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
+    from common.loop import Key, Timer
+
+    spectators = _open_spectators(rep.arena, [display], f"{rep.header['map']} (replay)")
+    spectators.renderer.ids = rep.header["ids"]
+    states = list(rep.states())
+    table = rep.final["table"] if rep.final else None
+    index, paused = 0, False
+
+    def show() -> None:
+        spectators.show(states[index][1], table if index == len(states) - 1 else None)
+
+    try:
+        show()
+        spectators.inbox.call_later(step_s, "step")
+        while spectators.windows:
+            event = spectators.poll(None)
+            if isinstance(event, Timer):
+                if not paused and index < len(states) - 1:
+                    index += 1
+                    show()
+                spectators.inbox.call_later(step_s, "step")
+            elif isinstance(event, Key):
+                if event.name in ("q", "Q", "Escape"):
+                    return
+                if event.name == "space":
+                    paused = not paused
+                elif event.name in ("Right", "Up"):
+                    paused, index = True, min(index + 1, len(states) - 1)
+                    show()
+                elif event.name in ("Left", "Down"):
+                    paused, index = True, max(index - 1, 0)
+                    show()
+    finally:
+        spectators.close()
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        rep = replay.load(args.file)
+    except replay.ReplayError as exc:
+        raise UsageError(str(exc)) from None
+    if args.verify:
+        bad = replay.verify(rep)
+        if bad:
+            print(f"{args.file}: {len(bad)} rounds differ from the re-simulation: {bad[:10]}")
+            return 1
+        print(f"{args.file}: all {len(rep.rounds)} rounds reproduced exactly")
+        return 0
+    displays = _observer_displays(args.spectators)
+    if len(displays) > 1:
+        raise UsageError("replay shows one window: give at most one 0:DISPLAY")
+    if displays:
+        _show_replay(rep, displays[0], args.step_ms / 1000)
+    else:
+        _print_replay(rep)
+    return 0
+
+
+COMMANDS = {"serve": cmd_serve, "play": cmd_play, "bot": cmd_bot, "replay": cmd_replay}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``arena`` console script; returns the exit status."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING if getattr(args, "quiet", False) else logging.INFO,
+                        format="arena: %(message)s", stream=sys.stderr)
+    if getattr(args, "seed", 0) is None:
+        args.seed = random.SystemRandom().randrange(1 << 31)
+    try:
+        return COMMANDS[args.command](args)
+    except UsageError as exc:
+        print(f"arena: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("arena: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

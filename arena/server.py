@@ -1,0 +1,450 @@
+"""The arena game server: asyncio streams speaking the 2010 wire protocol (spec/arena.md §3, §4, §2.9).
+
+One :class:`ArenaServer` plays one game: it accepts clients (ids 0, 1, 2, … in accept order, ``ID`` and
+``ID_OKAY`` handshake), waits until ``settings.players`` have joined, hands them ``MAP <path>`` of a
+normalised copy of the map, waits ``prep_ms``, then runs rounds until :meth:`arena.rules.Game.is_over`. Each
+round it sends every connected player, in rotating order starting at index ``r mod N``, ``SET``,
+``SEE_PLAYER``* (team-mates and visible opponents by id), ``TOXIC``, ``LIFE``, the previous round's
+``TEAMCHANGE``* and ``START r``; then it collects ``MOVE``s in arrival order until every connected player has
+moved or ``move_ms`` has passed.
+
+Robustness (§3): malformed messages, unknown commands, a second ``MOVE`` and ``MOVE``s outside a round are
+ignored and logged; a message over 256 bytes, more than 64 messages in a round, a client that has not answered
+``ID`` within ``id_timeout_ms`` or one that stops reading are disconnected; a disconnected player stays on the
+board as an idle body. Nothing a client does can make a round last longer than its deadline.
+
+Observers (spectator windows, the replay writer) get ``on_start(server)``, ``on_round(server, result, moves)``
+and ``on_end(server, table)`` calls on the event loop; they must not block.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Protocol
+
+from arena import protocol as wire
+from arena.mapfile import normalised_text
+from arena.rules import RED, Arena, Game, RoundResult, format_points
+from arena.rules import TeamChange as RuleTeamChange
+from arena.vision import visibility
+
+log = logging.getLogger("arena.server")
+
+WRITE_BUFFER_LIMIT = 1 << 20
+"""Bytes queued for a client that does not read; beyond this it is disconnected (never stalls the game)."""
+
+
+@dataclass
+class Settings:
+    """Server settings; times in milliseconds (spec §2.9, §6 defaults)."""
+
+    players: int = 4
+    host: str = "127.0.0.1"
+    port: int = 15000
+    seed: int = 0
+    move_ms: int = 5000
+    prep_ms: int = 5000
+    quiet_rounds: int = 30
+    id_timeout_ms: int = 10000
+    ping_ms: int = 2000
+    min_round_ms: int = 0
+    """Shortest wall-clock length of a round (0 = as fast as the bots answer); ``arena play`` uses it to
+    keep a game watchable."""
+
+
+@dataclass
+class TableRow:
+    """One line of the final table (spec §4): wire id, exact points, switch round (None = blue), rank."""
+
+    id: int
+    points: Fraction
+    switch_round: int | None
+    catches: int
+    rank: int
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "points": f"{self.points.numerator}/{self.points.denominator}",
+                "shown": format_points(self.points), "switch_round": self.switch_round,
+                "catches": self.catches, "rank": self.rank}
+
+
+def format_table(rows: Sequence[TableRow]) -> str:
+    """The final table as printed by ``arena serve``: id, points (2 decimals), switch round, catches, rank."""
+    lines = [f"{'id':>3} {'points':>9} {'switch':>6} {'catches':>7} {'rank':>4}"]
+    for row in rows:
+        switch = "-" if row.switch_round is None else str(row.switch_round)
+        lines.append(f"{row.id:>3} {format_points(row.points):>9} {switch:>6} {row.catches:>7} {row.rank:>4}")
+    return "\n".join(lines)
+
+
+def send_order(round_number: int, n: int) -> list[int]:
+    """Player indices in the order round *round_number*'s messages go out: from ``r mod N`` on (§2.9)."""
+    return [(round_number + k) % n for k in range(n)]
+
+
+def round_messages(game: Game, index: int, seen: dict[int, set[int]], changes: Sequence[RuleTeamChange],
+                   wire_ids: Sequence[int]) -> list[wire.Message]:
+    """The messages for player *index* before round ``game.round + 1``, in the normative order of §3.
+
+    ``SET``; ``SEE_PLAYER`` for every team-mate and every opponent in ``seen[index]``, ids ascending;
+    ``TOXIC`` of the own cell; ``LIFE`` (own energy); ``TEAMCHANGE`` for each of *changes* (the previous
+    round's), ids ascending; ``START``. *wire_ids* maps player indices to the ids the clients know.
+    """
+    me = game.players[index]
+    out: list[wire.Message] = [wire.Set(me.x, me.y, me.facing)]
+    for other in sorted(game.players, key=lambda p: wire_ids[p.id]):
+        if other.id != index and (other.team == me.team or other.id in seen.get(index, ())):
+            out.append(wire.SeePlayer(other.x, other.y, other.facing, wire_ids[other.id]))
+    out.append(wire.Toxic(me.x, me.y, int(game.arena.toxicity[me.y, me.x])))
+    out.append(wire.Life(me.energy, wire_ids[index]))
+    out.extend(wire.TeamChange(c.team, wire_ids[c.id]) for c in sorted(changes, key=lambda c: wire_ids[c.id]))
+    out.append(wire.Start(game.round + 1))
+    return out
+
+
+class Observer(Protocol):
+    def on_start(self, server: ArenaServer) -> None: ...
+    def on_round(self, server: ArenaServer, result: RoundResult,
+                 moves: list[tuple[int, str, str]]) -> None: ...
+    def on_end(self, server: ArenaServer, table: list[TableRow]) -> None: ...
+
+
+class ServerError(Exception):
+    """A one-line reason the server cannot run (port in use, run directory not writable)."""
+
+
+@dataclass(eq=False)
+class _Client:
+    id: int
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    splitter: wire.Splitter = field(default_factory=wire.Splitter)
+    okayed: bool = False
+    alive: bool = True
+    player: int | None = None
+    count: int = 0
+    task: asyncio.Task | None = None
+    id_timer: asyncio.TimerHandle | None = None
+
+
+def run_dir() -> Path:
+    """Where the normalised map copies for bots go: ``$XDG_RUNTIME_DIR/arena`` or ``<tmp>/arena-<uid>``."""
+    base = os.environ.get("XDG_RUNTIME_DIR")
+    if base and Path(base).is_dir():
+        return Path(base) / "arena"
+    return Path(tempfile.gettempdir()) / f"arena-{os.getuid()}"
+
+
+class ArenaServer:
+    """One game on one listening socket.
+
+    ``await start()`` binds (``port`` then holds the real port, useful with port 0); ``await run()`` waits for
+    the players, plays the game and returns the final table."""
+
+    def __init__(self, arena: Arena, settings: Settings, observers: Sequence[Observer] = ()) -> None:
+        self.arena = arena
+        self.settings = settings
+        self.observers = list(observers)
+        self.port = settings.port
+        self.game: Game | None = None
+        self.wire_ids: list[int] = []
+        self.map_copy: Path | None = None
+        self.round_times: list[float] = []
+        """Server time per round in seconds (vision + messages + rules), for benchmarks."""
+        self._server: asyncio.Server | None = None
+        self._next_id = 0
+        self._pending: list[_Client] = []
+        self._lobby: list[_Client] = []
+        self._players: list[_Client] = []
+        self._started = False
+        self._changed = asyncio.Event()
+        self._window: int | None = None
+        self._moves: list[tuple[int, str, str]] = []
+        self._moved: set[int] = set()
+        self._all_moved = asyncio.Event()
+        self._last_changes: list = []
+
+    # --- lifecycle ------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Bind and listen. Raises ServerError (one line) when the address cannot be bound."""
+        try:
+            self._server = await asyncio.start_server(self._accept, self.settings.host, self.settings.port)
+        except OSError as exc:
+            raise ServerError(f"cannot listen on {self.settings.host}:{self.settings.port}: "
+                              f"{exc.strerror or exc}") from None
+        self.port = self._server.sockets[0].getsockname()[1]
+        log.info("listening on %s:%d", self.settings.host, self.port)
+
+    async def run(self) -> list[TableRow]:
+        """Wait for the players, play one game, return the final table (sorted by rank, then id)."""
+        if self._server is None:
+            await self.start()
+        try:
+            await self._wait_for_players()
+            self._begin()
+            for observer in self.observers:
+                observer.on_start(self)
+            await asyncio.sleep(self.settings.prep_ms / 1000)
+            while not self.game.is_over():
+                await self._round()
+            table = self._finish()
+            for observer in self.observers:
+                observer.on_end(self, table)
+            return table
+        finally:
+            await self.close()
+
+    async def close(self) -> None:
+        """Stop listening, close every connection and remove the map copy (idempotent)."""
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        for client in [*self._pending, *self._lobby, *self._players]:
+            self._drop(client, None, announce=False)
+        tasks = [c.task for c in [*self._pending, *self._lobby, *self._players]
+                 if c.task is not None and c.task is not asyncio.current_task()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=2)
+        if self.map_copy is not None:
+            self.map_copy.unlink(missing_ok=True)
+
+    # --- connections ----------------------------------------------------------------------------------------
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self._started or len(self._lobby) >= self.settings.players:
+            writer.write(wire.encode(wire.Disconnect()))
+            writer.close()
+            return
+        client = _Client(self._next_id, reader, writer)
+        self._next_id += 1
+        self._pending.append(client)
+        log.info("client %d connected from %s", client.id, writer.get_extra_info("peername"))
+        self._send(client, wire.Id(client.id))
+        client.id_timer = asyncio.get_running_loop().call_later(
+            self.settings.id_timeout_ms / 1000, self._id_timeout, client)
+        client.task = asyncio.current_task()
+        await self._read(client)
+
+    def _id_timeout(self, client: _Client) -> None:
+        if client.alive and not client.okayed:
+            self._drop(client, "no ID_OKAY in time")
+
+    async def _read(self, client: _Client) -> None:
+        try:
+            while client.alive:
+                data = await client.reader.read(4096)
+                if not data:
+                    self._drop(client, "closed the connection")
+                    return
+                for text in client.splitter.feed(data):
+                    client.count += 1
+                    if client.count > wire.MAX_MESSAGES_PER_ROUND:
+                        self._drop(client, f"more than {wire.MAX_MESSAGES_PER_ROUND} messages in one round")
+                        return
+                    self._handle(client, text)
+                    if not client.alive:
+                        return
+        except wire.MessageTooLong as exc:
+            self._drop(client, str(exc))
+        except (ConnectionError, OSError) as exc:
+            self._drop(client, f"connection error: {exc}")
+
+    def _handle(self, client: _Client, text: str) -> None:
+        try:
+            message = wire.parse_client(text)
+        except wire.ProtocolError as exc:
+            log.warning("client %d: ignored %r: %s", client.id, text[:60], exc)
+            return
+        if not client.okayed:
+            if isinstance(message, wire.IdOkay):
+                self._join(client)
+            elif isinstance(message, wire.IdNotOkay):
+                self._drop(client, "answered ID_NOT_OKAY")
+            else:
+                log.warning("client %d: ignored %r before ID_OKAY", client.id, text)
+            return
+        if isinstance(message, wire.Move):
+            self._move(client, message, text)
+        elif not isinstance(message, wire.Ping):
+            log.warning("client %d: ignored %r", client.id, text)
+
+    def _join(self, client: _Client) -> None:
+        if client.id_timer is not None:
+            client.id_timer.cancel()
+        self._pending.remove(client)
+        if self._started or len(self._lobby) >= self.settings.players:
+            self._send(client, wire.Disconnect())
+            self._drop(client, "the game is full", announce=False)
+            return
+        client.okayed = True
+        for other in self._lobby:
+            self._send(other, wire.Connected(client.id))
+            self._send(client, wire.Connected(other.id))
+        self._lobby.append(client)
+        log.info("client %d joined (%d of %d)", client.id, len(self._lobby), self.settings.players)
+        self._changed.set()
+
+    @property
+    def received_moves(self) -> list[tuple[int, str, str]]:
+        """The valid MOVEs received so far in the current round window, in arrival order (player indices)."""
+        return list(self._moves)
+
+    def _move(self, client: _Client, message: wire.Move, text: str) -> None:
+        if self._window is None or client.player is None:
+            log.warning("client %d: ignored %r outside a round", client.id, text)
+            return
+        if client.player in self._moved:
+            log.warning("client %d: ignored a second MOVE in round %d: %r", client.id, self._window, text)
+            return
+        self._moved.add(client.player)
+        self._moves.append((client.player, message.direction, message.view))
+        self._check_all_moved()
+
+    def _check_all_moved(self) -> None:
+        if self._window is not None and all(c.player in self._moved for c in self._players if c.alive):
+            self._all_moved.set()
+
+    def _send(self, client: _Client, *messages: wire.Message) -> None:
+        if not client.alive:
+            return
+        transport = client.writer.transport
+        if transport.is_closing():
+            self._drop(client, "connection lost")
+            return
+        client.writer.write(wire.encode(*messages))
+        if transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+            self._drop(client, "does not read its messages")
+
+    def _drop(self, client: _Client, reason: str | None, *, announce: bool = True) -> None:
+        if not client.alive:
+            return
+        client.alive = False
+        if client.id_timer is not None:
+            client.id_timer.cancel()
+        if reason:
+            log.warning("client %d disconnected: %s", client.id, reason)
+        client.writer.close()
+        if client in self._pending:
+            self._pending.remove(client)
+        if client in self._lobby and not self._started:
+            self._lobby.remove(client)
+            self._changed.set()
+        if announce and client.okayed:
+            for other in (self._players if self._started else self._lobby):
+                self._send(other, wire.Disconnected(client.id))
+        self._check_all_moved()
+
+    # --- the game -------------------------------------------------------------------------------------------
+
+    async def _wait_for_players(self) -> None:
+        missing = None
+        while len(self._lobby) < self.settings.players:
+            if missing != self.settings.players - len(self._lobby):
+                missing = self.settings.players - len(self._lobby)
+                log.info("waiting for %d more player%s", missing, "" if missing == 1 else "s")
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), self.settings.ping_ms / 1000)
+            except TimeoutError:
+                for client in [*self._lobby, *self._pending]:
+                    self._send(client, wire.Ping())
+                    client.count = 0
+
+    def _begin(self) -> None:
+        self._started = True
+        for client in list(self._pending):
+            self._send(client, wire.Disconnect())
+            self._drop(client, "the game is full", announce=False)
+        self._players = sorted(self._lobby, key=lambda c: c.id)
+        for index, client in enumerate(self._players):
+            client.player = index
+        self.wire_ids = [c.id for c in self._players]
+        self.game = Game(self.arena, len(self._players), random.Random(self.settings.seed),
+                         quiet_rounds=self.settings.quiet_rounds)
+        directory = run_dir()
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=f"{self.arena.name}-", suffix=".map", dir=directory)
+            with os.fdopen(fd, "w", encoding="ascii") as handle:
+                handle.write(normalised_text(self.arena))
+        except OSError as exc:
+            raise ServerError(f"cannot write the map copy to {directory}: {exc.strerror or exc}") from None
+        self.map_copy = Path(name).resolve()
+        log.info("game starts: %d players, seed %d, map %s", len(self._players), self.settings.seed,
+                 self.map_copy)
+        for client in self._players:
+            self._send(client, wire.Map(str(self.map_copy)))
+
+    async def _round(self) -> None:
+        game = self.game
+        began = time.perf_counter()
+        number = game.round + 1
+        seen = visibility(self.arena, game.players)
+        changes = self._last_changes
+        n = len(self._players)
+        for index in send_order(number, n):
+            client = self._players[index]
+            if client.alive:
+                client.count = 0
+                self._send(client, *round_messages(game, index, seen, changes, self.wire_ids))
+        self._moves = []
+        self._moved = set()
+        self._all_moved.clear()
+        self._window = number
+        spent = time.perf_counter() - began
+        self._check_all_moved()
+        try:
+            await asyncio.wait_for(self._all_moved.wait(), self.settings.move_ms / 1000)
+        except TimeoutError:
+            late = [self.wire_ids[c.player] for c in self._players if c.alive and c.player not in self._moved]
+            log.info("round %d: no MOVE in time from %s", number, late)
+        self._window = None
+        moves = list(self._moves)
+        began = time.perf_counter()
+        for client in self._players:
+            game.players[client.player].connected = client.alive
+        result = game.play_round(moves)
+        self._last_changes = list(result.changes)
+        self.round_times.append(spent + time.perf_counter() - began)
+        for observer in self.observers:
+            observer.on_round(self, result, moves)
+        if self.settings.min_round_ms:
+            left = self.settings.min_round_ms / 1000 - (time.perf_counter() - began)
+            if left > 0:
+                await asyncio.sleep(left)
+
+    def _finish(self) -> list[TableRow]:
+        game = self.game
+        last = [wire.TeamChange(c.team, self.wire_ids[c.id])
+                for c in sorted(self._last_changes, key=lambda c: c.id)]
+        for client in self._players:
+            self._send(client, *last, wire.Disconnect())
+        for client in self._players:
+            client.alive = False
+            client.writer.close()
+        by_id = {p.id: p for p in game.players}
+        rows = []
+        for rank, pid, points in game.standings():
+            player = by_id[pid]
+            rows.append(TableRow(self.wire_ids[pid], points, player.switch_round, player.catches, rank))
+        rows.sort(key=lambda r: (r.rank, r.id))
+        reds = sum(1 for p in game.players if p.team == RED)
+        log.info("game over after %d rounds, %d red", game.round, reds)
+        return rows
+
+
+async def serve(arena: Arena, settings: Settings, observers: Sequence[Observer] = ()) -> list[TableRow]:
+    """Bind, wait for the players, play one game and return the final table (convenience for the CLI)."""
+    server = ArenaServer(arena, settings, observers)
+    await server.start()
+    return await server.run()
