@@ -1,0 +1,294 @@
+"""The ``motti`` command line: ``motti [options] [MAP [PLAYERSTRING...]]`` (spec/motti.md §3.1–§3.4, §5).
+
+Startup order: parse the options, load or generate the map, apply ``-p``, write ``-o``, then either play a
+script headless (``--script``) or parse the player strings, open every window (all or nothing) and play.
+
+Exit statuses (§3.4): 0 for a finished game, a quit, ``--help``, ``--version`` and the map listing; 2 for
+every user error, reported as one line on stderr naming the culprit; 130 after Ctrl-C; 1 only for an
+unexpected fault.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from motti import __version__
+
+EXIT_OK = 0
+EXIT_FAULT = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UserError(Exception):
+    """A mistake of the user's: printed as ``motti: <message>`` on one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage block) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UserError(message)
+
+
+def _player_list(text: str) -> set[int]:
+    """``--computer 2,3`` -> {2, 3}."""
+    try:
+        players = {int(part) for part in text.split(",")}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of player numbers: {text!r}") from None
+    if any(not 1 <= player <= 9 for player in players):
+        raise argparse.ArgumentTypeError(f"player numbers run from 1 to 9: {text!r}")
+    return players
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser: the manual's options and defaults (§3.1) plus the project's extras."""
+    parser = _Parser(
+        prog="motti",
+        usage="motti [options] [MAP [PLAYERSTRING...]]",
+        description="GNU motti: conquer land by encircling it. Without MAP, list the shipped maps. "
+        "MAP 'generate' makes a new map. A PLAYERSTRING LIST:DISPLAY puts players (e.g. 1,2) on an X "
+        "display; 0:DISPLAY opens an observer window; unnamed players share a window on $DISPLAY (or the "
+        "terminal with -c).",
+        add_help=False,
+        allow_abbrev=False,
+    )
+    parser.add_argument("--help", action="help", help="show this help and exit")
+    parser.add_argument("--version", action="version", version=f"motti {__version__}")
+    parser.add_argument("map", nargs="?", metavar="MAP", help="map name or file, or 'generate'")
+    parser.add_argument("seats", nargs="*", metavar="PLAYERSTRING", help="LIST:DISPLAY, e.g. 1,2:host:0")
+    gen = parser.add_argument_group("map generation (MAP 'generate')")
+    gen.add_argument("-d", "--distance-min", type=float, default=8.0, metavar="D",
+                     help="minimum distance between capitals (default 8.0)")
+    gen.add_argument("-g", "--granularity", type=float, default=0.3, metavar="G",
+                     help="terrain granularity; larger is more scattered (default 0.3)")
+    gen.add_argument("-h", "--heigth", "--height", dest="height", type=int, default=15, metavar="H",
+                     help="map height (default 15)")
+    gen.add_argument("-m", "--plasma-min", type=float, default=0.0, metavar="MIN",
+                     help="lowest plasma value (default 0.0)")
+    gen.add_argument("-M", "--plasma-max", type=float, default=0.3, metavar="MAX",
+                     help="highest plasma value (default 0.3)")
+    gen.add_argument("-r", "--randomness", type=float, default=0.2, metavar="R",
+                     help="random term added to each cell (default 0.2)")
+    gen.add_argument("-t", "--threshold", type=float, default=0.15, metavar="T",
+                     help="cells above this value are land (default 0.15)")
+    gen.add_argument("-w", "--width", type=int, default=20, metavar="W", help="map width (default 20)")
+    play = parser.add_argument_group("game")
+    play.add_argument("-p", "--players", type=int, metavar="N",
+                      help="players: for 'generate' (default 2, at most 9), or fewer than a loaded map holds")
+    play.add_argument("-o", "--output", metavar="FILE",
+                      help="write the map (generated or reduced) to FILE first")
+    play.add_argument("-c", "--curses", action="store_true", help="unnamed players use this terminal, not X")
+    play.add_argument("--computer", type=_player_list, default=set(), metavar="LIST",
+                      help="players the computer plays, e.g. 2,3")
+    play.add_argument("--seed", type=int, metavar="INT", help="seed of the random numbers (maps and attacks)")
+    play.add_argument("--capital-rule", choices=("v3", "v2"), default="v3",
+                      help="losing the capital: v3 divides the land as if encircled, v2 gives it all to the "
+                      "invader (default v3)")
+    play.add_argument("--reset-rule", choices=("empty", "strict"), default="empty",
+                      help="global reset when no land is free (empty) or none is conquerable (strict); "
+                      "default empty")
+    play.add_argument("--status", metavar="FILE", help="keep FILE updated with the game state as JSON")
+    script = parser.add_argument_group("headless play")
+    script.add_argument("--script", metavar="FILE", help="play the actions of FILE without any display")
+    script.add_argument("--final", metavar="FILE", help="with --script: write the final board to FILE")
+    return parser
+
+
+def _list_maps() -> int:
+    from common.data import shipped_dir
+    from motti.mapfile import list_maps
+
+    maps = list_maps()
+    if not maps:
+        print(f"no maps found in {shipped_dir('motti')}")
+        return EXIT_OK
+    name_width = max(len(name) for name, *_ in maps)
+    for name, width, height, players in maps:
+        print(f"{name:<{name_width}}  {width:>4}x{height:<4} {players} players")
+    return EXIT_OK
+
+
+def _named_players(seats: Sequence[str]) -> set[int]:
+    """The player numbers the player strings name (lenient: parse_seats reports malformed strings later)."""
+    named: set[int] = set()
+    for seat in seats:
+        for part in seat.partition(":")[0].split(","):
+            if part.strip().isdigit():
+                named.add(int(part))
+    return named
+
+
+def _load_board(args: argparse.Namespace, rng: random.Random):
+    """Load or generate the board, apply -p; return (board in play, board to write with -o, turn, attacks)."""
+    from motti.mapfile import MapError, find_map, load_map, reduce_players, renumber
+
+    if args.map == "generate":
+        from motti.generate import GenerateError, generate
+
+        players = 2 if args.players is None else args.players
+        try:
+            board = generate(args.width, args.height, players, rng, distance_min=args.distance_min,
+                             granularity=args.granularity, plasma_min=args.plasma_min,
+                             plasma_max=args.plasma_max, randomness=args.randomness, threshold=args.threshold)
+        except GenerateError as error:
+            raise UserError(f"generate: {error}") from None
+        return board, board, None, None
+    try:
+        path = find_map(args.map)
+    except FileNotFoundError as error:
+        raise UserError(f"{error} (run motti without arguments to list the shipped maps)") from None
+    try:
+        state = load_map(path)
+    except MapError as error:
+        raise UserError(str(error)) from None
+    board = state.board
+    if args.players is None or args.players == len(board.alive_players()):
+        return board, board, state.turn, state.attacks
+    try:
+        reduced, renumbering = reduce_players(board, args.players, _named_players(args.seats))
+    except ValueError as error:
+        raise UserError(f"{path}: {error}") from None
+    return reduced, renumber(reduced, renumbering), None, None
+
+
+def _write_output(path: str, board) -> None:
+    from common.save import write_atomic
+    from motti.mapfile import dump_map
+
+    try:
+        write_atomic(path, dump_map(board))
+    except OSError as error:
+        raise UserError(f"-o {path}: cannot write: {error.strerror or error}") from None
+
+
+def _run_script(args: argparse.Namespace, game) -> int:
+    from common.save import write_atomic
+    from motti.mapfile import dump_map
+    from motti.script import ScriptError, run_script
+
+    if not Path(args.script).is_file():
+        raise UserError(f"--script {args.script}: no such file")
+    try:
+        run_script(game, args.script)
+    except ScriptError as error:
+        raise UserError(str(error)) from None
+    if args.final:
+        turn = None if game.winner is not None else game.current_player
+        attacks = None if game.winner is not None else game.attacks_left
+        try:
+            write_atomic(args.final, dump_map(game.board, turn=turn, attacks=attacks))
+        except OSError as error:
+            raise UserError(f"--final {args.final}: cannot write: {error.strerror or error}") from None
+    return EXIT_OK
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run motti with *argv* (default ``sys.argv[1:]``); return the exit status. Raises UserError."""
+    args = build_parser().parse_intermixed_args(argv)
+    if args.map is None:
+        if args.script:
+            raise UserError("--script needs a MAP")
+        return _list_maps()
+    if args.final and not args.script:
+        raise UserError("--final needs --script")
+    seed = args.seed
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+        if args.script:
+            print(f"motti: seed {seed}", file=sys.stderr)
+    rng = random.Random(seed)
+    board, output_board, turn, attacks = _load_board(args, rng)
+    if args.output:
+        _write_output(args.output, output_board)
+
+    from motti.rules import Game
+
+    try:
+        game = Game(board, rng, capital_rule=args.capital_rule, reset_rule=args.reset_rule, turn=turn,
+                    **({} if attacks is None else {"attacks": attacks}))
+    except ValueError as error:
+        raise UserError(f"{args.map}: {error}") from None
+    if args.script:
+        return _run_script(args, game)
+    bad = sorted(player for player in args.computer if player > board.players)
+    if bad:
+        raise UserError(f"--computer: no player {bad[0]} (the map has {board.players})")
+
+    return _play(args, game, random.Random(f"{seed}:computer"))
+
+
+def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
+    """Seat the players (§5), open every window (all or nothing), then run the game loop."""
+    from common.displays import PlayerStringError, Seat, parse_seats
+    from common.loop import Inbox
+    from common.x11 import DisplayError
+
+    computer = set(args.computer)
+    default_display = os.environ.get("DISPLAY") or None
+    unnamed = set(range(1, game.board.players + 1)) - _named_players(args.seats)
+    # Unnamed computer players need no display: seat them at the terminal, then drop that seat below.
+    curses = args.curses or (default_display is None and bool(unnamed) and unnamed <= computer)
+    try:
+        seats = parse_seats(list(args.seats), game.board.players, default_display=default_display,
+                            curses=curses)
+    except PlayerStringError as error:
+        raise UserError(str(error)) from None
+    # A seat whose players are all computer players needs no window, unless no seat would be left to watch.
+    people = [seat for seat in seats if not seat.players or not set(seat.players) <= computer]
+    if people or default_display is None:
+        seats = people
+    else:
+        seats = [Seat((), default_display)]
+    if not seats:
+        raise UserError("no display to watch the computer players on: $DISPLAY is not set (add 0:DISPLAY)")
+    console_players = tuple(p for seat in seats if seat.display is None for p in seat.players
+                            if p not in computer)
+    if all(seat.display is None for seat in seats):
+        from motti.console import run_console_game
+
+        return run_console_game(game, console_players, computer=computer, rng=computer_rng) or EXIT_OK
+
+    from motti.frontend import Frontend, open_windows
+
+    inbox = Inbox()
+    try:
+        windows = open_windows(seats, game, inbox)
+    except DisplayError as error:
+        raise UserError(str(error)) from None
+    console = None
+    if args.curses and console_players:
+        from motti.console import Console
+
+        try:
+            console = Console(inbox, console_players)
+            console.start()
+        except BaseException:
+            for window, _seat in windows.values():
+                window.close()
+            raise
+    frontend = Frontend(game, inbox, windows, computer=computer, rng=computer_rng, status=args.status,
+                        console=console, console_players=console_players)
+    return frontend.run()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console-script entry point: run motti and turn errors into the exit statuses of spec §3.4."""
+    try:
+        status = run(argv)
+    except UserError as error:
+        print(f"motti: {error}", file=sys.stderr)
+        status = EXIT_USAGE
+    except KeyboardInterrupt:
+        status = EXIT_INTERRUPTED
+    except SystemExit as exit_:
+        status = exit_.code if isinstance(exit_.code, int) else EXIT_OK
+    sys.stdout.flush()
+    return status

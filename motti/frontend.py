@@ -1,0 +1,389 @@
+"""motti's game loop: X windows on any number of displays, an optional curses console, computer players.
+
+Spec/motti.md §5 (player strings, observers, only the player in turn acts), §6 (mouse, drawing, status file)
+and §2.7 (a closed window defeats that connection's players). One :class:`common.loop.Inbox` receives every
+window's events (each window's connection lives in its own I/O thread, common/x11.py), the console's commands
+and the computer players' timers; this module is its only consumer and the only code that changes the
+:class:`Game`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize, Timer
+from common.save import write_atomic
+from motti import view
+from motti.rules import (
+    Action,
+    AttackDrawn,
+    CapitalCaptured,
+    Eliminated,
+    Encircled,
+    Game,
+    GameOver,
+    IllegalAction,
+    Reset,
+    TurnPassed,
+)
+
+if TYPE_CHECKING:
+    from common.displays import Seat
+    from common.x11 import Window
+
+#: Pause between two moves of a computer player, so that people can follow them (seconds).
+COMPUTER_DELAY_S = 0.35
+#: How long one wait on the inbox lasts before the loop looks again (seconds; keeps Ctrl-C responsive).
+POLL_S = 0.5
+COMPUTER_TIMER = "computer"
+CONSOLE_SOURCE = "console"
+
+
+def seat_title(players: Sequence[int]) -> str:
+    """The window title of a seat: ``motti: player 1``, ``motti: players 1, 2`` or ``motti: observer``."""
+    if not players:
+        return "motti: observer"
+    if len(players) == 1:
+        return f"motti: player {players[0]}"
+    return "motti: players " + ", ".join(map(str, players))
+
+
+def open_windows(seats: Sequence[Seat], game: Game, inbox: Inbox, *,
+                 timeout: float = 5.0) -> dict[str, tuple[Window, Seat]]:
+    """Open one window per seat that has a display, all or nothing: on the first DisplayError the windows
+    opened so far are closed and the error propagates. Returns ``{source: (window, seat)}``, sources
+    ``seat0``, ``seat1``… by the seat's index.
+
+    Raises common.x11.DisplayError (its message names the display).
+    """
+    from common.x11 import open_window
+
+    size = view.default_size(game.board.width, game.board.height)
+    opened: dict[str, tuple[Window, Seat]] = {}
+    try:
+        for index, seat in enumerate(seats):
+            if seat.display is None:
+                continue
+            source = f"seat{index}"
+            window = open_window(seat.display, title=seat_title(seat.players), size=size, inbox=inbox,
+                                 source=source, timeout=timeout)
+            opened[source] = (window, seat)
+    except BaseException:
+        for window, _seat in opened.values():
+            window.close()
+        raise
+    return opened
+
+
+@dataclass
+class _View:
+    """One open window: who sits at it and the frame it shows now."""
+
+    window: Window
+    players: tuple[int, ...]      # every player of the seat (shown as "yours")
+    humans: tuple[int, ...]       # the seat's players that people play (not --computer ones)
+    frame: pygame.Surface | None = None
+    frame_key: tuple[Any, ...] = field(default_factory=tuple)
+
+
+def describe(events: Iterable[object], mover: int | None = None) -> str | None:
+    """One short line announcing what *events* did (legend band), or None when there is nothing to say.
+
+    *mover* is the player who was in turn when the events happened (named when the turn passes on)."""
+    parts: list[str] = []
+    for event in events:
+        if isinstance(event, AttackDrawn):
+            if event.cell is None:
+                parts.append(f"P{event.player}'s attack failed")
+            else:
+                parts.append(f"P{event.player} took {event.cell[0]},{event.cell[1]}")
+        elif isinstance(event, Encircled):
+            parts.append(f"P{event.to} encircled {len(event.cells)} of P{event.victim}")
+        elif isinstance(event, CapitalCaptured):
+            parts.append(f"P{event.by} took P{event.player}'s capital")
+        elif isinstance(event, Eliminated):
+            why = {"capital": "lost the capital", "closed": "left", "quit": "quit"}
+            why_text = why.get(event.cause, event.cause)
+            parts.append(f"P{event.player} {why_text}, out")
+        elif isinstance(event, Reset):
+            parts.append("reset: all land free")
+        elif isinstance(event, TurnPassed):
+            parts.append(f"P{mover}'s turn ended" if mover not in (None, event.to) else "turn passed")
+        elif isinstance(event, GameOver) and event.winner is not None:
+            parts.append(f"P{event.winner} wins!")
+    return "; ".join(parts) if parts else None
+
+
+def board_rows(game: Game) -> list[str]:
+    """The board in the map grid format of spec §3.2: ``.`` sea, ``a``–``i`` free, ``A``–``I`` occupied."""
+    board = game.board
+    rows = []
+    for y in range(board.height):
+        row = []
+        for x in range(board.width):
+            if not board.land[y, x]:
+                row.append(".")
+            else:
+                letter = chr(ord("a") + int(board.owner[y, x]) - 1)
+                row.append(letter.upper() if board.occupied[y, x] else letter)
+        rows.append("".join(row))
+    return rows
+
+
+class Frontend:
+    """Runs one game: reacts to window events, console commands and computer timers until no window is left.
+
+    *windows* maps each source to its open window and seat (see :func:`open_windows`); *console* is an
+    object with ``show(game)`` and ``close()`` for the curses players *console_players* (or None); *computer*
+    holds the players that :mod:`motti.ai` plays, with *rng* for its choices; *status* is the ``--status``
+    file or None.
+    """
+
+    def __init__(self, game: Game, inbox: Inbox, windows: dict[str, tuple[Window, Seat]], *,
+                 computer: Collection[int] = (), rng: random.Random | None = None, status: str | None = None,
+                 console: Any = None, console_players: Collection[int] = (),
+                 computer_delay: float = COMPUTER_DELAY_S) -> None:
+        self.game = game
+        self.inbox = inbox
+        self.computer = frozenset(computer)
+        self.rng = rng if rng is not None else random.Random()
+        self.status = status
+        self.console = console
+        self.console_players = tuple(p for p in console_players if p not in self.computer)
+        self.computer_delay = computer_delay
+        self.message: str | None = None
+        self.computer_pending = False
+        self.views: dict[str, _View] = {
+            source: _View(window, tuple(seat.players), tuple(p for p in seat.players if p not in computer))
+            for source, (window, seat) in windows.items()
+        }
+
+    # ---- the loop ------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until no window (and no console) is left; return the exit status 0. Ctrl-C propagates
+        (KeyboardInterrupt) after every window is closed."""
+        try:
+            self.refresh()
+            self.write_status()
+            self._schedule_computer()
+            while self.views or self.console is not None:
+                event = self.inbox.get(POLL_S)
+                if event is not None:
+                    self.handle(event)
+        finally:
+            self.close_all()
+        return 0
+
+    def close_all(self) -> None:
+        """Close every window and the console."""
+        for state in self.views.values():
+            state.window.close()
+        self.views.clear()
+        if self.console is not None:
+            self.console.close()
+            self.console = None
+
+    def handle(self, event: object) -> None:
+        """React to one inbox event."""
+        if isinstance(event, Click):
+            self._click(event)
+        elif isinstance(event, Key):
+            self._key(event)
+        elif isinstance(event, Resize):
+            if event.source in self.views:
+                self.refresh()
+                self.write_status()
+        elif isinstance(event, Closed | DisplayLost):
+            self._lost(event.source, "closed")
+        elif isinstance(event, Timer):
+            if event.name == COMPUTER_TIMER:
+                self.computer_pending = False
+                self._computer_move()
+        elif isinstance(event, Command):
+            self._command(event)
+
+    # ---- people --------------------------------------------------------------------------------------------
+    def _in_turn(self, humans: Collection[int]) -> bool:
+        return self.game.winner is None and self.game.current_player in humans
+
+    def _click(self, click: Click) -> None:
+        state = self.views.get(click.source)
+        if state is None or state.frame is None or not self._in_turn(state.humans):
+            return
+        size = state.frame.get_size()
+        if click.button == 1:
+            box = view.toolbar_box_at(click.x, click.y, size)
+            if box is not None:
+                if box < len(view.TOOLBAR_ACTIONS):
+                    self._act(lambda: self.game.select(view.TOOLBAR_ACTIONS[box]))
+                return
+            cell = view.cell_at(click.x, click.y, size, self.game.board.width, self.game.board.height)
+            if cell is not None:
+                self._act(lambda: self.game.toggle_cross(*cell))
+        elif click.button == 2:
+            self._act(self.game.cycle_action)
+        elif click.button == 3:
+            self._act(self.game.perform)
+
+    def _key(self, key: Key) -> None:
+        state = self.views.get(key.source)
+        if state is None or key.name not in ("q", "Q"):
+            return
+        if self.game.winner is None and any(p in self.game.alive for p in state.humans):
+            self._lost(key.source, "quit")
+        else:
+            state.window.close()
+            del self.views[key.source]
+            self.refresh()
+            self.write_status()
+
+    def _command(self, command: Command) -> None:
+        if command.source != CONSOLE_SOURCE:
+            return
+        if command.verb == "quit":
+            self._console_quit()
+            return
+        if not self._in_turn(self.console_players):
+            return
+        game = self.game
+        if command.verb == "toggle":
+            x, y = command.args[0]
+            self._act(lambda: game.toggle_cross(x, y))
+        elif command.verb == "select":
+            self._act(lambda: game.select(Action(command.args[0])))
+        elif command.verb == "cycle":
+            self._act(game.cycle_action)
+        elif command.verb == "perform":
+            if command.args:
+                action = Action(command.args[0])
+
+                def perform() -> list[object]:
+                    if game.selected != action:
+                        game.select(action)
+                    return game.perform()
+
+                self._act(perform)
+            else:
+                self._act(game.perform)
+
+    def _console_quit(self) -> None:
+        players = [p for p in self.console_players if p in self.game.alive]
+        if self.console is not None:
+            self.console.close()
+            self.console = None
+        if players and self.game.winner is None:
+            self._after(self.game.defeat(players, cause="quit"), self.game.current_player)
+
+    def _act(self, change) -> None:
+        """Apply one change to the game (a callable returning events or None); announce, redraw, save."""
+        mover = self.game.current_player
+        try:
+            events = change() or []
+        except IllegalAction as error:
+            self.message = str(error)
+            self.refresh()
+            return
+        self._after(events, mover)
+
+    def _after(self, events: list[object], mover: int | None = None) -> None:
+        said = describe(events, mover)
+        if said is not None or events:
+            self.message = said
+        self.refresh()
+        self.write_status()
+        self._schedule_computer()
+
+    def _lost(self, source: str, cause: str) -> None:
+        """Window *source* closed or lost: defeat its players still alive (§2.7); observers defeat nobody."""
+        state = self.views.pop(source, None)
+        if state is None:
+            return
+        state.window.close()
+        players = [p for p in state.humans if p in self.game.alive]
+        if players and self.game.winner is None:
+            self._after(self.game.defeat(players, cause=cause), self.game.current_player)
+        else:
+            self.refresh()
+            self.write_status()
+
+    # ---- computer players ----------------------------------------------------------------------------------
+    def _schedule_computer(self) -> None:
+        game = self.game
+        if game.winner is None and game.current_player in self.computer and not self.computer_pending:
+            self.computer_pending = True
+            self.inbox.call_later(self.computer_delay, COMPUTER_TIMER)
+
+    def _computer_move(self) -> None:
+        from motti import ai
+
+        game = self.game
+        if game.winner is not None or game.current_player not in self.computer:
+            return
+        mover = game.current_player
+        action = ai.choose_action(game, self.rng)
+        self._after(game.apply(action), mover)
+
+    # ---- drawing and status --------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Bring every window (and the console) up to date: each distinct (size, is-your-turn) view is
+        rendered once, and each window gets only the rectangles that changed since its last frame."""
+        game = self.game
+        width, height = game.board.width, game.board.height
+        rendered: dict[tuple[Any, ...], pygame.Surface] = {}
+        for state in self.views.values():
+            size = tuple(state.window.size)
+            key = (size, view.viewer_in_turn(game, state.players))
+            surface = rendered.get(key)
+            if surface is None:
+                surface = view.render(game, size, state.players, self.message)
+                rendered[key] = surface
+            rects = view.dirty_rects(state.frame, surface, width, height)
+            if rects is None:
+                state.window.present(surface)
+            elif rects:
+                state.window.present(surface, rects)
+            state.frame = surface
+            state.frame_key = key
+        if self.console is not None:
+            self.console.show(game, message=self.message)
+
+    def status_data(self) -> dict[str, Any]:
+        """The ``--status`` JSON of spec §6 as a dict."""
+        game = self.game
+        board = game.board
+        windows = []
+        for source, state in self.views.items():
+            size = tuple(state.frame.get_size()) if state.frame is not None else tuple(state.window.size)
+            x0, y0, cell = view.layout(size[0], size[1], board.width, board.height)
+            windows.append({"source": source, "display": state.window.display, "players": list(state.players),
+                            "window_id": getattr(state.window, "window_id", None), "size": list(size),
+                            "x0": x0, "y0": y0, "c": cell})
+        return {
+            "board": board_rows(game),
+            "width": board.width,
+            "height": board.height,
+            "players": board.players,
+            "capitals": {str(p): None if cell is None else list(cell) for p, cell in board.capitals.items()},
+            "turn": game.current_player,
+            "action": game.selected.value,
+            "attacks_left": game.attacks_left,
+            "crosses": [list(cell) for cell in game.crosses],
+            "alive": list(game.alive),
+            "winner": game.winner,
+            "message": self.message,
+            "windows": windows,
+            "console": list(self.console_players) if self.console is not None else None,
+        }
+
+    def write_status(self) -> None:
+        """Rewrite the ``--status`` file atomically (no-op without one)."""
+        if self.status is None:
+            return
+        import json
+
+        write_atomic(self.status, json.dumps(self.status_data(), indent=1) + "\n")
