@@ -179,7 +179,7 @@ def _cells(ys: np.ndarray, xs: np.ndarray) -> tuple[Cell, ...]:
     return tuple(zip(xs[order].tolist(), ys[order].tolist(), strict=True))
 
 
-def _nearest_capital(ys: np.ndarray, xs: np.ndarray, capitals: Sequence[tuple[int, Cell]]) -> np.ndarray:
+def nearest_capital(ys: np.ndarray, xs: np.ndarray, capitals: Sequence[tuple[int, Cell]]) -> np.ndarray:
     """For each cell the player whose capital is nearest by Euclidean distance, ties to the lowest number.
 
     ``capitals`` is ``[(player, (x, y)), ...]``; returns an int8 array like ``ys``.
@@ -833,7 +833,7 @@ class Game:
         alive = [(p, c) for p, c in board.capitals.items() if c is not None]
 
         def nearest(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
-            return _nearest_capital(ys, xs, alive) if alive else np.zeros(ys.shape, np.int8)
+            return nearest_capital(ys, xs, alive) if alive else np.zeros(ys.shape, np.int8)
 
         events: list[Event] = []
         changed: list[np.ndarray] = []

@@ -1,0 +1,344 @@
+"""motti map files: reader, writer, search path and the ``-p`` player reduction (spec/motti.md §3.1–§3.2).
+
+Format (UTF-8 text, ``#`` starts a comment line)::
+
+    motti-map 1
+    size W H
+    players N
+    capital K X Y        (one per player; ``eliminated K`` instead for a player that is out)
+    turn K               (optional, player in turn)
+    attacks R            (optional, attacks left this turn)
+    grid
+    H rows of W characters: '.' sea, 'a'-'i' unoccupied land of player 1-9, 'A'-'I' occupied land
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from common.data import shipped_dir
+from motti.rules import ATTACKS_PER_TURN, Board, nearest_capital
+
+MAGIC = "motti-map 1"
+MAX_PLAYERS = 9
+
+
+class MapError(ValueError):
+    """A bad map file: ``str()`` is ``"FILE:LINE:COL: message"`` (line and column 1-based; line 0 = the file).
+    """
+
+    def __init__(self, file: str, line: int, column: int, message: str) -> None:
+        super().__init__(f"{file}:{line}:{column}: {message}")
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+
+
+@dataclass
+class MapState:
+    """A loaded map: the board, plus the player in turn and attacks left if the file saved them."""
+
+    board: Board
+    turn: int | None = None
+    attacks: int | None = None
+
+
+def _letter(player: int, occupied: bool) -> str:
+    return chr((ord("A") if occupied else ord("a")) + player - 1)
+
+
+class _Parser:
+    def __init__(self, text: str, filename: str) -> None:
+        self.filename = filename
+        self.lines = text.split("\n")
+        if self.lines and self.lines[-1] == "":
+            self.lines.pop()
+        self.lines = [line.rstrip("\r") for line in self.lines]
+        self.index = 0
+
+    def error(self, line: int, column: int, message: str) -> MapError:
+        return MapError(self.filename, line, column, message)
+
+    def next_line(self, expected: str) -> tuple[int, str]:
+        """The next line that is neither blank nor a comment, as (1-based number, text)."""
+        while self.index < len(self.lines):
+            text = self.lines[self.index]
+            self.index += 1
+            if text.strip() and not text.lstrip().startswith("#"):
+                return self.index, text
+        raise self.error(len(self.lines) + 1, 1, f"unexpected end of file, expected {expected}")
+
+    def numbers(self, lineno: int, text: str, keyword: str, names: tuple[str, ...]) -> list[int]:
+        """Parse ``keyword N1 N2 ...`` into ints, naming the column of anything wrong."""
+        tokens = _tokens(text)
+        usage = " ".join([keyword, *names])
+        if len(tokens) != len(names) + 1:
+            column = tokens[min(len(tokens) - 1, len(names) + 1)][0] if tokens else 1
+            raise self.error(lineno, column, f"expected '{usage}'")
+        out = []
+        for (column, token), name in zip(tokens[1:], names, strict=True):
+            try:
+                value = int(token, 10)
+            except ValueError:
+                raise self.error(lineno, column, f"expected an integer {name}, found '{token}'") from None
+            out.append(value)
+        return out
+
+    def parse(self) -> MapState:
+        lineno, text = self.next_line(f"'{MAGIC}'")
+        if text.strip() != MAGIC:
+            raise self.error(lineno, 1, f"expected '{MAGIC}' as the first line, found '{text.strip()[:40]}'")
+        lineno, text = self.next_line("'size W H'")
+        if _keyword(text) != "size":
+            raise self.error(lineno, 1, f"expected 'size W H', found '{text.strip()[:40]}'")
+        width, height = self.numbers(lineno, text, "size", ("W", "H"))
+        if width < 1 or height < 1:
+            raise self.error(
+                lineno, _tokens(text)[1][0], f"size must be at least 1 1, found {width} {height}"
+            )
+        lineno, text = self.next_line("'players N'")
+        if _keyword(text) != "players":
+            raise self.error(lineno, 1, f"expected 'players N', found '{text.strip()[:40]}'")
+        (players,) = self.numbers(lineno, text, "players", ("N",))
+        if not 2 <= players <= MAX_PLAYERS:
+            raise self.error(
+                lineno, _tokens(text)[1][0], f"players must be 2 to {MAX_PLAYERS}, found {players}"
+            )
+
+        capitals: dict[int, tuple[int, int] | None] = {}
+        capital_lines: dict[int, tuple[int, int]] = {}
+        turn: int | None = None
+        attacks: int | None = None
+        turn_line = (0, 0)
+        while True:
+            lineno, text = self.next_line("'capital K X Y' or 'grid'")
+            key = _keyword(text)
+            if key == "grid":
+                if text.strip() != "grid":
+                    raise self.error(lineno, 1, "expected 'grid' alone on its line")
+                break
+            if key in ("capital", "eliminated"):
+                names = ("K", "X", "Y") if key == "capital" else ("K",)
+                values = self.numbers(lineno, text, key, names)
+                player, column = values[0], _tokens(text)[1][0]
+                if not 1 <= player <= players:
+                    raise self.error(lineno, column, f"expected a player 1 to {players}, found {player}")
+                if player in capitals:
+                    raise self.error(lineno, column, f"player {player} has a second capital/eliminated line")
+                capitals[player] = (values[1], values[2]) if key == "capital" else None
+                capital_lines[player] = (lineno, _tokens(text)[2][0] if key == "capital" else column)
+            elif key == "turn":
+                (turn,) = self.numbers(lineno, text, "turn", ("K",))
+                turn_line = (lineno, _tokens(text)[1][0])
+            elif key == "attacks":
+                (attacks,) = self.numbers(lineno, text, "attacks", ("R",))
+                if not 1 <= attacks <= ATTACKS_PER_TURN:
+                    raise self.error(
+                        lineno,
+                        _tokens(text)[1][0],
+                        f"attacks must be 1 to {ATTACKS_PER_TURN}, found {attacks}",
+                    )
+            else:
+                raise self.error(
+                    lineno,
+                    1,
+                    f"expected 'capital', 'eliminated', 'turn', 'attacks' or 'grid', found '{key[:30]}'",
+                )
+        grid_line = lineno
+        for player in range(1, players + 1):
+            if player not in capitals:
+                raise self.error(grid_line, 1, f"player {player} has no 'capital' or 'eliminated' line")
+
+        land = np.zeros((height, width), dtype=bool)
+        owner = np.zeros((height, width), dtype=np.int8)
+        occupied = np.zeros((height, width), dtype=bool)
+        row_lines = []
+        for y in range(height):
+            lineno, text = self.next_line(f"grid row {y + 1} of {height}")
+            row_lines.append(lineno)
+            if len(text) != width:
+                column = min(len(text), width) + 1
+                raise self.error(
+                    lineno, column, f"expected a grid row of {width} characters, found {len(text)}"
+                )
+            for x, ch in enumerate(text):
+                if ch == ".":
+                    continue
+                if "a" <= ch <= "i" or "A" <= ch <= "I":
+                    player = ord(ch.lower()) - ord("a") + 1
+                    if player > players:
+                        raise self.error(
+                            lineno, x + 1, f"'{ch}' is land of player {player}, but players is {players}"
+                        )
+                    if capitals[player] is None:
+                        raise self.error(lineno, x + 1, f"'{ch}' is land of eliminated player {player}")
+                    land[y, x] = True
+                    owner[y, x] = player
+                    occupied[y, x] = ch.isupper()
+                else:
+                    raise self.error(
+                        lineno, x + 1, f"unknown character {ch!r}, expected '.', 'a'-'i' or 'A'-'I'"
+                    )
+        try:
+            lineno, text = self.next_line("")
+        except MapError:
+            pass
+        else:
+            raise self.error(lineno, 1, f"expected the end of the file after {height} grid rows")
+
+        for player, cell in capitals.items():
+            if cell is None:
+                continue
+            lineno, column = capital_lines[player]
+            x, y = cell
+            if not (0 <= x < width and 0 <= y < height):
+                raise self.error(
+                    lineno,
+                    column,
+                    f"capital of player {player} at ({x},{y}) is outside the {width}x{height} grid",
+                )
+            if not land[y, x]:
+                raise self.error(lineno, column, f"capital of player {player} at ({x},{y}) is on sea")
+            if owner[y, x] != player:
+                raise self.error(
+                    lineno,
+                    column,
+                    f"capital of player {player} at ({x},{y}) is on land of player {owner[y, x]}",
+                )
+        if turn is not None and (not 1 <= turn <= players or capitals[turn] is None):
+            raise self.error(*turn_line, f"turn must name an alive player, found {turn}")
+        board = Board(land, owner, occupied, capitals, players)
+        if len(board.alive_players()) < 1:
+            raise self.error(grid_line, 1, "no player has a capital")
+        return MapState(board, turn, attacks)
+
+
+def _tokens(text: str) -> list[tuple[int, str]]:
+    """Whitespace-separated tokens with their 1-based columns."""
+    return [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", text)]
+
+
+def _keyword(text: str) -> str:
+    parts = text.split()
+    return parts[0] if parts else ""
+
+
+def parse_map(text: str, filename: str = "<map>") -> MapState:
+    """Parse map text (§3.2). Raises :class:`MapError` naming file, line, column and what was expected."""
+    return _Parser(text, filename).parse()
+
+
+def load_map(path: str | Path) -> MapState:
+    """Read and parse a map file; an unreadable file is a :class:`MapError` at line 0 naming the file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise MapError(str(path), 0, 0, f"not UTF-8 text ({err.reason})") from None
+    except OSError as err:
+        raise MapError(str(path), 0, 0, f"cannot read: {err.strerror or err}") from None
+    return parse_map(text, str(path))
+
+
+def dump_map(
+    board: Board, turn: int | None = None, attacks: int | None = None, comment: str | None = None
+) -> str:
+    """The map text of ``board`` (§3.2): occupied cells uppercase, ``eliminated`` lines for players that are
+    out, optional ``turn``/``attacks`` lines after the capitals and ``# comment`` lines first."""
+    lines = [f"# {part}" for part in comment.splitlines()] if comment else []
+    lines += [MAGIC, f"size {board.width} {board.height}", f"players {board.players}"]
+    for player in range(1, board.players + 1):
+        cell = board.capitals.get(player)
+        lines.append(f"eliminated {player}" if cell is None else f"capital {player} {cell[0]} {cell[1]}")
+    if turn is not None:
+        lines.append(f"turn {turn}")
+    if attacks is not None:
+        lines.append(f"attacks {attacks}")
+    lines.append("grid")
+    table = np.array(
+        ["."]
+        + [chr(ord("a") + i) for i in range(MAX_PLAYERS)]
+        + [chr(ord("A") + i) for i in range(MAX_PLAYERS)]
+    )
+    code = np.where(board.land, board.owner.astype(np.int64) + np.where(board.occupied, MAX_PLAYERS, 0), 0)
+    for row in table[code]:
+        lines.append("".join(row.tolist()))
+    return "\n".join(lines) + "\n"
+
+
+def find_map(name: str) -> Path:
+    """Locate a map (§3.1): the current directory first (``name``, then ``name.map``), then the shipped map
+    directory (``common.data.shipped_dir("motti")``). Raises ``FileNotFoundError`` saying where it looked."""
+    names = [name] if name.endswith(".map") else [name, name + ".map"]
+    shipped = shipped_dir("motti")
+    for base in (Path.cwd(), shipped):
+        for candidate in names:
+            path = base / candidate
+            if path.is_file():
+                return path
+    raise FileNotFoundError(f"map '{name}' not found in the current directory or in {shipped}")
+
+
+def list_maps() -> list[tuple[str, int, int, int]]:
+    """``(name, W, H, players)`` of every readable map in the shipped map directory, sorted by name."""
+    out = []
+    directory = shipped_dir("motti")
+    if not directory.is_dir():
+        return out
+    for path in sorted(directory.glob("*.map")):
+        try:
+            state = load_map(path)
+        except MapError:
+            continue
+        out.append((path.stem, state.board.width, state.board.height, state.board.players))
+    return out
+
+
+def reduce_players(board: Board, n: int, keep: set[int]) -> tuple[Board, dict[int, int]]:
+    """§3.1 ``-p N`` on a loaded map: disable the highest-numbered alive players not in ``keep`` (the players
+    named by player strings) until ``n`` remain. Each cell of a disabled player goes to the survivor whose
+    capital is nearest by Euclidean distance, ties to the lowest number (occupied flags kept, the old capital
+    becomes an ordinary cell).
+
+    Returns a new board that keeps the player numbers (disabled players are eliminated: capital ``None``) and
+    the renumbering ``{old: new}`` of the survivors to 1..n for writing with ``-o`` (see :func:`renumber`).
+    Raises ``ValueError`` if ``n`` is below 2, above the number of alive players, or if too few players are
+    unnamed."""
+    alive = board.alive_players()
+    if n < 2:
+        raise ValueError(f"-p must be at least 2, found {n}")
+    if n > len(alive):
+        raise ValueError(f"-p {n} is more than the {len(alive)} players of this map")
+    removable = [p for p in reversed(alive) if p not in keep]
+    drop = len(alive) - n
+    if drop > len(removable):
+        raise ValueError(
+            f"-p {n}: cannot disable {drop} players, player strings name {len(alive) - len(removable)}"
+        )
+    disabled = set(removable[:drop])
+    out = board.copy()
+    survivors = [(p, board.capitals[p]) for p in alive if p not in disabled]
+    gone = np.isin(out.owner, list(disabled)) & out.land
+    ys, xs = np.nonzero(gone)
+    if len(ys):
+        out.owner[ys, xs] = nearest_capital(ys, xs, survivors)  # type: ignore[arg-type]
+    for p in disabled:
+        out.capitals[p] = None
+    mapping = {p: i for i, (p, _) in enumerate(survivors, start=1)}
+    return out, mapping
+
+
+def renumber(board: Board, mapping: dict[int, int]) -> Board:
+    """A copy of ``board`` holding only the players in ``mapping`` ({old: new}), renumbered; ``players``
+    becomes ``len(mapping)``. Every land cell must belong to a mapped player."""
+    lut = np.zeros(256, dtype=np.int8)
+    for old, new in mapping.items():
+        lut[old] = new
+    owner = lut[board.owner.astype(np.int64) & 0xFF].astype(np.int8)
+    capitals = {new: board.capitals[old] for old, new in mapping.items()}
+    return Board(board.land.copy(), owner, board.occupied.copy(), capitals, len(mapping))

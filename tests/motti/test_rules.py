@@ -1,0 +1,303 @@
+"""Edges of motti's rules beyond the worked scenarios: crosses, actions, passing, reset and capital options,
+the OpenSpiel-style interface (spec/motti.md §2)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from motti.mapfile import dump_map, parse_map
+from motti.rules import (
+    ATTACKS_PER_TURN,
+    MAX_CROSSES,
+    Action,
+    Board,
+    CellsChanged,
+    Eliminated,
+    Encircled,
+    Game,
+    GameOver,
+    IllegalAction,
+    Reset,
+    TurnPassed,
+    find_encircled,
+)
+
+
+class Scripted(random.Random):
+    def __init__(self, draws: list[int]) -> None:
+        super().__init__(0)
+        self.draws = list(draws)
+
+    def randrange(self, *args, **kwargs):  # type: ignore[override]
+        assert args == (6,) and not kwargs
+        assert self.draws, "no scripted draw left"
+        return self.draws.pop(0)
+
+
+def board(grid: str, caps: dict[int, tuple[int, int]]) -> Board:
+    rows = grid.split("/")
+    lines = ["motti-map 1", f"size {len(rows[0])} {len(rows)}", f"players {max(caps)}"]
+    lines += [f"capital {k} {x} {y}" for k, (x, y) in sorted(caps.items())]
+    return parse_map("\n".join([*lines, "grid", *rows]) + "\n").board
+
+
+def grid(b: Board) -> str:
+    return "/".join(dump_map(b).split("grid\n", 1)[1].split())
+
+
+T1 = ("aabb/aAbb/aabb", {1: (0, 0), 2: (3, 0)})
+WIDE = ("aaaaaaabbb/aAAAAAAbbb/aaaaaaabbb", {1: (0, 0), 2: (9, 0)})
+
+
+def test_constants():
+    assert MAX_CROSSES == {Action.ATTACK: 6, Action.DEFEND: 3, Action.GUERILLA: 1}
+    assert ATTACKS_PER_TURN == 6
+
+
+def test_attack_cross_limit_is_six():
+    g = Game(board(*WIDE), Scripted([]))
+    own = [(x, 0) for x in range(6)]
+    for cell in own:
+        g.toggle_cross(*cell)
+    assert g.crosses_left() == 0
+    with pytest.raises(IllegalAction, match="at most 6"):
+        g.toggle_cross(6, 0)
+    with pytest.raises(IllegalAction, match="at most 6"):
+        g.attack([(x, 0) for x in range(7)])
+    assert g.crosses == own
+
+
+def test_guerilla_takes_one_cross():
+    g = Game(board(*T1), Scripted([]))
+    g.select(Action.GUERILLA)
+    g.toggle_cross(2, 0)
+    with pytest.raises(IllegalAction, match="at most 1"):
+        g.toggle_cross(0, 0)
+    g.toggle_cross(2, 0)
+    with pytest.raises(IllegalAction, match="exactly one"):
+        g.perform()
+
+
+def test_toggle_off_and_reasons():
+    g = Game(board(*T1), Scripted([]))
+    g.toggle_cross(0, 0)
+    g.toggle_cross(0, 0)
+    assert g.crosses == []
+    with pytest.raises(IllegalAction, match=r"\(1,1\) is occupied"):
+        g.toggle_cross(1, 1)
+    with pytest.raises(IllegalAction, match=r"\(3,0\) is not orthogonally next"):
+        g.toggle_cross(3, 0)
+    with pytest.raises(IllegalAction, match="outside"):
+        g.toggle_cross(9, 9)
+    sea = Game(board("a.bb", {1: (0, 0), 2: (3, 0)}), Scripted([]))
+    with pytest.raises(IllegalAction, match=r"\(1,0\) is sea"):
+        sea.toggle_cross(1, 0)
+
+
+def test_select_drops_illegal_and_keeps_oldest():
+    g = Game(board(*T1), Scripted([]))
+    for cell in [(2, 1), (0, 0), (0, 1), (0, 2), (1, 0)]:
+        g.toggle_cross(*cell)
+    g.select(Action.DEFEND)
+    assert g.crosses == [(0, 0), (0, 1), (0, 2)]
+    assert g.crosses_left() == 0
+    g.select(Action.GUERILLA)
+    assert g.crosses == [(0, 0)]
+
+
+def test_cycle_action_order():
+    g = Game(board(*T1), Scripted([]))
+    seen = []
+    for _ in range(4):
+        seen.append(g.selected)
+        g.cycle_action()
+    assert seen == [Action.ATTACK, Action.DEFEND, Action.GUERILLA, Action.ATTACK]
+
+
+def test_possible_actions_after_an_attack():
+    g = Game(board(*T1), Scripted([5]))
+    assert g.possible_actions() == set(Action)
+    g.attack([(0, 0)])
+    assert g.possible_actions() == {Action.ATTACK}
+    assert g.crosses == [(0, 0)]
+    g.select(Action.DEFEND)
+    with pytest.raises(IllegalAction, match="after an attack"):
+        g.perform()
+    with pytest.raises(IllegalAction, match="after an attack"):
+        g.guerilla((0, 0))
+    assert g.attacks_left == 5 and grid(g.board) == T1[0]
+
+
+def test_defend_needs_a_cross():
+    g = Game(board(*T1), Scripted([]))
+    g.select(Action.DEFEND)
+    with pytest.raises(IllegalAction, match="1 to 3"):
+        g.perform()
+    with pytest.raises(IllegalAction, match="twice"):
+        g.defend([(0, 0), (0, 0)])
+
+
+def test_pass_draws_nothing():
+    g = Game(board(*T1), Scripted([]))
+    g.toggle_cross(0, 0)
+    assert g.pass_turn() == [TurnPassed(2)]
+    assert g.current_player == 2 and g.crosses == [] and g.attacks_left == 6
+    assert g.pass_turn() == [TurnPassed(1)]
+
+
+def test_pass_after_attacks_resets_the_turn():
+    g = Game(board(*T1), Scripted([5, 5]))
+    g.attack([])
+    g.attack([])
+    g.pass_turn()
+    assert g.attacks_left == 6 and not g.attacked and g.possible_actions() == set(Action)
+
+
+def test_conquered_cross_removed_others_kept():
+    g = Game(board(*T1), Scripted([1]))
+    events = g.attack([(0, 0), (2, 1), (0, 1)])
+    assert CellsChanged(((2, 1),)) in events
+    assert g.crosses == [(0, 0), (0, 1)]
+
+
+def test_cross_made_illegal_by_encirclement_is_dropped():
+    g = Game(board("aAbbbb/AbAbbb/aabbbb", {1: (0, 0), 2: (5, 0)}), Scripted([0]))
+    g.attack([(1, 2), (0, 0)])
+    assert grid(g.board) == "aAbbbb/AaAbbb/aAbbbb"
+    assert g.crosses == [(0, 0)]
+
+
+def test_saved_turn_and_attacks():
+    g = Game(board(*T1), Scripted([]), turn=2, attacks=3)
+    assert g.current_player == 2 and g.attacked and g.possible_actions() == {Action.ATTACK}
+    with pytest.raises(ValueError):
+        Game(board(*T1), Scripted([]), attacks=0)
+    with pytest.raises(ValueError):
+        Game(board(*T1), Scripted([]), turn=3)
+    with pytest.raises(ValueError):
+        Game(board(*T1), Scripted([]), capital_rule="v9")
+
+
+def test_strict_reset_is_edge_triggered():
+    caps = {1: (0, 0), 2: (3, 0)}
+    g = Game(board("aAbB", caps), Scripted([0]), reset_rule="strict")
+    events = g.attack([(2, 0)])
+    assert Reset() in events
+    assert grid(g.board) == "aaab"
+    g = Game(board("aAbB", caps), Scripted([0]))
+    assert Reset() not in g.attack([(2, 0)])
+    assert grid(g.board) == "aAAB"
+
+
+def test_strict_reset_does_not_fire_on_the_opening_position():
+    g = Game(board("aabb", {1: (0, 0), 2: (3, 0)}), Scripted([5] * 6), reset_rule="strict")
+    for _ in range(6):
+        assert Reset() not in g.attack([])
+    g.defend([(3, 0)])
+    assert grid(g.board) == "aabB"
+
+
+def test_empty_reset_on_a_failed_attack_of_a_full_board():
+    g = Game(board("AB", {1: (0, 0), 2: (1, 0)}), Scripted([3]))
+    assert Reset() in g.attack([])
+    assert grid(g.board) == "ab"
+
+
+def test_defeat_without_occupied_neighbours_goes_to_nearest_capital():
+    g = Game(board("aabbcc", {1: (0, 0), 2: (2, 0), 3: (5, 0)}), Scripted([]))
+    events = g.defeat([2], cause="quit")
+    assert grid(g.board) == "aaaccc"
+    assert Eliminated(2, "quit") in events
+    assert Encircled(((2, 0),), 1, 2) in events and Encircled(((3, 0),), 3, 2) in events
+
+
+def test_defeat_of_the_current_player_passes_the_turn():
+    g = Game(board("aabbcc", {1: (0, 0), 2: (2, 0), 3: (5, 0)}), Scripted([]), turn=2)
+    events = g.defeat([2])
+    assert events[-1] == TurnPassed(3)
+    assert g.defeat([2]) == []
+
+
+def test_defeat_down_to_one_player_ends_the_game():
+    g = Game(board(*T1), Scripted([]))
+    events = g.defeat([1])
+    assert grid(g.board) == "bbbb/bbbb/bbbb"
+    assert events[-1] == GameOver(2) and g.winner == 2
+    assert g.legal_actions() == [] and g.possible_actions() == set()
+    assert not g.legal_mask().any()
+
+
+def test_loaded_encircled_pocket_resolves_on_first_action():
+    b = board("aAbbb/AbAbb/aAbbb", {1: (0, 0), 2: (4, 0)})
+    assert find_encircled(b, 1) == [(2, ((1, 1),))]
+    g = Game(b, Scripted([5]))
+    events = g.attack([])
+    assert Encircled(((1, 1),), 1, 2) in events
+    assert grid(g.board) == "aAbbb/AaAbb/aAbbb"
+
+
+def test_encirclement_far_from_the_change_on_a_large_board():
+    """A pocket closed by a conquest; the board is large enough that labelling starts on a local window."""
+    size = 300
+    land = np.ones((size, size), dtype=bool)
+    owner = np.full((size, size), 2, dtype=np.int8)
+    owner[:, :150] = 1
+    occupied = np.zeros((size, size), dtype=bool)
+    ring = np.zeros((size, size), dtype=bool)
+    ring[100:201, 200:261] = True
+    ring[101:200, 201:260] = False
+    owner[ring] = 1
+    occupied[ring] = True
+    gap = (230, 100)
+    owner[gap[1], gap[0]] = 2
+    occupied[gap[1], gap[0]] = False
+    owner[100:200, 150:200] = 1
+    occupied[100:200, 199] = True
+    b = Board(land, owner, occupied, {1: (0, 0), 2: (299, 299)}, 2)
+    g = Game(b, Scripted([0]))
+    events = g.attack([gap])
+    inside = (slice(101, 200), slice(201, 260))
+    assert (g.board.owner[inside] == 1).all() and not g.board.occupied[inside].any()
+    encircled = [e for e in events if isinstance(e, Encircled)]
+    assert len(encircled) == 1 and len(encircled[0].cells) == 99 * 59
+
+
+def random_self_play(seed: int, grid_text: str, caps: dict[int, tuple[int, int]], limit: int) -> Game:
+    chooser = random.Random(seed)
+    g = Game(board(grid_text, caps), random.Random(seed + 1))
+    for _ in range(limit):
+        if g.is_terminal():
+            break
+        actions = g.legal_actions()
+        verbs = sorted({a[0] for a in actions})
+        verb = chooser.choice(verbs)
+        g.apply(chooser.choice([a for a in actions if a[0] == verb]))
+    return g
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_self_play_terminates_with_a_winner(seed):
+    caps = {1: (0, 0), 2: (5, 3), 3: (0, 3)}
+    g = random_self_play(seed, "aaabbb/aaabbb/cccbbb/cccbbb", caps, 20000)
+    assert g.is_terminal()
+    assert g.winner in (1, 2, 3)
+    assert g.alive == [g.winner]
+    assert sorted(g.returns()) == [-1.0, -1.0, 1.0]
+    assert (g.board.owner[g.board.land] == g.winner).all()
+
+
+def test_apply_rejects_malformed_actions():
+    g = Game(board(*T1), Scripted([0]))
+    with pytest.raises(IllegalAction):
+        g.apply(("fly",))
+    with pytest.raises(IllegalAction):
+        g.apply(())
+    assert ("pass",) in g.legal_actions()
+    assert ("attack", ((2, 1),)) in g.legal_actions()
+    assert ("guerilla", (2, 0)) in g.legal_actions()
+    g.apply(("attack", ((2, 1), (0, 0))))
+    assert grid(g.board) == "aabb/aAAb/aabb"
+    assert not [a for a in g.legal_actions() if a[0] in ("defend", "guerilla")]

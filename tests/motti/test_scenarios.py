@@ -1,0 +1,305 @@
+"""The worked scenarios T1–T24 of spec/motti.md §9 (T21, player strings, is tested with common/displays.py;
+T23, the generator, in test_generate.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from motti.mapfile import dump_map, parse_map, reduce_players, renumber
+from motti.rules import (
+    Action,
+    AttackDrawn,
+    Board,
+    CapitalCaptured,
+    Eliminated,
+    Encircled,
+    Game,
+    GameOver,
+    IllegalAction,
+    Reset,
+    TurnPassed,
+)
+
+
+class Scripted(random.Random):
+    """A Random whose randrange(6) returns the scripted draws in order (and fails the test on any other use)."""
+
+    def __init__(self, draws: list[int]) -> None:
+        super().__init__(0)
+        self.draws = list(draws)
+
+    def randrange(self, *args, **kwargs):  # type: ignore[override]
+        assert args == (6,) and not kwargs, f"unexpected randrange{args}"
+        assert self.draws, "no scripted draw left"
+        return self.draws.pop(0)
+
+
+def board(grid: str, caps: dict[int, tuple[int, int]]) -> Board:
+    """A board in the map grid notation of §3.2: rows separated by '/' or newlines."""
+    rows = grid.replace("/", "\n").split()
+    lines = ["motti-map 1", f"size {len(rows[0])} {len(rows)}", f"players {max(caps)}"]
+    lines += [f"capital {k} {x} {y}" for k, (x, y) in sorted(caps.items())]
+    return parse_map("\n".join([*lines, "grid", *rows]) + "\n", "<test>").board
+
+
+def grid(b: Board) -> str:
+    return "/".join(dump_map(b).split("grid\n", 1)[1].split())
+
+
+def game(grid_text: str, caps: dict[int, tuple[int, int]], draws=(), **kwargs) -> Game:
+    return Game(board(grid_text, caps), Scripted(list(draws)), **kwargs)
+
+
+def cells(mask) -> set[tuple[int, int]]:
+    ys, xs = mask.nonzero()
+    return set(zip(xs.tolist(), ys.tolist(), strict=True))
+
+
+T1 = ("aabb/aAbb/aabb", {1: (0, 0), 2: (3, 0)})
+T13 = ("aaAbbb/aaAbbb/aaAbbb", {1: (0, 0), 2: (3, 1)})
+
+
+def test_t1_legal_targets():
+    g = game(*T1)
+    attack = {(0, 0), (1, 0), (0, 1), (0, 2), (1, 2), (2, 1)}
+    assert cells(g.legal_mask(Action.ATTACK)) == attack
+    assert cells(g.legal_mask(Action.GUERILLA)) == attack | {(2, 0), (2, 2)}
+    assert cells(g.legal_mask(Action.DEFEND)) == {(0, 0), (1, 0), (0, 1), (0, 2), (1, 2)}
+    for action in Action:
+        for cell in [(1, 1), (3, 0), (3, 1), (3, 2), (-1, 0), (4, 0)]:
+            assert not g.is_legal_cross(*cell, action)
+        for cell in attack:
+            assert g.is_legal_cross(*cell, Action.ATTACK)
+
+
+@pytest.mark.parametrize(
+    "draw, expected",
+    [(0, "aabb/aAAb/aabb"), (1, "Aabb/aAbb/aabb")] + [(d, "aabb/aAbb/aabb") for d in range(2, 6)],
+)
+def test_t2_attack_rng(draw, expected):
+    g = game(*T1, draws=[draw])
+    g.toggle_cross(2, 1)
+    g.toggle_cross(0, 0)
+    assert g.possible_actions() == {Action.ATTACK, Action.DEFEND, Action.GUERILLA}
+    events = g.perform()
+    conquered = [(2, 1), (0, 0)][draw] if draw < 2 else None
+    assert events[0] == AttackDrawn(1, draw, conquered)
+    assert grid(g.board) == expected
+    assert g.attacks_left == 5
+    assert g.possible_actions() == {Action.ATTACK}
+    assert g.current_player == 1
+
+
+def test_t3_six_attacks_end_the_turn():
+    g = game(*T1, draws=[0, 1, 2, 3, 4, 5])
+    for left in range(5, 0, -1):
+        assert TurnPassed(2) not in g.attack([])
+        assert g.attacks_left == left and g.current_player == 1
+    events = g.attack([])
+    assert events[-1] == TurnPassed(2)
+    assert g.current_player == 2 and g.attacks_left == 6
+    assert grid(g.board) == T1[0]
+
+
+def test_t4_defend_limits():
+    g = game(*T1)
+    g.select(Action.DEFEND)
+    for cell in [(0, 0), (0, 1), (0, 2)]:
+        g.toggle_cross(*cell)
+    with pytest.raises(IllegalAction, match="at most 3"):
+        g.toggle_cross(1, 0)
+    with pytest.raises(IllegalAction, match="not your land"):
+        game(*T1).defend([(2, 1)])
+    events = g.perform()
+    assert grid(g.board) == "Aabb/AAbb/Aabb"
+    assert events[-1] == TurnPassed(2)
+
+
+def test_t5_guerilla_diagonal():
+    g = game(*T1)
+    events = g.guerilla((2, 0))
+    assert grid(g.board) == "aaAb/aAbb/aabb"
+    assert g.board.owner[0, 2] == 1
+    assert not [e for e in events if isinstance(e, Encircled)]
+    assert g.current_player == 2
+
+
+def test_t6_simple_encirclement_frees_occupied():
+    g = game("aaaabbb/aAAAbbb/aABAbbb/aAaAbbb/aaaabbb", {1: (0, 0), 2: (6, 0)})
+    g.defend([(2, 3)])
+    assert grid(g.board) == "aaaabbb/aAAAbbb/aAaAbbb/aAAAbbb/aaaabbb"
+
+
+def test_t6_enemy_unoccupied_cell_keeps_the_connection():
+    g = game("aaaabbb/aAAAbbb/aABAbbb/aAaAbbb/aaaabbb", {1: (0, 0), 2: (6, 0)})
+    g.defend([(0, 0)])
+    assert g.board.owner[2, 2] == 2 and g.board.occupied[2, 2]
+
+
+def test_t7_diagonal_gap_does_not_save():
+    g = game("aAbbbb/AbAbbb/aabbbb", {1: (0, 0), 2: (5, 0)}, draws=[0])
+    events = g.attack([(1, 2)])
+    assert grid(g.board) == "aAbbbb/AaAbbb/aAbbbb"
+    assert Encircled(((1, 1),), 1, 2) in events
+
+
+def test_t8_escape_through_enemy_unoccupied_cell():
+    start = "aaaab/aAAAb/aAbab/aAAAb/aaaab"
+    g = game(start, {1: (0, 0), 2: (4, 0)})
+    g.defend([(0, 0)])
+    assert g.board.owner[2, 2] == 2
+    g = game(start, {1: (0, 0), 2: (4, 0)}, draws=[0])
+    g.attack([(3, 2)])
+    assert grid(g.board) == "aaaab/aAAAb/aAaAb/aAAAb/aaaab"
+
+
+@pytest.mark.parametrize("tie_rule, heir", [("mover", "c"), ("lowest", "a")])
+def test_t9_two_encirclers_tie(tie_rule, heir):
+    caps = {1: (0, 0), 2: (5, 0), 3: (3, 0)}
+    g = game("aaaccb/aAAccb/aAbccb/aAAccb/aaaccb", caps, turn=3, tie_rule=tie_rule)
+    events = g.defend([(3, 2)])
+    assert grid(g.board) == f"aaaccb/aAAccb/aA{heir}Ccb/aAAccb/aaaccb"
+    assert Encircled(((2, 2),), ord(heir) - ord("a") + 1, 2) in events
+    assert events[-1] == TurnPassed(1)
+
+
+def test_t10_division_of_a_larger_pocket():
+    caps = {1: (0, 0), 2: (3, 3), 3: (6, 0)}
+    g = game("aAbbbCc/aAbbbCc/aAAAcCc/aaabccc", caps, turn=3)
+    events = g.defend([(4, 2)])
+    assert grid(g.board) == "aAaccCc/aAaacCc/aAAACCc/aaabccc"
+    assert Encircled(((2, 0), (2, 1), (3, 1)), 1, 2) in events
+    assert Encircled(((3, 0), (4, 0), (4, 1)), 3, 2) in events
+    assert g.alive == [1, 2, 3]
+    assert g.board.capitals[2] == (3, 3)
+
+
+def test_t11_third_player_enclave():
+    caps = {1: (0, 0), 2: (5, 0), 3: (0, 4)}
+    g = game("aAAAAb/aAbcAb/aAa.Ab/aaaaAb/cccccc", caps, draws=[0])
+    g.attack([(2, 2)])
+    assert grid(g.board) == "aAAAAb/aAaaAb/aAA.Ab/aaaaAb/cccccc"
+
+
+def test_t12_sea_isolation_is_not_encirclement():
+    g = game("aa.a./aA.../bbbbb", {1: (0, 0), 2: (4, 2)}, turn=2)
+    events = g.defend([(0, 2)])
+    assert grid(g.board) == "aa.a./aA.../Bbbbb"
+    assert not [e for e in events if isinstance(e, Encircled)]
+
+
+@pytest.mark.parametrize("rule", ["v3", "v2"])
+def test_t13_capital_capture_one_heir(rule):
+    g = game(*T13, draws=[0], capital_rule=rule)
+    events = g.attack([(3, 1)])
+    assert grid(g.board) == "aaAaaa/aaAAaa/aaAaaa"
+    assert g.board.capitals == {1: (0, 0), 2: None}
+    assert CapitalCaptured(2, 1, (3, 1)) in events
+    assert Eliminated(2, "capital") in events
+    assert events[-1] == GameOver(1)
+    assert g.winner == 1 and g.is_terminal() and g.returns() == [1.0, -1.0]
+    with pytest.raises(IllegalAction, match="over"):
+        g.attack([])
+
+
+def test_t14_capital_capture_two_heirs():
+    caps = {1: (0, 0), 2: (2, 1), 3: (6, 0)}
+    g = game("aAbbbCc/aAbbbCc/aAbbbCc", caps, draws=[0, 5, 5, 5, 5, 5])
+    g.attack([(2, 1)])
+    assert grid(g.board) == "aAaacCc/aAAacCc/aAaacCc"
+    assert g.alive == [1, 3] and g.attacks_left == 5 and g.current_player == 1
+    for _ in range(5):
+        events = g.attack([])
+    assert events[-1] == TurnPassed(3)
+
+
+def test_t14_v2_rule():
+    caps = {1: (0, 0), 2: (2, 1), 3: (6, 0)}
+    g = game("aAbbbCc/aAbbbCc/aAbbbCc", caps, draws=[0], capital_rule="v2")
+    g.attack([(2, 1)])
+    assert grid(g.board) == "aAaaaCc/aAAaaCc/aAaaaCc"
+
+
+def test_t15_global_reset():
+    g = game("AABB/AaBB", {1: (0, 0), 2: (3, 0)})
+    events = g.defend([(1, 1)])
+    assert Reset() in events
+    assert grid(g.board) == "aabb/aabb"
+    assert g.board.capitals == {1: (0, 0), 2: (3, 0)}
+    assert g.current_player == 2
+
+
+def test_t16_reset_inside_an_attack_turn():
+    g = game("AABB/AaBB", {1: (0, 0), 2: (3, 0)}, draws=[0])
+    events = g.attack([(1, 1)])
+    assert Reset() in events
+    assert grid(g.board) == "aabb/aabb"
+    assert g.current_player == 1 and g.attacks_left == 5
+    assert g.is_legal_cross(0, 0, Action.ATTACK) and g.is_legal_cross(1, 1, Action.ATTACK)
+
+
+def test_t17_attacking_own_capital():
+    g = game(*T13, draws=[0], turn=2)
+    events = g.attack([(3, 1)])
+    assert grid(g.board) == "aaAbbb/aaABbb/aaAbbb"
+    assert g.board.capitals[2] == (3, 1)
+    assert not [e for e in events if isinstance(e, CapitalCaptured)]
+
+
+def test_t18_capital_safe_while_occupied():
+    g = game("aaAbbb/aaABbb/aaAbbb", {1: (0, 0), 2: (3, 1)})
+    for action in Action:
+        assert not g.is_legal_cross(3, 1, action)
+        assert not g.legal_mask(action)[1, 3]
+    with pytest.raises(IllegalAction, match=r"\(3,1\) is occupied"):
+        g.toggle_cross(3, 1)
+
+
+def test_t19_guerilla_completes_an_encirclement():
+    g = game("aAbbb/AbAbb/abbbb", {1: (0, 0), 2: (4, 0)})
+    assert g.is_legal_cross(1, 2, Action.GUERILLA)
+    g.guerilla((1, 2))
+    assert grid(g.board) == "aAbbb/AaAbb/aAbbb"
+
+
+def test_t20_failed_attack_keeps_crosses():
+    g = game(*T1, draws=[4])
+    for cell in [(0, 0), (0, 1), (0, 2)]:
+        g.toggle_cross(*cell)
+    events = g.perform()
+    assert events == [AttackDrawn(1, 4, None)]
+    assert g.attacks_left == 5
+    assert g.crosses == [(0, 0), (0, 1), (0, 2)]
+
+
+def test_t22_reduce_players():
+    b = board("aaaccc/aaaccc/bbbccc", {1: (0, 0), 2: (0, 2), 3: (5, 1)})
+    reduced, mapping = reduce_players(b, 2, keep={1})
+    assert grid(reduced) == "aaaaaa/aaaaaa/bbbbbb"
+    assert reduced.capitals == {1: (0, 0), 2: (0, 2), 3: None}
+    assert mapping == {1: 1, 2: 2}
+    written = dump_map(renumber(reduced, mapping))
+    assert "players 2\n" in written and "capital 3" not in written and "eliminated" not in written
+    assert parse_map(written).board.players == 2
+
+
+def test_t22_named_player_is_kept():
+    b = board("aaaccc/aaaccc/bbbccc", {1: (0, 0), 2: (0, 2), 3: (5, 1)})
+    reduced, mapping = reduce_players(b, 2, keep={3})
+    assert reduced.capitals[2] is None
+    assert mapping == {1: 1, 3: 2}
+    assert grid(reduced) == "aaaccc/aaaccc/aaaccc"
+    assert grid(renumber(reduced, mapping)) == "aaabbb/aaabbb/aaabbb"
+
+
+def test_t24_window_close():
+    caps = {1: (0, 0), 2: (2, 0), 3: (5, 0)}
+    g = game("aAbbCc/aAbbCc/aabbcc", caps)
+    events = g.defeat([2])
+    assert grid(g.board) == "aAacCc/aAacCc/aaaccc"
+    assert Eliminated(2, "closed") in events
+    assert g.alive == [1, 3] and g.current_player == 1
+    assert g.pass_turn() == [TurnPassed(3)]
+    assert g.pass_turn() == [TurnPassed(1)]
