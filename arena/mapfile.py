@@ -1,8 +1,9 @@
 """arena map files: ``NAME.map`` and the optional ``NAME.toxic`` beside it (spec/arena.md §2.2).
 
-``.map``: ``#`` = wall, space or ``.`` = free; rows shorter than the longest are padded with free cells; blank
-lines at the end are ignored. ``.toxic``: the same grid, space or ``.`` = 0.01, ``1``…``9`` = digit × 0.02,
-``0`` and ``#`` = 0.20 (stored as integer hundredths 1..20); shorter rows are padded with 0.01.
+``.map``: ``#`` = wall, space or ``.`` = free; rows shorter than the longest are padded with free cells;
+empty lines at the end are ignored (a row of spaces is a row, so the normalised copy reads back unchanged).
+``.toxic``: the same grid, space or ``.`` = 0.01, ``1``…``9`` = digit × 0.02, ``0`` and ``#`` = 0.20 (stored
+as integer hundredths 1..20); shorter rows and missing rows are 0.01.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class MapError(ValueError):
 
 def _split_rows(text: str) -> list[str]:
     rows = [row.rstrip("\r") for row in text.split("\n")]
-    while rows and rows[-1].strip() == "":
+    while rows and rows[-1] == "":
         rows.pop()
     return rows
 

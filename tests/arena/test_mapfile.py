@@ -1,0 +1,139 @@
+"""arena map files (spec/arena.md §2.2): parsing, toxicity, errors with file:line:col, validation, lookup."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from arena.mapfile import MapError, arena_from_text, find_map, load_arena, normalised_text, validate
+from common.data import shipped_dir
+
+SHIPPED = ["corridors", "field", "maze", "metropolis", "office"]
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_walls_free_dots_padding_and_trailing_blank_lines(tmp_path):
+    path = write(tmp_path, "m.map", "#..#\n #\n\n## \n\n\n")
+    arena = load_arena(path)
+    assert (arena.width, arena.height, arena.name) == (4, 4, "m")
+    assert arena.walls.tolist() == [[True, False, False, True],
+                                    [False, True, False, False],
+                                    [False, False, False, False],
+                                    [True, True, False, False]]
+    assert (arena.toxicity == 1).all()
+    assert arena.toxicity.dtype == np.int16
+    assert normalised_text(arena) == "#  #\n #  \n    \n##  \n"
+
+
+def test_crlf_line_ends(tmp_path):
+    arena = load_arena(write(tmp_path, "m.map", "# \r\n  \r\n"))
+    assert arena.walls.tolist() == [[True, False], [False, False]]
+
+
+def test_toxic_values_beside_the_map(tmp_path):
+    write(tmp_path, "t.map", "             \n  \n")
+    write(tmp_path, "t.toxic", " .1234567890#\n9")
+    arena = load_arena(tmp_path / "t.map")
+    assert arena.toxicity[0].tolist() == [1, 1, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 20]
+    assert arena.toxicity[1].tolist() == [18] + [1] * 12
+
+
+def test_explicit_toxic_path(tmp_path):
+    path = write(tmp_path, "a.map", "...")
+    other = write(tmp_path, "other.toxic", "0")
+    assert load_arena(path, other).toxicity.tolist() == [[20, 1, 1]]
+
+
+@pytest.mark.parametrize("text, line, col", [("#.#\n.x.\n", 2, 2), ("\t", 1, 1), ("..\n..\n..*", 3, 3)])
+def test_bad_map_character_names_file_line_col(tmp_path, text, line, col):
+    path = write(tmp_path, "bad.map", text)
+    with pytest.raises(MapError) as info:
+        load_arena(path)
+    assert str(info.value).startswith(f"{path}:{line}:{col}: unexpected character")
+    assert (info.value.line, info.value.col) == (line, col)
+
+
+@pytest.mark.parametrize("text, line, col, what", [
+    ("  \n 3a\n", 2, 3, "unexpected character 'a'"),
+    ("   \n", 1, 3, "wider than the map"),
+    ("  \n  \n  \n", 3, 1, "more rows than the map"),
+])
+def test_bad_toxic_file(tmp_path, text, line, col, what):
+    write(tmp_path, "m.map", "..\n..\n")
+    toxic = write(tmp_path, "m.toxic", text)
+    with pytest.raises(MapError) as info:
+        load_arena(tmp_path / "m.map")
+    assert str(info.value).startswith(f"{toxic}:{line}:{col}: ")
+    assert what in str(info.value)
+
+
+def test_empty_and_unreadable_and_binary(tmp_path):
+    with pytest.raises(MapError, match=r"empty\.map:0:0: empty map"):
+        load_arena(write(tmp_path, "empty.map", "\n\n"))
+    with pytest.raises(MapError, match=r"missing\.map:0:0: cannot read"):
+        load_arena(tmp_path / "missing.map")
+    path = tmp_path / "bin.map"
+    path.write_bytes(b"..\n.\xff\n")
+    with pytest.raises(MapError, match=r"bin\.map:2:2: not a text file"):
+        load_arena(path)
+
+
+def test_disconnected_map_is_refused_with_the_place(tmp_path):
+    path = write(tmp_path, "split.map", "..#..\n..#..\n")
+    with pytest.raises(MapError) as info:
+        load_arena(path)
+    assert str(info.value) == (f"{path}:1:4: free cell cannot be reached from the free cell at line 1, "
+                               "column 1 (all free cells must be connected)")
+
+
+def test_diagonal_only_link_is_not_a_connection():
+    arena = arena_from_text(".#\n#.")
+    with pytest.raises(MapError, match=":2:2: free cell cannot be reached"):
+        validate(arena, 1)
+
+
+def test_walled_cell_inside_is_fine_and_player_count_checked():
+    arena = arena_from_text("...\n.#.\n...", name="ring")
+    validate(arena, 8)
+    with pytest.raises(MapError) as info:
+        validate(arena, 9)
+    assert str(info.value) == "ring:0:0: 8 free cells, but 9 players need one each"
+
+
+def test_find_map_path_and_shipped_name(tmp_path):
+    path = write(tmp_path, "mine.map", "..")
+    assert find_map(str(path)) == path
+    assert find_map("office") == shipped_dir("arena") / "office.map"
+    assert find_map("office.map") == shipped_dir("arena") / "office.map"
+    with pytest.raises(MapError) as info:
+        find_map("no-such-map")
+    assert str(info.value).startswith("no-such-map:0:0: no such map file or shipped map (shipped maps: ")
+    assert "office" in str(info.value)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_maps_load_and_host_16_players(name):
+    path = find_map(name)
+    assert path.with_suffix(".toxic").is_file()
+    arena = load_arena(path)
+    validate(arena, 16)
+    free = ~arena.walls
+    assert arena.toxicity[free].min() == 1
+    assert arena.toxicity[free].max() >= 10
+    assert len(set(arena.toxicity[free].tolist())) >= 3
+    again = arena_from_text(normalised_text(arena))
+    assert (again.walls == arena.walls).all()
+
+
+def test_shipped_big_map_is_at_least_200_by_200():
+    arena = load_arena(find_map("metropolis"))
+    assert arena.width >= 200 and arena.height >= 200
+
+
+def test_shipped_set_is_complete():
+    assert sorted(p.stem for p in shipped_dir("arena").glob("*.map")) == SHIPPED
