@@ -155,7 +155,7 @@ def _replay_writer(path: str | None, arena: Arena, seed: int) -> replay.ReplayWr
     target = Path(path) if path else replay.default_path(arena.name, seed)
     writer = replay.ReplayWriter(target, last=path is None)
     try:
-        writer.open()
+        writer.prepare()
     except OSError as exc:
         raise UsageError(f"cannot write the replay {target}: {exc.strerror or exc}") from None
     return writer

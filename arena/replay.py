@@ -90,8 +90,17 @@ class ReplayWriter:
             self._file.write(json.dumps(obj, separators=(",", ":")) + "\n")
             self._file.flush()
 
+    def prepare(self) -> None:
+        """Create the directory and check that the file can be written there (before a game starts).
+
+        Raises OSError when that is impossible."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        parent_ok = os.access(self.path.parent, os.W_OK)
+        if not parent_ok or (self.path.exists() and not os.access(self.path, os.W_OK)):
+            raise PermissionError(13, "Permission denied", str(self.path))
+
     def open(self) -> None:
-        """Create the directory and the file. Raises OSError when that is impossible."""
+        """Create the file. Raises OSError when that is impossible."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed in on_end/close
 

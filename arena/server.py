@@ -180,8 +180,9 @@ class ArenaServer:
         try:
             self._server = await asyncio.start_server(self._accept, self.settings.host, self.settings.port)
         except OSError as exc:
-            raise ServerError(f"cannot listen on {self.settings.host}:{self.settings.port}: "
-                              f"{exc.strerror or exc}") from None
+            reason = os.strerror(exc.errno) if exc.errno else str(exc)
+            where = f"{self.settings.host}:{self.settings.port}"
+            raise ServerError(f"cannot listen on {where}: {reason}") from None
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("listening on %s:%d", self.settings.host, self.port)
 

@@ -1,0 +1,328 @@
+"""The server over real TCP on 127.0.0.1 (spec/arena.md §3, §4; S16, S17, S18)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import socket
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+from arena_helpers import RawClient, ServerThread, in_threads, join, play_out, small_arena, wait_for
+
+from arena import protocol as wire
+from arena.rules import Arena, Game, TeamChange
+from arena.server import round_messages, send_order
+from arena.vision import visibility
+
+MOVES = ["NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST", "NONE"]
+
+
+def rounds_of(messages: list[str]) -> tuple[list[list[str]], list[str]]:
+    """Split a client's received messages into the per-round blocks (ending with START) and the tail."""
+    blocks, block = [], []
+    for message in messages:
+        block.append(message)
+        if message.startswith("START "):
+            blocks.append(block)
+            block = []
+    return blocks, block
+
+
+def expected_block(arena: Arena, state: dict, previous_changes: list[TeamChange], index: int,
+                   ids: list[int]) -> list[str]:
+    game = Game.from_snapshot(arena, state)
+    seen = visibility(arena, game.players)
+    return [wire.format_message(m) for m in round_messages(game, index, seen, previous_changes, ids)]
+
+
+def test_send_order_rotates_from_round_mod_n():
+    assert send_order(12, 6) == [0, 1, 2, 3, 4, 5]
+    assert send_order(13, 6) == [1, 2, 3, 4, 5, 0]
+    assert send_order(5, 3) == [2, 0, 1]
+
+
+def test_s17_round_bytes():
+    arena = Arena(walls=np.zeros((12, 14), dtype=bool), toxicity=np.ones((12, 14), dtype=np.int16),
+                  name="s17")
+    arena.toxicity[3, 4] = 4
+    players = [
+        {"id": 0, "x": 10, "y": 8, "facing": "WEST", "team": "BLUE", "energy": 9990},
+        {"id": 1, "x": 1, "y": 10, "facing": "NORTH", "team": "RED", "energy": 9000},
+        {"id": 2, "x": 2, "y": 10, "facing": "NORTH", "team": "RED", "energy": 9000},
+        {"id": 3, "x": 3, "y": 10, "facing": "NORTH", "team": "RED", "energy": 9000},
+        {"id": 4, "x": 4, "y": 3, "facing": "NORTH", "team": "BLUE", "energy": 9873},
+        {"id": 5, "x": 7, "y": 3, "facing": "WEST", "team": "RED", "energy": 9500},
+    ]
+    state = {"round": 11, "quiet": 0, "quiet_rounds": 30, "max_rounds": 180,
+             "players": [dict(p, stay=1, points="0/1", switch_round=None, catches=0) for p in players]}
+    game = Game.from_snapshot(arena, state)
+    seen = {4: {5}}
+    messages = round_messages(game, 4, seen, [TeamChange(5, "RED", "FORCED")], [0, 1, 2, 3, 4, 5])
+    assert wire.encode(*messages) == (b"SET 4,3 NORTH|SEE_PLAYER 10,8 WEST 0|SEE_PLAYER 7,3 WEST 5|"
+                                      b"TOXIC 4,3 0.04|LIFE 98.73 4|TEAMCHANGE RED 5|START 12|")
+    # the same player as the server sees it with real vision: 5 is in the cone, 1..3 behind it
+    assert 5 in visibility(arena, game.players)[4]
+    assert not {1, 2, 3} & visibility(arena, game.players)[4]
+
+
+def test_complete_game_split_and_packed_messages_in_normative_order():
+    st = ServerThread(players=3, quiet_rounds=3)
+    results: dict[int, list[str]] = {}
+
+    def client(seed: int) -> None:
+        rng = random.Random(seed)
+        c, n = join(st.port, rng)
+        while True:
+            message = c.recv()
+            if message is None:
+                break
+            if message.startswith("START "):
+                direction, view = rng.choice(MOVES), rng.choice(MOVES[:8])
+                # packed: a PING and the MOVE in one write, itself cut into random pieces
+                c.send(f"PING|MOVE {direction} {view}|".encode())
+        results[n] = c.received
+        c.close()
+
+    threads = in_threads(*(lambda s=s: client(s) for s in (1, 2, 3)))
+    st.join()
+    for t in threads:
+        t.join(10)
+    assert sorted(results) == [0, 1, 2]
+    game_rounds = len(st.rounds)
+    assert game_rounds >= 1 and st.states[-1]["round"] == game_rounds
+    for n, messages in results.items():
+        head = [m for m in messages if m.startswith(("ID ", "CONNECTED", "MAP "))]
+        assert messages[0] == f"ID {n}" and any(m.startswith("MAP /") for m in head)
+        body = messages[messages.index(next(m for m in messages if m.startswith("MAP "))) + 1:]
+        blocks, tail = rounds_of(body)
+        assert len(blocks) == game_rounds
+        for r, block in enumerate(blocks, 1):
+            previous = st.rounds[r - 2][2] if r > 1 else []
+            assert block == expected_block(st.arena, st.states[r - 1], previous, n, [0, 1, 2]), (n, r)
+        last_changes = [f"TEAMCHANGE {c.team} {c.id}" for c in sorted(st.rounds[-1][2], key=lambda c: c.id)]
+        assert tail == [*last_changes, "DISCONNECT"]
+    # the moves each round were applied as received; the final table is the game's standings
+    table = [(row.rank, row.id, row.points) for row in st.table]
+    game = Game.from_snapshot(st.arena, st.states[-1])
+    assert sorted(table) == sorted(game.standings())
+    assert all(not p.team == "BLUE" for p in game.players)
+
+
+def test_s18_a_2010_bot_plays_a_whole_game():
+    """From the 2010 protocol pages only: buffer on '|', ID_OKAY, read the MAP file, MOVE per START."""
+    st = ServerThread(players=2, quiet_rounds=4)
+    outcome: dict[int, tuple[bool, int, int]] = {}
+
+    def bot_2010(slot: int) -> None:
+        sock = socket.create_connection(("127.0.0.1", st.port), timeout=30)
+        buffer, rows, starts, got_disconnect = "", [], 0, False
+        while True:
+            data = sock.recv(1024)
+            if not data:
+                break
+            buffer += data.decode("ascii")
+            while "|" in buffer:
+                message, buffer = buffer.split("|", 1)
+                parts = message.split(" ")
+                if parts[0] == "ID":
+                    sock.sendall(b"ID_OKAY|")
+                elif parts[0] == "MAP":
+                    with open(message[4:]) as handle:
+                        rows = handle.read().splitlines()
+                elif parts[0] == "START":
+                    starts += 1
+                    sock.sendall(b"MOVE EAST SOUTH|" if starts % 2 else b"MOVE WEST NORTH|")
+                elif parts[0] == "DISCONNECT":
+                    got_disconnect = True
+        sock.close()
+        outcome[slot] = (got_disconnect, starts, len(rows))
+
+    threads = in_threads(lambda: bot_2010(0), lambda: bot_2010(1))
+    st.join()
+    for t in threads:
+        t.join(10)
+    assert outcome[0] == (True, len(st.rounds), 8) and outcome[1] == (True, len(st.rounds), 8)
+    assert all(moves for _, moves, _ in st.rounds)
+
+
+def test_s16_bad_line_third_move_silence_second_move_and_300_bytes(caplog):
+    caplog.set_level(logging.INFO, logger="arena.server")
+    st = ServerThread(players=4, quiet_rounds=3, move_ms=2500)
+    clients = [join(st.port)[0] for _ in range(4)]
+    a, b, c, d = clients
+    for client in clients:
+        client.until("START 1")
+    a.send(b"MOVE EAST EAST|")
+    wait_for(lambda: st.received() == 1, "A's move")
+    b.send(b"MOVE SOUTH SOUTH|")
+    wait_for(lambda: st.received() == 2, "B's move")
+    c.send(b"MOVE NNE NORTH|")
+    c.send(b"MOVE NORTH_EAST NORTH|")
+    wait_for(lambda: st.received() == 3, "C's move")
+    c.send(b"MOVE WEST WEST|")  # a second MOVE in the same round: ignored
+    # D stays silent: round 1 ends at the deadline
+    wait_for(lambda: len(st.rounds) == 1, "round 1")
+    number, moves, _ = st.rounds[0]
+    assert moves == [(0, "EAST", "EAST"), (1, "SOUTH", "SOUTH"), (2, "NORTH_EAST", "NORTH")]
+    assert st.states[1]["players"][2]["facing"] == "NORTH"
+    assert st.states[1]["players"][3]["facing"] == "NORTH" and st.states[1]["players"][3]["stay"] == 1
+    log_text = caplog.text
+    assert "ignored 'MOVE NNE NORTH'" in log_text
+    assert "ignored a second MOVE in round 1: 'MOVE WEST WEST'" in log_text
+    # round 2: D sends 300 bytes without '|' and is disconnected; its body stays on the map
+    for client in (a, b, c, d):
+        client.until("START 2")
+    d.send(b"M" * 300)
+    assert d.eof()
+    for client in (a, b, c):
+        assert "DISCONNECTED 3" in client.until("DISCONNECTED 3")[-1]
+    threads = in_threads(*(lambda cl=cl: play_out(cl) for cl in (a, b, c)))
+    for client in (a, b, c):
+        client.send(b"MOVE NONE NORTH|")
+    st.join()
+    for t in threads:
+        t.join(10)
+    final = st.states[-1]["players"][3]
+    assert final["connected"] is False and (final["x"], final["y"]) == (st.states[1]["players"][3]["x"],
+                                                                        st.states[1]["players"][3]["y"])
+    assert "more than 256 bytes without '|'" in caplog.text
+    assert len(st.rounds) == st.states[-1]["round"]
+
+
+def test_unknown_command_and_flood(caplog):
+    caplog.set_level(logging.INFO, logger="arena.server")
+    st = ServerThread(players=3, quiet_rounds=2, move_ms=20000)
+    (a, _), (b, _), (c, _) = join(st.port), join(st.port), join(st.port)
+    for client in (a, b, c):
+        client.until("START 1")
+    a.send(b"HELLO WORLD|FOO|MOVE NORTH NORTH|")
+    b.send(b"PING|" * 65)
+    assert b.eof()
+    c.send(b"MOVE NONE EAST|")
+    # the round ends once every connected player has moved: the flooder is no longer waited for
+    wait_for(lambda: len(st.rounds) == 1, "round 1")
+    assert [m[0] for m in st.rounds[0][1]] == [0, 2]
+    assert "ignored 'HELLO WORLD'" in caplog.text and "ignored 'FOO'" in caplog.text
+    assert "more than 64 messages in one round" in caplog.text
+    threads = in_threads(lambda: play_out(a), lambda: play_out(c))
+    st.join()
+    for t in threads:
+        t.join(10)
+    assert st.states[-1]["players"][1]["connected"] is False
+
+
+def test_silent_client_dropped_after_id_timeout_id_not_reused(caplog):
+    caplog.set_level(logging.INFO, logger="arena.server")
+    st = ServerThread(players=2, quiet_rounds=2, id_timeout_ms=300, ping_ms=100)
+    silent = RawClient(st.port)
+    assert silent.recv() == "ID 0"
+    assert silent.eof()
+    refuser = RawClient(st.port)
+    assert refuser.recv() == "ID 1"
+    refuser.send(b"ID_NOT_OKAY|")
+    assert refuser.eof()
+    (a, ida), (b, idb) = join(st.port), join(st.port)
+    assert (ida, idb) == (2, 3)
+    late = RawClient(st.port)
+    threads = in_threads(lambda: play_out(a), lambda: play_out(b))
+    assert late.recv() == "DISCONNECT" and late.eof()
+    st.join()
+    for t in threads:
+        t.join(10)
+    assert st.server.wire_ids == [2, 3]
+    assert "client 0 disconnected: no ID_OKAY in time" in caplog.text
+    assert any(m.startswith("SEE_PLAYER") and m.endswith(" 3") for m in a.received)
+    assert "CONNECTED 3" in a.received
+
+
+def test_disconnect_mid_round_does_not_stall_and_late_move_is_ignored(caplog):
+    caplog.set_level(logging.INFO, logger="arena.server")
+    # a round would wait 60 s for a missing MOVE: the game finishes in time only if a closed client is not
+    # waited for
+    st = ServerThread(players=3, quiet_rounds=2, move_ms=60000, min_round_ms=400)
+    (a, _), (b, _), (c, _) = join(st.port), join(st.port), join(st.port)
+    for client in (a, b, c):
+        client.until("START 1")
+    c.close()
+    for client in (a, b):
+        client.send(b"MOVE NONE NORTH|")
+    wait_for(lambda: len(st.rounds) == 1, "round 1")
+    # a late MOVE for round 1, after the round closed and before round 2 opens: ignored
+    a.send(b"MOVE EAST EAST|")
+    wait_for(lambda: "outside a round" in caplog.text, "the late MOVE to be logged")
+    threads = in_threads(lambda: play_out(a), lambda: play_out(b))
+    st.join()
+    for t in threads:
+        t.join(10)
+    assert all(2 not in [m[0] for m in moves] for _, moves, _ in st.rounds)
+    assert st.states[2]["players"][0]["facing"] == "NORTH"
+    assert "DISCONNECTED 2" in a.received
+    assert st.states[-1]["players"][2]["connected"] is False
+
+
+def test_final_table_points_and_ranks():
+    st = ServerThread(players=2, quiet_rounds=2)
+    threads = in_threads(*(lambda: play_out(join(st.port)[0]) for _ in range(2)))
+    st.join()
+    for t in threads:
+        t.join(10)
+    state = st.states[-1]
+    for row in st.table:
+        player = state["players"][row.id]
+        assert row.points == Fraction(player["points"])
+        assert row.switch_round == player["switch_round"]
+        assert row.catches == player["catches"]
+    assert [row.rank for row in st.table] == sorted(row.rank for row in st.table)
+
+
+# --- the command line: one-line errors, exit 2 ------------------------------------------------------------
+
+def _arena(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True, timeout=60,
+                          cwd=cwd, env={**os.environ, **env})
+
+
+def _write_map(tmp_path: Path) -> Path:
+    path = tmp_path / "room.map"
+    path.write_text("".join("".join("#" if w else " " for w in row) + "\n" for row in small_arena().walls))
+    return path
+
+
+def test_port_in_use_is_one_line_exit_2(tmp_path):
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    port = busy.getsockname()[1]
+    try:
+        done = _arena("serve", str(_write_map(tmp_path)), "--port", str(port), "--players", "2",
+                      "--replay", str(tmp_path / "r.jsonl"))
+    finally:
+        busy.close()
+    assert done.returncode == 2
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == f"arena: cannot listen on 127.0.0.1:{port}: Address already in use"
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_bad_map_and_toxic_files_name_file_line_column(tmp_path):
+    missing = _arena("serve", str(tmp_path / "nope.map"))
+    assert missing.returncode == 2 and missing.stderr.startswith(f"arena: {tmp_path / 'nope.map'}:0:0: ")
+    bad = tmp_path / "bad.map"
+    bad.write_text("####\n# x#\n####\n")
+    done = _arena("serve", str(bad))
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"arena: {bad}:2:3: unexpected character 'x' (expected '#', ' ' or '.')"
+    good = _write_map(tmp_path)
+    toxic = tmp_path / "room.toxic"
+    toxic.write_text("  \n  ?\n")
+    done = _arena("serve", str(good))
+    assert done.returncode == 2 and done.stderr.startswith(f"arena: {toxic}:2:3: unexpected character '?'")
+    assert "Traceback" not in done.stderr
+    assert _arena("serve", str(good), "--players", "1").returncode == 2
+    assert _arena("serve", str(good), "1:somewhere:0").returncode == 2
