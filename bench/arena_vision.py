@@ -1,0 +1,74 @@
+"""arena vision speed: `visibility` for 16 players on the 200×200 shipped map (spec/arena.md §2.7).
+
+Median time per round over many seeded random positions, facings and team splits, against the plain reference
+(`visible_plain` for every viewer); then the same on an open 200×200 board (longest unblocked lines, the
+vectorised worst case; the plain reference is too slow there to run). Bar: median ≤ 10 ms per round on both.
+Prints PASS or FAIL (exit status 1).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from arena.mapfile import find_map, load_arena
+from arena.rules import BLUE, DIRECTIONS, RED, Arena, Player
+from arena.vision import visibility, visible_plain
+
+BAR_MS = 10.0
+ROUNDS = 300
+PLAIN_ROUNDS = 15
+PLAYERS = 16
+
+
+def boards(arena, count: int, seed: int):
+    rng = random.Random(seed)
+    free = arena.free_cells()
+    for _ in range(count):
+        reds = rng.randint(1, PLAYERS - 1)
+        cells = rng.sample(free, PLAYERS)
+        yield [Player(i, x, y, rng.choice(DIRECTIONS), RED if i < reds else BLUE)
+               for i, (x, y) in enumerate(cells)]
+
+
+def timed(arena, count: int, seed: int) -> list[float]:
+    times = []
+    for players in boards(arena, count, seed):
+        t0 = time.perf_counter()
+        visibility(arena, players)
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def main() -> int:
+    arena = load_arena(find_map("metropolis"))
+    visibility(arena, next(boards(arena, 1, 0)))  # warm the tangent table
+    fast = timed(arena, ROUNDS, 1)
+    plain = []
+    for players in boards(arena, PLAIN_ROUNDS, 1):
+        t0 = time.perf_counter()
+        for p in players:
+            visible_plain(arena, players, p.id)
+        plain.append(time.perf_counter() - t0)
+    fast_ms = statistics.median(fast) * 1000
+    plain_ms = statistics.median(plain) * 1000
+    worst_ms = max(fast) * 1000
+    print(f"arena vision, {PLAYERS} players on {arena.name} {arena.width}x{arena.height}: "
+          f"median {fast_ms:.2f} ms/round (max {worst_ms:.2f}) over {ROUNDS} rounds; plain reference "
+          f"{plain_ms:.1f} ms/round; speed-up x{plain_ms / fast_ms:.1f}")
+    open_board = Arena(np.zeros((200, 200), dtype=bool), np.ones((200, 200), dtype=np.int16), "open")
+    open_times = timed(open_board, ROUNDS, 2)
+    open_ms = statistics.median(open_times) * 1000
+    print(f"arena vision, {PLAYERS} players on an open 200x200 board: median {open_ms:.2f} ms/round "
+          f"(max {max(open_times) * 1000:.2f})")
+    ok = max(fast_ms, open_ms) <= BAR_MS
+    print(f"bar {BAR_MS:.0f} ms per round: {'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
