@@ -1,0 +1,306 @@
+"""Curses helpers that know no game: colour or mono, key names, resize, ^Z, numbers that fit, a safe exit.
+
+:class:`Terminal` owns the curses session: it restores the terminal on every way out (normal return,
+exception, SIGTERM, SIGHUP), turns ^Z into a clean suspend and resume, and reports resizes.
+:meth:`Terminal.read_key` turns what curses delivers into plain key names (``"UP"``, ``"ENTER"``, ``"ESC"``,
+``"^C"``, ``"a"`` …). :func:`fit_number`, :func:`clip` and :func:`table` keep any number and any text inside a
+given number of columns.
+"""
+
+from __future__ import annotations
+
+import curses
+import locale
+import os
+import signal
+import unicodedata
+from types import FrameType, TracebackType
+
+REDRAW = "REDRAW"
+"""Pseudo key from :func:`read_key`: the screen must be drawn again (resize, resume after ^Z)."""
+
+_NAMED = {
+    curses.KEY_UP: "UP",
+    curses.KEY_DOWN: "DOWN",
+    curses.KEY_LEFT: "LEFT",
+    curses.KEY_RIGHT: "RIGHT",
+    curses.KEY_ENTER: "ENTER",
+    curses.KEY_BACKSPACE: "BACKSPACE",
+    curses.KEY_DC: "DELETE",
+    curses.KEY_HOME: "HOME",
+    curses.KEY_END: "END",
+    curses.KEY_NPAGE: "PAGEDOWN",
+    curses.KEY_PPAGE: "PAGEUP",
+    curses.KEY_RESIZE: "RESIZE",
+    curses.KEY_B2: "5",
+}
+_CONTROL = {"\n": "ENTER", "\r": "ENTER", "\x1b": "ESC", "\x7f": "BACKSPACE", "\b": "BACKSPACE", "\t": "TAB"}
+
+
+def decode_key(raw: int | str) -> str:
+    """Name one key as delivered by ``get_wch``/``getch``.
+
+    Printable characters are returned as themselves; Enter (CR or LF) is ``"ENTER"``, Esc ``"ESC"``, BS and
+    DEL ``"BACKSPACE"``, other control characters ``"^A"`` … ``"^Z"``; curses function keys get names such as
+    ``"UP"``, ``"DOWN"``, ``"RESIZE"``, else ``curses.keyname`` (``"KEY_F(1)"``).
+    """
+    if isinstance(raw, int):
+        if raw in _NAMED:
+            return _NAMED[raw]
+        if 0 <= raw < 256:
+            return decode_key(chr(raw))
+        try:
+            return curses.keyname(raw).decode("ascii", "replace")
+        except (ValueError, curses.error):
+            return f"KEY_{raw}"
+    if raw in _CONTROL:
+        return _CONTROL[raw]
+    code = ord(raw[0]) if raw else 0
+    if code < 32:
+        return "^" + chr(code + 64)
+    return raw
+
+
+def text_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: wide (East Asian) characters 2, combining marks 0, others 1."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def clip(text: str, width: int) -> str:
+    """The longest prefix of ``text`` that takes at most ``width`` columns."""
+    out = []
+    used = 0
+    for char in text:
+        w = 0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        if used + w > width:
+            break
+        out.append(char)
+        used += w
+    return "".join(out)
+
+
+def printable(text: str) -> str:
+    """``text`` with every non-printable character replaced by ``?`` (names are shown literally, §0)."""
+    return "".join(c if c.isprintable() else "?" for c in text)
+
+
+def fit_number(value: int, width: int, prefix: str = "") -> str:
+    """``value`` in at most ``width`` columns: all digits (``$6150``) when they fit, else ``$1.234e15``.
+
+    The compact form keeps as many leading digits as fit (truncated, never rounded up); when not even ``9e9``
+    fits, ``width`` ``#`` signs are returned. Exact for every integer size.
+    """
+    full = f"{'-' if value < 0 else ''}{prefix}{abs(value)}"
+    if len(full) <= width:
+        return full
+    digits = str(abs(value))
+    sign = "-" if value < 0 else ""
+    exponent = len(digits) - 1
+    for keep in range(len(digits) - 1, -1, -1):
+        mantissa = digits[0] + ("." + digits[1:1 + keep] if keep else "")
+        text = f"{sign}{prefix}{mantissa}e{exponent}"
+        if len(text) <= width:
+            return text
+    return "#" * max(width, 0)
+
+
+def money(value: int) -> str:
+    """Dollars as plain digits with a ``$``: ``$6150`` (spec/starlanes.md §0)."""
+    return f"{'-' if value < 0 else ''}${abs(value)}"
+
+
+class Terminal:
+    """A curses session as a context manager; ``screen`` is the standard screen while it is open.
+
+    ``colour``: ``True`` forces colour, ``False`` forces mono, ``None`` uses colour when the terminal has it.
+    On entry: locale from the environment, raw keys (so ^C and ^Z arrive as keys), no echo, keypad on, Esc
+    delay 25 ms, cursor hidden. On exit, by any path, the terminal is restored. SIGTERM and SIGHUP end the
+    program through ``SystemExit(128 + signal)``, so the restoring code runs.
+    """
+
+    def __init__(self, colour: bool | None = None) -> None:
+        self.want_colour = colour
+        self.colour = False
+        self.screen: curses.window | None = None
+        self._saved: dict[int, object] = {}
+        self._resumed = False
+
+    def __enter__(self) -> Terminal:
+        locale.setlocale(locale.LC_ALL, "")
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            self._saved[sig] = signal.signal(sig, self._on_exit_signal)
+        self._saved[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._on_suspend_signal)
+        os.environ.setdefault("ESCDELAY", "25")
+        try:
+            self.screen = curses.initscr()
+            curses.noecho()
+            curses.raw()
+            self.screen.keypad(True)
+            try:
+                curses.set_escdelay(25)
+            except (AttributeError, curses.error):
+                pass
+            try:
+                curses.curs_set(0)
+            except curses.error:
+                pass
+            if self.want_colour is not False and (self.want_colour or curses.has_colors()):
+                try:
+                    curses.start_color()
+                    curses.use_default_colors()
+                    self.colour = True
+                except curses.error:
+                    self.colour = False
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Restore the terminal and the signal handlers; safe to call more than once."""
+        if self.screen is not None:
+            try:
+                self.screen.keypad(False)
+                curses.noraw()
+                curses.echo()
+                curses.curs_set(1)
+            except curses.error:
+                pass
+            try:
+                curses.endwin()
+            except curses.error:
+                pass
+            self.screen = None
+        for sig, handler in self._saved.items():
+            signal.signal(sig, handler)
+        self._saved.clear()
+
+    def _on_exit_signal(self, signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+
+    def _on_suspend_signal(self, signum: int, frame: FrameType | None) -> None:
+        self.suspend()
+
+    def suspend(self) -> None:
+        """Give the terminal back and stop the process (as ^Z does); on ``fg`` take the terminal again."""
+        if self.screen is None:
+            return
+        curses.def_prog_mode()
+        curses.endwin()
+        handler = signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        try:
+            os.kill(os.getpid(), signal.SIGTSTP)
+        finally:
+            signal.signal(signal.SIGTSTP, handler)
+        curses.reset_prog_mode()
+        self.screen.refresh()
+        self._resumed = True
+
+    def read_key(self) -> str:
+        """Wait for the next key and return its name (:func:`decode_key`).
+
+        ^Z suspends the program and returns :data:`REDRAW` after ``fg``; a resize returns :data:`REDRAW` too
+        (``curses.LINES``/``COLS`` are updated first).
+        """
+        assert self.screen is not None
+        while True:
+            try:
+                raw = self.screen.get_wch()
+            except curses.error:
+                if self._resumed:
+                    self._resumed = False
+                    return REDRAW
+                continue
+            if self._resumed:
+                self._resumed = False
+                self._unread(raw)
+                return REDRAW
+            key = decode_key(raw)
+            if key == "^Z":
+                self.suspend()
+                self._resumed = False
+                return REDRAW
+            if key == "RESIZE":
+                curses.update_lines_cols()
+                return REDRAW
+            return key
+
+    def pause(self, milliseconds: int) -> None:
+        """Wait ``milliseconds`` or until a key arrives, whichever is first; the key stays unread."""
+        assert self.screen is not None
+        self.screen.timeout(milliseconds)
+        try:
+            self._unread(self.screen.get_wch())
+        except curses.error:
+            pass
+        finally:
+            self.screen.timeout(-1)
+
+    @staticmethod
+    def _unread(raw: int | str) -> None:
+        if isinstance(raw, int):
+            curses.ungetch(raw)
+        else:
+            curses.unget_wch(raw)
+
+    def size(self) -> tuple[int, int]:
+        """``(lines, columns)`` of the screen now."""
+        assert self.screen is not None
+        return self.screen.getmaxyx()
+
+
+Cell = str | tuple[int, str]
+"""A table cell: text (left-aligned) or ``(number, prefix)`` (right-aligned, shrunk by :func:`fit_number`)."""
+
+
+def _natural(cell: Cell) -> int:
+    if isinstance(cell, tuple):
+        value, prefix = cell
+        return len(f"{'-' if value < 0 else ''}{prefix}{abs(value)}")
+    return text_width(cell)
+
+
+def table(headers: list[str], rows: list[list[Cell]], width: int, flex: int = 0, gap: int = 2) -> list[str]:
+    """Lay out a table in at most ``width`` columns: a header line, then one line per row.
+
+    Columns are as wide as their widest cell. When that is too wide, column ``flex`` (text) gives up room
+    first, down to 4 columns; then the number columns share what is left and show compact numbers
+    (:func:`fit_number`). No line is ever wider than ``width``.
+    """
+    count = len(headers)
+    widths = [max([text_width(headers[i])] + [_natural(r[i]) for r in rows]) for i in range(count)]
+    spare = width - (sum(widths) + gap * (count - 1))
+    if spare < 0:
+        widths[flex] = max(4, widths[flex] + spare)
+        spare = width - (sum(widths) + gap * (count - 1))
+    if spare < 0:
+        numeric = [i for i in range(count) if i != flex]
+        room = max(0, width - widths[flex] - gap * (count - 1))
+        share = max(1, room // max(1, len(numeric)))
+        for i in numeric:
+            widths[i] = min(widths[i], share)
+
+    def render(cells: list[Cell]) -> str:
+        parts = []
+        for i, cell in enumerate(cells):
+            if isinstance(cell, tuple):
+                parts.append(fit_number(cell[0], widths[i], cell[1]).rjust(widths[i]))
+            else:
+                text = clip(cell, widths[i])
+                parts.append(text + " " * (widths[i] - text_width(text)))
+        return clip((" " * gap).join(parts).rstrip(), width)
+
+    header_cells: list[Cell] = list(headers)
+    lines = [render(header_cells)]
+    lines.extend(render(r) for r in rows)
+    return lines

@@ -1,0 +1,648 @@
+"""The curses front end of Star Lanes: screens, prompts and keys of spec/starlanes.md §10 (with §0).
+
+The screen: a title row, the map window (12×38 at row 1, column 1), the company window to its right and the
+general window below (rows 13 on) with the current player's name and cash in its title.
+A larger terminal gives the company and general windows more room; anything smaller than 80×25 asks to be
+enlarged.
+
+Everything the rules decide comes from :mod:`starlanes.rules`; this module only draws the state, reads keys
+and announces the events. :class:`AmountField` (the trading amount entry) is pure and tested on its own.
+"""
+
+from __future__ import annotations
+
+import curses
+import os
+from collections.abc import Callable
+
+from common.term import REDRAW, Terminal, clip, fit_number, printable, table, text_width
+from starlanes import ai
+from starlanes.rules import (
+    COMPANY_NAMES,
+    LETTERS,
+    MAP_HEIGHT,
+    MAP_WIDTH,
+    MAX_NAME,
+    MOVE,
+    TRADE,
+    Destroyed,
+    EndTurn,
+    Event,
+    Game,
+    Merged,
+    Move,
+    NewCompany,
+    Split,
+    Stillborn,
+    SuckedSite,
+    Trade,
+    cell_xy,
+)
+from starlanes.save import HUMAN, save_game
+
+MIN_LINES, MIN_COLS = 25, 80
+MAP_TOP, MAP_LEFT, MAP_H, MAP_W = 1, 1, 12, 38
+GENERAL_TOP = 13
+AMOUNT_FIELD = 9
+UP_KEYS = ("UP", "8", "k", "K")
+DOWN_KEYS = ("DOWN", "5", "j", "J")
+TRADE_KEYS = ("ENTER", "RIGHT", "^F")
+QUIT_KEYS = ("q", "Q", "^C")
+LEVEL_KEYS = {"h": HUMAN, "H": HUMAN, "1": "easy", "2": "hard"}
+
+# colour pair numbers
+_STAR, _HOLE, _OUTPOST, _BORDER, _CANDIDATE, _COMPANY = 1, 2, 3, 4, 5, 6
+_COMPANY_COLOURS = (
+    curses.COLOR_CYAN, curses.COLOR_MAGENTA, curses.COLOR_GREEN, curses.COLOR_BLUE, curses.COLOR_RED,
+)
+_PLAYER_COLOURS = (curses.COLOR_CYAN, curses.COLOR_MAGENTA, curses.COLOR_GREEN, curses.COLOR_YELLOW)
+
+
+class QuitGame(Exception):
+    """The players confirmed "Really Quit?" (or pressed ^C while naming players)."""
+
+
+class AmountField:
+    """The amount entry of a trade (spec §8 with §0): at most 9 characters.
+
+    Digits anywhere, ``-`` only first; ``m``/``n`` only first and they finish the entry at once (no key is
+    swallowed afterwards). Backspace erases, Enter finishes, Esc cancels.
+    """
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.cancelled = False
+
+    def feed(self, key: str) -> bool:
+        """Take one key name; returns True when the entry is finished (or cancelled)."""
+        if key == "ENTER":
+            return True
+        if key == "ESC":
+            self.cancelled = True
+            return True
+        if key in ("BACKSPACE", "DELETE"):
+            self.text = self.text[:-1]
+        elif key in ("m", "n") and not self.text:
+            self.text = key
+            return True
+        elif len(self.text) < AMOUNT_FIELD:
+            if len(key) == 1 and key in "0123456789" or key == "-" and not self.text:
+                self.text += key
+        return False
+
+    def value(self, low: int, high: int) -> int:
+        """The amount typed: ``m`` → ``high``, ``n`` → ``low``, empty or ``-`` → 0, else the number."""
+        if self.text == "m":
+            return high
+        if self.text == "n":
+            return low
+        if self.text in ("", "-"):
+            return 0
+        return int(self.text)
+
+
+class Console:
+    """One game on the terminal. ``controllers``: per player ``"human"``, ``"easy"`` or ``"hard"``.
+
+    ``save_path``: when given, the game is saved there (atomically) at every prompt and at the end.
+    """
+
+    def __init__(self, term: Terminal, save_path: str | os.PathLike[str] | None = None) -> None:
+        self.term = term
+        self.screen = term.screen
+        self.save_path = save_path
+        self.game: Game | None = None
+        self.controllers: list[str] = []
+        self.lines: list[tuple[str, int]] = []
+        self.marks: dict[int, str] = {}
+        self.popup: tuple[str, list[tuple[str, int]]] | None = None
+        self.overlay: Callable[[], None] | None = None
+        if term.colour:
+            for pair, colour in ((_STAR, curses.COLOR_YELLOW), (_HOLE, curses.COLOR_RED),
+                                 (_OUTPOST, curses.COLOR_GREEN), (_BORDER, curses.COLOR_BLUE)):
+                curses.init_pair(pair, colour, -1)
+            curses.init_pair(_CANDIDATE, curses.COLOR_BLACK, curses.COLOR_YELLOW)
+            for i, colour in enumerate(_COMPANY_COLOURS):
+                curses.init_pair(_COMPANY + i, colour, -1)
+            for i, colour in enumerate(_PLAYER_COLOURS):
+                curses.init_pair(_COMPANY + 5 + i, colour, -1)
+
+    # ------------------------------------------------------------------------------------------ attributes
+
+    def _pair(self, pair: int, mono: int = curses.A_NORMAL) -> int:
+        return curses.color_pair(pair) if self.term.colour else mono
+
+    def symbol_attr(self, symbol: str) -> int:
+        if symbol in LETTERS:
+            return self._pair(_COMPANY + LETTERS.index(symbol), curses.A_BOLD) | curses.A_BOLD
+        if symbol == "*":
+            return self._pair(_STAR) | curses.A_BOLD
+        if symbol == "@":
+            return self._pair(_HOLE, curses.A_BOLD) | curses.A_BOLD
+        if symbol == "+":
+            return self._pair(_OUTPOST)
+        return curses.A_DIM if not self.term.colour else curses.A_NORMAL
+
+    def player_attr(self, player: int) -> int:
+        return self._pair(_COMPANY + 5 + player % 4) | curses.A_BOLD
+
+    # ------------------------------------------------------------------------------------------ drawing
+
+    def put(self, y: int, x: int, text: str, attr: int = curses.A_NORMAL) -> None:
+        """Write ``text`` at ``(y, x)`` clipped to the screen (never raises at the edges)."""
+        lines, cols = self.term.size()
+        if not 0 <= y < lines or not 0 <= x < cols:
+            return
+        text = clip(text, cols - x)
+        try:
+            self.screen.addstr(y, x, text, attr)
+        except curses.error:
+            pass
+
+    def box(self, top: int, left: int, height: int, width: int, title: str = "", attr: int = 0) -> None:
+        attr = attr or self._pair(_BORDER)
+        scr = self.screen
+        try:
+            scr.attron(attr)
+            scr.hline(top, left + 1, curses.ACS_HLINE, width - 2)
+            scr.hline(top + height - 1, left + 1, curses.ACS_HLINE, width - 2)
+            scr.vline(top + 1, left, curses.ACS_VLINE, height - 2)
+            scr.vline(top + 1, left + width - 1, curses.ACS_VLINE, height - 2)
+            scr.addch(top, left, curses.ACS_ULCORNER)
+            scr.addch(top, left + width - 1, curses.ACS_URCORNER)
+            scr.addch(top + height - 1, left, curses.ACS_LLCORNER)
+            scr.insch(top + height - 1, left + width - 1, curses.ACS_LRCORNER)
+        except curses.error:
+            pass
+        finally:
+            scr.attroff(attr)
+        if title:
+            self.put(top, left + 2, clip(title, width - 4), curses.A_BOLD)
+
+    def too_small(self) -> bool:
+        lines, cols = self.term.size()
+        return lines < MIN_LINES or cols < MIN_COLS
+
+    def draw(self, clear: bool = False) -> None:
+        """Draw the whole screen from the game state, the general lines, the marks and the popup."""
+        if clear:
+            self.screen.clear()
+        self.screen.erase()
+        lines, cols = self.term.size()
+        if self.too_small():
+            self.put(0, 0, "Star Lanes needs a terminal of at least 80x25;")
+            self.put(1, 0, f"this one is {cols}x{lines}. Please enlarge it.")
+            self.screen.refresh()
+            return
+        self.screen.attron(self._pair(_BORDER))
+        self.screen.hline(0, 0, curses.ACS_HLINE, cols)
+        self.screen.attroff(self._pair(_BORDER))
+        self.put(0, (cols - 12) // 2, " Star Lanes ", curses.A_BOLD)
+        if self.overlay is not None:
+            self.overlay()
+        elif self.game is not None:
+            self.draw_map()
+            self.draw_companies()
+            self.draw_general()
+        if self.popup is not None:
+            self.draw_popup(*self.popup)
+        self.screen.refresh()
+
+    def draw_map(self) -> None:
+        game = self.game
+        self.box(MAP_TOP, MAP_LEFT, MAP_H, MAP_W, " Map ")
+        for cell, symbol in enumerate(game.grid):
+            x, y = cell_xy(cell)
+            if cell in self.marks:
+                attr = self._pair(_CANDIDATE, curses.A_REVERSE) | curses.A_BOLD
+                self.put(MAP_TOP + 1 + y, MAP_LEFT + 2 + 3 * x, self.marks[cell], attr)
+            else:
+                self.put(MAP_TOP + 1 + y, MAP_LEFT + 2 + 3 * x, symbol, self.symbol_attr(symbol))
+        assert MAP_W == 3 * MAP_WIDTH + 2 and MAP_H == MAP_HEIGHT + 2
+
+    def draw_companies(self) -> None:
+        game = self.game
+        _, cols = self.term.size()
+        left = MAP_LEFT + MAP_W
+        width = cols - left - 1
+        self.box(MAP_TOP, left, MAP_H, width, " Companies ")
+        active = game.active_companies()
+        if not active:
+            self.put(MAP_TOP + 2, left + 2, "no active companies")
+            return
+        holdings = game.players[game.current].holdings
+        rows = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (holdings[c], "")] for c in active]
+        text = table(["Company", "Price", "Holdings"], rows, width - 4)
+        spacing = 2 if 2 * len(active) <= MAP_H - 3 else 1
+        self.put(MAP_TOP + 1, left + 2, text[0], curses.A_UNDERLINE)
+        for i, (company, line) in enumerate(zip(active, text[1:], strict=True)):
+            y = MAP_TOP + 2 + spacing * i
+            self.put(y, left + 2, line)
+            self.put(y, left + 2, clip(COMPANY_NAMES[company], 1), self.symbol_attr(LETTERS[company]))
+
+    def general_title(self) -> str:
+        game = self.game
+        player = game.players[game.current]
+        _, cols = self.term.size()
+        room = cols - 2 - 4
+        name = printable(player.name)
+        cash_room = room - text_width(name) - len(" (Cash: ) ") - 2
+        return f" {name} (Cash: {fit_number(player.cash, max(cash_room, 4), '$')}) "
+
+    def draw_general(self) -> None:
+        lines, cols = self.term.size()
+        height = lines - GENERAL_TOP - 1
+        width = cols - 2
+        self.box(GENERAL_TOP, 1, height, width, self.general_title())
+        for i, (text, attr) in enumerate(self.lines[:height - 2]):
+            self.put(GENERAL_TOP + 1 + i, 3, clip(text, width - 4), attr)
+
+    def draw_popup(self, title: str, body: list[tuple[str, int]]) -> None:
+        lines, cols = self.term.size()
+        width = min(cols - 2, max([text_width(t) for t, _ in body] + [text_width(title)]) + 6)
+        height = min(lines - 2, len(body) + 2)
+        top = max(1, (lines - height) // 2)
+        left = max(0, (cols - width) // 2)
+        for y in range(top, top + height):
+            self.put(y, left, " " * width)
+        self.box(top, left, height, width, title, self._pair(_BORDER) | curses.A_BOLD)
+        for i, (text, attr) in enumerate(body[:height - 2]):
+            self.put(top + 1 + i, left + 3, clip(text, width - 6), attr)
+
+    # ------------------------------------------------------------------------------------------ keys
+
+    def key(self) -> str:
+        """The next key; ^L, resizes and resuming after ^Z redraw and keep waiting."""
+        while True:
+            key = self.term.read_key()
+            if key in (REDRAW, "^L"):
+                self.draw(clear=True)
+                continue
+            if self.too_small() and key not in QUIT_KEYS:
+                continue
+            return key
+
+    def wait(self) -> None:
+        """Wait for any key (announcements)."""
+        self.draw()
+        self.key()
+
+    @property
+    def humans(self) -> bool:
+        return HUMAN in self.controllers
+
+    def announce(self, lines: list[tuple[str, int]]) -> None:
+        """Show lines in the general window and wait for a key (not when only computers play)."""
+        self.lines = [*lines, ("", 0), ("Press any key to continue.", curses.A_DIM)]
+        if self.humans:
+            self.wait()
+        else:
+            self.draw()
+
+    def show_popup(self, title: str, body: list[tuple[str, int]]) -> str:
+        """Show a popup window until a key is pressed; returns that key."""
+        self.popup = (title, body)
+        try:
+            self.draw()
+            return self.key()
+        finally:
+            self.popup = None
+
+    # ------------------------------------------------------------------------------------------ setup
+
+    def setup(self, computers: int, level: str) -> tuple[list[str], list[str]]:
+        """Ask the number of players, their names and who plays each; returns ``(names, controllers)``.
+
+        ``computers`` > 0: the last that many players are computers at ``level`` and nobody is asked.
+        Raises :class:`QuitGame` on ^C.
+        """
+        body: list[tuple[str, int]] = [("Welcome to Star Lanes!", curses.A_BOLD), ("", 0),
+                                       ("How many players (1-4)? ", 0)]
+        while True:
+            key = self.show_popup(" New game ", body)
+            if key == "^C":
+                raise QuitGame
+            if key in ("1", "2", "3", "4"):
+                count = int(key)
+                break
+        names: list[str] = []
+        controllers: list[str] = []
+        for n in range(count):
+            names.append(self.ask_name(n + 1))
+            if computers:
+                controllers.append(level if n >= count - computers else HUMAN)
+            else:
+                controllers.append(self.ask_controller(names[-1]))
+        return names, controllers
+
+    def ask_name(self, number: int) -> str:
+        text = ""
+        note = ""
+        while True:
+            body = [(f"Player {number}, enter your name:", curses.A_BOLD), ("", 0),
+                    (printable(text) + "_", curses.A_BOLD), ("", 0), (note, 0),
+                    (f"(at most {MAX_NAME} characters; Enter to finish)", curses.A_DIM)]
+            key = self.show_popup(" New game ", body)
+            if key == "^C":
+                raise QuitGame
+            if key == "ENTER":
+                if text.strip():
+                    return text
+                note = "A name is needed."
+            elif key in ("BACKSPACE", "DELETE"):
+                text = text[:-1]
+            elif len(key) == 1 and key.isprintable() and len(text) < MAX_NAME:
+                text += key
+
+    def ask_controller(self, name: str) -> str:
+        body = [(f"Who plays for {printable(name)}?", curses.A_BOLD), ("", 0),
+                ("h  a human", 0), ("1  the computer (easy)", 0), ("2  the computer (hard)", 0)]
+        while True:
+            key = self.show_popup(" New game ", body)
+            if key == "^C":
+                raise QuitGame
+            if key in LEVEL_KEYS:
+                return LEVEL_KEYS[key]
+
+    # ------------------------------------------------------------------------------------------ playing
+
+    def play(self, game: Game, controllers: list[str]) -> None:
+        """Play ``game`` to its end or until the players quit, then show the final standings and the chart."""
+        self.game = game
+        self.controllers = list(controllers)
+        try:
+            while not game.is_terminal():
+                if game.phase == MOVE:
+                    self.move_phase()
+                elif game.phase == TRADE:
+                    self.trade_phase()
+        except QuitGame:
+            pass
+        self.autosave()
+        self.lines = []
+        self.final_standings()
+        self.chart()
+
+    def autosave(self) -> None:
+        if self.save_path is None:
+            return
+        try:
+            save_game(self.save_path, self.game, self.controllers)
+        except OSError as exc:
+            path, self.save_path = self.save_path, None
+            self.announce([(f"Could not save to {path}: {exc.strerror or exc}", curses.A_BOLD),
+                           ("The game goes on without saving.", 0)])
+
+    def name(self, player: int) -> str:
+        return printable(self.game.players[player].name)
+
+    def move_phase(self) -> None:
+        game = self.game
+        me = game.current
+        self.autosave()
+        self.marks = {cell: str(i + 1) for i, cell in enumerate(game.candidates)}
+        if self.controllers[me] == HUMAN:
+            action = self.ask_move()
+        else:
+            action = ai.choose(game, self.controllers[me])[0]
+            self.announce([(f"{self.name(me)} (computer) takes move {action.index + 1}.", curses.A_BOLD)])
+        self.marks = {}
+        self.show_events(game.apply(action))
+
+    def ask_move(self) -> Move:
+        game = self.game
+        count = len(game.candidates)
+        digits = {str(i + 1): i for i in range(count)}
+        while True:
+            self.lines = [(f" {self.name(game.current)}, enter your move [1-{count}]: ", curses.A_BOLD),
+                          ("", 0), ("s standings   c companies   q quit   ^L redraw", curses.A_DIM)]
+            self.draw()
+            key = self.key()
+            if key in digits:
+                return Move(digits[key])
+            self.common_key(key)
+
+    def common_key(self, key: str) -> None:
+        """Keys that work at the move prompt and while trading: standings, company detail, quit."""
+        if key in ("s", "S"):
+            self.show_standings(" Standings ")
+        elif key in ("c", "C"):
+            self.show_company_detail()
+        elif key in QUIT_KEYS and self.confirm_quit():
+            raise QuitGame
+
+    def confirm_quit(self) -> bool:
+        key = self.show_popup(" Quit ", [("Really Quit? (y/n)", curses.A_BOLD)])
+        return key in ("y", "Y")
+
+    def trade_phase(self) -> None:
+        game = self.game
+        me = game.current
+        if self.controllers[me] == HUMAN:
+            self.ask_trades()
+            self.show_events(game.apply(EndTurn()))
+            return
+        actions = ai.choose(game, self.controllers[me])
+        report = []
+        for action in actions:
+            events = game.apply(action)
+            if isinstance(action, Trade):
+                verb = "buys" if action.amount > 0 else "sells"
+                report.append((f"{self.name(me)} {verb} {abs(action.amount)} shares of "
+                               f"{COMPANY_NAMES[action.company]}.", 0))
+        if report:
+            self.announce(report)
+        self.show_events(events)
+
+    def trade_lines(self, cursor: int) -> list[tuple[str, int]]:
+        game = self.game
+        _, cols = self.term.size()
+        active = game.active_companies()
+        holdings = game.players[game.current].holdings
+        rows = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (holdings[c], "")] for c in active]
+        text = table(["Company", "Price", "Holdings"], rows, cols - 10)
+        out = [("Trade: up/down choose, Enter trades, Esc ends your turn (s c q ^L)", curses.A_DIM),
+               (text[0], curses.A_UNDERLINE)]
+        for i, line in enumerate(text[1:]):
+            out.append((line, curses.A_REVERSE if i == cursor else curses.A_NORMAL))
+        return out
+
+    def ask_trades(self) -> None:
+        game = self.game
+        cursor = 0
+        while True:
+            active = game.active_companies()
+            cursor %= len(active)
+            self.autosave()
+            self.lines = self.trade_lines(cursor)
+            self.draw()
+            key = self.key()
+            if key == "ESC":
+                return
+            if key in UP_KEYS:
+                cursor = (cursor - 1) % len(active)
+            elif key in DOWN_KEYS:
+                cursor = (cursor + 1) % len(active)
+            elif key in TRADE_KEYS:
+                self.ask_amount(active[cursor], cursor)
+            else:
+                self.common_key(key)
+
+    def ask_amount(self, company: int, cursor: int) -> None:
+        game = self.game
+        low, high = game.trade_limits(company)
+        _, cols = self.term.size()
+        room = max(4, (cols - 40) // 2)
+        field = AmountField()
+        while True:
+            prompt = f"Amount ({fit_number(low, room)} to {fit_number(high, room)}): "
+            self.lines = [*self.trade_lines(cursor), ("", 0), (prompt + field.text + "_", curses.A_BOLD)]
+            self.draw()
+            if field.feed(self.key()):
+                break
+        if field.cancelled:
+            return
+        amount = field.value(low, high)
+        if low <= amount <= high:
+            if amount:
+                game.apply(Trade(company, amount))
+            return
+        self.lines = [*self.trade_lines(cursor), ("", 0), ("Invalid amount!", curses.A_BOLD)]
+        self.draw()
+        self.term.pause(1000)
+
+    # ------------------------------------------------------------------------------------------ announcements
+
+    def show_events(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, SuckedSite):
+                self.announce([("The new company site just placed has been sucked into a black hole!",
+                                curses.A_BOLD)])
+            elif isinstance(event, NewCompany):
+                self.announce([("A new shipping company has been formed!", curses.A_BOLD),
+                               (f"Its name is {COMPANY_NAMES[event.company]}.", 0)])
+            elif isinstance(event, Stillborn):
+                self.announce([(f"The company that would have been named {COMPANY_NAMES[event.company]}",
+                                curses.A_BOLD), ("has been sucked into a black hole!", curses.A_BOLD)])
+            elif isinstance(event, Destroyed):
+                self.announce([(f"{COMPANY_NAMES[event.company]} has been sucked into a black hole!",
+                                curses.A_BOLD), ("All players' holdings lost.", 0)])
+            elif isinstance(event, Merged):
+                self.announce_merger(event)
+            elif isinstance(event, Split):
+                self.announce([(f"The stock of {COMPANY_NAMES[event.company]} has split two-for-one!",
+                                curses.A_BOLD)])
+
+    def announce_merger(self, event: Merged) -> None:
+        loser, survivor = COMPANY_NAMES[event.loser], COMPANY_NAMES[event.survivor]
+        self.announce([(f"{loser} has just been merged into {survivor}.", curses.A_BOLD)])
+        _, cols = self.term.size()
+        rows = [[self.name(r.player), (r.old_stock, ""), (r.new_stock, ""), (r.total_holdings, ""),
+                 (r.bonus, "$")] for r in event.rows]
+        text = table(["Player", "Old Stock", "New Stock", "Total Holdings", "Bonus"], rows, cols - 8)
+        self.announce([(f"Stock transactions of the merger into {survivor}:", curses.A_BOLD),
+                       (text[0], curses.A_UNDERLINE), *((line, 0) for line in text[1:])])
+
+    # ------------------------------------------------------------------------------------------ windows
+
+    def standings_body(self) -> list[tuple[str, int]]:
+        game = self.game
+        _, cols = self.term.size()
+        rows = [[self.name(p), (game.stock_value(p), "$"), (game.players[p].cash, "$"),
+                 (game.net_worth(p), "$")] for p in game.standings()]
+        text = table(["Player", "Stock Value", "Cash", "Net Worth"], rows, cols - 10)
+        return [(text[0], curses.A_UNDERLINE), *((line, 0) for line in text[1:]), ("", 0),
+                (f"Available company sectors remaining: {max(game.sectors_remaining(), 0)}", 0), ("", 0),
+                ("Press any key to continue.", curses.A_DIM)]
+
+    def show_standings(self, title: str) -> None:
+        self.show_popup(title, self.standings_body())
+
+    def show_company_detail(self) -> None:
+        game = self.game
+        active = game.active_companies()
+        if not active:
+            return
+        _, cols = self.term.size()
+        rows = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (game.companies[c].size, ""),
+                 (game.company_worth(c), "$")] for c in active]
+        text = table(["Company", "Price", "Size", "Total Worth"], rows, cols - 10)
+        body = [(text[0], curses.A_UNDERLINE), *((line, 0) for line in text[1:]), ("", 0),
+                ("Press any key to continue.", curses.A_DIM)]
+        self.show_popup(" Companies ", body)
+
+    def final_standings(self) -> None:
+        self.show_standings(" GAME OVER - Final Standings ")
+
+    def chart(self) -> None:
+        """A full-screen chart of every player's net worth after each turn; any key leaves."""
+        self.overlay = self.draw_chart
+        try:
+            self.draw()
+            self.key()
+        finally:
+            self.overlay = None
+
+    def draw_chart(self) -> None:
+        game = self.game
+        history = game.history
+        lines, cols = self.term.size()
+        self.put(1, 2, "Net worth per turn", curses.A_BOLD)
+        legend = (len(game.players) + 1) // 2
+        top = 3
+        bottom = lines - legend - 3
+        label = 12
+        left = label + 2
+        width = cols - left - 2
+        height = bottom - top + 1
+        peak = max(max(row) for row in history) or 1
+        turns = len(history) - 1
+        for i, fraction in enumerate((1, 0.5, 0)):
+            y = top + round((height - 1) * (1 - fraction))
+            value = peak if i == 0 else peak // 2 if i == 1 else 0
+            self.put(y, 0, fit_number(value, label, "$").rjust(label))
+        self.screen.attron(self._pair(_BORDER))
+        self.screen.vline(top, left - 1, curses.ACS_VLINE, height)
+        self.screen.hline(bottom + 1, left - 1, curses.ACS_HLINE, width + 1)
+        self.screen.addch(bottom + 1, left - 1, curses.ACS_LLCORNER)
+        self.screen.attroff(self._pair(_BORDER))
+        self.put(bottom + 2, left, "turn 0")
+        end_label = f"turn {turns}"
+        self.put(bottom + 2, left + width - len(end_label), end_label)
+
+        def column(t: float) -> int:
+            return left + round(t * (width - 1) / max(turns, 1))
+
+        def row(value: float) -> int:
+            return bottom - round(value * (height - 1) / peak)
+
+        for player in range(len(game.players)):
+            attr = self.player_attr(player)
+            mark = str(player + 1)
+            series = [r[player] for r in history]
+            for x in range(left, left + width):
+                t = (x - left) * max(turns, 1) / max(width - 1, 1)
+                if turns == 0:
+                    value = series[0]
+                else:
+                    i = min(int(t), turns - 1)
+                    value = series[i] + (series[i + 1] - series[i]) * (t - i)
+                self.put(row(value), x, mark, attr)
+            for t, value in enumerate(series):
+                self.put(row(value), column(t), mark, attr)
+        slot = (cols - 4) // 2
+        for i, player in enumerate(game.standings()):
+            y = lines - legend + i // 2
+            x = 2 + slot * (i % 2)
+            worth = fit_number(game.net_worth(player), 16, "$")
+            self.put(y, x, f"{player + 1} ", self.player_attr(player))
+            self.put(y, x + 2, clip(f"{self.name(player)}  {worth}", slot - 3))
+        self.put(1, cols - 28, "Press any key to leave.", curses.A_DIM)
+
+
+def standings_text(game: Game) -> str:
+    """The final standings as plain text lines for the shell after the game (never wider than 110 columns)."""
+    rows = [[printable(game.players[p].name), (game.stock_value(p), "$"), (game.players[p].cash, "$"),
+             (game.net_worth(p), "$")] for p in game.standings()]
+    return "\n".join(table(["Player", "Stock Value", "Cash", "Net Worth"], rows, 110))
+
