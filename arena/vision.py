@@ -160,10 +160,11 @@ def _segments_blocked(code: np.ndarray, ex, ey, cx, cy, viewer, target) -> np.nd
     return out
 
 
-def visibility(arena: Arena, players: list[Player]) -> dict[int, set[int]]:
+def visibility(arena: Arena, players: list[Player], viewers: list[int] | None = None) -> dict[int, set[int]]:
     """For every player id, the set of opponent ids (other team) it sees (§2.7); vectorised.
 
-    ``players``: the game's players (ids may be any distinct non-negative ints). Returns {viewer id: set}.
+    ``players``: the game's players (ids: any distinct non-negative ints). ``viewers``: restrict the work
+    to these ids (None = all). Returns {viewer id: set of seen opponent ids} for every player.
     """
     result: dict[int, set[int]] = {p.id: set() for p in players}
     if len(players) < 2:
@@ -175,7 +176,10 @@ def visibility(arena: Arena, players: list[Player]) -> dict[int, set[int]]:
     fx = np.array([VECTORS[p.facing][0] for p in players], dtype=np.int64)
     fy = np.array([VECTORS[p.facing][1] for p in players], dtype=np.int64)
     red = np.array([p.team == "RED" for p in players])
-    vi, ti = np.nonzero(red[:, None] != red[None, :])
+    pairs = red[:, None] != red[None, :]
+    if viewers is not None:
+        pairs &= np.isin(ids, np.array(list(viewers), dtype=np.int64))[:, None]
+    vi, ti = np.nonzero(pairs)
     if len(vi) == 0:
         return result
     vi = np.repeat(vi, 4)
@@ -203,7 +207,7 @@ def visibility(arena: Arena, players: list[Player]) -> dict[int, set[int]]:
 
 def visible(arena: Arena, players: list[Player], viewer: int) -> set[int]:
     """The ids of the opponents that player ``viewer`` sees (§2.7)."""
-    return visibility(arena, players)[viewer]
+    return visibility(arena, players, [viewer])[viewer]
 
 
 # ------------------------------------------------------------------ reference
