@@ -224,7 +224,7 @@ class Window:
             self._dirty = [bounds] if rects is None else _merge_rects(self._dirty)
         self._wake()
 
-    def close(self, wait: float = 1.0) -> None:
+    def close(self, wait: float = 0.5) -> None:
         """Destroy the window and close the connection; waits up to ``wait`` s (then again after cutting the
         socket) for the I/O thread. No DisplayLost follows a close. Closing twice is harmless."""
         with self._lock:
@@ -319,6 +319,7 @@ class Window:
 
     def _setup(self, conn: Display, title: str, min_size: tuple[int, int], app: str) -> None:
         try:
+            conn.set_error_handler(self._on_xerror)
             self._format = _pixel_format(self.display, conn)
             screen = conn.screen()
             width, height = self.size
@@ -339,11 +340,17 @@ class Window:
             win.set_wm_hints(flags=Xutil.InputHint, input=1)
             self._gc = win.create_gc()
             win.map()
-            conn.set_error_handler(self._on_xerror)
             conn.sync()
-        except (xerror.ConnectionClosedError, xerror.XError, OSError, struct.error) as exc:
-            conn.close()
-            raise DisplayError(self.display, f"setting up the window failed: {exc}") from None
+            if self._xerror is not None:
+                raise self._xerror
+        except xerror.XError as exc:
+            conn.display.socket.close()
+            reason = f"the server refused the window (X error {type(exc).__name__})"
+            raise DisplayError(self.display, reason) from None
+        except (xerror.ConnectionClosedError, OSError, struct.error) as exc:
+            conn.display.socket.close()
+            reason = f"the connection broke while creating the window ({exc})"
+            raise DisplayError(self.display, reason) from None
         self._win = win
         self.window_id = win.id
 
