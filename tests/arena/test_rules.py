@@ -223,3 +223,19 @@ def test_snapshot_is_json_and_resumes_identically():
         assert copy.play_round(moves) == game.play_round(moves)
     assert copy.snapshot() == game.snapshot()
     assert all(isinstance(p["points"], str) and "/" in p["points"] for p in data["players"])
+
+
+def test_caught_player_keeps_energy_and_idle_bodies_still_count():
+    game = game_on(OPEN, [(1, 1), (2, 1), (8, 8)], toxic="2")
+    game.players[0].team = RED
+    game.players[1].connected = False
+    game.players[1].energy = 4321
+    result = game.play_round([])
+    assert result.catches == [(1, (0,))]
+    assert game.players[1].energy == 4321 - 1
+    assert game.players[0].energy == START_ENERGY - 2
+
+
+def test_with_positions_rejects_shared_cells():
+    with pytest.raises(ValueError):
+        game_on(OPEN, [(1, 1), (1, 1)])
