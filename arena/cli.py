@@ -339,7 +339,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
     try:
         brain = asyncio.run(bots.run_bot(args.host, args.port, args.strategy, rng))
     except OSError as exc:
-        raise UsageError(f"cannot connect to {args.host}:{args.port}: {exc.strerror or exc}") from None
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise UsageError(f"cannot connect to {args.host}:{args.port}: {reason}") from None
     print(f"bot {brain.id} ({args.strategy}): game over after round {brain.round}")
     return 0
 

@@ -1,0 +1,130 @@
+"""The example bots (spec/arena.md §4): protocol only, sensible strategies, whole games over TCP."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import sys
+
+import pytest
+from arena_helpers import small_arena
+
+from arena import protocol as wire
+from arena.bots import Brain, facing_towards, read_map, run_bot
+from arena.rules import VECTORS
+from arena.server import ArenaServer, Settings
+
+OPEN_MAP = "##########\n#        #\n#        #\n#        #\n#   ##   #\n#        #\n#        #\n##########\n"
+
+
+@pytest.fixture
+def map_file(tmp_path):
+    path = tmp_path / "open.map"
+    path.write_text(OPEN_MAP)
+    return path
+
+
+def brain_at(strategy: str, map_file, x: int, y: int, *, me: int = 0, team: str = "BLUE") -> Brain:
+    brain = Brain(strategy, random.Random(1))
+    assert brain.handle(wire.Id(me)) == [wire.IdOkay()]
+    brain.handle(wire.Map(str(map_file)))
+    brain.handle(wire.Set(x, y, "NORTH"))
+    if team == "RED":
+        brain.handle(wire.TeamChange("RED", me))
+    return brain
+
+
+def step(direction: str, x: int, y: int) -> tuple[int, int]:
+    dx, dy = VECTORS.get(direction, (0, 0))
+    return x + dx, y + dy
+
+
+def chebyshev(a, b) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def test_read_map_and_facing():
+    assert facing_towards(3, -3) == "NORTH_EAST"
+    assert facing_towards(-5, 1) == "WEST"
+    assert facing_towards(0, 2) == "SOUTH"
+
+
+def test_brain_reads_the_map_and_answers_start(map_file):
+    walls = read_map(str(map_file))
+    assert walls.shape == (8, 10) and walls[4, 4] and not walls[1, 1]
+    brain = brain_at("random", map_file, 1, 1)
+    (reply,) = brain.handle(wire.Start(1))
+    assert isinstance(reply, wire.Move) and reply.view in VECTORS
+    # from the corner (1,1) only E, SE, S (and NONE) exist
+    assert set(brain.legal()) == {"EAST", "SOUTH_EAST", "SOUTH"}
+    assert brain.handle(wire.Disconnect()) == [] and brain.done
+
+
+def test_hunt_chases_the_nearest_seen_blue_as_red(map_file):
+    brain = brain_at("hunt", map_file, 2, 2, team="RED")
+    brain.handle(wire.SeePlayer(7, 6, "NORTH", 3))
+    brain.handle(wire.SeePlayer(8, 1, "NORTH", 4))
+    brain.handle(wire.TeamChange("RED", 4))
+    (move,) = brain.handle(wire.Start(5))
+    assert chebyshev(step(move.direction, 2, 2), (7, 6)) == 4
+    assert move.view == "SOUTH_EAST"
+
+
+def test_hunt_remembers_a_blue_that_left_its_view(map_file):
+    brain = brain_at("hunt", map_file, 1, 6, team="RED")
+    brain.handle(wire.SeePlayer(8, 6, "NORTH", 2))
+    brain.handle(wire.Start(1))
+    brain.handle(wire.Set(2, 6, "EAST"))
+    (move,) = brain.handle(wire.Start(2))  # blue 2 not seen this round: last-seen position is kept
+    assert move.direction == "EAST"
+
+
+def test_flee_moves_away_from_a_red_and_off_toxic_cells(map_file):
+    brain = brain_at("flee", map_file, 4, 2)
+    brain.handle(wire.SeePlayer(3, 2, "EAST", 1))
+    brain.handle(wire.TeamChange("RED", 1))
+    (move,) = brain.handle(wire.Start(3))
+    assert chebyshev(step(move.direction, 4, 2), (3, 2)) == 2
+    assert move.view == "WEST"  # keeps the red in sight
+    calm = brain_at("flee", map_file, 5, 5)
+    calm.handle(wire.Toxic(5, 5, 20))
+    calm.stay = 3
+    (move,) = calm.handle(wire.Start(4))
+    assert move.direction != "NONE"
+
+
+def test_unknown_strategy_is_refused():
+    with pytest.raises(ValueError, match="unknown strategy"):
+        Brain("camp")
+
+
+def test_every_strategy_plays_whole_games_over_tcp():
+    async def go(seed: int):
+        server = ArenaServer(small_arena(), Settings(players=3, port=0, move_ms=3000, prep_ms=20, seed=seed,
+                                                     quiet_rounds=5))
+        await server.start()
+        tasks = [asyncio.create_task(run_bot("127.0.0.1", server.port, s, random.Random(seed), timeout_s=30))
+                 for s in ("random", "flee", "hunt")]
+        await server.run()
+        return server, await asyncio.wait_for(asyncio.gather(*tasks), 30)
+
+    for seed in (1, 2):
+        server, brains = asyncio.run(go(seed))
+        assert all(b.done for b in brains)
+        assert sorted(b.id for b in brains) == [0, 1, 2]
+        assert all(b.round == server.game.round for b in brains)
+        # every bot answered every round: nobody was left to the deadline
+        assert all(p.connected for p in server.game.players)
+
+
+def test_bot_command_without_a_server_is_one_line_exit_2():
+    import socket
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    command = [sys.executable, "-m", "arena", "bot", "--strategy", "flee", "127.0.0.1", str(port)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"arena: cannot connect to 127.0.0.1:{port}: Connection refused"

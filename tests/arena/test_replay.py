@@ -1,0 +1,123 @@
+"""Replays (spec/arena.md §4): written by every game, re-simulation reproduces every state exactly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+from arena_helpers import small_arena
+
+from arena import replay
+from arena.bots import run_bot
+from arena.server import ArenaServer, Settings
+
+
+def play_game(path, *, players=4, seed=11, quiet_rounds=4) -> ArenaServer:
+    """A real game over loopback TCP with the example bots, writing a replay to *path*."""
+    writer = replay.ReplayWriter(path, last=True)
+    server = ArenaServer(small_arena(), Settings(players=players, port=0, move_ms=3000, prep_ms=20, seed=seed,
+                                                 quiet_rounds=quiet_rounds), [writer])
+
+    async def go():
+        await server.start()
+        strategies = ["hunt", "flee", "random", "hunt"]
+        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, strategies[i % 4], random.Random(i),
+                                            timeout_s=30)) for i in range(players)]
+        await server.run()
+        await asyncio.wait_for(asyncio.gather(*bots), 30)
+
+    asyncio.run(go())
+    return server
+
+
+def test_replay_resimulates_exactly_and_matches_the_game(tmp_path):
+    path = tmp_path / "game.jsonl"
+    server = play_game(path)
+    rep = replay.load(path)
+    head = rep.header
+    assert head["map"] == "room" and head["seed"] == 11 and head["players"] == 4 and head["quiet_rounds"] == 4
+    assert head["max_rounds"] == 16 and head["ids"] == [0, 1, 2, 3]
+    assert head["walls"][4] == "#  #####   #" and head["toxicity"][1][1] == 10
+    assert len(rep.rounds) == server.game.round and [r["round"] for r in rep.rounds] == list(
+        range(1, server.game.round + 1))
+    assert rep.rounds[-1]["state"] == server.game.snapshot()
+    assert all(all(isinstance(m, list) and len(m) == 3 for m in r["moves"]) for r in rep.rounds)
+    assert replay.verify(rep) == []
+    final = rep.final["table"]
+    assert [(r["rank"], r["id"], Fraction(r["points"])) for r in final] == \
+        sorted(server.game.standings(), key=lambda t: (t[0], t[1]))
+    assert (tmp_path / "LAST.jsonl").read_text() == path.read_text()
+
+
+def test_tampered_replay_is_detected(tmp_path):
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=3)
+    lines = path.read_text().splitlines()
+    rounds = [i for i, line in enumerate(lines) if json.loads(line)["type"] == "round"]
+    target = None
+    for i in rounds:
+        obj = json.loads(lines[i])
+        if obj["moves"]:
+            pid, direction, facing = obj["moves"][0]
+            obj["moves"][0] = [pid, direction, "SOUTH" if facing != "SOUTH" else "NORTH"]
+            lines[i] = json.dumps(obj)
+            target = obj["round"]
+            break
+    assert target is not None
+    path.write_text("\n".join(lines) + "\n")
+    assert replay.verify(replay.load(path))[:1] == [target]
+    head = json.loads(lines[0])
+    head["seed"] += 1
+    lines[0] = json.dumps(head)
+    path.write_text("\n".join(lines) + "\n")
+    assert replay.verify(replay.load(path))[0] == 0
+
+
+def test_default_path_and_last_copy(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    path = replay.default_path("office", 42, when=0)
+    assert path.parent == tmp_path / "state" / "arena" / "replays"
+    assert path.name.endswith("-office-s42.jsonl")
+    assert len(path.name) == len("19700101-000000-office-s42.jsonl")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    assert replay.replay_dir() == replay.Path.home() / ".local" / "state" / "arena" / "replays"
+
+
+def test_unreadable_replays_are_one_line_errors(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "header", "format": 1}\n{not json\n')
+    with pytest.raises(replay.ReplayError, match=r"bad.jsonl:2: not JSON"):
+        replay.load(bad)
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"type": "round"}\n')
+    with pytest.raises(replay.ReplayError, match=r"other.jsonl:1: expected an arena replay header"):
+        replay.load(other)
+    done = subprocess.run([sys.executable, "-m", "arena", "replay", str(tmp_path / "missing.jsonl")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith("arena: ") and done.stderr.count("\n") == 1
+
+
+def test_cli_prints_rounds_and_final_table_and_verifies(tmp_path):
+    path = tmp_path / "game.jsonl"
+    server = play_game(path, seed=5)
+    env = {**os.environ}
+    env.pop("DISPLAY", None)
+    done = subprocess.run([sys.executable, "-m", "arena", "replay", str(path)], capture_output=True,
+                          text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    assert out[0].startswith("map room, 4 players, seed 5, F 4")
+    assert sum(1 for line in out if line.startswith("round ")) == server.game.round
+    assert f"game over after {server.game.round} rounds" in out
+    header = out.index(f"game over after {server.game.round} rounds") + 1
+    assert out[header].split() == ["id", "points", "switch", "catches", "rank"]
+    assert len(out) == header + 1 + 4
+    checked = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(path)],
+                             capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0 and "reproduced exactly" in checked.stdout
