@@ -16,9 +16,9 @@ import random
 import sys
 import traceback
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
 from common.term import Terminal
-from starlanes import __version__
 from starlanes.ai import LEVELS
 from starlanes.console import Console, QuitGame, standings_text
 from starlanes.rules import MAX_PLAYERS, Game
@@ -44,11 +44,19 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def program_version() -> str:
+    """The installed distribution's version (the project is one distribution, ``motti-games``)."""
+    try:
+        return version("motti-games")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the program; returns the exit status."""
     args = parser().parse_args(argv)
     if args.version:
-        print(f"starlanes {__version__}")
+        print(f"starlanes {program_version()}")
         return 0
     if not 0 <= args.computer <= MAX_PLAYERS:
         print(f"starlanes: --computer must be 0 to {MAX_PLAYERS}, not {args.computer}", file=sys.stderr)

@@ -1,0 +1,192 @@
+"""Pure parts of the front end and helpers: the amount field (T26 keys), key names, numbers that fit, tables,
+computer players, save files and the command line's early exits."""
+
+from __future__ import annotations
+
+import curses
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from common.term import clip, decode_key, fit_number, money, printable, table, text_width
+from starlanes import ai, cli
+from starlanes.console import AmountField
+from starlanes.rules import MOVE, TRADE, EndTurn, Game, Move, Trade
+from starlanes.save import SaveError, load_game, save_game
+
+
+def typed(keys: list[str]) -> tuple[AmountField, int]:
+    field = AmountField()
+    for used, key in enumerate(keys, 1):
+        if field.feed(key):
+            return field, used
+    return field, len(keys)
+
+
+def test_t26_m_and_n_finish_at_once_and_swallow_nothing():
+    field, used = typed(["m", "ESC"])
+    assert used == 1 and not field.cancelled and field.value(-2, 3) == 3
+    field, used = typed(["n", "ESC"])
+    assert used == 1 and field.value(-2, 3) == -2
+
+
+def test_amount_field_accepts_digits_and_leading_minus_only():
+    field, used = typed(["-", "1", "-", "x", "m", "ENTER"])
+    assert used == 6 and field.text == "-1" and field.value(-4, 2) == -1
+    field, _ = typed(["1", "2", "BACKSPACE", "5", "ENTER"])
+    assert field.value(0, 99) == 15
+    field, _ = typed(["9"] * 12 + ["ENTER"])
+    assert field.text == "9" * 9
+    field, _ = typed(["ENTER"])
+    assert field.value(-3, 3) == 0
+    field, _ = typed(["-", "ENTER"])
+    assert field.value(-3, 3) == 0
+    field, _ = typed(["5", "ESC"])
+    assert field.cancelled
+
+
+def test_key_names():
+    assert decode_key("a") == "a"
+    assert decode_key("\n") == decode_key("\r") == decode_key(curses.KEY_ENTER) == "ENTER"
+    assert decode_key("\x1b") == "ESC"
+    assert decode_key("\x03") == "^C"
+    assert decode_key("\x0c") == "^L"
+    assert decode_key("\x1a") == "^Z"
+    assert decode_key("\x06") == "^F"
+    assert decode_key("\x7f") == decode_key(curses.KEY_BACKSPACE) == "BACKSPACE"
+    assert decode_key(curses.KEY_UP) == "UP" and decode_key(curses.KEY_DOWN) == "DOWN"
+    assert decode_key(curses.KEY_RESIZE) == "RESIZE"
+    assert decode_key(ord("j")) == "j"
+    assert decode_key("é") == "é"
+
+
+def test_numbers_fit_any_width():
+    assert money(6150) == "$6150"
+    assert fit_number(6150, 10, "$") == "$6150"
+    assert fit_number(10**12 + 5, 14, "$") == "$1000000000005"
+    assert fit_number(123456789012345, 9, "$") == "$1.234e14"
+    assert fit_number(-123456789, 6) == "-1.2e8"
+    assert fit_number(10**200, 6, "$") == "$1e200"
+    assert fit_number(10**200, 3, "$") == "###"
+    for value in (0, 7, 10**3, 10**25 + 17, -(10**40)):
+        for width in range(1, 30):
+            assert len(fit_number(value, width, "$")) <= width
+
+
+def test_text_width_clip_and_printable():
+    assert text_width("Ann") == 3
+    assert text_width("日本") == 4
+    assert clip("日本語", 5) == "日本"
+    assert printable("a\x1bb%s") == "a?b%s"
+
+
+def test_table_widens_then_compacts():
+    rows = [["Altair Starways", (1750, "$"), (12, "")]]
+    lines = table(["Company", "Price", "Holdings"], rows, 36)
+    assert lines == ["Company          Price  Holdings", "Altair Starways  $1750        12"]
+    huge = [["Altair Starways", (10**40, "$"), (10**30, "")]]
+    lines = table(["Company", "Price", "Holdings"], huge, 36)
+    assert all(text_width(line) <= 36 for line in lines)
+    assert "e40" in lines[1] and "e30" in lines[1]
+    wide = table(["Company", "Price", "Holdings"], huge, 100)
+    assert str(10**40) in wide[1] and str(10**30) in wide[1]
+
+
+def play(seed: int, levels: list[str]) -> Game:
+    game = Game.new([f"P{i}" for i in range(len(levels))], random.Random(seed))
+    while not game.is_terminal():
+        for action in ai.choose(game, levels[game.current]):
+            assert game.is_legal(action)
+            game.apply(action)
+    return game
+
+
+def test_computer_players_do_not_touch_the_game_generator():
+    game = Game.new(["a", "b"], random.Random(4))
+    state = game.rng.getstate()
+    before = game.to_dict()
+    assert ai.choose(game, "hard") == [ai.choose_move(game, "hard")]
+    assert game.rng.getstate() == state and game.to_dict() == before
+
+
+def test_hard_beats_easy():
+    wins = 0
+    for seed in range(20):
+        levels = ["hard", "easy"] if seed % 2 else ["easy", "hard"]
+        game = play(seed, levels)
+        wins += levels[game.standings()[0]] == "hard"
+    assert wins >= 15
+
+
+def test_trade_phase_plans_end_with_end_turn():
+    game = Game.new(["a", "b", "c"], random.Random(2))
+    seen_trade = False
+    while not game.is_terminal():
+        actions = ai.choose(game, ["easy", "hard", "hard"][game.current])
+        if game.phase == TRADE:
+            seen_trade = True
+            assert actions[-1] == EndTurn() and all(isinstance(a, Trade) for a in actions[:-1])
+        else:
+            assert game.phase == MOVE and len(actions) == 1 and isinstance(actions[0], Move)
+        for action in actions:
+            game.apply(action)
+    assert seen_trade
+    with pytest.raises(ValueError):
+        ai.choose(game, "hard")
+    with pytest.raises(ValueError):
+        ai.choose(Game.new(["a"], random.Random(1)), "genius")
+
+
+def test_save_round_trip_and_errors(tmp_path):
+    game = Game.new(["Ann", "日本"], random.Random(8))
+    path = tmp_path / "game.json"
+    save_game(path, game, ["human", "easy"])
+    again, controllers = load_game(path)
+    assert again.to_dict() == game.to_dict() and controllers == ["human", "easy"]
+    data = json.loads(path.read_text())
+    data["controllers"] = ["human"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match="controllers"):
+        load_game(path)
+    path.write_text("{")
+    with pytest.raises(SaveError, match="not JSON"):
+        load_game(path)
+    with pytest.raises(SaveError, match="game.json"):
+        load_game(tmp_path / "missing" / "game.json")
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "starlanes", *args], capture_output=True, text=True,
+                          timeout=30, stdin=subprocess.DEVNULL)
+
+
+def test_version_exits_zero():
+    result = run_cli("-v")
+    assert result.returncode == 0 and result.stdout.startswith("starlanes ")
+
+
+def test_bad_options_exit_two_without_traceback(tmp_path):
+    for args in (["-x"], ["-c", "-m"], ["--seed", "x"], ["--computer", "9"]):
+        result = run_cli(*args)
+        assert result.returncode == 2, args
+        assert "Traceback" not in result.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "other"}')
+    result = run_cli("--resume", str(bad))
+    assert result.returncode == 2 and "not a Star Lanes save" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_no_terminal_is_a_clear_error():
+    result = run_cli("--seed", "1")
+    assert result.returncode == 2 and "needs a terminal" in result.stderr
+
+
+def test_parser_defaults():
+    args = cli.parser().parse_args([])
+    assert args.colour is None and args.computer == 0 and args.level == "hard"
+    assert cli.parser().parse_args(["-m"]).colour is False
+    assert cli.parser().parse_args(["--colour"]).colour is True
