@@ -233,7 +233,7 @@ def test_caught_player_keeps_energy_and_idle_bodies_still_count():
     result = game.play_round([])
     assert result.catches == [(1, (0,))]
     assert game.players[1].energy == 4321 - 1
-    assert game.players[0].energy == START_ENERGY - 2
+    assert game.players[0].energy == START_ENERGY - 4
 
 
 def test_with_positions_rejects_shared_cells():
