@@ -1,0 +1,444 @@
+"""motti end to end on real X servers: the ``motti`` program in a subprocess with windows on three Xvfb
+displays, driven with xdotool, checked through GetImage pixels at the pinned probe points (spec/motti.md §6)
+and through the ``--status`` file. Also every startup error (exit 2, one line naming the culprit), Ctrl-C, the
+map listing and headless script mode."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xvfb import Xvfb
+
+from motti import view
+
+MOTTI = [sys.executable, "-m", "motti"]
+DEADLINE_S = 20.0
+
+TWO = """\
+# two players face to face, 10x6
+motti-map 1
+size 10 6
+players 2
+capital 1 1 1
+capital 2 8 4
+grid
+aaaaabbbbb
+aaaaabbbbb
+aaaaabbbbb
+aaaaabbbbb
+aaaaabbbbb
+..aaabbb..
+"""
+
+THREE = """\
+# three players in a row, 9x3
+motti-map 1
+size 9 3
+players 3
+capital 1 1 1
+capital 2 4 1
+capital 3 7 1
+grid
+aaabbbccc
+aaabbbccc
+aaabbbccc
+"""
+
+
+@pytest.fixture
+def maps(tmp_path: Path) -> Path:
+    (tmp_path / "two.map").write_text(TWO)
+    (tmp_path / "three.map").write_text(THREE)
+    return tmp_path
+
+
+class Game:
+    """A running ``motti`` process and its status file."""
+
+    def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
+        self.status_path = cwd / "status.json"
+        self.proc = subprocess.Popen([*MOTTI, *args, "--status", str(self.status_path)], cwd=cwd, env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def status(self) -> dict | None:
+        try:
+            return json.loads(self.status_path.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def wait(self, predicate, what: str) -> dict:
+        """Poll the status file until *predicate* holds (deadline DEADLINE_S)."""
+        end = time.monotonic() + DEADLINE_S
+        status = None
+        while time.monotonic() < end:
+            status = self.status()
+            if status is not None and predicate(status):
+                return status
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}; last status {status}; exit {self.proc.poll()}")
+
+    def stop(self) -> tuple[int, str, str]:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            out, err = self.proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            out, err = self.proc.communicate(timeout=5)
+        return self.proc.returncode, out, err
+
+
+def window_of(status: dict, display: str) -> dict:
+    return next(w for w in status["windows"] if w["display"] == display)
+
+
+def origin(server: Xvfb, window_id: int) -> tuple[int, int]:
+    """Absolute position of an X window on its screen (xwininfo)."""
+    out = subprocess.run(["xwininfo", "-display", server.name, "-id", str(window_id)], capture_output=True,
+                         text=True, timeout=10, check=True).stdout
+    x = int(re.search(r"Absolute upper-left X:\s+(-?\d+)", out).group(1))
+    y = int(re.search(r"Absolute upper-left Y:\s+(-?\d+)", out).group(1))
+    return x, y
+
+
+def grab(server: Xvfb, x: int, y: int, width: int, height: int) -> np.ndarray:
+    """Root-window pixels as an (height, width, 3) RGB array, read with GetImage."""
+    from Xlib import X
+    from Xlib.display import Display
+
+    display = Display(server.name)
+    try:
+        image = display.screen().root.get_image(x, y, width, height, X.ZPixmap, 0xFFFFFFFF)
+        data = np.frombuffer(image.data, dtype=np.uint8).reshape(height, width, 4)
+        return data[:, :, 2::-1].copy()
+    finally:
+        display.close()
+
+
+def expected(letter: str) -> tuple[int, int, int]:
+    if letter == ".":
+        return view.SEA
+    player = ord(letter.lower()) - ord("a") + 1
+    return view.bright(player) if letter.isupper() else view.dark(player)
+
+
+def board_mismatches(server: Xvfb, status: dict, display: str) -> list[tuple[int, int]]:
+    """Cells whose probe pixel on *display* differs from the status board's colour for that cell."""
+    win = window_of(status, display)
+    left, top = origin(server, win["window_id"])
+    width, height = win["size"]
+    pixels = grab(server, left, top, width, height)
+    x0, y0, c = win["x0"], win["y0"], win["c"]
+    bad = []
+    for y, row in enumerate(status["board"]):
+        for x, letter in enumerate(row):
+            if tuple(pixels[y0 + c * y + c // 2, x0 + c * x + 1]) != expected(letter):
+                bad.append((x, y))
+    return bad
+
+
+def wait_pixels(server: Xvfb, game: Game, status: dict, display: str) -> None:
+    """Wait until every probe pixel on *display* matches the board of *status*."""
+    end = time.monotonic() + DEADLINE_S
+    bad = board_mismatches(server, status, display)
+    while bad and time.monotonic() < end:
+        time.sleep(0.05)
+        bad = board_mismatches(server, status, display)
+    assert not bad, f"{display}: cells {bad} do not show the colours of {status['board']}"
+
+
+def click(server: Xvfb, status: dict, button: int, cell: tuple[int, int] | None = None,
+          box: int | None = None) -> None:
+    """Click *button* on *server*'s motti window: on board *cell*, on toolbar *box*, else on cell (0,0)."""
+    win = window_of(status, server.name)
+    left, top = origin(server, win["window_id"])
+    x0, y0, c = win["x0"], win["y0"], win["c"]
+    if box is not None:
+        width = win["size"][0]
+        px, py = box * width // 4 + width // 8, 24
+    else:
+        x, y = cell if cell is not None else (0, 0)
+        px, py = x0 + c * x + c // 2, y0 + c * y + c // 2
+    server.xdotool("mousemove", str(left + px), str(top + py), "click", str(button))
+
+
+def test_three_displays_play_and_only_the_player_in_turn_acts(xvfb3, maps):
+    d1, d2, d3 = xvfb3
+    game = Game(["two.map", f"1:{d1.name}", f"2:{d2.name}", f"0:{d3.name}", "--seed", "11"], maps, d1.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 3, "three windows")
+        assert sorted(w["display"] for w in status["windows"]) == sorted([d1.name, d2.name, d3.name])
+        assert window_of(status, d3.name)["players"] == []
+        win = window_of(status, d1.name)
+        assert (win["size"], win["x0"], win["y0"], win["c"]) == ([480, 264], 80, 48, 32)
+        for server in xvfb3:
+            wait_pixels(server, game, status, server.name)
+
+        # Player 2's display and the observer's are not in turn: a legal-looking cross and a perform do
+        # nothing.
+        click(d2, status, 1, (0, 0))
+        click(d2, status, 3)
+        click(d3, status, 1, (1, 0))
+        click(d3, status, 3)
+        # Player 1: middle button cycles to Defend, three crosses, right button performs.
+        click(d1, status, 2)
+        status = game.wait(lambda s: s["action"] == "defend", "Defend selected")
+        assert status["crosses"] == [] and status["attacks_left"] == 6 and status["turn"] == 1
+        for cell in ((4, 1), (4, 2), (4, 3)):
+            click(d1, status, 1, cell)
+        status = game.wait(lambda s: len(s["crosses"]) == 3, "three crosses")
+        assert status["crosses"] == [[4, 1], [4, 2], [4, 3]]
+        click(d1, status, 3)
+        status = game.wait(lambda s: s["turn"] == 2, "player 2's turn")
+        assert [row[4] for row in status["board"]] == ["a", "A", "A", "A", "a", "a"]
+        assert status["action"] == "attack" and status["crosses"] == []
+        for server in xvfb3:
+            wait_pixels(server, game, status, server.name)
+
+        # Player 2: Guerilla from the toolbar on its own cell (6,2); player 1's window is ignored now.
+        click(d1, status, 2)
+        click(d2, status, 1, box=2)
+        status = game.wait(lambda s: s["action"] == "guerilla", "Guerilla selected")
+        click(d2, status, 1, (6, 2))
+        status = game.wait(lambda s: s["crosses"] == [[6, 2]], "guerilla cross")
+        click(d2, status, 3)
+        status = game.wait(lambda s: s["turn"] == 1, "player 1's turn again")
+        assert status["board"][2] == "aaaaAbBbbb"
+        for server in xvfb3:
+            wait_pixels(server, game, status, server.name)
+
+        # Player 1 attacks (5,1),(5,2),(5,3) six times; the draws decide, the board must agree everywhere.
+        for cell in ((5, 1), (5, 2), (5, 3)):
+            click(d1, status, 1, cell)
+        status = game.wait(lambda s: len(s["crosses"]) == 3, "attack crosses")
+        for _ in range(6):
+            click(d1, status, 3)
+        status = game.wait(lambda s: s["turn"] == 2 and s["attacks_left"] == 6, "six attacks")
+        assert all(row[5] in "bBA" for row in status["board"])
+        for server in xvfb3:
+            wait_pixels(server, game, status, server.name)
+        assert game.proc.poll() is None
+    finally:
+        code, _out, err = game.stop()
+    assert code == 130, err
+    assert "Traceback" not in err
+
+
+def test_killing_a_display_defeats_its_player_and_the_game_goes_on(xvfb3, maps):
+    d1, d2, d3 = xvfb3
+    game = Game(["three.map", f"1:{d1.name}", f"2:{d2.name}", f"3:{d3.name}", "--seed", "2"], maps, d1.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 3, "three windows")
+        d2.stop()
+        status = game.wait(lambda s: s["alive"] == [1, 3], "player 2 eliminated")
+        assert sorted(w["display"] for w in status["windows"]) == sorted([d1.name, d3.name])
+        assert status["winner"] is None and status["turn"] == 1
+        # Player 2's land went to the nearest capitals (§2.7): columns 3-5 split between 1 and 3, tie to 1.
+        assert status["board"] == ["aaaaacccc"] * 3
+        for server in (d1, d3):
+            wait_pixels(server, game, status, server.name)
+        click(d1, status, 2)
+        game.wait(lambda s: s["action"] == "defend", "Defend selected")
+        click(d1, status, 1, (0, 0))
+        game.wait(lambda s: s["crosses"] == [[0, 0]], "cross")
+        click(d1, status, 3)
+        status = game.wait(lambda s: s["turn"] == 3, "the turn skips player 2")
+        assert status["board"][0] == "Aaaaacccc"
+        for server in (d1, d3):
+            wait_pixels(server, game, status, server.name)
+        click(d3, status, 2)
+        game.wait(lambda s: s["action"] == "defend", "Defend selected by player 3")
+        click(d3, status, 1, (8, 2))
+        game.wait(lambda s: s["crosses"] == [[8, 2]], "player 3's cross")
+        click(d3, status, 3)
+        status = game.wait(lambda s: s["turn"] == 1, "back to player 1")
+        assert status["board"][2] == "aaaaacccC"
+        for server in (d1, d3):
+            wait_pixels(server, game, status, server.name)
+    finally:
+        code, _out, err = game.stop()
+    assert code == 130, err
+    assert "Traceback" not in err
+
+
+def test_closing_the_last_opponent_window_ends_the_game_with_a_winner(xvfb3, maps):
+    d1, d2, d3 = xvfb3
+    game = Game(["two.map", f"1:{d1.name}", f"2:{d2.name}", f"0:{d3.name}", "--seed", "4"], maps, d1.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 3, "three windows")
+        d3.stop()     # the observer leaves: nobody is defeated
+        status = game.wait(lambda s: len(s["windows"]) == 2, "observer gone")
+        assert status["alive"] == [1, 2]
+        win = window_of(status, d2.name)
+        subprocess.run(["xkill", "-display", d2.name, "-id", str(win["window_id"])], capture_output=True,
+                       timeout=10, check=True)
+        status = game.wait(lambda s: s["winner"] == 1, "player 1 wins")
+        assert status["alive"] == [1]
+        assert all(set(row) <= set(".a") for row in status["board"])
+        wait_pixels(d1, game, status, d1.name)
+        # The winner's window waits for `q`, then the program ends with status 0.
+        left, top = origin(d1, window_of(status, d1.name)["window_id"])
+        d1.xdotool("mousemove", str(left + 10), str(top + 60), "key", "q")
+        code, _out, err = game.proc.wait(timeout=15), "", game.proc.stderr.read()
+    finally:
+        if game.proc.poll() is None:
+            game.stop()
+    assert code == 0, err
+    assert "Traceback" not in err
+
+
+def run_motti(args: list[str], cwd: Path, env: dict[str, str],
+              timeout: float = 40) -> subprocess.CompletedProcess:
+    return subprocess.run([*MOTTI, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *names: str) -> None:
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("motti: ")
+    for name in names:
+        assert name in lines[0], (name, lines[0])
+    assert "Traceback" not in result.stderr
+
+
+def motti_windows(server: Xvfb) -> str:
+    tree = subprocess.run(["xwininfo", "-display", server.name, "-root", "-tree"], capture_output=True,
+                          text=True, timeout=10, check=True).stdout
+    return "\n".join(line for line in tree.splitlines() if "motti" in line)
+
+
+@pytest.mark.parametrize(("strings", "culprit"), [
+    (["x:{d}"], "x:{d}"),                   # not a number
+    (["1:{d}", "9:{d}"], "9:{d}"),         # no player 9 on a 2-player map
+    (["1:{d}", "1:{d}"], "1:{d}"),         # player named twice
+    (["1,2"], "1,2"),                       # no colon
+])
+def test_bad_player_strings(xvfb, maps, strings, culprit):
+    args = ["two.map", *[s.format(d=xvfb.name) for s in strings]]
+    result = run_motti(args, maps, xvfb.env())
+    assert_one_line_error(result, culprit.format(d=xvfb.name))
+    assert motti_windows(xvfb) == ""
+
+
+def free_tcp_display() -> tuple[socket.socket, int]:
+    """A listening socket on 127.0.0.1:6000+N that never answers X requests, and N."""
+    for number in range(40, 100):
+        listener = socket.socket()
+        try:
+            listener.bind(("127.0.0.1", 6000 + number))
+        except OSError:
+            listener.close()
+            continue
+        listener.listen(8)
+        return listener, number
+    raise RuntimeError("no free X TCP port")
+
+
+def test_display_refused_no_such_display_and_silence_exit_2_and_close_the_others(xvfb, maps, tmp_path):
+    listener, number = free_tcp_display()
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                accepted.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        silent = f"127.0.0.1:{number}"
+        result = run_motti(["two.map", f"1:{xvfb.name}", f"2:{silent}"], maps, xvfb.env())
+        assert_one_line_error(result, silent)
+        assert "no answer" in result.stderr
+        assert motti_windows(xvfb) == ""
+    finally:
+        stop.set()
+        thread.join(5)
+        listener.close()
+        for conn in accepted:
+            conn.close()
+    # Nothing listens on that port any more: the connection is refused.
+    refused = f"127.0.0.1:{number}"
+    result = run_motti(["two.map", f"1:{xvfb.name}", f"2:{refused}"], maps, xvfb.env())
+    assert_one_line_error(result, refused)
+    assert motti_windows(xvfb) == ""
+    # No X server with that number (unix socket).
+    missing = ":" + str(xvfb.number + 57)
+    result = run_motti(["two.map", f"1:{missing}", f"2:{xvfb.name}"], maps, xvfb.env())
+    assert_one_line_error(result, missing)
+    assert motti_windows(xvfb) == ""
+    # $DISPLAY is not set and nobody names a display for player 2.
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    result = run_motti(["two.map", f"1:{xvfb.name}"], maps, env)
+    assert_one_line_error(result, "DISPLAY")
+
+
+def test_bad_authorisation_exits_2_naming_the_display(maps, tmp_path):
+    cookies = tmp_path / "server.auth"
+    subprocess.run(["xauth", "-f", str(cookies), "add", ":0", ".", "0123456789abcdef0123456789abcdef"],
+                   capture_output=True, timeout=10, check=True)
+    client = tmp_path / "client.auth"
+    client.write_bytes(b"")
+    with Xvfb(extra=("-auth", str(cookies))) as guarded, Xvfb() as open_server:
+        env = dict(open_server.env(), XAUTHORITY=str(client))
+        result = run_motti(["two.map", f"1:{open_server.name}", f"2:{guarded.name}"], maps, env)
+        assert_one_line_error(result, guarded.name)
+        assert "uthori" in result.stderr
+        assert motti_windows(open_server) == ""
+
+
+def test_ctrl_c_exits_130_and_closes_the_windows(xvfb, maps):
+    game = Game(["two.map", "--seed", "1"], maps, xvfb.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
+        assert window_of(status, xvfb.name)["players"] == [1, 2]
+        assert "motti" in motti_windows(xvfb)
+    finally:
+        code, out, err = game.stop()
+    assert code == 130
+    assert out == "" and "Traceback" not in err
+    assert motti_windows(xvfb) == ""
+
+
+def test_without_arguments_motti_lists_the_maps(maps):
+    env = dict(os.environ, MOTTI_MAPDIR=str(maps))
+    result = run_motti([], maps, env)
+    assert result.returncode == 0, result.stderr
+    assert [line.split() for line in result.stdout.splitlines()] == [
+        ["three", "9x3", "3", "players"],
+        ["two", "10x6", "2", "players"],
+    ]
+
+
+def test_script_mode_end_to_end_writes_the_final_board(maps):
+    script = maps / "moves.txt"
+    script.write_text("# player 1 defends, player 2 uses guerilla, player 1 attacks once with no cross\n"
+                      "defend 4,1 4,2 4,3\n"
+                      "guerilla 6,2\n"
+                      "attack\n")
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    result = run_motti(["two.map", "--script", "moves.txt", "--seed", "5", "--final", "end.map"], maps, env)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    final = (maps / "end.map").read_text().splitlines()
+    assert "turn 1" in final and "attacks 5" in final
+    grid = final[final.index("grid") + 1:]
+    assert grid == ["aaaaabbbbb", "aaaaAbbbbb", "aaaaAbBbbb", "aaaaAbbbbb", "aaaaabbbbb", "..aaabbb.."]
