@@ -10,8 +10,8 @@ global reset §2.8, game end §2.9); every stage returns the events it caused, i
 
 Encirclement is connected-component labelling with 4-connectivity (``scipy.ndimage.label``). Only pockets that
 touch a changed cell can be new (anything else was already resolved by the previous run), so the labelling
-runs on a window around the changed cells first, then on a window that also holds the player's capital, and on
-the whole board only when neither decides."""
+runs on windows around the changed cells first, then on a window that also holds the player's capital, and on
+the whole board only when none decides."""
 
 from __future__ import annotations
 
@@ -41,8 +41,8 @@ TIE_RULES = ("mover", "lowest")
 
 Cell = tuple[int, int]
 
-# Margin (cells) around the changed cells for the first, local labelling window.
-_LOCAL_MARGIN = 24
+# Margins (cells) around the changed cells for the local labelling windows, tried in this order.
+_LOCAL_MARGINS = (24, 96)
 
 
 class IllegalAction(ValueError):
@@ -394,11 +394,8 @@ def _pockets_of(
         windows = [whole]
     else:
         sy, sx = seeds
-        windows = [
-            _bbox_window(sy, sx, shape, _LOCAL_MARGIN),
-            _bbox_window(np.append(sy, cy), np.append(sx, cx), shape, _LOCAL_MARGIN),
-            whole,
-        ]
+        windows = [_bbox_window(sy, sx, shape, margin) for margin in _LOCAL_MARGINS]
+        windows += [_bbox_window(np.append(sy, cy), np.append(sx, cx), shape, _LOCAL_MARGINS[0]), whole]
     out: list[_Handover] = []
     previous = None
     for window in windows:

@@ -24,7 +24,8 @@ from motti.rules import (
 
 
 class Scripted(random.Random):
-    """A Random whose randrange(6) returns the scripted draws in order (and fails the test on any other use)."""
+    """A Random whose randrange(6) returns the scripted draws in order (and fails the test on any other use).
+    """
 
     def __init__(self, draws: list[int]) -> None:
         super().__init__(0)

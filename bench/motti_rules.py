@@ -1,0 +1,234 @@
+"""Benchmark: one motti action's full resolution on a 1000x1000 board with 8 players (spec/motti.md §2.4).
+
+The board is all land; 8 capitals on a 4x2 grid, every cell owned by its nearest capital, half of the cells
+occupied at random (seeded). The actions are single successful attacks: some close a pocket (encirclement and
+division), some do not. Timed: ``Game.attack`` (the draw, the cell change, capital check, encirclement, reset
+and end check). Baseline: the same resolution written as plain-Python breadth-first searches over the cells,
+on the same boards, measured in the same run; both must leave identical boards.
+
+Bar (printed, not asserted): median <= 50 ms and >= 50x faster than the baseline."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from motti.rules import Board, Game  # noqa: E402
+
+SIZE = 1000
+CAPITALS = {i + 1: (125 + 250 * (i % 4), 250 + 500 * (i // 4)) for i in range(8)}
+RUNS = 5
+BASELINE_ACTIONS = 4
+BAR_MS = 50.0
+BAR_RATIO = 50.0
+
+
+class Draw(random.Random):
+    """Every attack draws 0, so the first cross is conquered."""
+
+    def randrange(self, *args, **kwargs):  # type: ignore[override]
+        return 0
+
+
+def make_board(seed: int) -> Board:
+    ys, xs = np.mgrid[0:SIZE, 0:SIZE]
+    best = np.full((SIZE, SIZE), np.iinfo(np.int64).max)
+    owner = np.zeros((SIZE, SIZE), dtype=np.int8)
+    for p, (cx, cy) in CAPITALS.items():
+        d2 = (xs - cx) ** 2 + (ys - cy) ** 2
+        closer = d2 < best
+        owner[closer] = p
+        best[closer] = d2[closer]
+    occupied = np.random.default_rng(seed).random((SIZE, SIZE)) < 0.5
+    land = np.ones((SIZE, SIZE), dtype=bool)
+    return Board(land, owner, occupied, dict(CAPITALS), 8)
+
+
+def add_pocket(board: Board, mover: int, x0: int, y0: int, side: int) -> tuple[int, int]:
+    """Surround a side x side square right of the mover's region at (x0, y0) with the mover's occupied cells,
+    leaving one gap of the neighbour's unoccupied land; return the gap (attacking it closes the pocket)."""
+    ring = np.zeros(board.land.shape, dtype=bool)
+    ring[y0 - 1 : y0 + side + 1, x0 - 1 : x0 + side + 1] = True
+    ring[y0 : y0 + side, x0 : x0 + side] = False
+    board.owner[ring] = mover
+    board.occupied[ring] = True
+    gap = (x0 + side, y0 + side // 2)
+    board.owner[gap[1], gap[0]] = board.owner[gap[1], gap[0] + 1]
+    board.occupied[gap[1], gap[0]] = False
+    return gap
+
+
+def plain_attack(rng: random.Random, board: Board, mover: int) -> tuple[int, int]:
+    """A legal attack target of ``mover`` that encircles nothing: an unoccupied cell of its own region next to
+    one of its occupied cells, away from the region's border."""
+    cx, cy = CAPITALS[mover]
+    while True:
+        x, y = cx + rng.randrange(-80, 80), cy + rng.randrange(-80, 80)
+        if board.owner[y, x] == mover and not board.occupied[y, x] and board.occupied[y, x - 1]:
+            if board.owner[y, x - 1] == mover:
+                return (x, y)
+
+
+def scenario(seed: int) -> tuple[Board, list[tuple[int, tuple[int, int]]]]:
+    """The board plus the actions [(mover, cell)]; half close a pocket (5x5 up to 60x60), half do not."""
+    board = make_board(seed)
+    rng = random.Random(seed)
+    actions = []
+    for i, (mover, side) in enumerate([(1, 5), (2, 20), (5, 60), (6, 8), (3, 40), (7, 12)]):
+        border_x = 250 * (((mover - 1) % 4) + 1)
+        y0 = 60 + 60 * i + (500 if mover > 4 else 0)
+        actions.append((mover, add_pocket(board, mover, border_x, y0, side)))
+        other = rng.choice([p for p in CAPITALS if p != mover])
+        actions.append((other, plain_attack(rng, board, other)))
+    return board, actions
+
+
+# ------------------------------------------------------------------------------------- plain-Python baseline
+
+
+def python_resolve(land: list, owner: list, occ: list, caps: dict, mover: int, cell: tuple[int, int]) -> None:
+    """Attack ``cell`` for ``mover`` and resolve it (§2.4) with Python BFS over the flat cell lists."""
+    w, h = SIZE, SIZE
+    i = cell[1] * w + cell[0]
+    owner[i], occ[i] = mover, True
+
+    def neighbours(j: int):
+        x = j % w
+        if x > 0:
+            yield j - 1
+        if x < w - 1:
+            yield j + 1
+        if j >= w:
+            yield j - w
+        if j < w * (h - 1):
+            yield j + w
+
+    for p, c in list(caps.items()):
+        if c is not None and owner[c[1] * w + c[0]] != p:
+            raise NotImplementedError("capital capture is not part of this benchmark")
+    while True:
+        handovers = []
+        for p, c in caps.items():
+            if c is None:
+                continue
+
+            def passable(j: int, p: int = p) -> bool:
+                return land[j] and (owner[j] == p or not occ[j])
+
+            start = c[1] * w + c[0]
+            reach = {start}
+            queue = deque([start])
+            while queue:
+                j = queue.popleft()
+                for k in neighbours(j):
+                    if k not in reach and passable(k):
+                        reach.add(k)
+                        queue.append(k)
+            seen: set[int] = set()
+            for j in range(w * h):
+                if owner[j] != p or not land[j] or j in reach or j in seen:
+                    continue
+                pocket = [j]
+                seen.add(j)
+                queue = deque([j])
+                while queue:
+                    a = queue.popleft()
+                    for k in neighbours(a):
+                        if k not in seen and k not in reach and passable(k):
+                            seen.add(k)
+                            pocket.append(k)
+                            queue.append(k)
+                members = set(pocket)
+                encirclers = {
+                    owner[k] for a in pocket for k in neighbours(a) if occ[k] and land[k] and owner[k] != p
+                }
+                if not encirclers:
+                    continue
+                order = sorted(encirclers)
+                if mover in order:
+                    order.remove(mover)
+                    order.insert(0, mover)
+                rank = {q: r for r, q in enumerate(order)}
+                label: dict[int, int] = {}
+                layer = []
+                for a in pocket:
+                    cands = [owner[k] for k in neighbours(a) if occ[k] and land[k] and owner[k] in rank]
+                    if cands:
+                        label[a] = min(cands, key=rank.__getitem__)
+                        layer.append(a)
+                while layer:
+                    nxt: dict[int, int] = {}
+                    for a in layer:
+                        for k in neighbours(a):
+                            if k in members and k not in label:
+                                q = label[a]
+                                if k not in nxt or rank[q] < rank[nxt[k]]:
+                                    nxt[k] = q
+                    label.update(nxt)
+                    layer = list(nxt)
+                handovers.append([(a, label[a]) for a in pocket if owner[a] == p])
+        if not handovers:
+            break
+        for group in handovers:
+            for a, q in group:
+                owner[a], occ[a] = q, False
+    if not any(land[j] and not occ[j] for j in range(w * h)):
+        for j in range(w * h):
+            occ[j] = False
+
+
+# ------------------------------------------------------------------------------------------------------ main
+
+
+def main() -> int:
+    start = time.perf_counter()
+    base, actions = scenario(seed=1)
+    times = []
+    encircling = 0
+    results = []
+    for run in range(RUNS):
+        for mover, cell in actions:
+            game = Game(base.copy(), Draw(), turn=mover)
+            t0 = time.perf_counter()
+            events = game.attack([cell])
+            times.append(time.perf_counter() - t0)
+            if run == 0:
+                encircling += any(type(e).__name__ == "Encircled" for e in events)
+                results.append(game.board)
+    ours = statistics.median(times) * 1000
+
+    baseline_times = []
+    for (mover, cell), expected in list(zip(actions, results, strict=True))[:BASELINE_ACTIONS]:
+        land = base.land.ravel().tolist()
+        owner = base.owner.ravel().tolist()
+        occ = base.occupied.ravel().tolist()
+        t0 = time.perf_counter()
+        python_resolve(land, owner, occ, dict(base.capitals), mover, cell)
+        baseline_times.append(time.perf_counter() - t0)
+        same = owner == expected.owner.ravel().tolist() and occ == expected.occupied.ravel().tolist()
+        if not same:
+            print("FAIL: the baseline and the engine disagree on the resulting board")
+            return 1
+    baseline = statistics.median(baseline_times) * 1000
+    ratio = baseline / ours
+    ok = ours <= BAR_MS and ratio >= BAR_RATIO
+    print(f"board {SIZE}x{SIZE}, 8 players, half occupied; {len(actions)} actions, {encircling} encircle")
+    fastest, slowest = min(times) * 1000, max(times) * 1000
+    print(f"engine:   median {ours:8.2f} ms per action, {RUNS} runs (min {fastest:.2f}, max {slowest:.2f})")
+    print(f"baseline: median {baseline:8.1f} ms per action (plain-Python BFS, {len(baseline_times)} actions)")
+    print(f"ratio:    {ratio:8.0f}x  (results identical)")
+    print(f"bar: <= {BAR_MS:.0f} ms and >= {BAR_RATIO:.0f}x faster: {'PASS' if ok else 'FAIL'}")
+    print(f"total {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
