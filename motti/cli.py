@@ -15,15 +15,22 @@ import os
 import random
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import NoReturn
-
-from motti import __version__
 
 EXIT_OK = 0
 EXIT_FAULT = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+
+
+def program_version() -> str:
+    """The installed distribution's version (motti is part of the ``motti-games`` distribution)."""
+    try:
+        return version("motti-games")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 class UserError(Exception):
@@ -61,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     parser.add_argument("--help", action="help", help="show this help and exit")
-    parser.add_argument("--version", action="version", version=f"motti {__version__}")
+    parser.add_argument("--version", action="version", version=f"motti {program_version()}")
     parser.add_argument("map", nargs="?", metavar="MAP", help="map name or file, or 'generate'")
     parser.add_argument("seats", nargs="*", metavar="PLAYERSTRING", help="LIST:DISPLAY, e.g. 1,2:host:0")
     gen = parser.add_argument_group("map generation (MAP 'generate')")
@@ -174,8 +181,6 @@ def _run_script(args: argparse.Namespace, game) -> int:
     from motti.mapfile import dump_map
     from motti.script import ScriptError, run_script
 
-    if not Path(args.script).is_file():
-        raise UserError(f"--script {args.script}: no such file")
     try:
         run_script(game, args.script)
     except ScriptError as error:
@@ -199,11 +204,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _list_maps()
     if args.final and not args.script:
         raise UserError("--final needs --script")
-    seed = args.seed
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
-        if args.script:
-            print(f"motti: seed {seed}", file=sys.stderr)
+    if args.script and not Path(args.script).is_file():
+        raise UserError(f"--script {args.script}: no such file")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     board, output_board, turn, attacks = _load_board(args, rng)
     if args.output:
@@ -217,6 +220,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         raise UserError(f"{args.map}: {error}") from None
     if args.script:
+        if args.seed is None:
+            print(f"motti: seed {seed}", file=sys.stderr)
         return _run_script(args, game)
     bad = sorted(player for player in args.computer if player > board.players)
     if bad:
@@ -254,7 +259,8 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
     if all(seat.display is None for seat in seats):
         from motti.console import run_console_game
 
-        return run_console_game(game, console_players, computer=computer, rng=computer_rng) or EXIT_OK
+        run_console_game(game, console_players, computer=sorted(computer), rng=computer_rng)
+        return EXIT_OK
 
     from motti.frontend import Frontend, open_windows
 

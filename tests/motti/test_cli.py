@@ -1,0 +1,187 @@
+"""motti/cli.py: the manual's options and defaults (spec/motti.md §3.1), exit statuses and one-line errors
+(§3.4), -p/-o (T22), generate, script mode (§3.3). Nothing here opens a window (tests/e2e/test_motti_x.py
+does)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from motti import cli
+from motti.mapfile import load_map
+
+THREE = """\
+motti-map 1
+size 9 3
+players 3
+capital 1 1 1
+capital 2 4 1
+capital 3 7 1
+grid
+aaabbbccc
+aaabbbccc
+aaabbbccc
+"""
+
+
+def parse(*argv: str):
+    return cli.build_parser().parse_intermixed_args(list(argv))
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(capsys, *argv: str) -> str:
+    code, out, err = run(capsys, *argv)
+    assert code == 2, err
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("motti: ")
+    return lines[0]
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch) -> Path:
+    """Work in an empty directory holding three.map, with no X display and no shipped maps."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    (tmp_path / "three.map").write_text(THREE)
+    (tmp_path / "empty.txt").write_text("# nothing to play\n")
+    return tmp_path
+
+
+def test_defaults_are_the_manuals():
+    args = parse("generate")
+    assert args.map == "generate" and args.seats == []
+    assert (args.distance_min, args.granularity, args.height, args.plasma_min, args.plasma_max,
+            args.randomness, args.threshold, args.width) == (8.0, 0.3, 15, 0.0, 0.3, 0.2, 0.15, 20)
+    assert args.players is None and args.output is None and args.curses is False
+    assert (args.capital_rule, args.reset_rule, args.computer, args.seed) == ("v3", "empty", set(), None)
+
+
+def test_short_options_and_both_spellings_of_height():
+    args = parse("generate", "-d", "5", "-g", "0.5", "-h", "30", "-m", "0.1", "-M", "0.4", "-r", "0.3",
+                 "-t", "0.2", "-w", "40", "-c", "-p", "3", "-o", "big.map")
+    assert (args.distance_min, args.granularity, args.height, args.plasma_min, args.plasma_max,
+            args.randomness, args.threshold, args.width) == (5.0, 0.5, 30, 0.1, 0.4, 0.3, 0.2, 40)
+    assert args.curses and args.players == 3 and args.output == "big.map"
+    assert parse("generate", "--heigth", "31").height == 31
+    assert parse("generate", "--height=32").height == 32
+
+
+def test_player_strings_may_follow_options():
+    args = parse("generate", "-p", "4", "1,2:hostA:0", "3:hostB:0", "0:hostC:0")
+    assert args.map == "generate" and args.players == 4
+    assert args.seats == ["1,2:hostA:0", "3:hostB:0", "0:hostC:0"]
+    args = parse("islands.map", "-p", "2", "-o", "two.map", "1:host:0")
+    assert (args.map, args.players, args.output, args.seats) == ("islands.map", 2, "two.map", ["1:host:0"])
+    args = parse("two.map", "--script", "moves.txt", "--final", "end.map", "--computer", "2,3")
+    assert (args.script, args.final, args.computer) == ("moves.txt", "end.map", {2, 3})
+
+
+def test_help_is_only_long_and_names_every_option(capsys):
+    code, out, _err = run(capsys, "--help")
+    assert code == 0
+    for option in ("--distance-min", "--granularity", "--heigth", "--height", "--plasma-min", "--plasma-max",
+                   "--randomness", "--threshold", "--width", "--curses", "--players", "--output", "--seed",
+                   "--script", "--final", "--status", "--computer", "--capital-rule", "--reset-rule",
+                   "--version", "-d D", "-g G", "-h H", "-m MIN", "-M MAX", "-r R", "-t T", "-w W", "-c",
+                   "-p N", "-o FILE"):
+        assert option in out, option
+    assert "-h, --help" not in out
+
+
+def test_version(capsys):
+    code, out, _err = run(capsys, "--version")
+    assert code == 0 and out.startswith("motti ")
+
+
+@pytest.mark.parametrize(("argv", "culprit"), [
+    (["--bogus"], "--bogus"),
+    (["generate", "-w", "wide"], "wide"),
+    (["nosuch"], "nosuch"),
+    (["three.map", "-p", "5", "--script", "empty.txt"], "-p 5"),
+    (["three.map", "-p", "1", "--script", "empty.txt"], "-p"),
+    (["three.map", "--capital-rule", "v4"], "v4"),
+    (["three.map", "--computer", "2,x"], "2,x"),
+    (["three.map", "--computer", "4"], "4"),
+    (["three.map", "--final", "end.map"], "--final"),
+    (["three.map", "--script", "missing.txt"], "missing.txt"),
+    (["three.map", "x:host:0"], "x:host:0"),
+    (["three.map", "4:host:0"], "4:host:0"),
+    (["three.map", "1:a:0", "1:b:0"], "1:b:0"),
+    (["three.map", "1:a:0"], "DISPLAY"),
+])
+def test_user_errors_are_one_line_and_exit_2(capsys, here, argv, culprit):
+    line = one_line_error(capsys, *argv)
+    assert culprit in line
+
+
+def test_a_bad_map_names_file_line_and_column(capsys, here):
+    (here / "bad.map").write_text(THREE.replace("aaabbbccc\naaabbbccc\n", "aaabbbccc\naaab?bccc\n"))
+    line = one_line_error(capsys, "bad.map")
+    assert line.startswith("motti: ")
+    assert "bad.map:9:5:" in line
+
+
+def test_output_reduces_with_p_and_renumbers(capsys, here):
+    # T22 style: player strings name players 1 and 3, so -p 2 disables player 2 (the highest unnamed one); its
+    # cells go to the nearest capital; -o writes the survivors renumbered 1..2.
+    code, _out, err = run(capsys, "three.map", "-p", "2", "1:hostA:0", "3:hostB:0", "-o", "two.map",
+                          "--script", "empty.txt", "--seed", "1")
+    assert code == 0, err
+    state = load_map(here / "two.map")
+    assert state.board.players == 2
+    assert state.board.capitals == {1: (1, 1), 2: (7, 1)}
+    grid = (here / "two.map").read_text().splitlines()
+    assert grid[grid.index("grid") + 1:] == ["aaaaabbbb"] * 3
+
+
+def test_generate_writes_the_map_and_the_seed_makes_it_repeatable(capsys, here):
+    for name in ("big.map", "again.map"):
+        code, _out, err = run(capsys, "generate", "-w", "40", "-h", "30", "-p", "3", "--seed", "7",
+                              "-o", name, "--script", "empty.txt")
+        assert code == 0, err
+    state = load_map(here / "big.map")
+    assert (state.board.width, state.board.height, state.board.players) == (40, 30, 3)
+    assert (here / "big.map").read_text() == (here / "again.map").read_text()
+
+
+def test_generate_that_cannot_place_capitals_is_a_user_error(capsys, here):
+    line = one_line_error(capsys, "generate", "-w", "5", "-h", "5", "-d", "8", "--script", "empty.txt")
+    assert "generate" in line
+
+
+def test_script_mode_writes_the_final_state(capsys, here):
+    (here / "moves.txt").write_text("defend 0,0 0,1\nguerilla 4,0\nattack\npass\n")
+    code, out, err = run(capsys, "three.map", "--script", "moves.txt", "--seed", "3", "--final", "end.map")
+    assert (code, out, err) == (0, "", "")
+    text = (here / "end.map").read_text().splitlines()
+    assert "turn 1" in text and "attacks 6" in text
+    assert text[text.index("grid") + 1:] == ["AaabBbccc", "Aaabbbccc", "aaabbbccc"]
+
+
+def test_script_mode_without_seed_prints_the_seed(capsys, here):
+    code, _out, err = run(capsys, "three.map", "--script", "empty.txt")
+    assert code == 0
+    assert err.startswith("motti: seed ") and err.split()[-1].isdigit()
+
+
+def test_a_bad_script_line_is_a_user_error(capsys, here):
+    (here / "moves.txt").write_text("defend 0,0\nfly 3,3\n")
+    line = one_line_error(capsys, "three.map", "--script", "moves.txt", "--seed", "1")
+    assert "moves.txt:2" in line
+
+
+def test_listing_with_no_maps_is_not_an_error(capsys, here, monkeypatch):
+    monkeypatch.setenv("MOTTI_MAPDIR", str(here / "nowhere"))
+    code, out, _err = run(capsys)
+    assert code == 0 and "no maps" in out
+    monkeypatch.setenv("MOTTI_MAPDIR", str(here))
+    code, out, _err = run(capsys)
+    assert code == 0 and out.split() == ["three", "9x3", "3", "players"]
