@@ -1,0 +1,118 @@
+"""Map generation (spec/motti.md §4) and the worked scenario T23."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+
+from motti.generate import GenerateError, generate, place_capitals, plasma
+from motti.mapfile import dump_map, parse_map
+from motti.rules import Game, find_encircled
+
+
+@pytest.mark.parametrize(
+    "seed, size, players, d", [(1, (20, 15), 2, 8.0), (2, (40, 30), 5, 8.0), (3, (60, 20), 9, 5.0)]
+)
+def test_t23_generator_properties(seed, size, players, d):
+    w, h = size
+    b = generate(w, h, players, random.Random(seed), distance_min=d)
+    assert b.land.shape == (h, w) and b.width == w and b.height == h
+    assert b.players == players and sorted(b.capitals) == list(range(1, players + 1))
+    for (p, a), (q, c) in itertools.combinations(b.capitals.items(), 2):
+        assert math.dist(a, c) >= d, (p, q)
+    for p, (x, y) in b.capitals.items():
+        assert b.land[y, x] and b.owner[y, x] == p
+    assert not b.occupied.any()
+    assert (b.owner[b.land] >= 1).all() and (b.owner[~b.land] == 0).all()
+    assert find_encircled(b, 1) == []
+    Game(b, random.Random(0))
+
+
+def test_t23_same_seed_same_map():
+    a = generate(30, 20, 3, random.Random(42))
+    b = generate(30, 20, 3, random.Random(42))
+    c = generate(30, 20, 3, random.Random(43))
+    assert dump_map(a) == dump_map(b)
+    assert dump_map(a) != dump_map(c)
+
+
+def test_t23_five_by_five_cannot_hold_two_capitals_eight_apart():
+    with pytest.raises(GenerateError, match=r"lower -d/--distance-min or enlarge the map") as err:
+        generate(5, 5, 2, random.Random(1), distance_min=8)
+    assert "5x5" in str(err.value) and "5.66" in str(err.value)
+
+
+def test_placement_gives_up_after_its_tries():
+    # 3 capitals 7 apart do not fit on 8x1 (only cells 0 and 7 are that far apart): every try is made.
+    with pytest.raises(GenerateError, match="3 capitals at least 7 apart"):
+        place_capitals(8, 1, 3, 7.0, random.Random(5))
+
+
+def test_land_is_exactly_the_capital_potential_without_noise():
+    """With no plasma and no random term, land is Σ 1/distance > threshold (§4.3), owned by the nearest capital."""
+    b = generate(
+        30, 12, 2, random.Random(7), distance_min=20, plasma_min=0, plasma_max=0, randomness=0, threshold=0.15
+    )
+    (ax, ay), (bx, by) = b.capitals[1], b.capitals[2]
+    for y in range(12):
+        for x in range(30):
+            if (x, y) in ((ax, ay), (bx, by)):
+                assert b.land[y, x]
+                continue
+            v = 1 / math.hypot(x - ax, y - ay) + 1 / math.hypot(x - bx, y - by)
+            assert b.land[y, x] == (v > 0.15), (x, y, v)
+            if b.land[y, x]:
+                da, db = math.dist((x, y), (ax, ay)), math.dist((x, y), (bx, by))
+                assert b.owner[y, x] == (1 if da <= db else 2)
+
+
+def test_plasma_range_and_granularity():
+    rng = np.random.default_rng(3)
+    cloud = plasma(20, 15, 0.3, 0.1, 0.4, rng)
+    assert cloud.shape == (15, 20)
+    assert cloud.min() >= 0.1 - 1e-12 and cloud.max() <= 0.4 + 1e-12
+    full = plasma(33, 33, 0.3, 0.1, 0.4, np.random.default_rng(3))
+    assert math.isclose(full.min(), 0.1) and math.isclose(full.max(), 0.4)
+
+    def roughness(g: float) -> float:
+        grids = [plasma(65, 65, g, 0.0, 1.0, np.random.default_rng(s)) for s in range(10)]
+        return float(np.mean([np.abs(np.diff(c, axis=1)).mean() for c in grids]))
+
+    assert roughness(0.9) > roughness(0.1)
+
+
+def test_plasma_lowers_land():
+    kwargs = dict(distance_min=8, randomness=0.0, threshold=0.15)
+    flat = generate(40, 30, 2, random.Random(11), plasma_min=0, plasma_max=0, **kwargs)
+    cloudy = generate(40, 30, 2, random.Random(11), plasma_min=0.1, plasma_max=0.3, **kwargs)
+    assert cloudy.capitals == flat.capitals
+    assert cloudy.land.sum() < flat.land.sum()
+    assert not (cloudy.land & ~flat.land).any()
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(width=0), "at least 1x1"),
+        (dict(players=1), "players must be 2 to 9"),
+        (dict(players=10), "players must be 2 to 9"),
+        (dict(distance_min=-1), "distance-min"),
+        (dict(granularity=1.5), "granularity"),
+        (dict(plasma_min=0.5, plasma_max=0.1), "plasma-min"),
+        (dict(randomness=-0.1), "randomness"),
+    ],
+)
+def test_bad_options(kwargs, message):
+    with pytest.raises(GenerateError, match=message):
+        generate(rng=random.Random(1), **kwargs)
+
+
+def test_default_map_round_trips():
+    b = generate(rng=random.Random(5))
+    assert (b.width, b.height, b.players) == (20, 15, 2)
+    again = parse_map(dump_map(b)).board
+    assert (again.owner == b.owner).all() and again.capitals == b.capitals
