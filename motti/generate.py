@@ -1,11 +1,10 @@
 """Random motti maps: ``motti generate`` (spec/motti.md §4).
 
-Capitals are placed at random at least ``distance_min`` apart; a cell is land when
-``Σ 1/distance to each capital − plasma + uniform[0, randomness] > threshold`` (a capital is always land), where
-the plasma cloud is a diamond-square fractal rescaled to ``[plasma_min, plasma_max]``. Land belongs to the
-nearest capital (Euclidean, ties to the lowest number); all land starts unoccupied; nothing is repaired (§4.5).
-All randomness comes from the ``random.Random`` passed in, so a seed gives the same map.
-"""
+Capitals are placed at random at least ``distance_min`` apart; a cell is land when ``Σ 1/distance to each
+capital − plasma + uniform[0, randomness] > threshold`` (a capital is always land), where the plasma cloud is
+a diamond-square fractal rescaled to ``[plasma_min, plasma_max]``. Land belongs to the nearest capital
+(Euclidean, ties to the lowest number); all land starts unoccupied; nothing is repaired (§4.5). All randomness
+comes from the ``random.Random`` passed in, so a seed gives the same map."""
 
 from __future__ import annotations
 
@@ -51,9 +50,9 @@ def place_capitals(
 
 
 def plasma(width: int, height: int, granularity: float, low: float, high: float, rng: np.random.Generator):
-    """§4.2: diamond-square on a (2^k+1)² grid covering width x height, corners uniform in [0, 1], displacement
-    uniform in ±amplitude starting at 1 and multiplied by ``2**-(1-granularity)`` per halving; rescaled linearly
-    to [low, high] and cropped. Returns a (height, width) float64 array."""
+    """§4.2: diamond-square on a (2^k+1)² grid covering width x height, corners uniform in [0, 1],
+    displacement uniform in ±amplitude starting at 1 and multiplied by ``2**-(1-granularity)`` per halving;
+    rescaled linearly to [low, high] and cropped. Returns a (height, width) float64 array."""
     k = max(1, math.ceil(math.log2(max(width, height, 2) - 1)))
     n = 2**k + 1
     g = np.zeros((n, n))

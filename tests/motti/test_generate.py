@@ -53,7 +53,9 @@ def test_placement_gives_up_after_its_tries():
 
 
 def test_land_is_exactly_the_capital_potential_without_noise():
-    """With no plasma and no random term, land is Σ 1/distance > threshold (§4.3), owned by the nearest capital."""
+    """With no plasma and no random term, land is Σ 1/distance > threshold (§4.3), owned by the nearest
+    capital.
+    """
     b = generate(
         30, 12, 2, random.Random(7), distance_min=20, plasma_min=0, plasma_max=0, randomness=0, threshold=0.15
     )
