@@ -442,3 +442,28 @@ def test_script_mode_end_to_end_writes_the_final_board(maps):
     assert "turn 1" in final and "attacks 5" in final
     grid = final[final.index("grid") + 1:]
     assert grid == ["aaaaabbbbb", "aaaaAbbbbb", "aaaaAbBbbb", "aaaaAbbbbb", "aaaaabbbbb", "..aaabbb.."]
+
+
+def test_computer_player_moves_by_itself_and_resize_relayouts(xvfb, maps):
+    game = Game(["two.map", "--computer", "2", "--seed", "8"], maps, xvfb.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
+        assert window_of(status, xvfb.name)["players"] == [1, 2]
+        click(xvfb, status, 2)
+        game.wait(lambda s: s["action"] == "defend", "Defend selected")
+        click(xvfb, status, 1, (0, 0))
+        game.wait(lambda s: s["crosses"] == [[0, 0]], "cross")
+        click(xvfb, status, 3)
+        # player 2 is the computer: its whole turn happens without any input, then it is player 1's turn again
+        status = game.wait(lambda s: s["turn"] == 1 and s["board"][0][0] == "A", "the computer's turn")
+        wait_pixels(xvfb, game, status, xvfb.name)
+        win = window_of(status, xvfb.name)
+        xvfb.xdotool("windowsize", str(win["window_id"]), "700", "500")
+        status = game.wait(lambda s: window_of(s, xvfb.name)["size"] == [700, 500], "the new size")
+        win = window_of(status, xvfb.name)
+        assert (win["x0"], win["y0"], win["c"]) == (0, 48, 70)   # c = min(700 // 10, 428 // 6)
+        wait_pixels(xvfb, game, status, xvfb.name)
+    finally:
+        code, _out, err = game.stop()
+    assert code == 130, err
+    assert "Traceback" not in err
