@@ -196,7 +196,8 @@ def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms:
     parser.add_argument("spectators", nargs="*", metavar="0:DISPLAY", help="spectator window on DISPLAY")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and one parser per command (parsed with intermixed positionals)."""
     parser = argparse.ArgumentParser(prog="arena",
                                      description="The Right2Live bot arena: server, bots, replays.")
     parser.add_argument("--version", action="version", version="arena 0.1.0")
@@ -230,7 +231,7 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--step-ms", type=_positive, default=250,
                      help="time per round in the window (default 250)")
     rep.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded state")
-    return parser
+    return parser, {"serve": serve, "play": play, "bot": bot, "replay": rep}
 
 
 # --- commands -----------------------------------------------------------------------------------------------
@@ -431,7 +432,13 @@ COMMANDS = {"serve": cmd_serve, "play": cmd_play, "bot": cmd_bot, "replay": cmd_
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arena`` console script; returns the exit status."""
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser, commands = _parser()
+    if argv and argv[0] in commands:
+        args = commands[argv[0]].parse_intermixed_args(argv[1:])
+        args.command = argv[0]
+    else:
+        args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING if getattr(args, "quiet", False) else logging.INFO,
                         format="arena: %(message)s", stream=sys.stderr)
     if getattr(args, "seed", 0) is None:

@@ -30,7 +30,7 @@ from arena.rules import VECTORS, Arena, format_hundredths, format_points  # noqa
 
 TOP_H = 48
 BOTTOM_H = 24
-PANEL_W = 220
+PANEL_W = 240
 BLUE_RGB = (50, 100, 220)
 RED_RGB = (220, 50, 47)
 WALL_RGB = (40, 40, 40)
@@ -73,8 +73,9 @@ def layout(size: tuple[int, int], map_w: int, map_h: int) -> Layout:
 
 
 def default_size(map_w: int, map_h: int) -> tuple[int, int]:
-    """Default window size: ``c = min(32, 1280 // W, 888 // H)`` (at least 4), board plus bands and panel."""
-    c = max(4, min(32, 1280 // map_w, 888 // map_h))
+    """Default window size: ``c = min(32, (1280 − PANEL_W) // W, 888 // H)`` (at least 4), board plus
+    bands and panel."""
+    c = max(4, min(32, (1280 - PANEL_W) // map_w, 888 // map_h))
     return max(480, c * map_w) + PANEL_W, c * map_h + TOP_H + BOTTOM_H
 
 
@@ -88,7 +89,7 @@ def _font(size: int, mono: bool) -> pygame.font.Font:
     key = (size, mono)
     if key not in _fonts:
         path = pygame.font.match_font(MONO_FONTS) if mono else None
-        _fonts[key] = pygame.font.Font(path, size * 3 // 4 if path else size)
+        _fonts[key] = pygame.font.Font(path, size * 2 // 3 if path else size)
     return _fonts[key]
 
 
@@ -193,7 +194,7 @@ class Renderer:
     def _panel(surface: pygame.Surface, size: tuple[int, int], players: list[dict], ids: list[int],
                table: list[dict] | None) -> None:
         left = size[0] - PANEL_W + 10
-        _text(surface, "id   points  energy  sw", (left + 14, TOP_H), 20, mono=True)
+        _text(surface, "id  points energy  sw", (left + 14, TOP_H), 20, mono=True)
         order = sorted(players, key=lambda p: (-Fraction(p["points"]), p["id"]))
         ranks = {row["id"]: row["rank"] for row in table} if table else {}
         line_h = max(14, min(22, (size[1] - TOP_H - BOTTOM_H - 24) // max(1, len(players))))
@@ -203,6 +204,6 @@ class Renderer:
             wid = ids[p["id"]]
             switch = "-" if p["switch_round"] is None else str(p["switch_round"])
             rank = f"#{ranks[wid]}" if wid in ranks else ""
-            text = (f"{wid:>2} {format_points(Fraction(p['points'])):>8} "
-                    f"{format_hundredths(p['energy']):>7} {switch:>3} {rank}")
+            text = (f"{wid:>2} {format_points(Fraction(p['points'])):>7} "
+                    f"{format_hundredths(p['energy']):>6} {switch:>3} {rank}")
             _text(surface, text, (left + 14, y), min(20, line_h + 2), mono=True)

@@ -1,0 +1,150 @@
+"""arena spectator windows on real Xvfb displays: pixels, keys, a lost display (spec/arena.md §4)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from xvfb import Xvfb
+
+from arena.view import BLUE_RGB, RED_RGB, WALL_RGB, free_colour, layout
+
+ROOM = ["############", "#          #", "#          #", "#          #", "#  #####   #", "#          #",
+        "#          #", "############"]
+TOXIC = ["", " 555", " 555", "", "", "", "", ""]
+DEADLINE_S = 60.0
+
+
+def poll(predicate, what: str, timeout: float = DEADLINE_S):
+    end = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def room(tmp_path) -> Path:
+    (tmp_path / "room.map").write_text("\n".join(ROOM) + "\n")
+    (tmp_path / "room.toxic").write_text("\n".join(TOXIC) + "\n")
+    return tmp_path / "room.map"
+
+
+def arena_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-u", "-m", "arena", *args]
+
+
+def window_geometry(x: Xvfb) -> tuple[int, int, int, int] | None:
+    """(x, y, width, height) of the arena window on *x*, or None while there is none."""
+    found = subprocess.run(["xdotool", "search", "--name", "^arena"], env=x.env(), capture_output=True,
+                           text=True, timeout=10)
+    ids = found.stdout.split()
+    if not ids:
+        return None
+    shell = x.xdotool("getwindowgeometry", "--shell", ids[0])
+    values = dict(line.split("=", 1) for line in shell.split())
+    geometry = tuple(int(values[k]) for k in ("X", "Y", "WIDTH", "HEIGHT"))
+    return geometry if geometry[2] > 1 else None
+
+
+def far_cells(players: list[dict], want_wall: bool, toxic: int | None = None) -> list[tuple[int, int]]:
+    """Cells at Chebyshev distance >= 3 from every player (no cone arc reaches them)."""
+    cells = []
+    for y, row in enumerate(ROOM):
+        for x, ch in enumerate(row):
+            if (ch == "#") != want_wall:
+                continue
+            if toxic is not None and not (y < len(TOXIC) and x < len(TOXIC[y]) and TOXIC[y][x] == "5"):
+                continue
+            if all(max(abs(p["x"] - x), abs(p["y"] - y)) >= 3 for p in players):
+                cells.append((x, y))
+    return cells
+
+
+def shows(x: Xvfb, geometry, state: dict, colour_of) -> bool:
+    """Whether every player of *state* is drawn at its cell centre in colour_of(player)."""
+    wx, wy, ww, wh = geometry
+    lay = layout((ww, wh), len(ROOM[0]), len(ROOM))
+    return all(x.pixel(wx + cx, wy + cy) == colour_of(p)
+               for p in state["players"] for cx, cy in [lay.cell_centre(p["x"], p["y"])])
+
+
+def test_replay_window_pixels_and_keys(room, tmp_path, xvfb):
+    record = tmp_path / "game.jsonl"
+    made = subprocess.run(arena_cmd("play", str(room), "--bots", "3", "--seed", "2", "--no-window",
+                                    "--quiet-rounds", "4", "--round-ms", "0", "--replay", str(record), "-q"),
+                          capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    initial, first = lines[0]["initial"], lines[1]["state"]
+    viewer = subprocess.Popen(arena_cmd("replay", str(record), f"0:{xvfb.name}", "--step-ms", "600000"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        geometry = poll(lambda: window_geometry(xvfb), "the replay window")
+        wx, wy, ww, wh = geometry
+        lay = layout((ww, wh), len(ROOM[0]), len(ROOM))
+        poll(lambda: shows(xvfb, geometry, initial, lambda p: BLUE_RGB), "round 0 drawn")
+        walls = far_cells(initial["players"], True)[:5]
+        hot = far_cells(initial["players"], False, toxic=10)[:3]
+        assert walls and hot
+        for cx, cy in walls:
+            assert xvfb.pixel(wx + lay.x0 + lay.c * cx + 1, wy + lay.y0 + lay.c * cy + lay.c // 2) == WALL_RGB
+        for cx, cy in hot:
+            assert xvfb.pixel(wx + lay.x0 + lay.c * cx + 1, wy + lay.y0 + lay.c * cy + lay.c // 2) == \
+                free_colour(10)
+        xvfb.xdotool("mousemove", str(wx + ww // 2), str(wy + wh // 2))
+        xvfb.xdotool("key", "Right")
+        team = {p["id"]: p["team"] for p in first["players"]}
+        poll(lambda: shows(xvfb, geometry, first, lambda p: BLUE_RGB if team[p["id"]] == "BLUE" else RED_RGB),
+             "round 1 drawn after Right")
+        xvfb.xdotool("key", "q")
+        assert viewer.wait(30) == 0
+    finally:
+        if viewer.poll() is None:
+            viewer.kill()
+            viewer.wait(10)
+
+
+def test_live_spectators_survive_a_lost_display(room, tmp_path, xvfb):
+    record = tmp_path / "live.jsonl"
+    doomed = Xvfb()
+    try:
+        command = arena_cmd("play", str(room), "--bots", "4", "--seed", "9", "--quiet-rounds", "6",
+                            "--round-ms", "150", "--linger-ms", "60000", "--replay", str(record),
+                            f"0:{xvfb.name}", f"0:{doomed.name}")
+        game = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            poll(lambda: window_geometry(doomed), "the window on the second display")
+            poll(lambda: record.exists() and len(record.read_text().splitlines()) >= 3, "two rounds played")
+            doomed.stop()
+            geometry = poll(lambda: window_geometry(xvfb), "the window on the first display")
+
+            def final_state():
+                lines = record.read_text().splitlines()
+                return json.loads(lines[-1])["type"] == "final" and json.loads(lines[-2])["state"]
+
+            last = poll(final_state, "the end of the game")
+            poll(lambda: shows(xvfb, geometry, last, lambda p: RED_RGB), "the final state drawn (all red)")
+            wx, wy, ww, wh = geometry
+            xvfb.xdotool("mousemove", str(wx + ww // 2), str(wy + wh // 2))
+            xvfb.xdotool("key", "q")
+            out, err = game.communicate(timeout=30)
+            assert game.returncode == 0, err
+            assert "game over after" in out and f"spectator window on {doomed.name} gone" in err
+        finally:
+            if game.poll() is None:
+                game.kill()
+                game.communicate(timeout=10)
+    finally:
+        doomed.stop()
+    verified = subprocess.run(arena_cmd("replay", "--verify", str(record)), capture_output=True, text=True,
+                              timeout=60, env={**os.environ})
+    assert verified.returncode == 0, verified.stdout
