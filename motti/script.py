@@ -1,0 +1,93 @@
+"""Headless script mode: play a game from a text file of actions (spec/motti.md §3.3).
+
+One line is one action of the player in turn; blank lines and lines starting with ``#`` are ignored::
+
+    attack [x,y ...]          one attack; the 0..6 cells replace the crosses, then one randrange(6) is drawn
+    defend x,y [x,y [x,y]]    a whole turn
+    guerilla x,y              a whole turn
+    pass                      ends the turn at once, drawing nothing
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from motti.rules import Event, Game, IllegalAction
+
+_CELL = re.compile(r"(-?\d+),(-?\d+)")
+VERBS = ("attack", "defend", "guerilla", "pass")
+
+
+class ScriptError(ValueError):
+    """A script line that cannot be played: ``str()`` is ``"FILE:LINE: message"`` (line 0 = the file)."""
+
+    def __init__(self, file: str, line: int, message: str) -> None:
+        super().__init__(f"{file}:{line}: {message}")
+        self.file = file
+        self.line = line
+        self.message = message
+
+
+def parse_line(text: str) -> tuple[str, list[tuple[int, int]]] | None:
+    """``(verb, cells)`` of one script line, ``None`` for a blank or comment line.
+
+    Raises ``ValueError`` with the reason for a malformed line.
+    """
+    words = text.split()
+    if not words or words[0].startswith("#"):
+        return None
+    verb, args = words[0], words[1:]
+    if verb not in VERBS:
+        raise ValueError(f"unknown action '{verb}', expected one of {', '.join(VERBS)}")
+    cells = []
+    for word in args:
+        match = _CELL.fullmatch(word)
+        if not match:
+            raise ValueError(f"expected a cell x,y, found '{word}'")
+        cells.append((int(match.group(1)), int(match.group(2))))
+    counts = {"attack": (0, 6), "defend": (1, 3), "guerilla": (1, 1), "pass": (0, 0)}
+    low, high = counts[verb]
+    if not low <= len(cells) <= high:
+        wanted = f"{low} to {high}" if low != high else str(low)
+        raise ValueError(f"'{verb}' takes {wanted} cells, found {len(cells)}")
+    return verb, cells
+
+
+def play_script(game: Game, text: str, filename: str = "<script>") -> list[Event]:
+    """Play every line of ``text`` on ``game``; return all events. Raises :class:`ScriptError` naming the line
+    for a malformed line, an illegal action or cross, and any action after the game has ended."""
+    events: list[Event] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        try:
+            parsed = parse_line(line)
+        except ValueError as err:
+            raise ScriptError(filename, number, str(err)) from None
+        if parsed is None:
+            continue
+        if game.is_terminal():
+            who = f"player {game.winner} won" if game.winner is not None else "nobody won"
+            raise ScriptError(filename, number, f"the game is over ({who}); no further action is possible")
+        verb, cells = parsed
+        try:
+            if verb == "attack":
+                events += game.attack(cells)
+            elif verb == "defend":
+                events += game.defend(cells)
+            elif verb == "guerilla":
+                events += game.guerilla(cells[0])
+            else:
+                events += game.pass_turn()
+        except IllegalAction as err:
+            raise ScriptError(filename, number, f"player {game.current_player}: {verb}: {err}") from None
+    return events
+
+
+def run_script(game: Game, path: str | Path) -> None:
+    """Play the script file ``path`` on ``game`` (§3.3). Raises :class:`ScriptError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise ScriptError(str(path), 0, f"cannot read the script: {reason}") from None
+    play_script(game, text, str(path))
