@@ -77,9 +77,10 @@ class _Parser:
         """Parse ``keyword N1 N2 ...`` into ints, naming the column of anything wrong."""
         tokens = _tokens(text)
         usage = " ".join([keyword, *names])
-        if len(tokens) != len(names) + 1:
-            column = tokens[min(len(tokens) - 1, len(names) + 1)][0] if tokens else 1
-            raise self.error(lineno, column, f"expected '{usage}'")
+        if len(tokens) < len(names) + 1:
+            raise self.error(lineno, len(text.rstrip()) + 1, f"expected '{usage}', found too few numbers")
+        if len(tokens) > len(names) + 1:
+            raise self.error(lineno, tokens[len(names) + 1][0], f"expected '{usage}', found too many numbers")
         out = []
         for (column, token), name in zip(tokens[1:], names, strict=True):
             try:
