@@ -1,0 +1,162 @@
+"""motti's computer player (motti/ai.py): legal, deterministic, tactically sensible, better than chance."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from motti import ai
+from motti.generate import generate
+from motti.mapfile import parse_map
+from motti.rules import Action, Game, TurnPassed
+
+
+def game_of(text: str, **kwargs) -> Game:
+    state = parse_map(text)
+    return Game(state.board, random.Random(0), **kwargs)
+
+
+def header(w: int, h: int, capitals: list[tuple[int, int]]) -> str:
+    lines = ["motti-map 1", f"size {w} {h}", f"players {len(capitals)}"]
+    lines += [f"capital {k} {x} {y}" for k, (x, y) in enumerate(capitals, start=1)]
+    return "\n".join(lines + ["grid"]) + "\n"
+
+
+def assert_legal(game: Game, action: tuple) -> None:
+    """*action* is one of legal_actions(), or a multi-cell attack/defend made of legal single-cell ones."""
+    legal = set(game.legal_actions())
+    verb = action[0]
+    if verb in ("pass",) or verb == "guerilla":
+        assert action in legal, action
+        return
+    assert verb in ("attack", "defend"), action
+    cells = action[1]
+    assert len(set(cells)) == len(cells)
+    assert len(cells) <= (6 if verb == "attack" else 3)
+    assert verb == "attack" or cells
+    for cell in cells:
+        assert (verb, (cell,)) in legal, (action, cell)
+
+
+def self_play(seed: int, kinds: dict[int, str], *, players: int = 2, limit: int = 1500,
+              check: bool = False) -> Game:
+    game = Game(generate(20, 15, players, random.Random(seed)), random.Random(seed))
+    rngs = {p: random.Random(seed * 31 + p) for p in kinds}
+    for _ in range(limit):
+        if game.is_terminal():
+            break
+        player = game.current_player
+        if kinds[player] == "ai":
+            action = ai.choose_action(game, rngs[player])
+        else:
+            action = rngs[player].choice(game.legal_actions())
+        if check:
+            assert_legal(game, action)
+        game.apply(action)
+    return game
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_never_an_illegal_move(players: int) -> None:
+    kinds = dict.fromkeys(range(1, players + 1), "ai")
+    for seed in range(4):
+        self_play(seed, kinds, players=players, limit=250, check=True)
+
+
+def test_beats_a_random_player_in_most_games() -> None:
+    wins = 0
+    for seed in range(20):
+        seats = {1: "ai", 2: "random"} if seed % 2 == 0 else {1: "random", 2: "ai"}
+        game = self_play(seed, seats)
+        if game.winner is not None and seats[game.winner] == "ai":
+            wins += 1
+    assert wins >= 16, f"the computer player won only {wins} of 20 games against a random player"
+
+
+def test_deterministic_given_its_rng() -> None:
+    def actions(seed: int) -> list[tuple]:
+        game = Game(generate(20, 15, 2, random.Random(seed)), random.Random(seed))
+        rng = random.Random(99)
+        out = []
+        for _ in range(60):
+            action = ai.choose_action(game, rng)
+            out.append(action)
+            game.apply(action)
+        return out
+
+    assert actions(5) == actions(5)
+
+
+def test_guerilla_captures_a_diagonal_capital() -> None:
+    # Player 2's capital (3,1) is unoccupied and diagonal to player 1's occupied (2,0): a certain capture.
+    text = header(6, 3, [(0, 0), (3, 1)]) + "aaAbbb\naaabbb\naaabbb\n"
+    game = game_of(text)
+    assert ai.choose_action(game, random.Random(1)) == ("guerilla", (3, 1))
+
+
+def test_defends_own_capital_next_to_an_enemy_wall() -> None:
+    # Player 1's capital (2,1) is unoccupied and orthogonally next to player 2's occupied (3,1).
+    text = header(6, 3, [(2, 1), (5, 1)]) + "aaabbb\naaaBbb\naaabbb\n"
+    game = game_of(text)
+    verb, cells = ai.choose_action(game, random.Random(1))
+    assert verb == "defend"
+    assert cells[0] == (2, 1)
+    assert set(cells) <= {(2, 0), (2, 1), (2, 2)}   # its cells next to the enemy wall (3,1)
+
+
+def test_guerilla_closes_a_pocket() -> None:
+    # Player 1's occupied ring encloses 15 cells of player 2 with one gap at (4,5): occupying it cuts them off
+    text = header(11, 7, [(0, 6), (10, 3)]) + (
+        "bbbbbbbbbbb\n"
+        "bAAAAAAAbbb\n"
+        "bAbbbbbAbbb\n"
+        "bAbbbbbAbbb\n"
+        "bAbbbbbAbbb\n"
+        "bAAAbAAAbbb\n"
+        "aaaaaaaabbb\n"
+    )
+    game = game_of(text)
+    action = ai.choose_action(game, random.Random(1))
+    assert action == ("guerilla", (4, 5))
+    game.apply(action)
+    assert np.count_nonzero(game.board.owner[2:5, 2:7] == 1) == 15
+
+
+def test_attack_crosses_an_attackable_enemy_capital() -> None:
+    # After its first attack, player 1 may only attack; player 2's capital (3,1) is next to its wall (2,1).
+    text = header(6, 3, [(0, 0), (3, 1)]) + "aaabbb\naaAbbb\naaabbb\n"
+    game = game_of(text, attacks=5)
+    verb, cells = ai.choose_action(game, random.Random(1))
+    assert verb == "attack"
+    assert (3, 1) in cells and len(cells) == 6
+
+
+def test_play_turn_plays_exactly_one_turn() -> None:
+    game = Game(generate(20, 15, 2, random.Random(3)), random.Random(3))
+    events = ai.play_turn(game, random.Random(4))
+    assert game.current_player == 2
+    assert sum(isinstance(e, TurnPassed) for e in events) == 1
+    assert isinstance(events[-1], TurnPassed)
+
+
+def test_clone_leaves_the_game_alone() -> None:
+    game = Game(generate(20, 15, 2, random.Random(8)), random.Random(8))
+    state = random.Random(8)
+    state.setstate(game.rng.getstate())
+    before = (game.board.owner.copy(), game.board.occupied.copy())
+    copy = ai.clone(game)
+    cell = next(zip(*np.nonzero(game.legal_mask(Action.ATTACK)), strict=True))
+    copy.attack([(int(cell[1]), int(cell[0]))])
+    assert copy.board.occupied[cell] and not game.board.occupied[cell]
+    assert np.array_equal(game.board.owner, before[0]) and np.array_equal(game.board.occupied, before[1])
+    assert game.rng.getstate() == state.getstate() and game.attacks_left == 6
+
+
+def test_evaluate_sees_the_end() -> None:
+    text = header(6, 3, [(0, 0), (3, 1)]) + "aaAbbb\naaabbb\naaabbb\n"
+    game = game_of(text)
+    game.guerilla((3, 1))
+    assert game.winner == 1
+    assert ai.evaluate(game, 1) == ai.WIN and ai.evaluate(game, 2) == -ai.WIN
