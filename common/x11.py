@@ -260,8 +260,8 @@ class Window:
         try:
             conn = self._connect()
             self._setup(conn, title, min_size, app)
-        except DisplayError as exc:
-            self._open_error = exc
+        except Exception as exc:  # any failure must reach open_window
+            self._open_error = exc if isinstance(exc, DisplayError) else DisplayError(self.display, repr(exc))
             self._opened.set()
             self._finish(None)
             return
@@ -281,6 +281,8 @@ class Window:
             reason = "the window was destroyed"
         except (xerror.ConnectionClosedError, OSError, struct.error) as exc:
             reason = " ".join(str(exc).split()) or type(exc).__name__
+        except Exception as exc:  # the game must hear of any end of the thread
+            reason = f"display thread failed: {exc!r}"
         with self._lock:
             report = not self._closing
             self._lost = True

@@ -278,12 +278,15 @@ def test_close_from_the_window_manager_arrives_as_closed(xvfb, inbox, windows, t
             time.sleep(0.05)
         window = open_window(xvfb.name, title="closable seat", size=(200, 150), inbox=inbox, source="c")
         windows.append(window)
-        deadline = time.monotonic() + 90  # a first openbox run on a machine may build the font caches
+        deadline = time.monotonic() + 60  # a first openbox run on a machine may build the font caches
         while "closable seat" not in (listed := subprocess.run(["wmctrl", "-l"], env=env, capture_output=True,
                                                                text=True, timeout=10).stdout):
-            assert time.monotonic() < deadline, (f"openbox does not manage the window: wmctrl -l {listed!r}, "
-                                                 f"openbox exit {wm.poll()}, log "
-                                                 f"{(tmp_path / 'openbox.log').read_text()!r}")
+            if time.monotonic() > deadline:
+                info = subprocess.run(["xwininfo", "-id", hex(window.window_id)], env=env,
+                                      capture_output=True, text=True, timeout=10).stdout
+                raise AssertionError(f"openbox does not manage the window: wmctrl -l {listed!r}; "
+                                     f"openbox exit {wm.poll()}; log {(tmp_path / 'openbox.log').read_text()!r}; "
+                                     f"window {' '.join(info.split())!r}")
             time.sleep(0.05)
         subprocess.run(["wmctrl", "-c", "closable seat"], env=env, timeout=10, check=True)
         assert next_event(inbox, Closed) == Closed("c")
