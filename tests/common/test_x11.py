@@ -284,8 +284,9 @@ def test_close_from_the_window_manager_arrives_as_closed(xvfb, inbox, windows, t
             if time.monotonic() > deadline:
                 info = subprocess.run(["xwininfo", "-id", hex(window.window_id)], env=env,
                                       capture_output=True, text=True, timeout=10).stdout
+                log_text = (tmp_path / "openbox.log").read_text()
                 raise AssertionError(f"openbox does not manage the window: wmctrl -l {listed!r}; "
-                                     f"openbox exit {wm.poll()}; log {(tmp_path / 'openbox.log').read_text()!r}; "
+                                     f"openbox exit {wm.poll()}; log {log_text!r}; "
                                      f"window {' '.join(info.split())!r}")
             time.sleep(0.05)
         subprocess.run(["wmctrl", "-c", "closable seat"], env=env, timeout=10, check=True)
