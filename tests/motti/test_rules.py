@@ -301,3 +301,140 @@ def test_apply_rejects_malformed_actions():
     g.apply(("attack", ((2, 1), (0, 0))))
     assert grid(g.board) == "aabb/aAAb/aabb"
     assert not [a for a in g.legal_actions() if a[0] in ("defend", "guerilla")]
+
+
+def random_board(seed: int, width: int = 120, height: int = 90, players: int = 4) -> Board:
+    """Voronoi territories with sea blobs and about half of the land occupied."""
+    gen = np.random.default_rng(seed)
+    ys, xs = np.mgrid[0:height, 0:width]
+    caps = {p: (int(gen.integers(width)), int(gen.integers(height))) for p in range(1, players + 1)}
+    d2 = np.stack([(xs - x) ** 2 + (ys - y) ** 2 for x, y in caps.values()])
+    owner = (np.argmin(d2, axis=0) + 1).astype(np.int8)
+    land = gen.random((height, width)) > 0.15
+    for x, y in caps.values():
+        land[y, x] = True
+    owner[~land] = 0
+    occupied = land & (gen.random((height, width)) < 0.55)
+    return Board(land, owner, occupied, caps, players)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_local_windows_agree_with_whole_board_labelling(seed):
+    """The windowed encirclement search gives the same boards and events as labelling the whole board."""
+    fast = Game(random_board(seed), random.Random(seed))
+    full = Game(random_board(seed), random.Random(seed))
+    chooser = random.Random(100 + seed)
+    encircled = 0
+    for _ in range(300):
+        if fast.is_terminal():
+            break
+        actions = fast.legal_actions()
+        attacks = [a for a in actions if a[0] == "attack"]
+        action = chooser.choice(attacks if attacks and chooser.random() < 0.8 else actions)
+        full._whole_board = True
+        events = fast.apply(action)
+        assert full.apply(action) == events
+        assert (fast.board.owner == full.board.owner).all() and (
+            fast.board.occupied == full.board.occupied
+        ).all()
+        encircled += sum(isinstance(e, Encircled) for e in events)
+    assert encircled > 0
+
+
+def reference_encirclement(board: Board, mover: int) -> None:
+    """§2.5–§2.6 written out as plain breadth-first searches over cells (no capital capture, no reset)."""
+    h, w = board.land.shape
+    land, owner, occ = board.land, board.owner, board.occupied
+
+    def around(x: int, y: int):
+        for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if 0 <= nx < w and 0 <= ny < h:
+                yield nx, ny
+
+    while True:
+        changes = []
+        for p, cap in board.capitals.items():
+            if cap is None:
+                continue
+
+            def passable(c, p=p):
+                return land[c[1], c[0]] and (owner[c[1], c[0]] == p or not occ[c[1], c[0]])
+
+            reach, todo = {cap}, [cap]
+            while todo:
+                for n in around(*todo.pop()):
+                    if n not in reach and passable(n):
+                        reach.add(n)
+                        todo.append(n)
+            seen: set = set()
+            for y in range(h):
+                for x in range(w):
+                    if owner[y, x] != p or not land[y, x] or (x, y) in reach or (x, y) in seen:
+                        continue
+                    pocket, todo = [(x, y)], [(x, y)]
+                    seen.add((x, y))
+                    while todo:
+                        for n in around(*todo.pop()):
+                            if n not in seen and n not in reach and passable(n):
+                                seen.add(n)
+                                pocket.append(n)
+                                todo.append(n)
+                    heirs = {
+                        int(owner[n[1], n[0]])
+                        for c in pocket
+                        for n in around(*c)
+                        if occ[n[1], n[0]] and land[n[1], n[0]] and owner[n[1], n[0]] != p
+                    }
+                    if not heirs:
+                        continue
+                    rank = sorted(heirs, key=lambda q: (q != mover, q))
+                    label = {}
+                    for c in pocket:
+                        found = [int(owner[n[1], n[0]]) for n in around(*c) if occ[n[1], n[0]]]
+                        found = [q for q in found if q in heirs]
+                        if found:
+                            label[c] = min(found, key=rank.index)
+                    layer = list(label)
+                    members = set(pocket)
+                    while layer:
+                        nxt: dict = {}
+                        for c in layer:
+                            for n in around(*c):
+                                if n in members and n not in label:
+                                    if n not in nxt or rank.index(label[c]) < rank.index(nxt[n]):
+                                        nxt[n] = label[c]
+                        label.update(nxt)
+                        layer = list(nxt)
+                    changes += [(c, label[c]) for c in pocket if owner[c[1], c[0]] == p]
+        if not changes:
+            return
+        for (x, y), q in changes:
+            owner[y, x] = q
+            occ[y, x] = False
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3, 4, 5])
+def test_encirclement_matches_a_plain_reference(seed):
+    """Random conquests on random boards: the engine's result equals the cell-by-cell reference of §2.5–§2.6.
+    """
+    game = Game(random_board(seed, 40, 30, 3), Scripted([0] * 300))
+    chooser = random.Random(seed)
+    checked = encircled = 0
+    while checked < 250 and not game.is_terminal():
+        capitals = set(game.board.capitals.values())
+        targets = [a[1][0] for a in game.legal_actions() if a[0] == "attack" and a[1][0] not in capitals]
+        if not targets:
+            game.pass_turn()
+            continue
+        cell = chooser.choice(targets)
+        expected = game.board.copy()
+        expected.owner[cell[1], cell[0]] = game.current_player
+        expected.occupied[cell[1], cell[0]] = True
+        reference_encirclement(expected, game.current_player)
+        events = game.attack([cell])
+        if Reset() in events:
+            expected.occupied[:] = False
+        assert (game.board.owner == expected.owner).all() and (game.board.occupied == expected.occupied).all()
+        encircled += any(isinstance(e, Encircled) for e in events)
+        checked += 1
+    assert checked == 250 and encircled > 0
