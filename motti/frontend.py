@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -88,7 +88,6 @@ class _View:
     players: tuple[int, ...]      # every player of the seat (shown as "yours")
     humans: tuple[int, ...]       # the seat's players that people play (not --computer ones)
     frame: pygame.Surface | None = None
-    frame_key: tuple[Any, ...] = field(default_factory=tuple)
 
 
 def describe(events: Iterable[object], mover: int | None = None) -> str | None:
@@ -330,25 +329,30 @@ class Frontend:
 
     # ---- drawing and status --------------------------------------------------------------------------------
     def refresh(self) -> None:
-        """Bring every window (and the console) up to date: each distinct (size, is-your-turn) view is
-        rendered once, and each window gets only the rectangles that changed since its last frame."""
+        """Bring every window (and the console) up to date: the board is rendered once per distinct window
+        size (the windows of the player in turn get a copy with their own legend), and each window gets only
+        the rectangles that changed since its last frame."""
         game = self.game
         width, height = game.board.width, game.board.height
         rendered: dict[tuple[Any, ...], pygame.Surface] = {}
         for state in self.views.values():
             size = tuple(state.window.size)
-            key = (size, view.viewer_in_turn(game, state.players))
-            surface = rendered.get(key)
+            in_turn = view.viewer_in_turn(game, state.players)
+            surface = rendered.get((size, in_turn))
             if surface is None:
-                surface = view.render(game, size, state.players, self.message)
-                rendered[key] = surface
+                base = rendered.get((size, False))
+                if base is None:
+                    base = rendered[(size, False)] = view.render(game, size, None, self.message)
+                surface = base
+                if in_turn:
+                    surface = rendered[(size, True)] = base.copy()
+                    view.draw_legend(surface, game, state.players, self.message)
             rects = view.dirty_rects(state.frame, surface, width, height)
             if rects is None:
                 state.window.present(surface)
             elif rects:
                 state.window.present(surface, rects)
             state.frame = surface
-            state.frame_key = key
         if self.console is not None:
             self.console.show(game, message=self.message)
 

@@ -267,11 +267,13 @@ def _draw_key(surface: pygame.Surface, player: int, left: int, band: pygame.Rect
         x = square.right + 4 + label_width + _KEY_GAP
 
 
-def _draw_legend(surface: pygame.Surface, game: Game, size: tuple[int, int], viewer: Collection[int] | None,
-                 message: str | None) -> None:
-    """The bottom band: a swatch of the player in turn (or the winner), the turn text and any message, then
-    the key at the right when the window is wide enough to keep at least 2/5 of the band for the text."""
-    band = legend_rect(size)
+def draw_legend(surface: pygame.Surface, game: Game, viewer: Collection[int] | None = None,
+                message: str | None = None) -> None:
+    """(Re)draw the legend band of a rendered *surface* in place: a swatch of the player in turn (or the
+    winner), the turn text for *viewer* and any *message*, then the key at the right when the window is wide
+    enough to keep at least 2/5 of the band for the text. Front ends use it to make the "your move" variant of
+    a frame without rendering the board again."""
+    band = legend_rect(surface.get_size())
     surface.fill(INK, band)
     player = game.winner if game.winner is not None else game.current_player
     text_right = band.right - 6
@@ -307,7 +309,7 @@ def render(game: Game, size: tuple[int, int], viewer: Collection[int] | None = N
         board = pygame.Surface((cell * width, cell * height), 0, 32)
         _draw_board(board, game, 0, 0, cell)
         surface.blit(board, (x0, y0), area=pygame.Rect(0, 0, visible.width, visible.height))
-    _draw_legend(surface, game, size, viewer, message)
+    draw_legend(surface, game, viewer, message)
     _draw_toolbar(surface, game, size)
     return surface
 

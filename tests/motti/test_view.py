@@ -186,6 +186,17 @@ def test_legend_names_the_turn_and_the_winner():
     assert [rgb(surface, view.box_rect(i, (480, 200)).left + 8, 8) for i in range(3)] == [view.INK] * 3
 
 
+def test_a_legend_redrawn_for_another_viewer_equals_a_full_render_for_it():
+    g = game()
+    g.toggle_cross(0, 0)
+    size = (480, 200)
+    mine = view.render(g, size, (1,), "P2's turn ended")
+    shared = view.render(g, size, None, "P2's turn ended")
+    assert view.dirty_rects(shared, mine, 4, 3) == [view.legend_rect(size)]
+    view.draw_legend(shared, g, (1,), "P2's turn ended")
+    assert view.dirty_rects(shared, mine, 4, 3) == []
+
+
 def test_dirty_rects_cover_exactly_what_changed():
     g = game()
     size = (480, 200)
