@@ -49,13 +49,14 @@ class IllegalAction(ValueError):
     """An action or cross the rules do not allow now; the message says why, e.g. ``(3,4) is occupied``."""
 
 
-@dataclass
+@dataclass(eq=False)
 class Board:
     """A motti board (§1).
 
     ``land`` (H, W) bool; ``owner`` (H, W) int8, 0 = none (sea), 1..9 = player; ``occupied`` (H, W) bool;
     ``capitals`` maps every player 1..``players`` to its capital ``(x, y)``, or ``None`` once eliminated;
-    ``players`` counts eliminated players too.
+    ``players`` counts eliminated players too. Boards compare by identity (numpy arrays have no single truth
+    value); compare the arrays to compare contents.
     """
 
     land: np.ndarray
