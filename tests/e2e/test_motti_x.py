@@ -467,3 +467,42 @@ def test_computer_player_moves_by_itself_and_resize_relayouts(xvfb, maps):
         code, _out, err = game.stop()
     assert code == 130, err
     assert "Traceback" not in err
+
+
+def test_closing_a_window_under_a_window_manager_defeats_its_player(xvfb, maps, tmp_path):
+    env = xvfb.env(HOME=str(tmp_path))
+    with open(tmp_path / "openbox.log", "wb") as log:
+        wm = subprocess.Popen(["openbox", "--sm-disable"], env=env, stdout=log, stderr=log)
+    game = None
+    try:
+        end = time.monotonic() + DEADLINE_S
+        while subprocess.run(["wmctrl", "-m"], env=env, capture_output=True, timeout=10).returncode != 0:
+            assert time.monotonic() < end, "openbox did not start"
+            time.sleep(0.05)
+        name = xvfb.name
+        game = Game(["three.map", f"1:{name}", f"2:{name}", f"3:{name}", "--seed", "6"], maps, env)
+        status = game.wait(lambda s: len(s["windows"]) == 3, "three windows on one display")
+        end = time.monotonic() + 60   # a first openbox run may build its font caches
+        while "motti: player 2" not in subprocess.run(["wmctrl", "-l"], env=env, capture_output=True,
+                                                      text=True, timeout=10).stdout:
+            assert time.monotonic() < end, "openbox does not manage the windows"
+            time.sleep(0.05)
+        subprocess.run(["wmctrl", "-c", "motti: player 2"], env=env, timeout=10, check=True)
+        status = game.wait(lambda s: s["alive"] == [1, 3], "player 2 defeated")
+        assert [w["players"] for w in status["windows"]] == [[1], [3]]
+        assert status["board"] == ["aaaaacccc"] * 3
+        # the windows were placed and framed by the window manager; player 1 still plays through its window
+        win = next(w for w in status["windows"] if w["players"] == [1])
+        left, top = origin(xvfb, win["window_id"])
+        px, py = left + win["x0"] + win["c"] // 2, top + win["y0"] + win["c"] // 2
+        xvfb.xdotool("mousemove", str(px), str(py), "click", "2", "click", "1")
+        status = game.wait(lambda s: s["crosses"] == [[0, 0]] and s["action"] == "defend", "cross for Defend")
+        xvfb.xdotool("click", "3")
+        status = game.wait(lambda s: s["turn"] == 3, "player 3's turn")
+        assert status["board"][0] == "Aaaaacccc"
+    finally:
+        if game is not None:
+            code, _out, err = game.stop()
+            assert code == 130, err
+        wm.terminate()
+        wm.wait(10)
