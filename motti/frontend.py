@@ -19,6 +19,7 @@ import pygame
 from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize, Timer
 from common.save import write_atomic
 from motti import view
+from motti.mapfile import dump_map
 from motti.rules import (
     Action,
     AttackDrawn,
@@ -94,6 +95,9 @@ def describe(events: Iterable[object], mover: int | None = None) -> str | None:
     """One short line announcing what *events* did (legend band), or None when there is nothing to say.
 
     *mover* is the player who was in turn when the events happened (named when the turn passes on)."""
+    events = list(events)
+    # A player who left hands the land on: say so, not that it was encircled.
+    left = any(isinstance(event, Eliminated) and event.cause in ("closed", "quit") for event in events)
     parts: list[str] = []
     for event in events:
         if isinstance(event, AttackDrawn):
@@ -101,7 +105,7 @@ def describe(events: Iterable[object], mover: int | None = None) -> str | None:
                 parts.append(f"P{event.player}'s attack failed")
             else:
                 parts.append(f"P{event.player} took {event.cell[0]},{event.cell[1]}")
-        elif isinstance(event, Encircled):
+        elif isinstance(event, Encircled) and not left:
             parts.append(f"P{event.to} encircled {len(event.cells)} of P{event.victim}")
         elif isinstance(event, CapitalCaptured):
             parts.append(f"P{event.by} took P{event.player}'s capital")
@@ -120,18 +124,7 @@ def describe(events: Iterable[object], mover: int | None = None) -> str | None:
 
 def board_rows(game: Game) -> list[str]:
     """The board in the map grid format of spec §3.2: ``.`` sea, ``a``–``i`` free, ``A``–``I`` occupied."""
-    board = game.board
-    rows = []
-    for y in range(board.height):
-        row = []
-        for x in range(board.width):
-            if not board.land[y, x]:
-                row.append(".")
-            else:
-                letter = chr(ord("a") + int(board.owner[y, x]) - 1)
-                row.append(letter.upper() if board.occupied[y, x] else letter)
-        rows.append("".join(row))
-    return rows
+    return dump_map(game.board).split("\ngrid\n", 1)[1].splitlines()
 
 
 class Frontend:
