@@ -206,6 +206,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         raise UserError("--final needs --script")
     if args.script and not Path(args.script).is_file():
         raise UserError(f"--script {args.script}: no such file")
+    if args.status:
+        folder = Path(args.status).parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise UserError(f"--status {args.status}: cannot write in {folder}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     board, output_board, turn, attacks = _load_board(args, rng)

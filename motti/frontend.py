@@ -10,6 +10,7 @@ and the computer players' timers; this module is its only consumer and the only 
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -150,6 +151,7 @@ class Frontend:
         self.computer_delay = computer_delay
         self.message: str | None = None
         self.computer_pending = False
+        self.status_failed = False
         self.views: dict[str, _View] = {
             source: _View(window, tuple(seat.players), tuple(p for p in seat.players if p not in computer))
             for source, (window, seat) in windows.items()
@@ -383,4 +385,9 @@ class Frontend:
             return
         import json
 
-        write_atomic(self.status, json.dumps(self.status_data(), indent=1) + "\n")
+        try:
+            write_atomic(self.status, json.dumps(self.status_data(), indent=1) + "\n")
+        except OSError as error:
+            if not self.status_failed:
+                print(f"motti: --status {self.status}: {error.strerror or error}", file=sys.stderr)
+            self.status_failed = True

@@ -112,6 +112,7 @@ def test_version(capsys):
     (["three.map", "--computer", "4"], "4"),
     (["three.map", "--final", "end.map"], "--final"),
     (["three.map", "--script", "missing.txt"], "missing.txt"),
+    (["three.map", "--status", "nowhere/status.json"], "nowhere/status.json"),
     (["three.map", "x:host:0"], "x:host:0"),
     (["three.map", "4:host:0"], "4:host:0"),
     (["three.map", "1:a:0", "1:b:0"], "1:b:0"),
