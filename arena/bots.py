@@ -31,6 +31,8 @@ VECTORS: dict[str, tuple[int, int]] = {
 STRATEGIES = ("random", "flee", "hunt")
 MEMORY_ROUNDS = 12
 """How long a bot trusts a last-seen opponent position (rounds)."""
+SEARCH_LIMIT = 60
+"""Moves a path search looks ahead (keeps a round's thinking short on 200×200 maps)."""
 
 
 def read_map(path: str) -> np.ndarray:
@@ -154,13 +156,20 @@ class Brain:
         out.sort(key=lambda item: max(abs(item[1].x - self.x), abs(item[1].y - self.y)))
         return out
 
-    def distances(self, sources: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
-        """Moves from any of *sources* to every reachable cell (movement rules of §2.4, players ignored)."""
+    def distances(self, sources: list[tuple[int, int]], limit: int | None = None, *,
+                  around_self: bool = True) -> dict[tuple[int, int], int]:
+        """Moves from any of *sources* to the cells around (movement rules of §2.4, players ignored).
+
+        The search stops beyond *limit* moves and, with *around_self*, once the bot's own cell and its
+        neighbours are labelled."""
         dist = {s: 0 for s in sources if self._free(*s)}
         queue = deque(dist)
+        here = (self.x, self.y) if around_self else None
         while queue:
             x, y = queue.popleft()
             d = dist[(x, y)] + 1
+            if (limit is not None and d > limit) or (here in dist and d > dist[here] + 2):
+                break
             for direction, (dx, dy) in VECTORS.items():
                 cell = (x + dx, y + dy)
                 if cell not in dist and self._step_ok(x, y, direction):
@@ -186,7 +195,7 @@ class Brain:
 
     def _flee(self) -> tuple[str, str]:
         reds = self.known("RED")
-        danger = self.distances([(s.x, s.y) for _, s in reds]) if reds else {}
+        danger = self.distances([(s.x, s.y) for _, s in reds], limit=12) if reds else {}
         options = ["NONE", *self.legal()]
         best, best_score = "NONE", None
         for direction in options:
@@ -212,12 +221,14 @@ class Brain:
     def _hunt(self) -> tuple[str, str]:
         blues = self.known("BLUE")
         options = self.legal()
-        if blues:
-            targets = [(s.x, s.y) for _, s in blues]
-            dist = self.distances(targets)
-        else:
-            stale = [(x, y) for (x, y) in self._frontier()]
-            dist = self.distances(stale) if stale else {}
+        targets = [(s.x, s.y) for _, s in blues] if blues else self._frontier()
+        dist = self.distances(targets, limit=SEARCH_LIMIT) if targets else {}
+        if targets and (self.x, self.y) not in dist:
+            # too far for the search: aim at the reachable cell nearest (as the crow flies) to a target
+            reach = self.distances([(self.x, self.y)], limit=SEARCH_LIMIT // 2, around_self=False)
+            goal = min(reach, key=lambda c: (min(max(abs(tx - c[0]), abs(ty - c[1])) for tx, ty in targets),
+                                             reach[c]))
+            dist = self.distances([goal], limit=SEARCH_LIMIT)
         best, best_score = "NONE", dist.get((self.x, self.y), 10 ** 6) * 10
         for direction in options:
             dx, dy = VECTORS[direction]
