@@ -204,7 +204,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _list_maps()
     if args.final and not args.script:
         raise UserError("--final needs --script")
-    if args.script and not Path(args.script).is_file():
+    if args.script and (not Path(args.script).exists() or Path(args.script).is_dir()):
         raise UserError(f"--script {args.script}: no such file")
     if args.status:
         folder = Path(args.status).parent
