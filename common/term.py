@@ -102,7 +102,8 @@ def fit_number(value: int, width: int, prefix: str = "") -> str:
     sign = "-" if value < 0 else ""
     exponent = len(digits) - 1
     for keep in range(len(digits) - 1, -1, -1):
-        mantissa = digits[0] + ("." + digits[1:1 + keep] if keep else "")
+        tail = digits[1:1 + keep].rstrip("0")
+        mantissa = digits[0] + ("." + tail if tail else "")
         text = f"{sign}{prefix}{mantissa}e{exponent}"
         if len(text) <= width:
             return text
@@ -278,17 +279,21 @@ def table(headers: list[str], rows: list[list[Cell]], width: int, flex: int = 0,
     (:func:`fit_number`). No line is ever wider than ``width``.
     """
     count = len(headers)
-    widths = [max([text_width(headers[i])] + [_natural(r[i]) for r in rows]) for i in range(count)]
-    spare = width - (sum(widths) + gap * (count - 1))
+    natural = [max([text_width(headers[i])] + [_natural(r[i]) for r in rows]) for i in range(count)]
+    widths = list(natural)
+    gaps = gap * (count - 1)
+    spare = width - (sum(widths) + gaps)
     if spare < 0:
         widths[flex] = max(4, widths[flex] + spare)
-        spare = width - (sum(widths) + gap * (count - 1))
+        spare = width - (sum(widths) + gaps)
     if spare < 0:
-        numeric = [i for i in range(count) if i != flex]
-        room = max(0, width - widths[flex] - gap * (count - 1))
-        share = max(1, room // max(1, len(numeric)))
-        for i in numeric:
-            widths[i] = min(widths[i], share)
+        widths[flex] = min(natural[flex], max(4, width // 3))
+        others = sorted((i for i in range(count) if i != flex), key=lambda i: natural[i])
+        room = max(0, width - widths[flex] - gaps)
+        for n, i in enumerate(others):
+            widths[i] = max(1, min(natural[i], room // (len(others) - n)))
+            room -= widths[i]
+        widths[flex] = min(natural[flex], widths[flex] + max(0, room))
 
     def render(cells: list[Cell]) -> str:
         parts = []

@@ -1,0 +1,511 @@
+"""Star Lanes through a real terminal: pexpect drives the program in a pty, pyte renders what it draws.
+
+TERM=xterm, ESCDELAY=25, arrow keys as xterm's keypad sequences (x11.md §Q7). Short games come from crafted
+save files (``--resume``) or from computer players; the expected tables are computed with the rules module.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+import pytest
+
+from starlanes import ai
+from starlanes.rules import CELLS, Company, Game, Player, cell_index
+from starlanes.save import save_game
+
+UP, DOWN, ESC = "\x1bOA", "\x1bOB", "\x1b"
+DEADLINE = 30.0
+
+# A minimal job-control shell: it runs the program in its own foreground process group, so that ^Z really
+# stops it (a stop signal to an orphaned process group is discarded), prints "[stopped]" when it stops and
+# resumes it in the foreground ("fg") when a line is typed.
+JOB_SHELL = """
+import os, signal, sys
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+pid = os.fork()
+if pid == 0:
+    os.setpgid(0, 0)
+    os.tcsetpgrp(0, os.getpid())
+    signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+    os.execv(sys.executable, [sys.executable, "-m", "starlanes", *sys.argv[1:]])
+try:
+    os.setpgid(pid, pid)
+except OSError:
+    pass
+while True:
+    _, status = os.waitpid(pid, os.WUNTRACED)
+    if not os.WIFSTOPPED(status):
+        sys.exit(os.waitstatus_to_exitcode(status))
+    os.tcsetpgrp(0, os.getpgrp())
+    os.write(1, b"[stopped]\\r\\n")
+    sys.stdin.readline()
+    os.tcsetpgrp(0, pid)
+    os.killpg(pid, signal.SIGCONT)
+"""
+
+
+class Term:
+    """The program in a pty of ``rows`` × ``cols``, with a pyte screen fed from its output."""
+
+    def __init__(
+        self, args: list[str], cwd: Path, rows: int = 25, cols: int = 80, job_shell: bool = False
+    ) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "LINES", "COLUMNS")}
+        # pyte ignores the VT100 line-drawing charset in UTF-8 mode: ncurses is to draw Unicode lines instead.
+        env.update(TERM="xterm", ESCDELAY="25", LANG="C.UTF-8", LC_ALL="C.UTF-8", NCURSES_NO_UTF8_ACS="1")
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = b""
+        argv = ["-c", JOB_SHELL, *args] if job_shell else ["-m", "starlanes", *args]
+        self.child = pexpect.spawn(sys.executable, argv, env=env, cwd=str(cwd), dimensions=(rows, cols),
+                                   timeout=DEADLINE)
+
+    def pump(self) -> None:
+        while True:
+            try:
+                data = self.child.read_nonblocking(65536, timeout=0.05)
+            except (pexpect.TIMEOUT, pexpect.EOF):
+                return
+            self.raw += data
+            self.stream.feed(data)
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, pattern: str, deadline: float = DEADLINE) -> re.Match:
+        """Pump output until the screen matches the regular expression ``pattern``."""
+        end = time.monotonic() + deadline
+        while True:
+            self.pump()
+            found = re.search(pattern, self.text())
+            if found:
+                return found
+            if time.monotonic() > end or not self.child.isalive() and not self.child.before:
+                self.pump()
+                found = re.search(pattern, self.text())
+                if found:
+                    return found
+                raise AssertionError(f"{pattern!r} never appeared; screen:\n{self.text()}")
+
+    def send(self, *keys: str) -> None:
+        for key in keys:
+            self.child.send(key)
+
+    def finish(self) -> int:
+        """Wait for the program to exit; returns its status."""
+        end = time.monotonic() + DEADLINE
+        while self.child.isalive() and time.monotonic() < end:
+            self.pump()
+        self.pump()
+        self.child.close()
+        return self.child.exitstatus if self.child.exitstatus is not None else -self.child.signalstatus
+
+    def close(self) -> None:
+        if self.child.isalive():
+            self.child.terminate(force=True)
+
+
+@pytest.fixture
+def terms(tmp_path):
+    started: list[Term] = []
+
+    def start(*args: str, rows: int = 25, cols: int = 80, job_shell: bool = False) -> Term:
+        term = Term(list(args), tmp_path, rows, cols, job_shell)
+        started.append(term)
+        return term
+
+    yield start
+    for term in started:
+        term.close()
+
+
+def crafted(tmp_path: Path, name: str, game: Game, controllers: list[str] | None = None) -> str:
+    path = tmp_path / name
+    save_game(path, game, controllers or ["human"] * len(game.players))
+    return str(path)
+
+
+def money_row(name: str) -> str:
+    return re.escape(name) + r"\s+\$(\d+)\s+\$(\d+)\s+\$(\d+)"
+
+
+# ------------------------------------------------------------------------------------------------ a full game
+
+
+def test_full_seeded_game_from_player_prompt_to_final_standings(terms):
+    term = terms("--seed", "7")
+    term.wait_for(r"How many players \(1-4\)\?")
+    term.send("7", "2")
+    term.wait_for(r"Player 1, enter your name:")
+    term.send("\r")
+    term.wait_for(r"A name is needed\.")
+    term.send("Ann\r")
+    term.wait_for(r"Who plays for Ann\?")
+    term.send("2")
+    term.wait_for(r"Player 2, enter your name:")
+    term.send("Bob\r")
+    term.wait_for(r"Who plays for Bob\?")
+    term.send("1")
+    term.wait_for(r"GAME OVER - Final Standings", deadline=90)
+
+    expected = Game.new(["Ann", "Bob"], random.Random(7))
+    levels = ["hard", "easy"]
+    while not expected.is_terminal():
+        for action in ai.choose(expected, levels[expected.current]):
+            expected.apply(action)
+    text = term.text()
+    positions = []
+    for player in expected.standings():
+        found = re.search(money_row(expected.players[player].name), text)
+        assert found, text
+        assert [int(v) for v in found.groups()] == [
+            expected.stock_value(player), expected.players[player].cash, expected.net_worth(player)]
+        positions.append(found.start())
+    assert positions == sorted(positions)
+    assert f"Available company sectors remaining: {max(expected.sectors_remaining(), 0)}" in text
+    term.send("x")
+    term.wait_for(r"Net worth per turn")
+    term.send("x")
+    assert term.finish() == 0
+    assert b"Thank you for playing Star Lanes!" in term.raw
+
+
+# ---------------------------------------------------------------------------------------------------- T26–T28
+
+
+def trading_save(tmp_path: Path) -> str:
+    grid = ["."] * CELLS
+    grid[cell_index(0, 0)] = "A"
+    grid[cell_index(2, 0)] = "B"
+    companies = [Company(1, 300), Company(1, 700)] + [Company() for _ in range(3)]
+    players = [Player("Ann", 1000, [2, 4, 0, 0, 0]), Player("Bob")]
+    game = Game(grid, players, random.Random(3), companies, current=0, phase="trade")
+    return crafted(tmp_path, "trade.json", game)
+
+
+def test_t26_buy_max_then_esc_is_not_swallowed(terms, tmp_path):
+    term = terms("--resume", trading_save(tmp_path))
+    term.wait_for(r"Trade: up/down")
+    term.send("\r")
+    term.wait_for(r"Amount \(-2 to 3\)")
+    term.send("5\r")
+    term.wait_for(r"Invalid amount!")
+    term.wait_for(r"Ann \(Cash: \$1000\)")
+    term.send("\r")
+    term.wait_for(r"Amount \(-2 to 3\)")
+    term.send("m")
+    term.wait_for(r"Ann \(Cash: \$100\)")
+    assert re.search(r"Altair Starways\s+\$300\s+5\b", term.text())
+    term.send(ESC)
+    term.wait_for(r"Bob, enter your move")
+
+
+def test_t26_sell_all(terms, tmp_path):
+    term = terms("--resume", trading_save(tmp_path))
+    term.wait_for(r"Trade: up/down")
+    term.send("\r")
+    term.wait_for(r"Amount \(-2 to 3\)")
+    term.send("n")
+    term.wait_for(r"Ann \(Cash: \$1600\)")
+    assert re.search(r"Altair Starways\s+\$300\s+0\b", term.text())
+    term.send(ESC)
+    term.wait_for(r"Bob, enter your move")
+
+
+def test_t26_sell_one_of_the_second_company_then_invalid(terms, tmp_path):
+    term = terms("--resume", trading_save(tmp_path))
+    term.wait_for(r"Trade: up/down")
+    term.send(DOWN, "\r")
+    term.wait_for(r"Amount \(-4 to 1\)")
+    term.send("-1\r")
+    term.wait_for(r"Ann \(Cash: \$1700\)")
+    term.send("\r")
+    term.wait_for(r"Amount \(-3 to 2\)")
+    term.send("3\r")
+    term.wait_for(r"Invalid amount!")
+    term.wait_for(r"Ann \(Cash: \$1700\)")
+    assert re.search(r"Beetlejuice, Ltd\.\s+\$700\s+3\b", term.text())
+    term.send("j", "\r")
+    term.wait_for(r"Amount \(-2 to 5\)")
+    term.send(ESC)
+    term.wait_for(r"Trade: up/down")
+    assert "Cash: $1700" in term.text()
+
+
+def move_save(tmp_path: Path, a_size: int = 3, cash: int = 6000, price: int = 2000) -> tuple[str, Game]:
+    grid = ["."] * CELLS
+    for x in range(3):
+        grid[cell_index(x, 5)] = "A"
+    grid[cell_index(8, 8)] = "*"
+    players = [Player("Ann", cash, [10, 0, 0, 0, 0]), Player("Bob")]
+    companies = [Company(a_size, price)] + [Company() for _ in range(4)]
+    candidates = [cell_index(3, 5), cell_index(9, 1), cell_index(8, 7), cell_index(6, 2), cell_index(0, 0)]
+    game = Game(grid, players, random.Random(5), companies, current=0, phase="move", candidates=candidates)
+    return crafted(tmp_path, "move.json", game), game
+
+
+def map_rows(term: Term) -> list[str]:
+    return term.screen.display[2:12]
+
+
+def test_t27_the_game_ends_at_65_sectors_without_trading(terms, tmp_path):
+    path, _ = move_save(tmp_path, a_size=64)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move \[1-5\]")
+    term.send("s")
+    term.wait_for(r"Available company sectors remaining: 1")
+    term.send("x")
+    term.wait_for(r"Ann, enter your move")
+    term.send("1")
+    term.wait_for(r"GAME OVER - Final Standings")
+    found = re.search(money_row("Ann"), term.text())
+    assert [int(v) for v in found.groups()] == [21000, 7050, 28050]
+    assert "Available company sectors remaining: 0" in term.text()
+    assert "Trade:" not in term.text()
+    term.send("x")
+    term.wait_for(r"Net worth per turn")
+    term.send("x")
+    assert term.finish() == 0
+
+
+def test_t28_ctrl_c_then_no_never_plays_a_move(terms, tmp_path):
+    path, _ = move_save(tmp_path)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move \[1-5\]")
+    before = map_rows(term)
+    term.send("\x03")
+    term.wait_for(r"Really Quit\? \(y/n\)")
+    term.send("n")
+    term.wait_for(r"Ann, enter your move \[1-5\]")
+    time.sleep(0.2)
+    term.pump()
+    assert "Really Quit" not in term.text()
+    assert map_rows(term) == before
+    term.send("3")
+    term.wait_for(r"Its name is Beetlejuice, Ltd\.")
+    term.send("x")
+    term.wait_for(r"Trade: up/down")
+    assert term.screen.display[1 + 1 + 7][1 + 2 + 3 * 8] == "B"
+
+
+# ------------------------------------------------------------------------------------------------ quitting
+
+
+@pytest.mark.parametrize("quit_key", ["q", "\x03"])
+def test_quit_yes_shows_final_standings_and_exits_zero(terms, tmp_path, quit_key):
+    path, _ = move_save(tmp_path)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move")
+    term.send(quit_key)
+    term.wait_for(r"Really Quit\? \(y/n\)")
+    term.send("y")
+    term.wait_for(r"GAME OVER - Final Standings")
+    assert [int(v) for v in re.search(money_row("Ann"), term.text()).groups()] == [20000, 6000, 26000]
+    term.send("x")
+    term.wait_for(r"Net worth per turn")
+    term.send("x")
+    assert term.finish() == 0
+    assert b"Thank you for playing Star Lanes!" in term.raw
+
+
+def test_quit_no_goes_back_and_quit_works_while_trading(terms, tmp_path):
+    term = terms("--resume", trading_save(tmp_path))
+    term.wait_for(r"Trade: up/down")
+    term.send("q")
+    term.wait_for(r"Really Quit\? \(y/n\)")
+    term.send("n")
+    term.wait_for(r"Trade: up/down")
+    assert "Really Quit" not in term.text()
+    term.send("Q")
+    term.wait_for(r"Really Quit\? \(y/n\)")
+    term.send("Y")
+    term.wait_for(r"GAME OVER - Final Standings")
+
+
+def test_ctrl_c_while_naming_players_exits_cleanly(terms):
+    term = terms()
+    term.wait_for(r"How many players")
+    term.send("1")
+    term.wait_for(r"Player 1, enter your name:")
+    term.send("\x03")
+    assert term.finish() == 0
+    assert b"\x1b[?1049l" in term.raw
+
+
+# ---------------------------------------------------------------------------------------------------- screen
+
+
+def colours(term: Term) -> set[tuple[str, str]]:
+    return {(cell.fg, cell.bg) for line in term.screen.buffer.values() for cell in line.values()}
+
+
+def test_mono_draws_no_colour_and_colour_does(terms, tmp_path):
+    path, _ = move_save(tmp_path)
+    mono = terms("-m", "--resume", path)
+    mono.wait_for(r"Ann, enter your move")
+    mono.send("s")
+    mono.wait_for(r"Standings")
+    assert colours(mono) == {("default", "default")}
+    assert any(cell.reverse for line in mono.screen.buffer.values() for cell in line.values())
+    colour = terms("-c", "--resume", path)
+    colour.wait_for(r"Ann, enter your move")
+    assert colours(colour) != {("default", "default")}
+
+
+def test_names_are_literal_and_limited_to_20_characters(terms):
+    term = terms("--seed", "2", "--computer", "1", "--level", "easy")
+    term.wait_for(r"How many players")
+    term.send("2")
+    term.wait_for(r"Player 1, enter your name:")
+    term.send("%s%n Zoë 日本 " + "x" * 30 + "\r")
+    term.wait_for(r"Player 2, enter your name:")
+    term.send("Cy\r")
+    name = "%s%n Zoë 日本 " + "x" * 8
+    end = time.monotonic() + DEADLINE
+    while name + ", enter your move" not in term.text() and time.monotonic() < end:
+        term.send("x")
+        time.sleep(0.1)
+        term.pump()
+    assert name + ", enter your move" in term.text()
+    assert "x" * 9 not in term.text()
+
+
+def assert_frames_intact(term: Term) -> None:
+    lines = term.screen.display
+    for y in range(2, 12):
+        assert lines[y][1] == "│" and lines[y][38] == "│" and lines[y][39] == "│" and lines[y][78] == "│", y
+    assert lines[1][78] == "┐" and lines[12][78] == "┘"
+    assert lines[13][1] == "┌" and lines[13][78] == "┐" and lines[23][78] == "┘"
+
+
+def popup_intact(term: Term) -> None:
+    for line in term.screen.display:
+        if "┌─" in line and "┐" in line:
+            assert line.index("┐") < 80
+
+
+def test_big_numbers_are_shown_in_full_when_they_fit(terms, tmp_path):
+    path, _ = move_save(tmp_path, cash=10**13, price=10**12)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move")
+    assert_frames_intact(term)
+    assert "Cash: $10000000000000" in term.screen.display[13]
+    term.send("s")
+    term.wait_for(r"Standings")
+    assert [int(v) for v in re.search(money_row("Ann"), term.text()).groups()] == [10**13, 10**13, 2 * 10**13]
+    term.send("x", "c")
+    term.wait_for(r"Total Worth")
+    assert re.search(r"Altair Starways\s+\$1000000000000\s+3\s+\$10000000000000\b", term.text())
+
+
+def test_huge_numbers_never_break_a_window(terms, tmp_path):
+    path, _ = move_save(tmp_path, cash=10**60, price=10**50)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move")
+    assert_frames_intact(term)
+    assert re.search(r"\$1(\.\d+)?e50", term.text())
+    term.send("s")
+    term.wait_for(r"Standings")
+    popup_intact(term)
+    assert re.search(r"Ann\s+\$1(\.\d+)?e51\s+\$1(\.\d+)?e60", term.text())
+    term.send("x", "1")
+    term.wait_for(r"The stock of Altair Starways has split two-for-one!")
+    assert_frames_intact(term)
+    term.send("x")
+    term.wait_for(r"Trade: up/down")
+    assert re.search(r"Altair Starw\s+\$5e49\s+20\b", term.screen.display[3])
+    assert re.search(rf"Altair\s+\${5 * 10**49 + 50}\s+20\b", term.text())
+    term.send("\r")
+    term.wait_for(r"Amount \(-20 to \d+\)")
+    assert_frames_intact(term)
+
+
+def test_resize_redraws_and_uses_the_room(terms, tmp_path):
+    path, _ = move_save(tmp_path)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move")
+    term.child.setwinsize(30, 100)
+    term.screen.resize(30, 100)
+    term.wait_for(r"Ann, enter your move")
+    end = time.monotonic() + DEADLINE
+    while term.screen.display[13][98:99] != "┐" and time.monotonic() < end:
+        term.pump()
+    assert term.screen.display[13][98] == "┐"
+    assert term.screen.display[28][98] == "┘"
+    term.child.setwinsize(20, 70)
+    term.screen.resize(20, 70)
+    term.wait_for(r"needs a terminal of at least 80x25")
+    term.child.setwinsize(25, 80)
+    term.screen.resize(25, 80)
+    term.wait_for(r"Ann, enter your move")
+    term.send("1")
+    term.wait_for(r"Trade: up/down")
+
+
+def process_state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def test_ctrl_z_suspends_restores_the_terminal_and_resumes(terms, tmp_path):
+    path, _ = move_save(tmp_path)
+    term = terms("--resume", path, job_shell=True)
+    term.wait_for(r"Ann, enter your move")
+    mark = len(term.raw)
+    term.send("\x1a")
+    term.wait_for(r"\[stopped\]")
+    game_pid = int(Path(f"/proc/{term.child.pid}/task/{term.child.pid}/children").read_text().split()[0])
+    assert process_state(game_pid) == "T"
+    assert b"\x1b[?1049l" in term.raw[mark:]
+    term.screen.reset()
+    term.send("fg\r")
+    term.wait_for(r"Ann, enter your move")
+    assert process_state(game_pid) != "T"
+    term.send("1")
+    term.wait_for(r"Trade: up/down")
+
+
+def test_sigterm_restores_the_terminal(terms, tmp_path):
+    path, _ = move_save(tmp_path)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move")
+    mark = len(term.raw)
+    term.child.kill(signal.SIGTERM)
+    status = term.finish()
+    assert status == 128 + signal.SIGTERM
+    assert b"\x1b[?1049l" in term.raw[mark:]
+    assert b"Traceback" not in term.raw
+
+
+def test_save_and_resume_continue_the_same_game(terms, tmp_path):
+    path, game = move_save(tmp_path)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move")
+    term.send("1")
+    term.wait_for(r"Trade: up/down")
+    term.send("\r")
+    term.wait_for(r"Amount")
+    term.send("2\r")
+    term.wait_for(r"Ann \(Cash: \$2850\)")
+    term.send("q")
+    term.wait_for(r"Really Quit")
+    term.send("y")
+    term.wait_for(r"GAME OVER")
+    term.send("x")
+    term.wait_for(r"Net worth per turn")
+    term.send("x")
+    assert term.finish() == 0
+    game.place(game.candidates[0])
+    game.trade(0, 2)
+    again = terms("--resume", path)
+    again.wait_for(r"Trade: up/down")
+    assert f"Ann (Cash: ${game.players[0].cash})" in again.text()
+    assert re.search(rf"Altair Starways\s+\${game.companies[0].price}\s+12\b", again.text())
