@@ -1,0 +1,686 @@
+"""The curses console of motti for the players seated at the terminal (`-c`), spec/motti.md §7.
+
+Layout, top to bottom: the status line (`Player 2 | Attack: 5 left | Crosses: 4 | [A]ttack(z)
+[D]efend(x) [G]uerilla(c)`), the map framed with ``-`` and ``|`` (one character per cell, scrolled with the
+cursor when the map is larger than the terminal), a one-line legend and a message line (events, prompts).
+
+Glyphs (§7): ``' '`` sea, ``p``/``P`` unoccupied/occupied land, ``o``/``O`` unoccupied/occupied capital,
+``x`` a cross; the owner is the colour pair, bold. Without colours the owner digit is shown instead, occupied
+cells in inverse video and capitals underlined.
+
+Keys: arrows or ``h j k l`` move the cursor; space toggles a cross; ``z``/``x``/``c`` perform attack, defend,
+guerilla with the current crosses (beep if illegal); ``a``/``d``/``g`` select an action; ``Enter`` performs
+the selected one; ``Tab`` cycles it; ``q`` asks for confirmation, then gives up the terminal's players.
+
+Threads: :class:`Console` runs its own thread, the only one that ever calls curses; the game loop hands it
+snapshots through :meth:`Console.show` and receives :class:`common.loop.Command` events (source ``"console"``)
+through the Inbox. The terminal is restored on every exit path (normal close, exception in the console thread,
+interpreter exit).
+
+Debug entry: ``python -m motti.console MAP [--seed N] [--computer LIST] [--players LIST] [--mono]`` plays
+a whole game on the terminal alone (:func:`run_console_game`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import curses
+import random
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from common.loop import Command, Inbox, Timer
+from motti.rules import (
+    Action,
+    AttackDrawn,
+    CapitalCaptured,
+    Eliminated,
+    Encircled,
+    Game,
+    GameOver,
+    IllegalAction,
+    Reset,
+)
+
+SOURCE = "console"
+POLL_MS = 40
+AWAIT_S = 1.0   # longest wait for the game loop to show the result of a posted command
+ACTION_KEYS = {ord("z"): Action.ATTACK, ord("x"): Action.DEFEND, ord("c"): Action.GUERILLA}
+SELECT_KEYS = {ord("a"): Action.ATTACK, ord("d"): Action.DEFEND, ord("g"): Action.GUERILLA}
+MOVES = {
+    curses.KEY_UP: (0, -1), ord("k"): (0, -1),
+    curses.KEY_DOWN: (0, 1), ord("j"): (0, 1),
+    curses.KEY_LEFT: (-1, 0), ord("h"): (-1, 0),
+    curses.KEY_RIGHT: (1, 0), ord("l"): (1, 0),
+}
+# Owner colours (spec §6 RGB) for 256-colour terminals, and the nearest of the 8 basic colours otherwise.
+COLOURS_256 = {1: 160, 2: 34, 3: 33, 4: 220, 5: 170, 6: 44, 7: 208, 8: 246, 9: 255}
+COLOURS_8 = {
+    1: curses.COLOR_RED, 2: curses.COLOR_GREEN, 3: curses.COLOR_BLUE, 4: curses.COLOR_YELLOW,
+    5: curses.COLOR_MAGENTA, 6: curses.COLOR_CYAN, 7: curses.COLOR_YELLOW, 8: curses.COLOR_WHITE,
+    9: curses.COLOR_WHITE,
+}
+ROWS_AROUND_MAP = 5   # status, top frame, bottom frame, legend, message
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A read-only copy of everything the console draws and checks, taken in the game loop's thread.
+
+    Arrays are ``(H, W)`` copies (``owner`` int8, the others bool); ``legal`` maps each action to its
+    ``Game.legal_mask`` at the time of the snapshot.
+    """
+
+    land: np.ndarray
+    owner: np.ndarray
+    occupied: np.ndarray
+    capitals: dict[int, tuple[int, int] | None]
+    crosses: tuple[tuple[int, int], ...]
+    current_player: int
+    attacks_left: int
+    selected: Action
+    crosses_left: int
+    possible: frozenset[Action]
+    legal: dict[Action, np.ndarray]
+    winner: int | None
+    message: str = ""
+
+    @classmethod
+    def of(cls, game: Game, message: str = "") -> Snapshot:
+        """Copy *game*'s state (call in the thread that owns *game*)."""
+        board = game.board
+        over = game.is_terminal()
+        return cls(
+            land=board.land.copy(),
+            owner=board.owner.copy(),
+            occupied=board.occupied.copy(),
+            capitals=dict(board.capitals),
+            crosses=tuple(game.crosses),
+            current_player=game.current_player,
+            attacks_left=game.attacks_left,
+            selected=game.selected,
+            crosses_left=game.crosses_left(),
+            possible=frozenset(() if over else game.possible_actions()),
+            legal={a: game.legal_mask(a).copy() for a in Action},
+            winner=game.winner,
+            message=message,
+        )
+
+    @property
+    def width(self) -> int:
+        return int(self.land.shape[1])
+
+    @property
+    def height(self) -> int:
+        return int(self.land.shape[0])
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def can_toggle(self, x: int, y: int) -> bool:
+        """True when a cross may be added at or removed from (x, y) under the selected action (§2.2)."""
+        if (x, y) in self.crosses:
+            return True
+        return bool(self.legal[self.selected][y, x]) and self.crosses_left > 0
+
+    def can_perform(self, action: Action) -> bool:
+        """True when performing *action* with the current crosses would be accepted (§2.2).
+
+        Mirrors ``Game.select`` (keeps the oldest crosses legal for *action*, up to its limit): Attack is
+        always performable while possible (0 crosses = a failed attack), Defend needs at least one remaining
+        cross, Guerilla exactly one.
+        """
+        if action not in self.possible:
+            return False
+        if action is Action.ATTACK:
+            return True
+        return any(self.legal[action][y, x] for x, y in self.crosses)
+
+
+def describe(events: Iterable[object]) -> str:
+    """One line telling what *events* (from ``motti.rules``) did, for the message line."""
+    parts: list[str] = []
+    for event in events:
+        if isinstance(event, AttackDrawn):
+            if event.cell is None:
+                parts.append(f"player {event.player}'s attack failed")
+            else:
+                parts.append(f"player {event.player} took {event.cell[0]},{event.cell[1]}")
+        elif isinstance(event, Encircled):
+            n = len(event.cells)
+            cells = f"{n} cell{'s' if n != 1 else ''}"
+            parts.append(f"{cells} of player {event.victim} encircled by player {event.to}")
+        elif isinstance(event, CapitalCaptured):
+            parts.append(f"player {event.by} captured player {event.player}'s capital")
+        elif isinstance(event, Eliminated):
+            parts.append(f"player {event.player} is out")
+        elif isinstance(event, Reset):
+            parts.append("no free land left: every cell is unoccupied again")
+        elif isinstance(event, GameOver):
+            parts.append(f"player {event.winner} wins")
+    return "; ".join(parts)
+
+
+def apply_command(game: Game, command: Command) -> list[object]:
+    """Play one console/front-end command on *game* and return the rules' events.
+
+    Verbs (motti-api.md): ``toggle`` with args ``((x, y),)`` (``(x, y)`` is accepted too), ``select NAME``,
+    ``cycle``, ``perform [NAME]``. ``quit`` is not handled here (the caller knows whose players to defeat).
+    Raises ``motti.rules.IllegalAction`` for an illegal move and ``ValueError`` for an unknown verb.
+    """
+    verb, args = command.verb, tuple(command.args)
+    if verb == "toggle":
+        x, y = args if len(args) == 2 else args[0]
+        game.toggle_cross(int(x), int(y))
+        return []
+    if verb == "select":
+        game.select(Action(args[0]))
+        return []
+    if verb == "cycle":
+        game.cycle_action()
+        return []
+    if verb == "perform":
+        if args:
+            action = Action(args[0])
+            if action not in game.possible_actions():
+                raise IllegalAction(f"{action.value} is not possible now")
+            game.select(action)
+        return list(game.perform())
+    raise ValueError(f"unknown command {verb!r}")
+
+
+@dataclass
+class _View:
+    """The console thread's own state: cursor, scroll offsets, prompt."""
+
+    cursor: tuple[int, int] = (0, 0)
+    origin: tuple[int, int] = (0, 0)
+    confirming: bool = False
+    placed: bool = False
+    last_local: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class Console:
+    """The curses console for *players* (spec §7), in a thread of its own that alone calls curses.
+
+    ``inbox`` receives ``Command(source="console", verb, args)`` events (motti-api.md verbs). ``mono`` forces
+    the colourless rendering (True), colours (False) or decides from the terminal (None).
+    """
+
+    def __init__(self, inbox: Inbox, players: tuple[int, ...], *, mono: bool | None = None) -> None:
+        self.inbox = inbox
+        self.players = tuple(players)
+        self.mono = mono
+        self.error: BaseException | None = None
+        self._lock = threading.Lock()
+        self._snapshot: Snapshot | None = None
+        self._dirty = threading.Event()
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._beeps = 0
+        self._thread: threading.Thread | None = None
+        self._view = _View()
+        self._colour = False
+        self._awaiting = 0.0   # monotonic deadline while a posted command has not been shown yet
+
+    # ---- the game loop's side -------------------------------------------------------------------------
+    def start(self) -> None:
+        """Take over the terminal in the console thread; returns once curses is set up (or failed)."""
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="motti-console", daemon=True)
+        atexit.register(self.close)
+        self._thread.start()
+        self._ready.wait(10.0)
+
+    def show(self, game: Game, events: Iterable[object] = (), message: str | None = None) -> None:
+        """Redraw from *game* (copied now, in the caller's thread); *events* or *message* go on the message
+        line."""
+        text = message if message is not None else describe(events)
+        snap = Snapshot.of(game, text)
+        with self._lock:
+            self._snapshot = snap
+        self._dirty.set()
+
+    def refuse(self, message: str) -> None:
+        """Beep and show *message* (an action the game refused)."""
+        with self._lock:
+            self._beeps += 1
+            if self._snapshot is not None:
+                self._snapshot = _with_message(self._snapshot, message)
+        self._dirty.set()
+
+    def close(self) -> None:
+        """Restore the terminal and stop the console thread (idempotent)."""
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(5.0)
+        atexit.unregister(self.close)
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # ---- the console thread ---------------------------------------------------------------------------
+    def _run(self) -> None:
+        stdscr = None
+        try:
+            stdscr = curses.initscr()
+            curses.noecho()
+            curses.cbreak()
+            stdscr.keypad(True)
+            stdscr.timeout(POLL_MS)
+            curses.set_escdelay(25)
+            self._setup_colours()
+            try:
+                curses.curs_set(1)
+            except curses.error:
+                pass
+            self._ready.set()
+            self._loop(stdscr)
+        except BaseException as exc:  # the terminal must come back and the game must hear of it
+            self.error = exc
+            self.inbox.put(Command(SOURCE, "quit"))
+        finally:
+            self._ready.set()
+            if stdscr is not None:
+                _restore(stdscr)
+
+    def _setup_colours(self) -> None:
+        wanted = self.mono is not True
+        self._colour = False
+        if not wanted or not curses.has_colors():
+            return
+        curses.start_color()
+        background = -1
+        try:
+            curses.use_default_colors()
+        except curses.error:
+            background = curses.COLOR_BLACK
+        table = COLOURS_256 if curses.COLORS >= 256 else COLOURS_8
+        for player, colour in table.items():
+            curses.init_pair(player, colour, background)
+        self._colour = True
+
+    def _loop(self, stdscr: curses.window) -> None:
+        while not self._stop.is_set():
+            if self._dirty.is_set():
+                self._dirty.clear()
+                self._awaiting = 0.0
+                self._draw(stdscr)
+            if self._awaiting and time.monotonic() < self._awaiting:
+                # A command is on its way: leave further keys in the terminal's buffer until the game loop
+                # shows its result, so that " x" typed fast performs with the new cross.
+                self._dirty.wait(POLL_MS / 1000)
+                continue
+            key = stdscr.getch()
+            if key == -1:
+                continue
+            if key == curses.KEY_RESIZE:
+                curses.update_lines_cols()
+                self._draw(stdscr)
+                continue
+            self._key(key)
+            self._draw(stdscr)
+
+    def _current(self) -> Snapshot | None:
+        with self._lock:
+            return self._snapshot
+
+    def _beep(self) -> None:
+        curses.beep()
+
+    def _post(self, verb: str, *args: object) -> None:
+        self._awaiting = time.monotonic() + AWAIT_S
+        self.inbox.put(Command(SOURCE, verb, tuple(args)))
+
+    def _key(self, key: int) -> None:
+        snap = self._current()
+        view = self._view
+        if snap is None:
+            return
+        if view.confirming:
+            view.confirming = False
+            if key in (ord("y"), ord("Y")):
+                self._post("quit")
+            return
+        if key in MOVES:
+            dx, dy = MOVES[key]
+            x, y = view.cursor
+            view.cursor = (min(max(x + dx, 0), snap.width - 1), min(max(y + dy, 0), snap.height - 1))
+            return
+        if key in (ord("q"), ord("Q")):
+            if snap.over or not self._local_alive(snap):
+                self._post("quit")
+            else:
+                view.confirming = True
+            return
+        if snap.over or snap.current_player not in self.players:
+            if key in (ord(" "), ord("\t"), ord("\n"), curses.KEY_ENTER, *ACTION_KEYS, *SELECT_KEYS):
+                self._beep()
+            return
+        if key == ord(" "):
+            x, y = view.cursor
+            if snap.can_toggle(x, y):
+                self._post("toggle", (x, y))
+            else:
+                self._beep()
+        elif key in ACTION_KEYS:
+            action = ACTION_KEYS[key]
+            if snap.can_perform(action):
+                self._post("perform", action.value)
+            else:
+                self._beep()
+        elif key in SELECT_KEYS:
+            action = SELECT_KEYS[key]
+            if action in snap.possible:
+                self._post("select", action.value)
+            else:
+                self._beep()
+        elif key in (ord("\n"), ord("\r"), curses.KEY_ENTER):
+            if snap.can_perform(snap.selected):
+                self._post("perform")
+            else:
+                self._beep()
+        elif key == ord("\t"):
+            self._post("cycle")
+
+    def _local_alive(self, snap: Snapshot) -> bool:
+        return any(snap.capitals.get(p) is not None for p in self.players)
+
+    def _follow_turn(self, snap: Snapshot) -> None:
+        """Put the cursor on a capital at the start and when the terminal's player in turn changes."""
+        view = self._view
+        target: int | None = None
+        if not view.placed:
+            view.placed = True
+            target = next((p for p in self.players if snap.capitals.get(p)), None)
+            if target is None:
+                view.cursor = (snap.width // 2, snap.height // 2)
+        if snap.current_player in self.players and snap.current_player != view.last_local:
+            view.last_local = snap.current_player
+            target = snap.current_player
+        if target is not None and snap.capitals.get(target):
+            view.cursor = snap.capitals[target]
+
+    def _draw(self, stdscr: curses.window) -> None:
+        with self._lock:
+            snap = self._snapshot
+            beeps, self._beeps = self._beeps, 0
+        for _ in range(beeps):
+            self._beep()
+        stdscr.erase()
+        rows, cols = stdscr.getmaxyx()
+        if snap is None:
+            _put(stdscr, 0, 0, "motti: waiting for the game", curses.A_BOLD)
+            stdscr.refresh()
+            return
+        self._follow_turn(snap)
+        view = self._view
+        vw = min(snap.width, cols - 2)
+        vh = min(snap.height, rows - ROWS_AROUND_MAP)
+        if vw < 1 or vh < 1:
+            _put(stdscr, 0, 0, "terminal too small", curses.A_BOLD)
+            stdscr.refresh()
+            return
+        view.origin = (_scroll(view.origin[0], view.cursor[0], vw, snap.width),
+                       _scroll(view.origin[1], view.cursor[1], vh, snap.height))
+        ox, oy = view.origin
+        self._draw_status(stdscr, snap, cols)
+        frame = "-" * (vw + 2)
+        _put(stdscr, 1, 0, frame)
+        _put(stdscr, 2 + vh, 0, frame)
+        crosses = set(snap.crosses)
+        capitals = {c: p for p, c in snap.capitals.items() if c is not None}
+        for row in range(vh):
+            y = oy + row
+            _put(stdscr, 2 + row, 0, "|")
+            _put(stdscr, 2 + row, vw + 1, "|")
+            for col in range(vw):
+                x = ox + col
+                glyph, attr = self._cell(snap, x, y, (x, y) in crosses, capitals.get((x, y)))
+                _put(stdscr, 2 + row, 1 + col, glyph, attr)
+        self._draw_legend(stdscr, 3 + vh, cols, snap)
+        _put(stdscr, 4 + vh, 0, self._message(snap)[: max(cols - 1, 0)])
+        cx, cy = view.cursor
+        try:
+            stdscr.move(2 + cy - oy, 1 + cx - ox)
+        except curses.error:
+            pass
+        stdscr.refresh()
+
+    def _cell(self, snap: Snapshot, x: int, y: int, crossed: bool, capital_of: int | None) -> tuple[str, int]:
+        if not snap.land[y, x]:
+            return " ", curses.A_NORMAL
+        owner = int(snap.owner[y, x])
+        occupied = bool(snap.occupied[y, x])
+        is_capital = capital_of is not None and capital_of == owner
+        if self._colour:
+            attr = curses.color_pair(owner) | curses.A_BOLD
+            if crossed:
+                return "x", attr
+            glyph = "o" if is_capital else "p"
+            return (glyph.upper() if occupied else glyph), attr
+        attr = curses.A_BOLD
+        if occupied:
+            attr |= curses.A_REVERSE
+        if is_capital:
+            attr |= curses.A_UNDERLINE
+        return ("x" if crossed else str(owner)), attr
+
+    def _draw_status(self, stdscr: curses.window, snap: Snapshot, cols: int) -> None:
+        if snap.over:
+            _put(stdscr, 0, 0, f"Player {snap.winner} wins | q quits"[: cols - 1], curses.A_BOLD)
+            return
+        if snap.selected is Action.ATTACK:
+            doing = f"Attack: {snap.attacks_left} left"
+        else:
+            doing = snap.selected.value.capitalize()
+        head = f"Player {snap.current_player} | {doing} | Crosses: {snap.crosses_left} | "
+        col = 0
+        attr = curses.color_pair(snap.current_player) | curses.A_BOLD if self._colour else curses.A_BOLD
+        col = _put(stdscr, 0, col, head, attr, cols)
+        for i, (action, label) in enumerate(((Action.ATTACK, "[A]ttack(z)"), (Action.DEFEND, "[D]efend(x)"),
+                                             (Action.GUERILLA, "[G]uerilla(c)"))):
+            if i:
+                col = _put(stdscr, 0, col, " ", curses.A_NORMAL, cols)
+            if action is snap.selected:
+                style = curses.A_BOLD | curses.A_UNDERLINE
+            elif action in snap.possible:
+                style = curses.A_NORMAL
+            else:
+                style = curses.A_DIM
+            col = _put(stdscr, 0, col, label, style, cols)
+
+    def _draw_legend(self, stdscr: curses.window, row: int, cols: int, snap: Snapshot) -> None:
+        if self._colour:
+            text = "p land  P occupied  o capital  O occupied capital  x cross  players:"
+            col = _put(stdscr, row, 0, text, curses.A_NORMAL, cols)
+            for player in sorted(snap.capitals):
+                if snap.capitals[player] is None:
+                    continue
+                col = _put(stdscr, row, col, f" {player}", curses.color_pair(player) | curses.A_BOLD, cols)
+        else:
+            text = "1-9 land of that player  inverse occupied  underlined capital  x cross"
+            _put(stdscr, row, 0, text, curses.A_NORMAL, cols)
+
+    def _message(self, snap: Snapshot) -> str:
+        if self._view.confirming:
+            names = ", ".join(str(p) for p in self.players)
+            return f"Quit and give up player{'s' if len(self.players) > 1 else ''} {names}? (y/n)"
+        if snap.over:
+            return snap.message or f"player {snap.winner} wins"
+        waiting = "" if snap.current_player in self.players else f"waiting for player {snap.current_player}"
+        return "; ".join(t for t in (snap.message, waiting) if t)
+
+
+def _with_message(snap: Snapshot, message: str) -> Snapshot:
+    return Snapshot(**{**snap.__dict__, "message": message})
+
+
+def _scroll(origin: int, cursor: int, visible: int, total: int) -> int:
+    """The smallest change of *origin* that keeps *cursor* in ``[origin, origin + visible)``, clamped."""
+    if cursor < origin:
+        origin = cursor
+    elif cursor >= origin + visible:
+        origin = cursor - visible + 1
+    return min(max(origin, 0), max(total - visible, 0))
+
+
+def _put(win: curses.window, row: int, col: int, text: str, attr: int = curses.A_NORMAL,
+         cols: int | None = None) -> int:
+    """Write *text* clipped to the window; return the column after it. Never raises for off-screen text."""
+    rows, width = win.getmaxyx()
+    if cols is None:
+        cols = width
+    room = min(cols, width) - col
+    if row >= rows or room <= 0:
+        return col + len(text)
+    try:
+        win.addstr(row, col, text[:room], attr)
+    except curses.error:
+        pass  # writing the bottom-right cell moves the cursor off screen; the text is there
+    return col + len(text)
+
+
+def _restore(stdscr: curses.window) -> None:
+    for step in (lambda: stdscr.keypad(False), curses.nocbreak, curses.echo, curses.endwin):
+        try:
+            step()
+        except curses.error:
+            pass
+
+
+def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int] = (),
+                     rng: random.Random | None = None, *, mono: bool | None = None,
+                     delay: float = 0.3) -> int | None:
+    """Play *game* to its end on this terminal alone: *players* at the keyboard, *computer* by ``motti.ai``.
+
+    The computer moves one action every *delay* seconds so that the terminal can follow. ``q`` (confirmed)
+    gives up every player at the terminal (``Game.defeat(..., cause="quit")``) and returns; at the end the
+    winner is shown until ``q``. Returns the winner (None after a quit that left the game undecided). Ctrl-C
+    raises KeyboardInterrupt and SIGTERM SystemExit(143), both after the terminal has been restored.
+    """
+    from motti import ai
+
+    rng = rng if rng is not None else random.Random()
+    inbox = Inbox()
+    console = Console(inbox, tuple(players), mono=mono)
+    computer = frozenset(computer)
+    pending = False
+
+    def schedule() -> None:
+        nonlocal pending
+        if not pending and not game.is_terminal() and game.current_player in computer:
+            pending = True
+            inbox.call_later(delay, "motti-computer")
+
+    previous = _exit_on_sigterm()
+    console.start()
+    try:
+        console.show(game)
+        schedule()
+        while True:
+            if console.error is not None and not console.alive:
+                raise RuntimeError(f"terminal console failed: {console.error}")
+            event = inbox.get(0.5)
+            if event is None:
+                continue
+            if isinstance(event, Timer) and event.name == "motti-computer":
+                pending = False
+                if not game.is_terminal() and game.current_player in computer:
+                    console.show(game, game.apply(ai.choose_action(game, rng)))
+                schedule()
+            elif isinstance(event, Command) and event.source == SOURCE:
+                if event.verb == "quit":
+                    if console.error is not None:
+                        raise RuntimeError(f"terminal console failed: {console.error}")
+                    if not game.is_terminal():
+                        local = [p for p in players if p in game.alive]
+                        if local:
+                            game.defeat(local, cause="quit")
+                    return game.winner
+                if game.is_terminal() or game.current_player not in players:
+                    console.refuse("not your turn")
+                    continue
+                try:
+                    console.show(game, apply_command(game, event))
+                except (IllegalAction, ValueError) as exc:
+                    console.refuse(str(exc))
+                schedule()
+    finally:
+        console.close()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _exit_on_sigterm() -> signal.Handlers | None:
+    """In the main thread, turn SIGTERM into SystemExit(143) so that the terminal is restored on the way out;
+    returns the previous handler (None when not in the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def leave(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    return signal.signal(signal.SIGTERM, leave)
+
+
+def _player_list(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(p) for p in text.split(",") if p)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of player numbers: {text!r}") from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Debug entry: play MAP on this terminal (``python -m motti.console MAP``); see the module docstring."""
+    from motti.mapfile import MapError, find_map, load_map
+
+    parser = argparse.ArgumentParser(prog="python -m motti.console",
+                                     description="Play a motti map on this terminal alone (debug entry).")
+    parser.add_argument("map")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--computer", type=_player_list, default=(), help="players played by the computer")
+    parser.add_argument("--players", type=_player_list, default=None,
+                        help="players at the terminal (default: all that are not computer players)")
+    parser.add_argument("--mono", action="store_true", help="no colours")
+    parser.add_argument("--delay", type=float, default=0.3, help="seconds between computer actions")
+    args = parser.parse_args(argv)
+    try:
+        state = load_map(find_map(args.map))
+    except (MapError, FileNotFoundError) as exc:
+        print(f"motti: {exc}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else random.randrange(2**32)
+    rng = random.Random(seed)
+    kwargs = {}
+    if state.turn is not None:
+        kwargs["turn"] = state.turn
+    if state.attacks is not None:
+        kwargs["attacks"] = state.attacks
+    game = Game(state.board, rng, **kwargs)
+    everyone = [p for p in range(1, state.board.players + 1) if state.board.capitals.get(p) is not None]
+    players = args.players
+    if players is None:
+        players = tuple(p for p in everyone if p not in args.computer)
+    try:
+        run_console_game(game, players, args.computer, random.Random(seed + 1), mono=args.mono or None,
+                         delay=args.delay)
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,288 @@
+"""`motti -c`: the curses console (spec/motti.md §7) in a real pseudo-terminal; pexpect drives, pyte reads."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pexpect
+import pyte
+import pytest
+
+ROWS, COLS = 24, 80
+UP, DOWN, LEFT, RIGHT = "\x1bOA", "\x1bOB", "\x1bOD", "\x1bOC"   # xterm keypad sequences (x11.md §Q7)
+STATUS_1 = "Player 1 | Attack: 6 left | Crosses: 6 | [A]ttack(z) [D]efend(x) [G]uerilla(c)"
+
+SMALL = """\
+# two players, small enough to read cell by cell
+motti-map 1
+size 8 4
+players 2
+capital 1 1 1
+capital 2 6 2
+grid
+.aaab...
+aaaabbb.
+.aabbbbb
+..abbbb.
+"""
+
+
+def tall_map() -> str:
+    """10 x 40: rows 0-19 player 1, rows 20-39 player 2; row y has sea at x = y % 10 to tell rows apart."""
+    rows = []
+    for y in range(40):
+        letter = "a" if y < 20 else "b"
+        rows.append("".join("." if x == y % 10 else letter for x in range(10)))
+    head = ["motti-map 1", "size 10 40", "players 2", "capital 1 5 1", "capital 2 5 38", "grid"]
+    return "\n".join(head + rows) + "\n"
+
+
+class BellScreen(pyte.Screen):
+    """A pyte screen that counts the terminal bells (the console's beeps)."""
+
+    def __init__(self, columns: int, lines: int) -> None:
+        super().__init__(columns, lines)
+        self.bells = 0
+
+    def bell(self, *args: object) -> None:
+        self.bells += 1
+
+
+class Terminal:
+    """A command in a pty of ROWS x COLS with TERM=xterm; the screen as pyte sees it."""
+
+    def __init__(self, command: str, cwd: Path) -> None:
+        env = dict(os.environ, TERM="xterm", ESCDELAY="25")
+        for name in ("TMUX", "DISPLAY", "LINES", "COLUMNS"):
+            env.pop(name, None)
+        self.screen = BellScreen(COLS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+        self.child = pexpect.spawn("/bin/bash", ["--norc", "--noprofile", "-c", command], cwd=str(cwd),
+                                   env=env, dimensions=(ROWS, COLS), timeout=30)
+        self.output = b""
+
+    def pump(self) -> None:
+        while True:
+            try:
+                data = self.child.read_nonblocking(65536, timeout=0.05)
+            except (pexpect.TIMEOUT, pexpect.EOF):
+                return
+            self.output += data
+            self.stream.feed(data)
+
+    def lines(self) -> list[str]:
+        return list(self.screen.display)
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    def wait_for(self, predicate: Callable[[Terminal], bool], what: str, deadline: float = 30.0) -> None:
+        end = time.monotonic() + deadline
+        while time.monotonic() < end:
+            self.pump()
+            if predicate(self):
+                return
+        raise AssertionError(f"timed out waiting for {what}; screen:\n{self.text()}")
+
+    def wait_text(self, text: str, deadline: float = 30.0) -> None:
+        self.wait_for(lambda t: text in t.text(), repr(text), deadline)
+
+    def send(self, keys: str) -> None:
+        self.child.send(keys)
+
+    def cell(self, x: int, y: int) -> str:
+        """The glyph of map cell (x, y) when the map is not scrolled: row 2 + y, column 1 + x."""
+        return self.lines()[2 + y][1 + x]
+
+    def map_rows(self, count: int, width: int) -> list[str]:
+        return [line[1:1 + width] for line in self.lines()[2:2 + count]]
+
+    def cursor(self) -> tuple[int, int]:
+        return self.screen.cursor.x, self.screen.cursor.y
+
+    def close(self) -> None:
+        if self.child.isalive():
+            self.child.terminate(force=True)
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    path = tmp_path / "small.map"
+    path.write_text(SMALL)
+    return path
+
+
+@pytest.fixture
+def terminals():
+    opened: list[Terminal] = []
+    yield opened
+    for term in opened:
+        term.close()
+
+
+def motti(terminals: list[Terminal], tmp_path: Path, *args: str, module: str = "motti") -> Terminal:
+    command = " ".join(shlex.quote(a) for a in (sys.executable, "-m", module, *args))
+    term = Terminal(command, tmp_path)
+    terminals.append(term)
+    return term
+
+
+def test_status_map_frame_legend_and_colours(terminals, tmp_path: Path, small: Path) -> None:
+    term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3")
+    term.wait_text(STATUS_1)
+    lines = term.lines()
+    assert lines[0].rstrip() == STATUS_1
+    assert lines[1].rstrip() == "-" * 10 and lines[6].rstrip() == "-" * 10
+    assert [line[:10] for line in lines[2:6]] == ["| pppp   |", "|poppppp |", "| pppppop|", "|  ppppp |"]
+    assert lines[7].startswith("p land  P occupied  o capital  O occupied capital  x cross")
+    assert term.cursor() == (2, 3)   # on player 1's capital (1,1)
+    buffer = term.screen.buffer
+    assert buffer[3][2].bold and buffer[3][2].fg == "red"      # player 1's capital
+    assert buffer[4][7].bold and buffer[4][7].fg == "green"    # player 2's capital (6,2)
+    assert buffer[2][1].data == " " and buffer[2][1].fg == "default"   # sea
+
+
+def test_crosses_and_defend_change_the_map(terminals, tmp_path: Path, small: Path) -> None:
+    term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3")
+    term.wait_text(STATUS_1)
+    term.send(" ")
+    term.wait_text("Crosses: 5")
+    assert term.cell(1, 1) == "x"
+    term.send(DOWN)
+    term.wait_for(lambda t: t.cursor() == (2, 4), "the cursor on (1,2)")
+    term.send(" ")
+    term.wait_text("Crosses: 4")
+    term.send("j")   # (1,3) is sea
+    term.send("l")   # (2,3)
+    term.send(" ")
+    term.wait_text("Crosses: 3")
+    term.send("k" + " ")   # (2,2): cross it, then remove it again
+    term.wait_text("Crosses: 2")
+    term.send(" ")
+    term.wait_text("Crosses: 3")
+    assert term.map_rows(4, 8) == [" pppp   ", "pxppppp ", " xppppop", "  xpppp "]
+    term.send("x")   # Defend (1,1), (1,2), (2,3): the oldest 3 crosses are all legal for Defend
+    term.wait_text("Player 2 | Attack: 6 left | Crosses: 6")
+    assert term.map_rows(4, 8) == [" pppp   ", "pOppppp ", " Pppppop", "  Ppppp "]
+    assert term.cursor() == (7, 4)   # the cursor went to player 2's capital (6,2)
+
+
+def test_illegal_keys_beep_and_change_nothing(terminals, tmp_path: Path, small: Path) -> None:
+    term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3")
+    term.wait_text(STATUS_1)
+    bells = term.screen.bells
+    term.send(RIGHT * 3)   # (4,1) belongs to player 2 and no occupied cell of player 1 touches it
+    term.wait_for(lambda t: t.cursor() == (5, 3), "the cursor on (4,1)")
+    term.send(" ")
+    term.wait_for(lambda t: t.screen.bells > bells, "a beep for an illegal cross")
+    bells = term.screen.bells
+    term.send("c")   # Guerilla needs exactly one cross
+    term.wait_for(lambda t: t.screen.bells > bells, "a beep for Guerilla without a cross")
+    assert STATUS_1 in term.text()
+    assert term.map_rows(4, 8) == [" pppp   ", "poppppp ", " pppppop", "  ppppp "]
+
+
+def test_tab_cycles_and_attack_draws(terminals, tmp_path: Path, small: Path) -> None:
+    term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3")
+    term.wait_text(STATUS_1)
+    term.send("\t")
+    term.wait_text("Player 1 | Defend | Crosses: 3")
+    term.send("\t")
+    term.wait_text("Player 1 | Guerilla | Crosses: 1")
+    term.send("\t")
+    term.wait_text(STATUS_1)
+    term.send("z")   # an attack with no cross always fails (§2.2)
+    term.wait_text("Player 1 | Attack: 5 left | Crosses: 6")
+    assert "player 1's attack failed" in term.lines()[8]
+
+
+def test_quit_asks_then_exits_and_restores_the_terminal(terminals, tmp_path: Path, small: Path) -> None:
+    before, after = tmp_path / "before", tmp_path / "after"
+    args = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "motti", "-c", str(small), "--seed", "3"))
+    command = f"stty -g > {before}; {args}; echo \"exit=$?\"; stty -g > {after}"
+    term = Terminal(command, tmp_path)
+    terminals.append(term)
+    term.wait_text(STATUS_1)
+    term.send("q")
+    term.wait_text("Quit and give up players 1, 2? (y/n)")
+    term.send("n")
+    term.wait_for(lambda t: "Quit and" not in t.text(), "the question to go away")
+    term.send("q")
+    term.wait_text("Quit and give up players 1, 2? (y/n)")
+    term.send("y")
+    term.wait_text("exit=0")
+    term.child.expect(pexpect.EOF)
+    term.child.close()
+    assert term.child.exitstatus == 0
+    assert before.read_text() == after.read_text()   # echo, canonical mode, ... all as before
+    entered, left = term.output.rindex(b"\x1b[?1049h"), term.output.rindex(b"\x1b[?1049l")
+    assert left > entered   # the alternate screen was left
+    assert "Player 1 |" not in term.text()   # back on the normal screen
+
+
+def child_pids(pid: int) -> list[int]:
+    """The children of process *pid* (Linux /proc)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(p) for p in (task / "children").read_text().split()]
+    return found
+
+
+@pytest.mark.parametrize(("how", "status"), [("ctrl-c", 130), ("sigterm", 143)])
+def test_interrupt_restores_the_terminal(terminals, tmp_path: Path, small: Path, how: str, status: int):
+    before, after = tmp_path / "before", tmp_path / "after"
+    args = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "motti", "-c", str(small), "--seed", "3"))
+    term = Terminal(f"stty -g > {before}; {args}; echo \"exit=$?\"; stty -g > {after}", tmp_path)
+    terminals.append(term)
+    term.wait_text(STATUS_1)
+    if how == "ctrl-c":
+        term.send("\x03")
+    else:
+        (game_pid,) = child_pids(term.child.pid)
+        os.kill(game_pid, signal.SIGTERM)
+    term.wait_text(f"exit={status}")
+    assert before.read_text() == after.read_text()
+
+
+def test_computer_opponent_moves_by_itself(terminals, tmp_path: Path, small: Path) -> None:
+    term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", "--computer", "2")
+    term.wait_text(STATUS_1)
+    term.send(" x")   # Defend the capital: player 2 (computer) plays its whole turn
+    term.wait_for(lambda t: t.cell(1, 1) == "O", "player 1's capital occupied")
+    term.wait_for(lambda t: t.lines()[0].startswith("Player 1 | Attack: 6 left")
+                  or t.lines()[0].startswith("Player 2 wins"), "the turn back at player 1", deadline=60)
+    assert term.map_rows(4, 8) != [" pppp   ", "pOppppp ", " pppppop", "  ppppp "]   # player 2 moved
+
+
+def test_large_map_scrolls_with_the_cursor(terminals, tmp_path: Path) -> None:
+    path = tmp_path / "tall.map"
+    path.write_text(tall_map())
+    term = motti(terminals, tmp_path, "-c", str(path), "--seed", "1")
+    term.wait_text("Player 1 |")
+    visible = ROWS - 5
+    assert term.lines()[1 + visible + 1].startswith("-" * 12)
+    assert [row.index(" ") for row in term.map_rows(visible, 10)] == [y % 10 for y in range(visible)]
+    term.send(DOWN * 29)   # from the capital (5,1) to (5,30)
+    term.wait_for(lambda t: t.map_rows(visible, 10)[-1].index(" ") == 0, "the map scrolled to row 30")
+    top = 30 - visible + 1
+    assert [row.index(" ") for row in term.map_rows(visible, 10)] == [(top + i) % 10 for i in range(visible)]
+    assert term.cursor() == (6, 1 + visible)
+    term.send(UP * 30)
+    term.wait_for(lambda t: t.map_rows(1, 10)[0].index(" ") == 0 and t.cursor() == (6, 2), "the top again")
+
+
+def test_mono_fallback_shows_owner_digits(terminals, tmp_path: Path, small: Path) -> None:
+    term = motti(terminals, tmp_path, str(small), "--seed", "3", "--mono", module="motti.console")
+    term.wait_text(STATUS_1)
+    assert term.map_rows(4, 8) == [" 1112   ", "1111222 ", " 1122222", "  12222 "]
+    assert "1-9 land of that player  inverse occupied  underlined capital" in term.lines()[7]
+    assert term.screen.buffer[3][2].underscore and not term.screen.buffer[3][2].reverse
+    term.send(" x")
+    term.wait_text("Player 2 |")
+    assert term.screen.buffer[3][2].reverse   # occupied now
