@@ -47,6 +47,8 @@ PLAYER_COLOURS: dict[int, tuple[int, int, int]] = {
 }
 SEA = (25, 45, 95)
 GRID = (12, 12, 12)
+#: Grid lines are drawn from this cell side on (px); below it they would hide the cells' colours.
+GRID_MIN_CELL = 8
 BACKGROUND = (40, 40, 44)
 BOX = (210, 210, 210)
 INK = (0, 0, 0)
@@ -219,11 +221,18 @@ def _draw_board(surface: pygame.Surface, game: Game, x0: int, y0: int, cell: int
     index = np.where(board.land, np.where(board.occupied, owner + 9, owner), 0)
     rgb = _PALETTE[index.T]  # (W, H, 3): surfarray indexes x first
     rgb = np.repeat(np.repeat(rgb, cell, axis=0), cell, axis=1)
-    if cell >= 4:
+    if cell >= GRID_MIN_CELL:
         rgb[cell - 1::cell, :, :] = GRID
         rgb[:, cell - 1::cell, :] = GRID
     pygame.surfarray.blit_array(surface.subsurface((x0, y0, cell * width, cell * height)), rgb)
+    if cell < 4:
+        return
     if cell < 6:
+        # Too small for a ring or an X: a black dot marks a capital, a white one a cross (right of the probe).
+        capitals = [cell_xy for cell_xy in board.capitals.values() if cell_xy is not None]
+        for colour, cells in ((INK, capitals), (WHITE, game.crosses)):
+            for x, y in cells:
+                surface.fill(colour, pygame.Rect(x0 + cell * x + 2, y0 + cell * y + 2, cell - 3, cell - 3))
         return
     line = max(1, cell // 12)
     for capital in board.capitals.values():

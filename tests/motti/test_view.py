@@ -136,6 +136,20 @@ def test_capital_ring_and_cross_are_drawn_inside_the_cell():
     assert rgb(surface, x0 + c - 1, y0 + 2 * c + c // 2) == view.GRID
 
 
+def test_small_cells_mark_capitals_and_crosses_with_dots_and_have_no_grid():
+    g = game()
+    g.toggle_cross(1, 0)
+    size = (20, 15 + 72)    # c = min(20 // 4, 15 // 3) = 5
+    x0, y0, c = view.layout(*size, 4, 3)
+    assert c == 5
+    surface = view.render(g, size)
+    assert rgb(surface, x0 + 2, y0 + 2) == view.INK              # capital (0,0): a dark 2x2 dot
+    assert rgb(surface, x0 + 3, y0 + 3) == view.INK
+    assert rgb(surface, x0 + c + 2, y0 + 2) == (255, 255, 255)   # cross on (1,0)
+    assert rgb(surface, x0 + c + 1, y0 + c // 2) == view.dark(1)  # probe pixel untouched
+    assert rgb(surface, x0 + 2 * c + c - 1, y0 + c + 2) == view.dark(2)   # no grid line at c < 8
+
+
 def test_toolbar_boxes_start_possible_with_attack_selected():
     g = game()
     surface = view.render(g, (480, 200), (1,))
