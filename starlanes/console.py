@@ -233,7 +233,7 @@ class Console:
         holdings = game.players[game.current].holdings
         rows = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (holdings[c], "")] for c in active]
         text = table(["Company", "Price", "Holdings"], rows, width - 4)
-        spacing = 2 if 2 * len(active) <= MAP_H - 3 else 1
+        spacing = 2 if 2 * len(active) - 1 <= MAP_H - 3 else 1
         self.put(MAP_TOP + 1, left + 2, text[0], curses.A_UNDERLINE)
         for i, (company, line) in enumerate(zip(active, text[1:], strict=True)):
             y = MAP_TOP + 2 + spacing * i
@@ -585,7 +585,7 @@ class Console:
 
     def draw_chart(self) -> None:
         game = self.game
-        history = game.history
+        history = game.history if game.is_terminal() else [*game.history, game.net_worths()]
         lines, cols = self.term.size()
         self.put(1, 2, "Net worth per turn", curses.A_BOLD)
         legend = (len(game.players) + 1) // 2
