@@ -26,7 +26,7 @@ from pathlib import Path
 
 from arena import bots, replay
 from arena.mapfile import MapError, find_map, load_arena, validate
-from arena.rules import Arena
+from arena.rules import Arena, RoundResult
 from arena.server import ArenaServer, ServerError, Settings, TableRow, format_table
 
 log = logging.getLogger("arena")
@@ -64,6 +64,7 @@ class Spectators:
         except Exception:
             self.close()
             raise
+        self.show({"round": 0, "max_rounds": 0, "players": []})
 
     def poll(self, timeout: float | None = 0) -> object | None:
         """Handle window events (resize, close, lost display); return the first other event (keys), if any."""
@@ -104,7 +105,7 @@ class Spectators:
         self.renderer.ids = server.wire_ids
         self.show(server.game.snapshot())
 
-    def on_round(self, server: ArenaServer, result, moves) -> None:
+    def on_round(self, server: ArenaServer, result: RoundResult, moves: list[tuple[int, str, str]]) -> None:
         self.poll()
         self.show(server.game.snapshot())
 

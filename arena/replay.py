@@ -19,12 +19,15 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
 from arena.mapfile import normalised_text
 from arena.rules import Arena, Game, RoundResult
+
+if TYPE_CHECKING:
+    from arena.server import ArenaServer, TableRow
 
 FORMAT = 1
 
@@ -104,7 +107,7 @@ class ReplayWriter:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed in on_end/close
 
-    def on_start(self, server) -> None:
+    def on_start(self, server: ArenaServer) -> None:
         if self._file is None:
             self.open()
         s = server.settings
@@ -112,10 +115,11 @@ class ReplayWriter:
         self._write(header(server.arena, server.game, seed=s.seed, wire_ids=server.wire_ids,
                            settings=settings))
 
-    def on_round(self, server, result: RoundResult, moves: list[tuple[int, str, str]]) -> None:
+    def on_round(self, server: ArenaServer, result: RoundResult,
+                 moves: list[tuple[int, str, str]]) -> None:
         self._write(round_line(server.game, result, moves))
 
-    def on_end(self, server, table) -> None:
+    def on_end(self, server: ArenaServer, table: list[TableRow]) -> None:
         self._write({"type": "final", "rounds": server.game.round, "table": [row.as_json() for row in table]})
         self.close()
         if self.last:

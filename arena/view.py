@@ -144,6 +144,8 @@ class Renderer:
                 f"blue {blues}  red {len(players) - blues}")
         if table is not None:
             head += "   game over"
+        if not players:
+            head = f"{self.title}  waiting for the players"
         _text(surface, head, (8, 14), 26)
         _text(surface, "shading: toxicity 0.01 (light) .. 0.20 (green)   bar: energy   arc: view cone",
               (8, size[1] - BOTTOM_H + 5), 18)

@@ -152,7 +152,7 @@ def test_s18_a_2010_bot_plays_a_whole_game():
 
 def test_s16_bad_line_third_move_silence_second_move_and_300_bytes(caplog):
     caplog.set_level(logging.INFO, logger="arena.server")
-    st = ServerThread(players=4, quiet_rounds=3, move_ms=2500)
+    st = ServerThread(players=4, quiet_rounds=3, move_ms=5000)
     clients = [join(st.port)[0] for _ in range(4)]
     a, b, c, d = clients
     for client in clients:
@@ -244,7 +244,7 @@ def test_disconnect_mid_round_does_not_stall_and_late_move_is_ignored(caplog):
     caplog.set_level(logging.INFO, logger="arena.server")
     # a round would wait 60 s for a missing MOVE: the game finishes in time only if a closed client is not
     # waited for
-    st = ServerThread(players=3, quiet_rounds=2, move_ms=60000, min_round_ms=400)
+    st = ServerThread(players=3, quiet_rounds=2, move_ms=60000, min_round_ms=1000)
     (a, _), (b, _), (c, _) = join(st.port), join(st.port), join(st.port)
     for client in (a, b, c):
         client.until("START 1")
