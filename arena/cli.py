@@ -25,6 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from arena import bots, replay
+from arena import protocol as wire
 from arena.mapfile import MapError, find_map, load_arena, validate
 from arena.rules import Arena, RoundResult
 from arena.server import ArenaServer, ServerError, Settings, TableRow, format_table
@@ -255,6 +256,8 @@ async def _run_server(server: ArenaServer, extra: Sequence = ()) -> list[TableRo
     tasks = [asyncio.ensure_future(coro) for coro in extra]
     try:
         return await server.run()
+    except ServerError as exc:
+        raise UsageError(str(exc)) from None
     finally:
         if tasks:
             await asyncio.wait(tasks, timeout=5)
@@ -343,6 +346,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
     except OSError as exc:
         reason = os.strerror(exc.errno) if exc.errno else str(exc)
         raise UsageError(f"cannot connect to {args.host}:{args.port}: {reason}") from None
+    except wire.ProtocolError as exc:
+        raise UsageError(f"{args.host}:{args.port} does not speak the arena protocol: {exc}") from None
     print(f"bot {brain.id} ({args.strategy}): game over after round {brain.round}")
     return 0
 

@@ -121,3 +121,30 @@ def test_cli_prints_rounds_and_final_table_and_verifies(tmp_path):
     checked = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(path)],
                              capture_output=True, text=True, timeout=60)
     assert checked.returncode == 0 and "reproduced exactly" in checked.stdout
+
+
+def test_every_replay_state_renders_with_the_pinned_colours(tmp_path):
+    from arena.view import BLUE_RGB, RED_RGB, WALL_RGB, Renderer, default_size, free_colour, layout
+
+    assert free_colour(1) == (235, 235, 225) and free_colour(20) == (150, 200, 110)
+    assert default_size(12, 8) == (480 + 240, 8 * 32 + 72)
+    lay = layout((620, 328), 12, 8)
+    assert (lay.c, lay.x0, lay.y0) == (31, 4, 48)
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=8)
+    rep = replay.load(path)
+    renderer = Renderer(rep.arena, title="room", ids=rep.header["ids"])
+    size = default_size(rep.arena.width, rep.arena.height)
+    lay = layout(size, rep.arena.width, rep.arena.height)
+    for _, state in rep.states():
+        surface = renderer.render(state, size)
+        assert surface.get_size() == size
+        for p in state["players"]:
+            colour = BLUE_RGB if p["team"] == "BLUE" else RED_RGB
+            assert tuple(surface.get_at(lay.cell_centre(p["x"], p["y"])))[:3] == colour
+        for y in range(rep.arena.height):
+            for x in range(rep.arena.width):
+                if rep.arena.walls[y, x] and all(max(abs(p["x"] - x), abs(p["y"] - y)) >= 3
+                                                 for p in state["players"]):
+                    probe = (lay.x0 + lay.c * x + 1, lay.y0 + lay.c * y + lay.c // 2)
+                    assert tuple(surface.get_at(probe))[:3] == WALL_RGB
