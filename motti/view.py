@@ -145,8 +145,8 @@ def _ink_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
 
 
 def _blit_text(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: tuple[int, int, int],
-               points: int, *, bold: bool = False, centre: bool = True) -> int:
-    """Draw *text* inside *rect* (clipped), centred or left-aligned; return the width drawn."""
+               points: int, *, bold: bool = False, centre: bool = True) -> None:
+    """Draw *text* inside *rect* (clipped), centred or left-aligned."""
     image = _font(points, bold).render(text, True, colour)
     if centre:
         where = image.get_rect(center=rect.center)
@@ -156,7 +156,6 @@ def _blit_text(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: tu
     surface.set_clip(rect.clip(previous))
     surface.blit(image, where)
     surface.set_clip(previous)
-    return min(image.get_width(), rect.width)
 
 
 def viewer_in_turn(game: Game, viewer: Collection[int] | None) -> bool:
@@ -175,14 +174,8 @@ def turn_text(game: Game, viewer: Collection[int] | None) -> str:
     return f"Player {game.current_player} to move"
 
 
-def _possible(game: Game) -> set[Action]:
-    if game.winner is not None:
-        return set()
-    return set(game.possible_actions())
-
-
 def _draw_toolbar(surface: pygame.Surface, game: Game, size: tuple[int, int]) -> None:
-    possible = _possible(game)
+    possible = game.possible_actions()
     labels = (f"Attack {game.attacks_left}", "Defend", "Guerilla")
     for index, (action, label) in enumerate(zip(TOOLBAR_ACTIONS, labels, strict=True)):
         rect = box_rect(index, size)
