@@ -286,3 +286,18 @@ def test_mono_fallback_shows_owner_digits(terminals, tmp_path: Path, small: Path
     term.send(" x")
     term.wait_text("Player 2 |")
     assert term.screen.buffer[3][2].reverse   # occupied now
+
+
+def test_resize_redraws_to_the_new_size(terminals, tmp_path: Path) -> None:
+    path = tmp_path / "tall.map"
+    path.write_text(tall_map())
+    term = motti(terminals, tmp_path, "-c", str(path), "--seed", "1")
+    term.wait_text("Player 1 |")
+    term.screen.resize(12, 40)
+    term.child.setwinsize(12, 40)
+    visible = 12 - 5
+    term.wait_for(lambda t: t.lines()[1 + visible + 1].startswith("-" * 12), "the frame at the new height")
+    lines = term.lines()
+    assert lines[0] == STATUS_1[:40]
+    assert [row.index(" ") for row in term.map_rows(visible, 10)] == [y % 10 for y in range(visible)]
+    assert lines[1 + visible + 2].startswith("p land  P occupied")
