@@ -222,6 +222,7 @@ def test_silent_client_dropped_after_id_timeout_id_not_reused(caplog):
     silent = RawClient(st.port)
     assert silent.recv() == "ID 0"
     assert silent.eof()
+    assert "PING" in silent.received  # idle clients are pinged while the server waits for players
     refuser = RawClient(st.port)
     assert refuser.recv() == "ID 1"
     refuser.send(b"ID_NOT_OKAY|")
