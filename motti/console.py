@@ -188,12 +188,18 @@ def apply_command(game: Game, command: Command) -> list[object]:
         game.cycle_action()
         return []
     if verb == "perform":
-        if args:
-            action = Action(args[0])
-            if action not in game.possible_actions():
-                raise IllegalAction(f"{action.value} is not possible now")
-            game.select(action)
-        return list(game.perform())
+        if not args:
+            return list(game.perform())
+        action = Action(args[0])
+        if action not in game.possible_actions():
+            raise IllegalAction(f"{action.value} is not possible now")
+        before = (game.selected, list(game.crosses))
+        game.select(action)
+        try:
+            return list(game.perform())
+        except IllegalAction:
+            game.selected, game.crosses = before   # a refused action leaves the selection as it was
+            raise
     raise ValueError(f"unknown command {verb!r}")
 
 

@@ -1,0 +1,113 @@
+"""The console's game-side helpers (motti/console.py): commands, snapshots, messages, scrolling."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from common.loop import Command
+from motti.console import Snapshot, _scroll, apply_command, describe
+from motti.mapfile import parse_map
+from motti.rules import (
+    Action,
+    AttackDrawn,
+    CapitalCaptured,
+    Eliminated,
+    Encircled,
+    Game,
+    GameOver,
+    IllegalAction,
+    Reset,
+)
+
+# spec §9 T1: cap 1@(0,0), cap 2@(3,0), mover 1
+T1 = """motti-map 1
+size 4 3
+players 2
+capital 1 0 0
+capital 2 3 0
+grid
+aabb
+aAbb
+aabb
+"""
+
+
+def t1() -> Game:
+    return Game(parse_map(T1).board, random.Random(0))
+
+
+def command(verb: str, *args: object) -> Command:
+    return Command("console", verb, tuple(args))
+
+
+def test_toggle_takes_both_argument_shapes() -> None:
+    game = t1()
+    apply_command(game, command("toggle", (2, 1)))
+    apply_command(game, command("toggle", 0, 0))
+    assert game.crosses == [(2, 1), (0, 0)]
+    apply_command(game, command("toggle", (2, 1)))
+    assert game.crosses == [(0, 0)]
+
+
+def test_perform_with_an_action_selects_it_first() -> None:
+    game = t1()
+    for cell in [(2, 1), (0, 0), (0, 1)]:
+        apply_command(game, command("toggle", cell))
+    events = apply_command(game, command("perform", "defend"))   # (2,1) is dropped: not own land (§2.2)
+    assert game.board.occupied[0, 0] and game.board.occupied[1, 0] and not game.board.occupied[1, 2]
+    assert game.current_player == 2 and events
+
+
+def test_select_cycle_and_refusals() -> None:
+    game = t1()
+    apply_command(game, command("select", "guerilla"))
+    assert game.selected is Action.GUERILLA
+    apply_command(game, command("cycle"))
+    assert game.selected is Action.ATTACK
+    with pytest.raises(IllegalAction):
+        apply_command(game, command("toggle", (1, 1)))   # occupied
+    with pytest.raises(IllegalAction):
+        apply_command(game, command("perform", "defend"))   # no cross
+    assert game.selected is Action.ATTACK
+    with pytest.raises(ValueError, match="unknown command"):
+        apply_command(game, command("dance"))
+    apply_command(game, command("perform"))   # an attack with no cross fails
+    assert game.attacks_left == 5
+    with pytest.raises(IllegalAction, match="not possible"):
+        apply_command(game, command("perform", "guerilla"))
+
+
+def test_snapshot_predicts_what_the_game_accepts() -> None:
+    game = t1()
+    game.toggle_cross(2, 1)
+    snap = Snapshot.of(game)
+    assert snap.can_toggle(2, 1) and snap.can_toggle(0, 2) and not snap.can_toggle(1, 1)
+    assert not snap.can_toggle(3, 0)
+    assert snap.can_perform(Action.ATTACK)
+    assert not snap.can_perform(Action.DEFEND)   # (2,1) is not player 1's land
+    assert snap.can_perform(Action.GUERILLA)     # (2,1) is orthogonal to (1,1)
+    game.toggle_cross(0, 0)
+    assert Snapshot.of(game).can_perform(Action.DEFEND)
+    game.attack([])
+    after = Snapshot.of(game)
+    assert after.possible == {Action.ATTACK} and not after.can_perform(Action.DEFEND)
+    game.board.owner[0, 0] = 2   # the snapshot is a copy
+    assert after.owner[0, 0] == 1
+
+
+def test_describe_events() -> None:
+    assert describe([AttackDrawn(1, 4, None)]) == "player 1's attack failed"
+    assert describe([AttackDrawn(2, 0, (3, 4)), Encircled(((1, 1), (1, 2)), 2, 1)]) == (
+        "player 2 took 3,4; 2 cells of player 1 encircled by player 2")
+    assert describe([CapitalCaptured(2, 1, (3, 1)), Eliminated(2, "capital"), GameOver(1)]) == (
+        "player 1 captured player 2's capital; player 2 is out; player 1 wins")
+    assert describe([Reset()]) == "no free land left: every cell is unoccupied again"
+
+
+@pytest.mark.parametrize(("origin", "cursor", "expected"), [
+    (0, 5, 0), (0, 10, 1), (5, 3, 3), (0, 39, 30), (28, 20, 20), (35, 39, 30),
+])
+def test_scroll_keeps_the_cursor_visible(origin: int, cursor: int, expected: int) -> None:
+    assert _scroll(origin, cursor, 10, 40) == expected
