@@ -301,3 +301,25 @@ def test_resize_redraws_to_the_new_size(terminals, tmp_path: Path) -> None:
     assert lines[0] == STATUS_1[:40]
     assert [row.index(" ") for row in term.map_rows(visible, 10)] == [y % 10 for y in range(visible)]
     assert lines[1 + visible + 2].startswith("p land  P occupied")
+
+
+def test_a_won_game_shows_the_winner_and_q_leaves(terminals, tmp_path: Path) -> None:
+    path = tmp_path / "t13.map"   # spec §9 T13: player 2's capital (3,1) is next to player 1's wall
+    path.write_text("motti-map 1\nsize 6 3\nplayers 2\ncapital 1 0 0\ncapital 2 3 1\ngrid\n"
+                    "aaAbbb\naaAbbb\naaAbbb\n")
+    term = motti(terminals, tmp_path, "-c", str(path), "--seed", "2")
+    term.wait_text("Player 1 | Attack: 6 left")
+    term.send("lllj")
+    term.wait_for(lambda t: t.cursor() == (4, 3), "the cursor on (3,1)")
+    term.send("g")
+    term.wait_text("Player 1 | Guerilla | Crosses: 1")
+    term.send(" ")
+    term.wait_text("Player 1 | Guerilla | Crosses: 0")
+    term.send("\r")
+    term.wait_text("Player 1 wins | q quits")
+    assert term.map_rows(3, 6) == ["opPppp", "ppPPpp", "ppPppp"]
+    assert "player 1 captured player 2's capital" in term.text()
+    term.send("q")
+    term.child.expect(pexpect.EOF)
+    term.child.close()
+    assert term.child.exitstatus == 0
