@@ -41,7 +41,7 @@ from starlanes.rules import (
 from starlanes.save import HUMAN, save_game
 
 MIN_LINES, MIN_COLS = 25, 80
-MAP_TOP, MAP_LEFT, MAP_H, MAP_W = 1, 1, 12, 38
+MAP_TOP, MAP_LEFT, MAP_H, MAP_W = 1, 1, MAP_HEIGHT + 2, 3 * MAP_WIDTH + 2
 GENERAL_TOP = 13
 AMOUNT_FIELD = 9
 UP_KEYS = ("UP", "8", "k", "K")
@@ -118,16 +118,23 @@ class Console:
         self.popup: tuple[str, list[tuple[str, int]]] | None = None
         self.overlay: Callable[[], None] | None = None
         if term.colour:
-            for pair, colour in ((_STAR, curses.COLOR_YELLOW), (_HOLE, curses.COLOR_RED),
-                                 (_OUTPOST, curses.COLOR_GREEN), (_BORDER, curses.COLOR_BLUE)):
-                curses.init_pair(pair, colour, -1)
-            curses.init_pair(_CANDIDATE, curses.COLOR_BLACK, curses.COLOR_YELLOW)
-            for i, colour in enumerate(_COMPANY_COLOURS):
-                curses.init_pair(_COMPANY + i, colour, -1)
-            for i, colour in enumerate(_PLAYER_COLOURS):
-                curses.init_pair(_COMPANY + 5 + i, colour, -1)
+            try:
+                self._init_colours()
+            except curses.error:
+                term.colour = False
 
     # ------------------------------------------------------------------------------------------ attributes
+
+    @staticmethod
+    def _init_colours() -> None:
+        for pair, colour in ((_STAR, curses.COLOR_YELLOW), (_HOLE, curses.COLOR_RED),
+                             (_OUTPOST, curses.COLOR_GREEN), (_BORDER, curses.COLOR_BLUE)):
+            curses.init_pair(pair, colour, -1)
+        curses.init_pair(_CANDIDATE, curses.COLOR_BLACK, curses.COLOR_YELLOW)
+        for i, colour in enumerate(_COMPANY_COLOURS):
+            curses.init_pair(_COMPANY + i, colour, -1)
+        for i, colour in enumerate(_PLAYER_COLOURS):
+            curses.init_pair(_COMPANY + 5 + i, colour, -1)
 
     def _pair(self, pair: int, mono: int = curses.A_NORMAL) -> int:
         return curses.color_pair(pair) if self.term.colour else mono
@@ -218,7 +225,6 @@ class Console:
                 self.put(MAP_TOP + 1 + y, MAP_LEFT + 2 + 3 * x, self.marks[cell], attr)
             else:
                 self.put(MAP_TOP + 1 + y, MAP_LEFT + 2 + 3 * x, symbol, self.symbol_attr(symbol))
-        assert MAP_W == 3 * MAP_WIDTH + 2 and MAP_H == MAP_HEIGHT + 2
 
     def draw_companies(self) -> None:
         game = self.game

@@ -68,6 +68,7 @@ class Term:
         argv = ["-c", JOB_SHELL, *args] if job_shell else ["-m", "starlanes", *args]
         self.child = pexpect.spawn(sys.executable, argv, env=env, cwd=str(cwd), dimensions=(rows, cols),
                                    timeout=DEADLINE)
+        self.child.delaybeforesend = None
 
     def pump(self) -> None:
         while True:
@@ -509,3 +510,39 @@ def test_save_and_resume_continue_the_same_game(terms, tmp_path):
     again.wait_for(r"Trade: up/down")
     assert f"Ann (Cash: ${game.players[0].cash})" in again.text()
     assert re.search(rf"Altair Starways\s+\${game.companies[0].price}\s+12\b", again.text())
+
+
+FUZZ_KEYS = ["1", "2", "3", "4", "5", "8", "k", "j", "K", "J", "m", "n", "-", "0", "9", "s", "S", "c", "C",
+             "x",
+             "q", "Q", "\x03", "\x0c", "\x06", "\x1a", "\x7f", "\x08", "\r", "\n", "\t", "\x1b", UP, DOWN,
+             "\x1bOC", "\x1bOD", "\x1bOP", "\x1b[15~", "\x1b[3~", "\x1b[H", "é", "日", " ", "%", "\x00"]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_keys_never_crash_or_break_the_terminal(terms, tmp_path, seed):
+    path = trading_save(tmp_path)
+    term = terms("--resume", path)
+    term.wait_for(r"Trade: up/down")
+    keys = random.Random(seed)
+    for _ in range(400):
+        if not term.child.isalive():
+            break
+        term.send(keys.choice(FUZZ_KEYS))
+        if keys.random() < 0.1:
+            term.pump()
+    end = time.monotonic() + DEADLINE
+    while term.child.isalive() and time.monotonic() < end:
+        term.pump()
+        text = term.text()
+        if "Really Quit" in text:
+            term.send("y")
+        elif "GAME OVER" in text or "Net worth per turn" in text:
+            term.send("x")
+        else:
+            term.send(ESC)
+            time.sleep(0.1)
+            term.send("q")
+        time.sleep(0.1)
+    assert term.finish() == 0
+    assert b"Traceback" not in term.raw
+    assert b"\x1b[?1049l" in term.raw
