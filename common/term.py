@@ -115,6 +115,10 @@ def money(value: int) -> str:
     return f"{'-' if value < 0 else ''}${abs(value)}"
 
 
+class TerminalError(RuntimeError):
+    """The terminal cannot be used (unknown ``TERM``, no terminal); the message says why."""
+
+
 class Terminal:
     """A curses session as a context manager; ``screen`` is the standard screen while it is open.
 
@@ -138,7 +142,11 @@ class Terminal:
         self._saved[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._on_suspend_signal)
         os.environ.setdefault("ESCDELAY", "25")
         try:
-            self.screen = curses.initscr()
+            try:
+                self.screen = curses.initscr()
+            except curses.error as exc:
+                name = os.environ.get("TERM", "")
+                raise TerminalError(f"cannot use the terminal (TERM={name!r}): {exc}") from None
             curses.noecho()
             curses.raw()
             self.screen.keypad(True)

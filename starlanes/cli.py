@@ -18,7 +18,7 @@ import traceback
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from common.term import Terminal
+from common.term import Terminal, TerminalError
 from starlanes.ai import LEVELS
 from starlanes.console import Console, QuitGame, standings_text
 from starlanes.rules import MAX_PLAYERS, Game
@@ -87,6 +87,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     game = Game.new(names, random.Random(args.seed))
             if game is not None:
                 console.play(game, controllers)
+    except TerminalError as exc:
+        print(f"starlanes: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except Exception:

@@ -546,3 +546,12 @@ def test_random_keys_never_crash_or_break_the_terminal(terms, tmp_path, seed):
     assert term.finish() == 0
     assert b"Traceback" not in term.raw
     assert b"\x1b[?1049l" in term.raw
+
+
+def test_unknown_terminal_is_a_clear_error(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "LINES", "COLUMNS")}
+    env["TERM"] = "no-such-terminal"
+    output, status = pexpect.run(f"{sys.executable} -m starlanes", env=env, cwd=str(tmp_path),
+                                 timeout=DEADLINE, withexitstatus=True)
+    assert status == 2
+    assert b"cannot use the terminal" in output and b"Traceback" not in output
