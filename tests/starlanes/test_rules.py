@@ -513,3 +513,18 @@ def test_from_dict_rejects_bad_fields(field, value, message):
     data[field] = value
     with pytest.raises(ValueError, match=message):
         Game.from_dict(data)
+
+
+def test_legal_actions_per_phase_and_returns():
+    game = make(cells={(4, 5): "A"}, companies={A: (1, 600)}, holdings={0: {A: 5}})
+    assert game.current_player == 0
+    assert game.legal_actions() == [Move(0)]
+    game.apply(Move(0))
+    assert game.phase == rules.TRADE
+    assert game.players[0].cash == 6000 + 5 * 700 // 20
+    assert game.legal_actions() == [EndTurn(), Trade(A, 6175 // 700), Trade(A, -5)]
+    assert game.is_legal(Trade(A, 3)) and not game.is_legal(Trade(A, 9)) and not game.is_legal(Trade(B, 1))
+    game.apply(EndTurn())
+    assert game.current_player == 1 and game.phase == rules.MOVE and len(game.candidates) == 5
+    assert game.returns() == [6175 + 5 * 700, 6000]
+    assert game.history[-1] == game.returns()
