@@ -15,7 +15,7 @@ import curses
 import os
 from collections.abc import Callable
 
-from common.term import REDRAW, Terminal, clip, fit_number, printable, table, text_width
+from common.term import REDRAW, Cell, Terminal, clip, fit_number, printable, table, text_width
 from starlanes import ai
 from starlanes.rules import (
     COMPANY_NAMES,
@@ -43,6 +43,9 @@ from starlanes.save import HUMAN, save_game
 MIN_LINES, MIN_COLS = 25, 80
 MAP_TOP, MAP_LEFT, MAP_H, MAP_W = 1, 1, MAP_HEIGHT + 2, 3 * MAP_WIDTH + 2
 GENERAL_TOP = 13
+GENERAL_H = 11
+TALL_SCREEN = GENERAL_TOP + GENERAL_H + 10
+WIDE_COMPANIES = 60
 AMOUNT_FIELD = 9
 UP_KEYS = ("UP", "8", "k", "K")
 DOWN_KEYS = ("DOWN", "5", "j", "J")
@@ -237,8 +240,14 @@ class Console:
             self.put(MAP_TOP + 2, left + 2, "no active companies")
             return
         holdings = game.players[game.current].holdings
-        rows = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (holdings[c], "")] for c in active]
-        text = table(["Company", "Price", "Holdings"], rows, width - 4)
+        rows: list[list[Cell]] = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (holdings[c], "")]
+                                  for c in active]
+        headers = ["Company", "Price", "Holdings"]
+        if width >= WIDE_COMPANIES:
+            headers += ["Size", "Total Worth"]
+            for row, c in zip(rows, active, strict=True):
+                row += [(game.companies[c].size, ""), (game.company_worth(c), "$")]
+        text = table(headers, rows, width - 4)
         spacing = 2 if 2 * len(active) - 1 <= MAP_H - 3 else 1
         self.put(MAP_TOP + 1, left + 2, text[0], curses.A_UNDERLINE)
         for i, (company, line) in enumerate(zip(active, text[1:], strict=True)):
@@ -258,10 +267,21 @@ class Console:
     def draw_general(self) -> None:
         lines, cols = self.term.size()
         height = lines - GENERAL_TOP - 1
+        if lines >= TALL_SCREEN:
+            height = GENERAL_H
         width = cols - 2
         self.box(GENERAL_TOP, 1, height, width, self.general_title())
         for i, (text, attr) in enumerate(self.lines[:height - 2]):
             self.put(GENERAL_TOP + 1 + i, 3, clip(text, width - 4), attr)
+        if lines >= TALL_SCREEN:
+            self.draw_players(GENERAL_TOP + GENERAL_H, lines - GENERAL_TOP - GENERAL_H - 1, width)
+
+    def draw_players(self, top: int, height: int, width: int) -> None:
+        """The standings, always in view on a tall terminal."""
+        self.box(top, 1, height, width, " Players ")
+        body = self.standings_body()[:-2]
+        for i, (text, attr) in enumerate(body[:height - 2]):
+            self.put(top + 1 + i, 3, clip(text, width - 4), attr)
 
     def draw_popup(self, title: str, body: list[tuple[str, int]]) -> None:
         lines, cols = self.term.size()

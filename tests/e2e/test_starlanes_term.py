@@ -442,6 +442,12 @@ def test_resize_redraws_and_uses_the_room(terms, tmp_path):
         term.pump()
     assert term.screen.display[13][98] == "┐"
     assert term.screen.display[28][98] == "┘"
+    assert "Total Worth" in term.screen.display[2]
+    term.child.setwinsize(40, 120)
+    term.screen.resize(40, 120)
+    term.wait_for(r"─ Players ─")
+    assert re.search(money_row("Ann"), term.text())
+    assert "Available company sectors remaining: 62" in term.text()
     term.child.setwinsize(20, 70)
     term.screen.resize(20, 70)
     term.wait_for(r"needs a terminal of at least 80x25")
