@@ -100,11 +100,16 @@ def _shift_any(mask: np.ndarray, diagonal: bool) -> np.ndarray:
 
 
 def _weakest_enemy(game: Game, me: int) -> int | None:
+    """The enemy to go for: an unoccupied capital first, then the fewest cells, then the lowest number."""
     board = game.board
     enemies = [p for p in game.alive if p != me and board.capitals.get(p) is not None]
     if not enemies:
         return None
-    return min(enemies, key=lambda p: (int(np.count_nonzero(board.owner == p)), p))
+    def weakness(p: int) -> tuple[bool, int, int]:
+        x, y = board.capitals[p]
+        return bool(board.occupied[y, x]), int(np.count_nonzero(board.owner == p)), p
+
+    return min(enemies, key=weakness)
 
 
 def evaluate(game: Game, me: int) -> float:

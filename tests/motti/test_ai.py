@@ -75,6 +75,15 @@ def test_beats_a_random_player_in_most_games() -> None:
     assert wins >= 16, f"the computer player won only {wins} of 20 games against a random player"
 
 
+def test_beats_two_random_players() -> None:
+    wins = 0
+    for seed in range(6):
+        seat = seed % 3 + 1
+        game = self_play(seed, {p: "ai" if p == seat else "random" for p in (1, 2, 3)}, players=3, limit=3000)
+        wins += game.winner == seat
+    assert wins >= 5, f"the computer player won only {wins} of 6 three-player games against random players"
+
+
 def test_deterministic_given_its_rng() -> None:
     def actions(seed: int) -> list[tuple]:
         game = Game(generate(20, 15, 2, random.Random(seed)), random.Random(seed))
