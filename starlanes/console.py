@@ -105,7 +105,7 @@ class AmountField:
 
 
 class Console:
-    """One game on the terminal. ``controllers``: per player ``"human"``, ``"easy"`` or ``"hard"``.
+    """The game on the terminal ``term``: :meth:`setup` asks for the players, :meth:`play` plays a game.
 
     ``save_path``: when given, the game is saved there (atomically) at every prompt and at the end.
     """
