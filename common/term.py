@@ -136,7 +136,10 @@ class Terminal:
         self._resumed = False
 
     def __enter__(self) -> Terminal:
-        locale.setlocale(locale.LC_ALL, "")
+        try:
+            locale.setlocale(locale.LC_ALL, "")
+        except locale.Error:
+            pass
         for sig in (signal.SIGTERM, signal.SIGHUP):
             self._saved[sig] = signal.signal(sig, self._on_exit_signal)
         self._saved[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._on_suspend_signal)
