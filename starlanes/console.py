@@ -12,8 +12,10 @@ and announces the events. :class:`AmountField` (the trading amount entry) is pur
 from __future__ import annotations
 
 import curses
+import math
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from common.term import REDRAW, Cell, Terminal, clip, fit_number, printable, table, text_width
 from starlanes import ai
@@ -613,7 +615,6 @@ class Console:
         game = self.game
         history = game.history if game.is_terminal() else [*game.history, game.net_worths()]
         lines, cols = self.term.size()
-        self.put(1, 2, "Net worth per turn", curses.A_BOLD)
         legend = (len(game.players) + 1) // 2
         top = 3
         bottom = lines - legend - 3
@@ -621,41 +622,22 @@ class Console:
         left = label + 2
         width = cols - left - 2
         height = bottom - top + 1
-        peak = max(max(row) for row in history) or 1
-        turns = len(history) - 1
-        for i, fraction in enumerate((1, 0.5, 0)):
-            y = top + round((height - 1) * (1 - fraction))
-            value = peak if i == 0 else peak // 2 if i == 1 else 0
-            self.put(y, 0, fit_number(value, label, "$").rjust(label))
+        chart = worth_chart(history, width, height)
+        title = "Net worth per turn" + (" (log scale)" if chart.log else "")
+        self.put(1, 2, title, curses.A_BOLD)
+        for y, value in chart.labels:
+            self.put(top + y, 0, fit_number(value, label, "$").rjust(label))
         self.screen.attron(self._pair(_BORDER))
         self.screen.vline(top, left - 1, curses.ACS_VLINE, height)
         self.screen.hline(bottom + 1, left - 1, curses.ACS_HLINE, width + 1)
         self.screen.addch(bottom + 1, left - 1, curses.ACS_LLCORNER)
         self.screen.attroff(self._pair(_BORDER))
         self.put(bottom + 2, left, "turn 0")
-        end_label = f"turn {turns}"
+        end_label = f"turn {len(history) - 1}"
         self.put(bottom + 2, left + width - len(end_label), end_label)
-
-        def column(t: float) -> int:
-            return left + round(t * (width - 1) / max(turns, 1))
-
-        def row(value: float) -> int:
-            return bottom - round(value * (height - 1) / peak)
-
-        for player in range(len(game.players)):
-            attr = self.player_attr(player)
-            mark = str(player + 1)
-            series = [r[player] for r in history]
-            for x in range(left, left + width):
-                t = (x - left) * max(turns, 1) / max(width - 1, 1)
-                if turns == 0:
-                    value = series[0]
-                else:
-                    i = min(int(t), turns - 1)
-                    value = series[i] + (series[i + 1] - series[i]) * (t - i)
-                self.put(row(value), x, mark, attr)
-            for t, value in enumerate(series):
-                self.put(row(value), column(t), mark, attr)
+        for player in reversed(game.standings()):
+            for x, y in sorted(chart.cells[player]):
+                self.put(top + y, left + x, str(player + 1), self.player_attr(player))
         slot = (cols - 4) // 2
         for i, player in enumerate(game.standings()):
             y = lines - legend + i // 2
@@ -664,6 +646,65 @@ class Console:
             self.put(y, x, f"{player + 1} ", self.player_attr(player))
             self.put(y, x + 2, clip(f"{self.name(player)}  {worth}", slot - 3))
         self.put(1, cols - 28, "Press any key to leave.", curses.A_DIM)
+
+
+@dataclass(frozen=True)
+class WorthChart:
+    """A net-worth chart on a grid.
+
+    ``cells[player]`` holds ``(column, row)`` pairs (row 0 at the top), ``labels`` the ``(row, dollars)``
+    marks of the value axis, ``log`` whether the value axis is logarithmic.
+    """
+
+    cells: list[set[tuple[int, int]]]
+    labels: list[tuple[int, int]]
+    log: bool
+
+
+def worth_chart(history: list[list[int]], width: int, height: int) -> WorthChart:
+    """Lay out every player's net worth per turn (``history``: one row of dollars per turn) on a
+    ``width`` × ``height`` grid, lines joined column to column.
+
+    The value axis is logarithmic when the values span more than a factor of 100 (money in Star Lanes grows
+    geometrically), else linear from $0. Exact for integers of any size.
+    """
+    values = [v for row in history for v in row]
+    peak = max(max(values), 1)
+    low = max(min(values), 1)
+    log = peak > 100 * low
+    lo, hi = (math.log10(low), math.log10(peak)) if log else (0.0, 0.0)
+
+    def norm(value: int) -> float:
+        if log:
+            return (math.log10(max(value, 1)) - lo) / (hi - lo)
+        return max(value, 0) / peak
+
+    def row(fraction: float) -> int:
+        return (height - 1) - round(max(0.0, min(1.0, fraction)) * (height - 1))
+
+    turns = len(history) - 1
+    cells: list[set[tuple[int, int]]] = []
+    for player in range(len(history[0])):
+        series = [norm(r[player]) for r in history]
+        points: set[tuple[int, int]] = set()
+        previous = None
+        for x in range(width):
+            t = x * turns / max(width - 1, 1)
+            i = min(int(t), turns - 1) if turns else 0
+            value = series[i] + (series[i + 1] - series[i]) * (t - i) if turns else series[0]
+            y = row(value)
+            if previous is not None:
+                points.update((x, between) for between in range(min(previous, y) + 1, max(previous, y)))
+            points.add((x, y))
+            previous = y
+        cells.append(points)
+    if log:
+        centre = (lo + hi) / 2
+        middle = round(10**centre) if centre < 300 else 10 ** round(centre)
+        labels = [(0, peak), (row(0.5), middle), (height - 1, low)]
+    else:
+        labels = [(0, peak), (row(0.5), peak // 2), (height - 1, 0)]
+    return WorthChart(cells, labels, log)
 
 
 def standings_text(game: Game) -> str:

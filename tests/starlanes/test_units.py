@@ -13,7 +13,7 @@ import pytest
 
 from common.term import clip, decode_key, fit_number, money, printable, table, text_width
 from starlanes import ai, cli
-from starlanes.console import AmountField
+from starlanes.console import AmountField, worth_chart
 from starlanes.rules import MOVE, TRADE, EndTurn, Game, Move, Trade
 from starlanes.save import SaveError, load_game, save_game
 
@@ -190,3 +190,18 @@ def test_parser_defaults():
     assert args.colour is None and args.computer == 0 and args.level == "hard"
     assert cli.parser().parse_args(["-m"]).colour is False
     assert cli.parser().parse_args(["--colour"]).colour is True
+
+
+def test_worth_chart_linear_log_and_joined():
+    flat = worth_chart([[6000, 6000], [7000, 6000], [8000, 5000]], 21, 11)
+    assert not flat.log
+    assert flat.labels == [(0, 8000), (5, 4000), (10, 0)]
+    assert (0, 10 - round(6000 / 8000 * 10)) in flat.cells[0]
+    assert (20, 0) in flat.cells[0]
+    assert all({x for x, _ in cells} == set(range(21)) for cells in flat.cells)
+    steep = worth_chart([[6000], [6000], [60_000_000]], 3, 21)
+    assert steep.log
+    assert steep.labels == [(0, 60_000_000), (10, 600_000), (20, 6000)]
+    assert steep.cells[0] == {(0, 20), (1, 20)} | {(2, y) for y in range(20)}
+    huge = worth_chart([[10**400, 6000]], 5, 5)
+    assert huge.log and huge.labels[0] == (0, 10**400) and huge.labels[-1] == (4, 6000)
