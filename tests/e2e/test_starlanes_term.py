@@ -559,3 +559,15 @@ def test_unknown_terminal_is_a_clear_error(tmp_path):
                                  timeout=DEADLINE, withexitstatus=True)
     assert status == 2
     assert b"cannot use the terminal" in output and b"Traceback" not in output
+
+
+def test_terminal_is_restored_when_an_exception_escapes(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "LINES", "COLUMNS")}
+    env["TERM"] = "xterm"
+    code = "from common.term import Terminal\nwith Terminal():\n    raise RuntimeError('boom')\n"
+    child = pexpect.spawn(sys.executable, ["-c", code], env=env, cwd=str(tmp_path), timeout=DEADLINE)
+    output = child.read()
+    child.close()
+    assert child.exitstatus == 1
+    restored = output.rindex(b"\x1b[?1049l")
+    assert output.index(b"RuntimeError: boom") > restored
