@@ -34,6 +34,7 @@ EXPOSED = 0.3                   # own unoccupied cell an enemy can attack next t
 ENEMY_CAPITAL_IN_REACH = 15.0   # the weakest enemy's capital is attackable by us
 RESET_PRESSURE = 0.3            # per unoccupied land cell, for a leader facing an occupied enemy capital
 APPROACH = 0.6                  # per step between our occupied cells and the weakest enemy capital
+FILL_ATTACKS = 3                # attacks left for a player behind to start filling towards a reset
 CUT_POINT = 3.0                 # prior bonus for a cell between two walls (it may close a pocket)
 SIMULATED_ATTACKS = 14          # attack targets tried on a copy per attack (the rest scored statically)
 SIMULATED_GUERILLAS = 12
@@ -261,9 +262,10 @@ class _Planner:
         """The crosses of the next attack (up to 6 positive targets) and the turn's expected gain."""
         values = self.attack_values()
         chosen = [(v, c) for v, c in values if v > 0][: MAX_CROSSES[Action.ATTACK]]
-        if not chosen and self._leading():
-            # Nothing gains at once: the leader fills its own land, which brings the global reset (§2.8) that
-            # frees occupied enemy capitals; otherwise a board of walls would stall for ever.
+        if not chosen and (self._leading() or self.game.attacks_left >= FILL_ATTACKS):
+            # Nothing gains at once: fill own land, which brings the global reset (§2.8) that frees occupied
+            # enemy capitals (otherwise a board of walls would stall for ever). The leader always does; the
+            # others only with attacks to spare, since the attacks left after a reset take the initiative.
             own = self.game.board.owner == self.me
             chosen = [(v, c) for v, c in values if own[c[1], c[0]]][: MAX_CROSSES[Action.ATTACK]]
             return [c for _, c in chosen], 0.0
