@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import curses
+import os
 import random
 import signal
 import sys
@@ -219,7 +220,7 @@ class Console:
     """The curses console for *players* (spec §7), in a thread of its own that alone calls curses.
 
     ``inbox`` receives ``Command(source="console", verb, args)`` events (motti-api.md verbs). ``mono`` forces
-    the colourless rendering (True), colours (False) or decides from the terminal (None).
+    the colourless rendering (True), colours (False) or decides from the terminal and ``$NO_COLOR`` (None).
     """
 
     def __init__(self, inbox: Inbox, players: tuple[int, ...], *, mono: bool | None = None) -> None:
@@ -303,7 +304,7 @@ class Console:
                 _restore(stdscr)
 
     def _setup_colours(self) -> None:
-        wanted = self.mono is not True
+        wanted = not self.mono if self.mono is not None else not os.environ.get("NO_COLOR")
         self._colour = False
         if not wanted or not curses.has_colors():
             return

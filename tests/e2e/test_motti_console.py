@@ -59,7 +59,7 @@ class Terminal:
 
     def __init__(self, command: str, cwd: Path) -> None:
         env = dict(os.environ, TERM="xterm", ESCDELAY="25")
-        for name in ("TMUX", "DISPLAY", "LINES", "COLUMNS"):
+        for name in ("TMUX", "DISPLAY", "LINES", "COLUMNS", "NO_COLOR"):
             env.pop(name, None)
         self.screen = BellScreen(COLS, ROWS)
         self.stream = pyte.ByteStream(self.screen)
@@ -126,8 +126,9 @@ def terminals():
         term.close()
 
 
-def motti(terminals: list[Terminal], tmp_path: Path, *args: str, module: str = "motti") -> Terminal:
-    command = " ".join(shlex.quote(a) for a in (sys.executable, "-m", module, *args))
+def motti(terminals: list[Terminal], tmp_path: Path, *args: str, module: str = "motti",
+          env: str = "") -> Terminal:
+    command = env + " ".join(shlex.quote(a) for a in (sys.executable, "-m", module, *args))
     term = Terminal(command, tmp_path)
     terminals.append(term)
     return term
@@ -323,3 +324,10 @@ def test_a_won_game_shows_the_winner_and_q_leaves(terminals, tmp_path: Path) -> 
     term.child.expect(pexpect.EOF)
     term.child.close()
     assert term.child.exitstatus == 0
+
+
+def test_no_color_environment_gives_the_mono_rendering(terminals, tmp_path: Path, small: Path) -> None:
+    term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", env="NO_COLOR=1 ")
+    term.wait_text(STATUS_1)
+    assert term.map_rows(4, 8) == [" 1112   ", "1111222 ", " 1122222", "  12222 "]
+    assert term.screen.buffer[3][2].fg == "default"
