@@ -33,7 +33,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -69,6 +69,10 @@ COLOURS_8 = {
     9: curses.COLOR_WHITE,
 }
 ROWS_AROUND_MAP = 5   # status, top frame, bottom frame, legend, message
+
+
+class ConsoleError(Exception):
+    """The terminal cannot host the console (not a terminal, unknown ``$TERM``); one line for the user."""
 
 
 @dataclass(frozen=True)
@@ -213,7 +217,6 @@ class _View:
     confirming: bool = False
     placed: bool = False
     last_local: int | None = None
-    notes: list[str] = field(default_factory=list)
 
 
 class Console:
@@ -241,13 +244,22 @@ class Console:
 
     # ---- the game loop's side -------------------------------------------------------------------------
     def start(self) -> None:
-        """Take over the terminal in the console thread; returns once curses is set up (or failed)."""
+        """Take over the terminal in the console thread; returns once curses is set up.
+
+        Raises :class:`ConsoleError` when standard input or output is not a terminal or curses cannot set up.
+        """
         if self._thread is not None:
             return
+        for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
+            if stream is None or not stream.isatty():
+                raise ConsoleError(f"the console needs a terminal, but standard {name} is not one")
         self._thread = threading.Thread(target=self._run, name="motti-console", daemon=True)
         atexit.register(self.close)
         self._thread.start()
         self._ready.wait(10.0)
+        if self.error is not None:
+            self.close()
+            raise ConsoleError(f"cannot use this terminal (TERM={os.environ.get('TERM', '')}): {self.error}")
 
     def show(self, game: Game, events: Iterable[object] = (), message: str | None = None) -> None:
         """Redraw from *game* (copied now, in the caller's thread); *events* or *message* go on the message
@@ -297,7 +309,8 @@ class Console:
             self._loop(stdscr)
         except BaseException as exc:  # the terminal must come back and the game must hear of it
             self.error = exc
-            self.inbox.put(Command(SOURCE, "quit"))
+            if self._ready.is_set():
+                self.inbox.put(Command(SOURCE, "quit"))
         finally:
             self._ready.set()
             if stdscr is not None:
@@ -576,7 +589,8 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
     The computer moves one action every *delay* seconds so that the terminal can follow. ``q`` (confirmed)
     gives up every player at the terminal (``Game.defeat(..., cause="quit")``) and returns; at the end the
     winner is shown until ``q``. Returns the winner (None after a quit that left the game undecided). Ctrl-C
-    raises KeyboardInterrupt and SIGTERM SystemExit(143), both after the terminal has been restored.
+    raises KeyboardInterrupt and SIGTERM SystemExit(143), both after the terminal has been restored;
+    :class:`ConsoleError` if the terminal cannot host the console.
     """
     from motti import ai
 
@@ -592,8 +606,8 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
             pending = True
             inbox.call_later(delay, "motti-computer")
 
-    previous = _exit_on_sigterm()
     console.start()
+    previous = _exit_on_sigterm()
     try:
         console.show(game)
         schedule()
@@ -684,6 +698,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         run_console_game(game, players, args.computer, random.Random(seed + 1), mono=args.mono or None,
                          delay=args.delay)
+    except ConsoleError as exc:
+        print(f"motti: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -331,3 +332,12 @@ def test_no_color_environment_gives_the_mono_rendering(terminals, tmp_path: Path
     term.wait_text(STATUS_1)
     assert term.map_rows(4, 8) == [" 1112   ", "1111222 ", " 1122222", "  12222 "]
     assert term.screen.buffer[3][2].fg == "default"
+
+
+def test_no_terminal_is_a_one_line_error(tmp_path: Path, small: Path) -> None:
+    env = dict(os.environ, TERM="xterm")
+    env.pop("DISPLAY", None)
+    done = subprocess.run([sys.executable, "-m", "motti", "-c", str(small)], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, env=env, timeout=30)
+    assert done.returncode == 2
+    assert done.stderr == "motti: the console needs a terminal, but standard input is not one\n"
