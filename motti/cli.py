@@ -261,9 +261,12 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
     console_players = tuple(p for seat in seats if seat.display is None for p in seat.players
                             if p not in computer)
     if all(seat.display is None for seat in seats):
-        from motti.console import run_console_game
+        from motti.console import ConsoleError, run_console_game
 
-        run_console_game(game, console_players, computer=sorted(computer), rng=computer_rng)
+        try:
+            run_console_game(game, console_players, computer=sorted(computer), rng=computer_rng)
+        except ConsoleError as error:
+            raise UserError(str(error)) from None
         return EXIT_OK
 
     from motti.frontend import Frontend, open_windows
@@ -275,14 +278,16 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
         raise UserError(str(error)) from None
     console = None
     if args.curses and console_players:
-        from motti.console import Console
+        from motti.console import Console, ConsoleError
 
         try:
             console = Console(inbox, console_players)
             console.start()
-        except BaseException:
+        except BaseException as error:
             for window, _seat in windows.values():
                 window.close()
+            if isinstance(error, ConsoleError):
+                raise UserError(str(error)) from None
             raise
     frontend = Frontend(game, inbox, windows, computer=computer, rng=computer_rng, status=args.status,
                         console=console, console_players=console_players)
