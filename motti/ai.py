@@ -17,10 +17,12 @@ Deterministic given its ``random.Random`` (used only to break ties between equal
 from __future__ import annotations
 
 import copy
+import hashlib
 import random
-from collections import deque
 
 import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import shortest_path
 
 from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Event, Game, IllegalAction
 
@@ -55,31 +57,29 @@ def clone(game: Game) -> Game:
     return copy.deepcopy(game, memo={id(game.rng): rigged})
 
 
-_distance_cache: dict[tuple[bytes, tuple[int, int], tuple[int, int]], np.ndarray] = {}
+_distance_cache: dict[tuple[bytes, tuple[int, ...], tuple[int, int]], np.ndarray] = {}
 
 
 def land_distance(land: np.ndarray, start: tuple[int, int]) -> np.ndarray:
     """Steps over land (4-neighbour) from *start* = (x, y): ``(H, W)`` float, inf where unreachable.
 
-    Land never changes during a game, so results are cached per board shape and capital.
+    A breadth-first search over the land graph (scipy.sparse.csgraph). Land never changes during a game, so
+    results are cached per land mask and start cell.
     """
-    key = (land.tobytes(), land.shape, start)
+    key = (hashlib.blake2b(land.tobytes(), digest_size=16).digest(), land.shape, start)
     found = _distance_cache.get(key)
     if found is not None:
         return found
     h, w = land.shape
-    dist = np.full((h, w), np.inf)
-    x0, y0 = start
-    dist[y0, x0] = 0.0
-    queue = deque([(x0, y0)])
-    while queue:
-        x, y = queue.popleft()
-        d = dist[y, x] + 1
-        for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if 0 <= nx < w and 0 <= ny < h and land[ny, nx] and dist[ny, nx] == np.inf:
-                dist[ny, nx] = d
-                queue.append((nx, ny))
-    if len(_distance_cache) > 64:
+    index = np.arange(h * w).reshape(h, w)
+    right = land[:, :-1] & land[:, 1:]
+    down = land[:-1, :] & land[1:, :]
+    tails = np.concatenate([index[:, :-1][right], index[:-1, :][down]])
+    heads = np.concatenate([index[:, 1:][right], index[1:, :][down]])
+    graph = coo_matrix((np.ones(tails.size), (tails, heads)), shape=(h * w, h * w)).tocsr()
+    x, y = start
+    dist = shortest_path(graph, directed=False, unweighted=True, indices=y * w + x).reshape(h, w)
+    if len(_distance_cache) >= 32:
         _distance_cache.clear()
     _distance_cache[key] = dist
     return dist

@@ -169,3 +169,10 @@ def test_evaluate_sees_the_end() -> None:
     game.guerilla((3, 1))
     assert game.winner == 1
     assert ai.evaluate(game, 1) == ai.WIN and ai.evaluate(game, 2) == -ai.WIN
+
+
+def test_land_distance_walks_around_the_sea() -> None:
+    land = np.array([[1, 1, 0, 1], [1, 1, 1, 1], [0, 0, 0, 1]], dtype=bool)
+    inf = np.inf
+    assert np.array_equal(ai.land_distance(land, (0, 0)),
+                          np.array([[0, 1, inf, 5], [1, 2, 3, 4], [inf, inf, inf, 5]]))
