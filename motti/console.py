@@ -68,6 +68,7 @@ COLOURS_8 = {
     5: curses.COLOR_MAGENTA, 6: curses.COLOR_CYAN, 7: curses.COLOR_YELLOW, 8: curses.COLOR_WHITE,
     9: curses.COLOR_WHITE,
 }
+KEYS_HELP = "arrows/hjkl move  space cross  z/x/c perform  Tab next action  Enter perform  q quit"
 ROWS_AROUND_MAP = 5   # status, top frame, bottom frame, legend, message
 
 
@@ -540,8 +541,9 @@ class Console:
             return f"Quit and give up player{'s' if len(self.players) > 1 else ''} {names}? (y/n)"
         if snap.over:
             return snap.message or f"player {snap.winner} wins"
-        waiting = "" if snap.current_player in self.players else f"waiting for player {snap.current_player}"
-        return "; ".join(t for t in (snap.message, waiting) if t)
+        if snap.current_player not in self.players:
+            return "; ".join(t for t in (snap.message, f"waiting for player {snap.current_player}") if t)
+        return snap.message or KEYS_HELP
 
 
 def _with_message(snap: Snapshot, message: str) -> Snapshot:

@@ -143,6 +143,7 @@ def test_status_map_frame_legend_and_colours(terminals, tmp_path: Path, small: P
     assert lines[1].rstrip() == "-" * 10 and lines[6].rstrip() == "-" * 10
     assert [line[:10] for line in lines[2:6]] == ["| pppp   |", "|poppppp |", "| pppppop|", "|  ppppp |"]
     assert lines[7].startswith("p land  P occupied  o capital  O occupied capital  x cross")
+    assert lines[8].startswith("arrows/hjkl move  space cross  z/x/c perform  Tab next action")
     assert term.cursor() == (2, 3)   # on player 1's capital (1,1)
     buffer = term.screen.buffer
     assert buffer[3][2].bold and buffer[3][2].fg == "red"      # player 1's capital
