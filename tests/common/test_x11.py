@@ -270,15 +270,19 @@ def test_xkill_gives_display_lost_exactly_once(xvfb, inbox, windows):
 def test_close_from_the_window_manager_arrives_as_closed(xvfb, inbox, windows, tmp_path):
     env = xvfb.env(HOME=str(tmp_path))
     log = open(tmp_path / "openbox.log", "wb")
-    wm = subprocess.Popen(["openbox", "--sm-disable"], env=env, stdout=log, stderr=log)
+    ready = tmp_path / "openbox-ready"
+    # A window mapped while openbox is still starting up can be lost (never managed): wait for the end of its
+    # start-up, which runs the --startup command; a first run on a machine may build the font caches.
+    wm = subprocess.Popen(["openbox", "--sm-disable", "--startup", f"touch {ready}"], env=env, stdout=log,
+                          stderr=log)
     try:
-        deadline = time.monotonic() + DEADLINE
-        while subprocess.run(["wmctrl", "-m"], env=env, capture_output=True, timeout=10).returncode != 0:
-            assert time.monotonic() < deadline, "openbox did not start"
+        deadline = time.monotonic() + 60
+        while not ready.exists():
+            assert time.monotonic() < deadline, f"openbox did not start (exit {wm.poll()})"
             time.sleep(0.05)
         window = open_window(xvfb.name, title="closable seat", size=(200, 150), inbox=inbox, source="c")
         windows.append(window)
-        deadline = time.monotonic() + 60  # a first openbox run on a machine may build the font caches
+        deadline = time.monotonic() + DEADLINE
         while "closable seat" not in (listed := subprocess.run(["wmctrl", "-l"], env=env, capture_output=True,
                                                                text=True, timeout=10).stdout):
             if time.monotonic() > deadline:
