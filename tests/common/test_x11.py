@@ -227,6 +227,17 @@ def test_keys_arrive_as_keysym_names_with_shift_and_no_modifier_events(xvfb, inb
     assert not [event for event in quiet_events(inbox) if isinstance(event, Key)]
 
 
+def test_caps_lock_shifts_letters_only(xvfb, inbox, windows):
+    window = open_window(xvfb.name, title="caps", size=(300, 200), inbox=inbox, source="k")
+    windows.append(window)
+    xvfb.xdotool("mousemove", "20", "20")
+    xvfb.xdotool("key", "Caps_Lock", "a", "shift+a", "1", "Caps_Lock", "a", "Up", "F1")
+    names = []
+    while len(names) < 6:
+        names.append(next_event(inbox, Key, "k").name)
+    assert names == ["A", "a", "1", "a", "Up", "F1"]
+
+
 def test_windowsize_gives_one_resize_and_the_new_size(xvfb, inbox, windows):
     window = open_window(xvfb.name, title="resize", size=(300, 200), inbox=inbox, source="r")
     windows.append(window)
