@@ -1,8 +1,8 @@
 """Where the shipped data (maps) of a game lives, after a source checkout, an editable and a regular install.
 
 Order: the environment variable (``MOTTI_MAPDIR`` for motti, ``ARENA_MAPDIR`` for arena) when set, then the
-checkout's ``maps/<game>/`` (source tree and editable installs), then ``<prefix>/share/games/<game>/`` where a regular
-install puts the data files (ARCHITECTURE.md, "maps/").
+checkout's ``maps/<game>/`` (source tree and editable installs), then ``<prefix>/share/games/<game>/`` where a
+regular install puts the data files (ARCHITECTURE.md, "maps/").
 """
 
 from __future__ import annotations
@@ -23,9 +23,7 @@ def shipped_dir(game: str) -> Path:
     checkout = Path(__file__).resolve().parent.parent / "maps" / game
     if checkout.is_dir():
         return checkout
-    for scheme_key in ("data",):
-        base = Path(sysconfig.get_path(scheme_key))
-        candidate = base / "share" / "games" / game
-        if candidate.is_dir():
-            return candidate
+    installed = Path(sysconfig.get_path("data")) / "share" / "games" / game
+    if installed.is_dir():
+        return installed
     return checkout

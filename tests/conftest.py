@@ -1,15 +1,9 @@
-"""Shared fixtures: real Xvfb servers (tests/xvfb.py)."""
+"""Shared fixtures: real Xvfb servers (tests/helpers/xvfb.py; tests/helpers is on pytest's pythonpath)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from xvfb import Xvfb  # noqa: E402
+from xvfb import Xvfb
 
 
 @pytest.fixture

@@ -18,12 +18,12 @@ def test_regular_install_finds_shipped_maps(tmp_path):
     target = tmp_path / "venv"
     venv.create(target, with_pip=True)
     python = target / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, timeout=300,
-                   capture_output=True)
-    probe = ("from common.data import shipped_dir; import sys; "
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True,
+                   timeout=300, capture_output=True)
+    probe = ("from common.data import shipped_dir; "
              "[print(shipped_dir(g)) for g in ('motti', 'arena')]")
-    out = subprocess.run([str(python), "-c", probe], cwd=tmp_path, check=True, timeout=60, capture_output=True,
-                         text=True, env={"PATH": "/usr/bin:/bin"}).stdout.split()
+    out = subprocess.run([str(python), "-c", probe], cwd=tmp_path, check=True, timeout=60,
+                         capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"}).stdout.split()
     for game, found in zip(("motti", "arena"), out, strict=True):
         directory = Path(found)
         assert directory == target / "share" / "games" / game

@@ -1,4 +1,6 @@
-"""Real X servers for tests: Xvfb started with ``-displayfd`` (it picks a free number and reports it when ready).
+"""Real X servers for tests: Xvfb started with ``-displayfd``.
+
+Xvfb picks a free display number and reports it on that descriptor once it is ready.
 
 Also the small X helpers window tests share: screenshots (xwd + convert), pixels through GetImage, xdotool.
 """
@@ -14,14 +16,17 @@ import pytest
 
 
 class Xvfb:
-    """One Xvfb server; ``name`` is its display string (":N"). Stop with :meth:`stop` (SIGTERM, no stale lock)."""
+    """One Xvfb server; ``name`` is its display string (":N").
+
+    Stop it with :meth:`stop` (SIGTERM, so no stale lock file is left).
+    """
 
     def __init__(self, size: str = "1280x1024x24", tcp: bool = False, extra: tuple[str, ...] = ()):
         if shutil.which("Xvfb") is None:
-            pytest.fail("Xvfb is not installed (Debian package xvfb); run `make test`, which installs it")
+            pytest.fail("Xvfb is not installed (Debian package xvfb); `make test` installs it")
         read_end, write_end = os.pipe()
-        args = ["Xvfb", "-displayfd", str(write_end), "-screen", "0", size, "-nolisten" if not tcp else "-listen",
-                "tcp", *extra]
+        listen = "-listen" if tcp else "-nolisten"
+        args = ["Xvfb", "-displayfd", str(write_end), "-screen", "0", size, listen, "tcp", *extra]
         self.proc = subprocess.Popen(args, pass_fds=(write_end,), stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
         os.close(write_end)
@@ -55,8 +60,8 @@ class Xvfb:
 
     def screenshot(self, path: str | os.PathLike[str]) -> Path:
         """Save the whole screen as PNG (xwd piped into ImageMagick's /usr/bin/convert)."""
-        xwd = subprocess.run(["xwd", "-root", "-silent", "-display", self.name], capture_output=True, timeout=20,
-                             check=True).stdout
+        xwd = subprocess.run(["xwd", "-root", "-silent", "-display", self.name], capture_output=True,
+                             timeout=20, check=True).stdout
         subprocess.run(["/usr/bin/convert", "xwd:-", str(path)], input=xwd, timeout=30, check=True)
         return Path(path)
 
