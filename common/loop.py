@@ -66,10 +66,10 @@ class Timer:
 
 @dataclass(frozen=True)
 class Command:
-    """A front-end-neutral game command, e.g. ``Command("console", "toggle", (3, 4))``.
+    """A front-end-neutral game command, e.g. ``Command("console", "toggle", ((3, 4),))``.
 
-    motti verbs: ``("toggle", (x, y))``, ``("select", "attack"|"defend"|"guerilla")``, ``("cycle",)``,
-    ``("perform",)``, ``("perform", "defend")``, ``("quit",)``.
+    motti verbs (``motti.commands``): ``toggle`` with args ``((x, y),)``, ``select`` with
+    ``("attack"|"defend"|"guerilla",)``, ``cycle``, ``perform`` (optionally with an action name), ``quit``.
     """
 
     source: str

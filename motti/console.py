@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from common.loop import Command, Inbox, Timer
+from motti.commands import apply_command
 from motti.rules import (
     Action,
     AttackDrawn,
@@ -175,40 +176,6 @@ def describe(events: Iterable[object]) -> str:
     return "; ".join(parts)
 
 
-def apply_command(game: Game, command: Command) -> list[object]:
-    """Play one console/front-end command on *game* and return the rules' events.
-
-    Verbs (motti-api.md): ``toggle`` with args ``((x, y),)`` (``(x, y)`` is accepted too), ``select NAME``,
-    ``cycle``, ``perform [NAME]``. ``quit`` is not handled here (the caller knows whose players to defeat).
-    Raises ``motti.rules.IllegalAction`` for an illegal move and ``ValueError`` for an unknown verb.
-    """
-    verb, args = command.verb, tuple(command.args)
-    if verb == "toggle":
-        x, y = args if len(args) == 2 else args[0]
-        game.toggle_cross(int(x), int(y))
-        return []
-    if verb == "select":
-        game.select(Action(args[0]))
-        return []
-    if verb == "cycle":
-        game.cycle_action()
-        return []
-    if verb == "perform":
-        if not args:
-            return list(game.perform())
-        action = Action(args[0])
-        if action not in game.possible_actions():
-            raise IllegalAction(f"{action.value} is not possible now")
-        before = (game.selected, list(game.crosses))
-        game.select(action)
-        try:
-            return list(game.perform())
-        except IllegalAction:
-            game.selected, game.crosses = before   # a refused action leaves the selection as it was
-            raise
-    raise ValueError(f"unknown command {verb!r}")
-
-
 @dataclass
 class _View:
     """The console thread's own state: cursor, scroll offsets, prompt."""
@@ -223,8 +190,9 @@ class _View:
 class Console:
     """The curses console for *players* (spec §7), in a thread of its own that alone calls curses.
 
-    ``inbox`` receives ``Command(source="console", verb, args)`` events (motti-api.md verbs). ``mono`` forces
-    the colourless rendering (True), colours (False) or decides from the terminal and ``$NO_COLOR`` (None).
+    ``inbox`` receives ``Command(source="console", verb, args)`` events (verbs of ``motti.commands``).
+    ``mono`` forces the colourless rendering (True), colours (False) or decides from the terminal and
+    ``$NO_COLOR`` (None).
     """
 
     def __init__(self, inbox: Inbox, players: tuple[int, ...], *, mono: bool | None = None) -> None:

@@ -20,9 +20,9 @@ import pygame
 from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize, Timer
 from common.save import write_atomic
 from motti import view
+from motti.commands import apply_command
 from motti.mapfile import dump_map
 from motti.rules import (
-    Action,
     AttackDrawn,
     CapitalCaptured,
     Eliminated,
@@ -245,25 +245,7 @@ class Frontend:
         if not self._in_turn(self.console_players):
             return
         game = self.game
-        if command.verb == "toggle":
-            x, y = command.args[0]
-            self._act(lambda: game.toggle_cross(x, y))
-        elif command.verb == "select":
-            self._act(lambda: game.select(Action(command.args[0])))
-        elif command.verb == "cycle":
-            self._act(game.cycle_action)
-        elif command.verb == "perform":
-            if command.args:
-                action = Action(command.args[0])
-
-                def perform() -> list[object]:
-                    if game.selected != action:
-                        game.select(action)
-                    return game.perform()
-
-                self._act(perform)
-            else:
-                self._act(game.perform)
+        self._act(lambda: apply_command(game, command))
 
     def _console_quit(self) -> None:
         players = [p for p in self.console_players if p in self.game.alive]

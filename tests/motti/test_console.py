@@ -7,7 +7,8 @@ import random
 import pytest
 
 from common.loop import Command
-from motti.console import Snapshot, _scroll, apply_command, describe
+from motti.commands import apply_command
+from motti.console import Snapshot, _scroll, describe
 from motti.mapfile import parse_map
 from motti.rules import (
     Action,
