@@ -12,6 +12,7 @@ ECONNRESET retry) are in the project's x11 notes.
 
 from __future__ import annotations
 
+import logging
 import os
 import select
 import socket
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
-from Xlib import XK, X, Xutil  # noqa: E402
+from Xlib import XK, X, Xutil, xauth  # noqa: E402
 from Xlib import error as xerror  # noqa: E402
 from Xlib.display import Display  # noqa: E402
 from Xlib.support import connect as xconnect  # noqa: E402
@@ -32,6 +33,18 @@ from Xlib.support import connect as xconnect  # noqa: E402
 from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize  # noqa: E402
 
 __all__ = ["DisplayError", "Window", "open_window"]
+
+_log = logging.getLogger(__name__)
+
+
+def _xauth_warning(*args: object, **_kwargs: object) -> None:
+    _log.info("python-xlib: %s", " ".join(map(str, args)))
+
+
+# python-xlib 0.33 reports an empty or unparsable XAUTHORITY file with print() on stdout, which would tear a
+# curses screen sharing the terminal or a table a server prints. The connection goes on without a cookie (and
+# fails with a DisplayError of its own if the server wanted one), so the line goes to the log instead.
+xauth.print = _xauth_warning
 
 _EVENT_MASK = X.ExposureMask | X.ButtonPressMask | X.KeyPressMask | X.StructureNotifyMask
 _SELECT_TIMEOUT_S = 0.1

@@ -6,6 +6,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 
@@ -467,3 +468,16 @@ def test_authorisation_refused(inbox, tmp_path, monkeypatch):
             open_window(server.name, title="x", size=(10, 10), inbox=inbox, source="x")
     assert str(caught.value) == (f'cannot open display "{server.name}": authorisation refused by the server '
                                  "(Authorization required, but no authorization protocol specified)")
+
+
+def test_an_empty_xauthority_file_prints_nothing(xvfb, tmp_path):
+    """python-xlib's own warning about the file must not reach stdout (it would tear a curses screen)."""
+    empty = tmp_path / "Xauthority"
+    empty.write_bytes(b"")
+    script = ("from common.loop import Inbox\nfrom common.x11 import open_window\n"
+              f"w = open_window({xvfb.name!r}, title='t', size=(120, 100), inbox=Inbox(), source='a')\n"
+              "w.close()\n")
+    done = subprocess.run([sys.executable, "-c", script], env=xvfb.env(XAUTHORITY=str(empty)), timeout=30,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
