@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import venv
@@ -11,8 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_regular_install_finds_shipped_maps(tmp_path):
+    source = tmp_path / "source"   # a copy, so that the build leaves nothing behind in the checkout
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "*.egg-info", "__pycache__"))
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
                    check=True, timeout=300, capture_output=True)
     wheel = next(wheels.glob("*.whl"))
     target = tmp_path / "venv"
