@@ -5,6 +5,11 @@ colour when the terminal has it. ``-m`` forces mono, ``-c`` colour, ``-v`` print
 original: ``--seed N`` (a reproducible game), ``--computer N`` / ``--level`` (the last N players are
 computers), ``--save FILE`` (saved at every prompt) and ``--resume FILE``.
 
+With player strings (``starlanes [options] PLAYERSTRING...``, motti's syntax: ``1,2:host:0``, ``0:host:0`` for
+an observer) the game is played in X windows, one per string; players no string names share a window on
+``$DISPLAY`` (:mod:`starlanes.xfront`). ``--players N`` (default: the highest player named, at least 2) and
+``--names "Ann,Bob"`` set up that game; ``--status FILE`` keeps a JSON picture of it up to date.
+
 Exit status: 0 for a finished or quit game and for ``-v``; 2 for bad options or an unreadable save; 1 only for
 an unexpected fault.
 """
@@ -12,6 +17,7 @@ an unexpected fault.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import traceback
@@ -21,8 +27,8 @@ from importlib.metadata import PackageNotFoundError, version
 from common.term import Terminal, TerminalError
 from starlanes.ai import LEVELS
 from starlanes.console import Console, QuitGame, standings_text
-from starlanes.rules import MAX_PLAYERS, Game
-from starlanes.save import SaveError, load_game
+from starlanes.rules import MAX_NAME, MAX_PLAYERS, Game
+from starlanes.save import HUMAN, SaveError, load_game
 
 
 def parser() -> argparse.ArgumentParser:
@@ -41,7 +47,96 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--level", choices=LEVELS, default="hard", help="strength of those computer players")
     p.add_argument("--save", metavar="FILE", help="save the game to FILE at every prompt")
     p.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE (and keep saving there)")
+    x = p.add_argument_group("X windows (with player strings)")
+    x.add_argument("seats", nargs="*", metavar="PLAYERSTRING",
+                   help="LIST:DISPLAY plays in X windows, e.g. 1:host:0 2:other:0 (0:DISPLAY watches); "
+                   "players not named share a window on $DISPLAY")
+    x.add_argument("--players", type=int, metavar="N",
+                   help="number of players (default: the highest player named, at least 2)")
+    x.add_argument("--names", metavar="LIST", help='the players\' names, e.g. "Ann,Bob" (default "Player N")')
+    x.add_argument("--status", metavar="FILE", help="keep FILE updated with the game state as JSON")
+    x.add_argument("--delay", type=float, default=1.0, metavar="SECONDS",
+                   help="how long a computer player's steps and announcements stay up (default 1.0)")
     return p
+
+
+class UsageError(Exception):
+    """A mistake in the options or player strings: one line on stderr, exit status 2."""
+
+
+def _highest_named(seats: Sequence[str]) -> int:
+    """The highest player number the player strings name (malformed strings are reported later)."""
+    numbers = [int(part) for seat in seats for part in seat.partition(":")[0].split(",")
+               if part.strip().isdigit()]
+    return max(numbers, default=0)
+
+
+def _names(text: str | None, count: int) -> list[str]:
+    given = [] if text is None else [name.strip() for name in text.split(",")]
+    if len(given) > count:
+        raise UsageError(f"--names: {len(given)} names for {count} players")
+    names = [name or f"Player {i + 1}" for i, name in enumerate(given)]
+    names += [f"Player {i + 1}" for i in range(len(names), count)]
+    long = next((name for name in names if len(name) > MAX_NAME), None)
+    if long is not None:
+        raise UsageError(f"--names: \"{long}\" is longer than {MAX_NAME} characters")
+    return names
+
+
+def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> Game | None:
+    """Seat the players at X displays (spec §0, motti's player strings), open every window (all or nothing)
+    and play. Returns the game (None when nothing was played). Raises UsageError."""
+    from common.displays import PlayerStringError, Seat, parse_seats
+    from common.loop import Inbox
+    from common.x11 import DisplayError
+    from starlanes.xfront import XGame, open_windows
+
+    if resumed is not None:
+        game, controllers = resumed
+        count = len(game.players)
+        if args.players is not None and args.players != count:
+            raise UsageError(f"--players {args.players}: the saved game has {count} players")
+    else:
+        count = args.players if args.players is not None else max(2, _highest_named(args.seats))
+        if not 1 <= count <= MAX_PLAYERS:
+            raise UsageError(f"--players must be 1 to {MAX_PLAYERS}, not {count}")
+        if args.computer > count:
+            raise UsageError(f"--computer {args.computer}: the game has {count} players")
+        names = _names(args.names, count)
+        controllers = [HUMAN] * (count - args.computer) + [args.level] * args.computer
+        game = None
+    if args.status:
+        folder = os.path.dirname(os.path.abspath(args.status))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise UsageError(f"--status {args.status}: cannot write in {folder}")
+    computer = {i + 1 for i, c in enumerate(controllers) if c != HUMAN}
+    display = os.environ.get("DISPLAY") or None
+    named = {int(part) for seat in args.seats for part in seat.partition(":")[0].split(",")
+             if part.strip().isdigit()}
+    unnamed = set(range(1, count + 1)) - named
+    try:
+        seats = parse_seats(list(args.seats), count, default_display=display,
+                            curses=display is None and unnamed <= computer)
+    except PlayerStringError as error:
+        raise UsageError(str(error)) from None
+    # Seats of computer players only need no window; observers stay.
+    seats = [seat for seat in seats if seat.display is not None and not (seat.players and
+                                                                        set(seat.players) <= computer)]
+    if not seats:
+        if display is None:
+            raise UsageError("no display to watch the computer players on: DISPLAY is not set "
+                             "(add 0:DISPLAY)")
+        seats = [Seat((), display)]
+    if game is None:
+        game = Game.new(names, random.Random(args.seed))
+    inbox = Inbox()
+    try:
+        windows = open_windows(seats, [p.name for p in game.players], inbox)
+    except DisplayError as error:
+        raise UsageError(str(error)) from None
+    XGame(game, inbox, windows, controllers, level=args.level, status=args.status,
+          save_path=args.save or args.resume, delay=max(0.0, args.delay)).run()
+    return game
 
 
 def program_version() -> str:
@@ -54,7 +149,7 @@ def program_version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the program; returns the exit status."""
-    args = parser().parse_args(argv)
+    args = parser().parse_intermixed_args(argv)
     if args.version:
         print(f"starlanes {program_version()}")
         return 0
@@ -67,6 +162,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             resumed = load_game(args.resume)
         except SaveError as exc:
             print(f"starlanes: cannot resume {exc}", file=sys.stderr)
+            return 2
+    if args.seats:
+        try:
+            game = play_x(args, resumed)
+        except UsageError as exc:
+            print(f"starlanes: {exc}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            return 130
+        if game is not None:
+            print(standings_text(game))
+        print("Thank you for playing Star Lanes!")
+        return 0
+    for option in ("players", "names", "status"):
+        if getattr(args, option) is not None:
+            print(f"starlanes: --{option} needs a player string (the game in X windows)", file=sys.stderr)
             return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("starlanes: needs a terminal (standard input and output)", file=sys.stderr)

@@ -1,0 +1,559 @@
+"""Star Lanes on X windows (spec/starlanes.md §0): one window per player string, as in motti.
+
+Every window shows the whole game (:mod:`starlanes.view`); only the window of the player in turn takes
+input, with the keys of the curses game (§8, §10) plus the mouse: a click on a numbered cell moves there, a
+click on a company row trades it. An announcement waits for a key or click in the mover's window (a computer's
+announcements go on after ``delay`` seconds). A window that is closed or whose display dies hands its players
+to the computer, and the other windows say so; the game goes on. After the end every window shows the final
+standings, then (after a key or click) the net-worth chart, then (after another) it closes.
+
+One :class:`common.loop.Inbox` receives the windows' events and the timers; :class:`XGame` is its only
+consumer and the only code that changes the :class:`~starlanes.rules.Game`, through the same actions and
+events as the console.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize, Timer
+from common.save import write_atomic
+from starlanes import ai, view
+from starlanes.console import DOWN_KEYS, QUIT_KEYS, TRADE_KEYS, UP_KEYS, AmountField
+from starlanes.rules import (
+    COMPANY_NAMES,
+    MOVE,
+    Destroyed,
+    EndTurn,
+    Event,
+    Game,
+    Merged,
+    Move,
+    NewCompany,
+    Split,
+    Stillborn,
+    SuckedSite,
+    Trade,
+)
+from starlanes.save import HUMAN, save_game
+
+if TYPE_CHECKING:
+    from common.displays import Seat
+    from common.x11 import Window
+
+#: Seconds a computer player's announcements stay up, and the pause before its actions.
+COMPUTER_DELAY_S = 1.0
+INVALID_S = 1.0
+POLL_S = 0.5
+_X_KEYS = {
+    "Return": "ENTER", "KP_Enter": "ENTER", "Escape": "ESC", "BackSpace": "BACKSPACE", "Delete": "DELETE",
+    "KP_Delete": "DELETE", "Up": "UP", "KP_Up": "UP", "Down": "DOWN", "KP_Down": "DOWN", "Right": "RIGHT",
+    "KP_Right": "RIGHT", "minus": "-", "KP_Subtract": "-", "space": " ",
+}
+_CONTINUE = ("Press any key or click to continue.", "dim")
+
+# modes of the player in turn
+ANNOUNCE, MOVING, TRADING, AMOUNT, POPUP, QUIT, INVALID, COMPUTER, OVER = (
+    "announce", "move", "trade", "amount", "popup", "quit", "invalid", "computer", "over")
+
+
+def key_name(name: str) -> str:
+    """The console's name of an X keysym name: ``Return`` → ``ENTER``, ``KP_7`` → ``7``, ``minus`` → ``-``."""
+    if name in _X_KEYS:
+        return _X_KEYS[name]
+    if name.startswith("KP_") and len(name) == 4 and name[3].isdigit():
+        return name[3]
+    return name
+
+
+def seat_title(players: Sequence[int], names: Sequence[str]) -> str:
+    """The window title of a seat: ``Star Lanes: Ann``, ``Star Lanes: Ann, Bob`` or ``Star Lanes: observer``
+    (``players`` are numbers 1..N)."""
+    if not players:
+        return "Star Lanes: observer"
+    return "Star Lanes: " + ", ".join(names[p - 1] for p in players)
+
+
+def open_windows(seats: Sequence[Seat], names: Sequence[str], inbox: Inbox, *,
+                 timeout: float = 5.0) -> dict[str, tuple[Window, Seat]]:
+    """Open one window per seat, all or nothing (on the first DisplayError the windows opened so far are
+    closed and the error propagates). Returns ``{source: (window, seat)}`` with sources ``seat0``, ``seat1``…
+
+    Raises common.x11.DisplayError (its message names the display).
+    """
+    from common.x11 import open_window
+
+    opened: dict[str, tuple[Window, Seat]] = {}
+    try:
+        for index, seat in enumerate(seats):
+            source = f"seat{index}"
+            window = open_window(seat.display, title=seat_title(seat.players, names), size=view.DEFAULT_SIZE,
+                                 inbox=inbox, source=source, timeout=timeout, min_size=(480, 360),
+                                 app="starlanes")
+            opened[source] = (window, seat)
+    except BaseException:
+        for window, _seat in opened.values():
+            window.close()
+        raise
+    return opened
+
+
+def event_pages(events: Sequence[Event], names: Sequence[str]) -> list[list[view.Line]]:
+    """The announcements of ``events`` (spec §3, §6, §7), one page per announcement, as the console words
+    them; the merger's stock transactions are a table page of their own."""
+    pages: list[list[view.Line]] = []
+    for event in events:
+        if isinstance(event, SuckedSite):
+            pages.append([("The new company site just placed has been sucked into a black hole!", "bold")])
+        elif isinstance(event, NewCompany):
+            pages.append([("A new shipping company has been formed!", "bold"),
+                          (f"Its name is {COMPANY_NAMES[event.company]}.", "")])
+        elif isinstance(event, Stillborn):
+            pages.append([(f"The company that would have been named {COMPANY_NAMES[event.company]}", "bold"),
+                          ("has been sucked into a black hole!", "bold")])
+        elif isinstance(event, Destroyed):
+            pages.append([(f"{COMPANY_NAMES[event.company]} has been sucked into a black hole!", "bold"),
+                          ("All players' holdings lost.", "")])
+        elif isinstance(event, Merged):
+            loser, survivor = COMPANY_NAMES[event.loser], COMPANY_NAMES[event.survivor]
+            pages.append([(f"{loser} has just been merged into {survivor}.", "bold")])
+            header = ("Player", "Old Stock", "New Stock", "Total Holdings", "Bonus")
+            rows: list[view.Line] = [(header, "head")]
+            rows += [((names[r.player], str(r.old_stock), str(r.new_stock), str(r.total_holdings),
+                       view.money(r.bonus)), "") for r in event.rows]
+            pages.append([(f"Stock transactions of the merger into {survivor}:", "bold"), *rows])
+        elif isinstance(event, Split):
+            pages.append([(f"The stock of {COMPANY_NAMES[event.company]} has split two-for-one!", "bold")])
+    return pages
+
+
+@dataclass
+class _View:
+    """One open window: its players (numbers 1..N), the last frame sent and its end-of-game stage."""
+
+    window: Window
+    players: tuple[int, ...]
+    frame: pygame.Surface | None = None
+    stage: str = "play"          # "play", then at the end "final" → "chart"
+
+
+class XGame:
+    """Runs one game on ``windows`` (from :func:`open_windows`) until every window is closed.
+
+    ``controllers``: per player ``"human"`` or a computer level of :mod:`starlanes.ai` (changed to ``level``
+    when a player's window goes); ``status``: a JSON file rewritten after every change (or None);
+    ``save_path``: the game is saved there at every prompt (or None); ``delay``: seconds per computer step.
+    """
+
+    def __init__(self, game: Game, inbox: Inbox, windows: dict[str, tuple[Window, Seat]],
+                 controllers: Sequence[str], *, level: str = "hard", status: str | None = None,
+                 save_path: str | None = None, delay: float = COMPUTER_DELAY_S) -> None:
+        self.game = game
+        self.inbox = inbox
+        self.controllers = list(controllers)
+        self.level = level
+        self.status = status
+        self.save_path = save_path
+        self.delay = delay
+        self.views = {source: _View(window, tuple(seat.players))
+                      for source, (window, seat) in windows.items()}
+        self.names = [p.name for p in game.players]
+        self.pages: deque[list[view.Line]] = deque()
+        self.page_owner = game.current
+        self.mode = MOVING
+        self.cursor = 0
+        self.field: AmountField | None = None
+        self.popup: tuple[str, list[view.Line]] | None = None
+        self.back = MOVING
+        self.notice: str | None = None
+        self.quit = False
+        self.timer_pending = False
+        self.status_failed = False
+        self._turn = (-1, -1)
+
+    # ---- the loop ------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until no window is left; returns 0. Ctrl-C propagates after every window is closed."""
+        try:
+            self.advance()
+            while self.views:
+                event = self.inbox.get(POLL_S)
+                if event is not None:
+                    self.handle(event)
+        finally:
+            for state in self.views.values():
+                state.window.close()
+            self.views.clear()
+        return 0
+
+    @property
+    def over(self) -> bool:
+        return self.quit or self.game.is_terminal()
+
+    def handle(self, event: object) -> None:
+        """React to one inbox event."""
+        if isinstance(event, Key):
+            self._key(event.source, key_name(event.name))
+        elif isinstance(event, Click):
+            self._click(event)
+        elif isinstance(event, Resize):
+            self.refresh()
+        elif isinstance(event, Closed | DisplayLost):
+            self._lost(event.source)
+        elif isinstance(event, Timer):
+            self._timer(event.name)
+
+    def advance(self) -> None:
+        """Decide what comes next after a change: an announcement, a computer step, a prompt or the end."""
+        game = self.game
+        if self.pages:
+            self.mode = ANNOUNCE
+            if not self._is_human(self.page_owner):
+                self._schedule("page", self.delay)
+        elif self.over:
+            if self.mode != OVER:
+                self.mode = OVER
+                self.autosave()
+                for state in self.views.values():
+                    state.stage = "final"
+        elif not self._is_human(game.current):
+            self.mode = COMPUTER
+            self._schedule("computer", self.delay)
+        else:
+            turn = (len(game.history), game.current)
+            if turn != self._turn:
+                self._turn = turn
+                self.cursor = 0
+            self.mode = MOVING if game.phase == MOVE else TRADING
+            self.autosave()
+        self.refresh()
+
+    def _is_human(self, player: int) -> bool:
+        return self.controllers[player] == HUMAN
+
+    def _schedule(self, name: str, delay: float) -> None:
+        if not self.timer_pending:
+            self.timer_pending = True
+            self.inbox.call_later(delay, name)
+
+    def _timer(self, name: str) -> None:
+        if name == "invalid":
+            if self.mode == INVALID:
+                self.mode = TRADING
+                self.refresh()
+            return
+        self.timer_pending = False
+        if name == "page" and self.mode == ANNOUNCE and not self._is_human(self.page_owner):
+            self.pages.popleft()
+            self.advance()
+        elif name == "computer" and self.mode == COMPUTER:
+            self._computer_step()
+        elif self.mode in (ANNOUNCE, COMPUTER):
+            self.advance()
+
+    # ---- input -------------------------------------------------------------------------------------------
+    def actor(self) -> int | None:
+        """The player whose window takes input now (the page owner during announcements), or None."""
+        if self.mode in (COMPUTER, OVER):
+            return None
+        player = self.page_owner if self.mode == ANNOUNCE else self.game.current
+        return player if self._is_human(player) else None
+
+    def _acts(self, source: str) -> bool:
+        state = self.views.get(source)
+        player = self.actor()
+        return state is not None and player is not None and player + 1 in state.players
+
+    def _key(self, source: str, key: str) -> None:
+        state = self.views.get(source)
+        if state is None:
+            return
+        if self.mode == OVER:
+            self._next_stage(source, close=key in QUIT_KEYS)
+            return
+        if not self._acts(source):
+            return
+        if self.mode == ANNOUNCE:
+            self.pages.popleft()
+            self.advance()
+        elif self.mode == POPUP:
+            self.popup = None
+            self.mode = self.back
+            self.refresh()
+        elif self.mode == QUIT:
+            self.popup = None
+            if key in ("y", "Y"):
+                self.quit = True
+                self.advance()
+            else:
+                self.mode = self.back
+                self.refresh()
+        elif self.mode == MOVING:
+            digits = {str(i + 1): i for i in range(len(self.game.candidates))}
+            if key in digits:
+                self._apply(Move(digits[key]))
+            else:
+                self._common_key(key)
+        elif self.mode == TRADING:
+            rows = len(self.game.active_companies())
+            if key == "ESC":
+                self._apply(EndTurn())
+            elif key in UP_KEYS:
+                self.cursor = (self.cursor - 1) % rows
+                self.refresh()
+            elif key in DOWN_KEYS:
+                self.cursor = (self.cursor + 1) % rows
+                self.refresh()
+            elif key in TRADE_KEYS:
+                self._start_amount()
+            else:
+                self._common_key(key)
+        elif self.mode == AMOUNT:
+            if self.field.feed(key):
+                self._finish_amount()
+            else:
+                self.refresh()
+
+    def _common_key(self, key: str) -> None:
+        """Keys of the move prompt and of trading: standings, company detail, quit (spec §10)."""
+        game = self.game
+        if key in ("s", "S"):
+            self._popup(" Standings ", [*view.standings_lines(game), ("", ""), _CONTINUE], POPUP)
+        elif key in ("c", "C") and game.active_companies():
+            rows: list[view.Line] = [(("Company", "Price", "Size", "Total Worth"), "head")]
+            rows += [((COMPANY_NAMES[c], view.money(game.companies[c].price), str(game.companies[c].size),
+                       view.money(game.company_worth(c))), "") for c in game.active_companies()]
+            self._popup(" Companies ", [*rows, ("", ""), _CONTINUE], POPUP)
+        elif key in QUIT_KEYS:
+            self._popup(" Quit ", [("Really Quit? (y/n)", "bold")], QUIT)
+
+    def _popup(self, title: str, lines: list[view.Line], mode: str) -> None:
+        self.back = self.mode
+        self.popup = (title, lines)
+        self.mode = mode
+        self.refresh()
+
+    def _click(self, click: Click) -> None:
+        state = self.views.get(click.source)
+        if state is None or click.button not in (1, 2, 3):
+            return
+        if self.mode == OVER:
+            self._next_stage(click.source, close=False)
+            return
+        if not self._acts(click.source):
+            return
+        size = state.frame.get_size() if state.frame is not None else tuple(state.window.size)
+        if self.mode in (ANNOUNCE, POPUP, QUIT):
+            self._key(click.source, "click")
+        elif self.mode == MOVING:
+            cell = view.cell_at(click.x, click.y, size)
+            if cell is not None and cell in self.game.candidates:
+                self._apply(Move(self.game.candidates.index(cell)))
+        elif self.mode in (TRADING, AMOUNT):
+            row = view.company_row_at(click.x, click.y, size, len(self.game.active_companies()))
+            if row is not None:
+                self.cursor = row
+                self._start_amount()
+
+    def _start_amount(self) -> None:
+        self.field = AmountField()
+        self.mode = AMOUNT
+        self.refresh()
+
+    def _finish_amount(self) -> None:
+        field, self.field = self.field, None
+        self.mode = TRADING
+        if field.cancelled:
+            self.refresh()
+            return
+        company = self.game.active_companies()[self.cursor]
+        low, high = self.game.trade_limits(company)
+        amount = field.value(low, high)
+        if not low <= amount <= high:
+            self.mode = INVALID
+            self.inbox.call_later(INVALID_S, "invalid")
+            self.refresh()
+            return
+        if amount:
+            self.game.apply(Trade(company, amount))
+        self.advance()
+
+    def _apply(self, action: Move | EndTurn) -> None:
+        self.page_owner = self.game.current
+        self.pages.extend(event_pages(self.game.apply(action), self.names))
+        self.advance()
+
+    def _next_stage(self, source: str, close: bool) -> None:
+        state = self.views[source]
+        if state.stage == "final" and not close:
+            state.stage = "chart"
+            self.refresh()
+            return
+        state.window.close()
+        del self.views[source]
+        self.write_status()
+
+    # ---- computer players and lost windows ---------------------------------------------------------------
+    def _computer_step(self) -> None:
+        game = self.game
+        me = game.current
+        level = self.controllers[me]
+        self.page_owner = me
+        name = self.names[me]
+        if game.phase == MOVE:
+            action = ai.choose(game, level)[0]
+            events = game.apply(action)
+            self.pages.append([(f"{name} (computer) takes move {action.index + 1}.", "bold")])
+        else:
+            report: list[view.Line] = []
+            events = []
+            for action in ai.choose(game, level):
+                events = game.apply(action)
+                if isinstance(action, Trade):
+                    verb = "buys" if action.amount > 0 else "sells"
+                    report.append((f"{name} {verb} {abs(action.amount)} shares of "
+                                   f"{COMPANY_NAMES[action.company]}.", ""))
+            if report:
+                self.pages.append(report)
+        self.pages.extend(event_pages(events, self.names))
+        self.advance()
+
+    def _lost(self, source: str) -> None:
+        """Window ``source`` closed or lost: the computer plays for its people; the game goes on."""
+        state = self.views.pop(source, None)
+        if state is None:
+            return
+        state.window.close()
+        actor = self.actor()
+        handed = [p for p in state.players if self._is_human(p - 1)]
+        for player in handed:
+            self.controllers[player - 1] = self.level
+        if handed and not self.over:
+            who = ", ".join(self.names[p - 1] for p in handed)
+            self.notice = f"{who}'s window closed: the computer plays for {who}."
+        if actor is not None and not self._is_human(actor) and not self.over:
+            self.popup = None
+            self.field = None
+            self.advance()
+        else:
+            self.refresh()
+
+    # ---- drawing, saving and status ----------------------------------------------------------------------
+    def screen(self, state: _View) -> view.Screen:
+        """What window ``state`` shows now."""
+        game = self.game
+        if self.mode == OVER:
+            if state.stage == "chart":
+                return view.Screen(banner="Game over", chart=True)
+            lines = [*view.standings_lines(game), ("", ""),
+                     ("Press a key or click for the chart of net worth per turn.", "dim")]
+            return view.Screen(banner="Game over", popup=(" GAME OVER - Final Standings ", lines))
+        actor = self.actor()
+        if actor is not None and actor + 1 in state.players:
+            banner = f"Your turn, {self.names[actor]}"
+        else:
+            banner = f"{self.names[self.page_owner if self.mode == ANNOUNCE else game.current]}'s turn"
+        lines = self._general_lines()
+        if self.notice:
+            lines = [*lines, ("", ""), (self.notice, "dim")]
+        cursor = self.cursor if self.mode in (TRADING, AMOUNT, INVALID) else None
+        marks = {cell: str(i + 1) for i, cell in enumerate(game.candidates)} if game.phase == MOVE else {}
+        if self.mode == ANNOUNCE:
+            marks = {}
+        return view.Screen(lines=lines, marks=marks, cursor=cursor, popup=self.popup, banner=banner)
+
+    def _general_lines(self) -> list[view.Line]:
+        game = self.game
+        name = self.names[game.current]
+        if self.mode == ANNOUNCE:
+            return [*self.pages[0], ("", ""), _CONTINUE]
+        if self.mode == COMPUTER:
+            return [(f"{name} (computer) is thinking...", "bold")]
+        if game.phase == MOVE:
+            return [(f"{name}, enter your move [1-{len(game.candidates)}]:", "bold"), ("", ""),
+                    ("Press a number or click a numbered sector.", "dim"),
+                    ("s standings   c companies   q quit", "dim")]
+        trade = [("Trade: up/down or click choose a company, Enter trades it,", "dim"),
+                 ("Esc ends your turn (s standings, c companies, q quit).", "dim")]
+        company = game.active_companies()[self.cursor % len(game.active_companies())]
+        if self.mode == AMOUNT:
+            low, high = game.trade_limits(company)
+            return [*trade, ("", ""), (f"{COMPANY_NAMES[company]}:", "bold"),
+                    (f"Amount ({low} to {high}): {self.field.text}_", "bold"),
+                    ("m = the most you can buy, n = sell all, - sells, Esc cancels", "dim")]
+        if self.mode == INVALID:
+            return [*trade, ("", ""), ("Invalid amount!", "bold")]
+        return [(f"{name}, you may trade.", "bold"), *trade]
+
+    def refresh(self) -> None:
+        """Render what each window shows (once per distinct screen and size) and present what changed."""
+        rendered: dict[tuple[Any, ...], pygame.Surface] = {}
+        for state in self.views.values():
+            screen = self.screen(state)
+            size = tuple(state.window.size)
+            key = (size, repr(screen))
+            surface = rendered.get(key)
+            if surface is None:
+                surface = rendered[key] = view.render(self.game, size, screen)
+            rect = view.changed_rect(state.frame, surface)
+            if rect is not None:
+                state.window.present(surface, None if rect == surface.get_rect() else [rect])
+            state.frame = surface
+        self.write_status()
+
+    def autosave(self) -> None:
+        if self.save_path is None:
+            return
+        try:
+            save_game(self.save_path, self.game, self.controllers)
+        except OSError as exc:
+            print(f"starlanes: cannot save to {self.save_path}: {exc.strerror or exc}", file=sys.stderr)
+            self.save_path = None
+
+    def status_data(self) -> dict[str, Any]:
+        """The ``--status`` JSON: the whole game (``Game.to_dict``), who plays each player, the mode of the
+        player in turn, the general window's text and every window."""
+        windows = []
+        for source, state in self.views.items():
+            size = state.frame.get_size() if state.frame is not None else tuple(state.window.size)
+            windows.append({"source": source, "display": state.window.display, "players": list(state.players),
+                            "window_id": getattr(state.window, "window_id", None), "size": list(size),
+                            "stage": state.stage})
+        lines = [" ".join(text) if isinstance(text, tuple) else text for text, _ in self._general_lines()] \
+            if self.mode != OVER else []
+        return {
+            "game": self.game.to_dict(),
+            "controllers": list(self.controllers),
+            "mode": self.mode,
+            "actor": self.actor(),
+            "cursor": self.cursor,
+            "popup": self.popup[0].strip() if self.popup else None,
+            "lines": lines,
+            "notice": self.notice,
+            "over": self.over,
+            "windows": windows,
+        }
+
+    def write_status(self) -> None:
+        """Rewrite the ``--status`` file atomically (nothing without one)."""
+        if self.status is None:
+            return
+        try:
+            write_atomic(self.status, json.dumps(self.status_data()) + "\n")
+        except OSError as error:
+            if not self.status_failed:
+                print(f"starlanes: --status {self.status}: {error.strerror or error}", file=sys.stderr)
+            self.status_failed = True
+
+
+def default_display() -> str | None:
+    """``$DISPLAY`` or None."""
+    return os.environ.get("DISPLAY") or None
