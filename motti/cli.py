@@ -4,8 +4,11 @@ Startup order: parse the options, load or generate the map, apply ``-p``, write 
 script headless (``--script``) or parse the player strings, open every window (all or nothing) and play.
 
 Exit statuses (§3.4): 0 for a finished game, a quit, ``--help``, ``--version`` and the map listing; 2 for
-every user error, reported as one line on stderr naming the culprit; 130 after Ctrl-C; 1 only for an
-unexpected fault.
+every user error, reported as one line on stderr naming the culprit; 130 after Ctrl-C (143 after SIGTERM);
+1 only for an unexpected fault.
+
+Saved games (motti/savegame.py): ``--save FILE`` keeps FILE up to date; a saved game is a map, so
+``motti FILE [PLAYERSTRING...]`` resumes it with the player in turn and the attacks left.
 """
 
 from __future__ import annotations
@@ -103,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="global reset when no land is free (empty) or none is conquerable (strict); "
                       "default empty")
     play.add_argument("--status", metavar="FILE", help="keep FILE updated with the game state as JSON")
+    play.add_argument("--save", metavar="FILE",
+                      help="save the game to FILE after every action and on quit; resume with 'motti FILE' "
+                      "(without --save the s key saves to $XDG_STATE_HOME/motti/saved.map)")
     script = parser.add_argument_group("headless play")
     script.add_argument("--script", metavar="FILE", help="play the actions of FILE without any display")
     script.add_argument("--final", metavar="FILE", help="with --script: write the final board to FILE")
@@ -206,10 +212,13 @@ def run(argv: Sequence[str] | None = None) -> int:
         raise UserError("--final needs --script")
     if args.script and (not Path(args.script).exists() or Path(args.script).is_dir()):
         raise UserError(f"--script {args.script}: no such file")
-    if args.status:
-        folder = Path(args.status).parent
-        if not folder.is_dir() or not os.access(folder, os.W_OK):
-            raise UserError(f"--status {args.status}: cannot write in {folder}")
+    if args.save and args.script:
+        raise UserError("--save is for interactive games (use --final with --script)")
+    for option, path in (("--status", args.status), ("--save", args.save)):
+        if path:
+            folder = Path(path).parent
+            if not folder.is_dir() or not os.access(folder, os.W_OK):
+                raise UserError(f"{option} {path}: cannot write in {folder}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     board, output_board, turn, attacks = _load_board(args, rng)
@@ -264,7 +273,8 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
         from motti.console import ConsoleError, run_console_game
 
         try:
-            run_console_game(game, console_players, computer=sorted(computer), rng=computer_rng)
+            run_console_game(game, console_players, computer=sorted(computer), rng=computer_rng,
+                             save=args.save)
         except ConsoleError as error:
             raise UserError(str(error)) from None
         return EXIT_OK
@@ -290,7 +300,7 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
                 raise UserError(str(error)) from None
             raise
     frontend = Frontend(game, inbox, windows, computer=computer, rng=computer_rng, status=args.status,
-                        console=console, console_players=console_players)
+                        console=console, console_players=console_players, save=args.save)
     return frontend.run()
 
 

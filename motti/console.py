@@ -10,7 +10,8 @@ cells in inverse video and capitals underlined.
 
 Keys: arrows or ``h j k l`` move the cursor; space toggles a cross; ``z``/``x``/``c`` perform attack, defend,
 guerilla with the current crosses (beep if illegal); ``a``/``d``/``g`` select an action; ``Enter`` performs
-the selected one; ``Tab`` cycles it; ``q`` asks for confirmation, then gives up the terminal's players.
+the selected one; ``Tab`` cycles it; ``s`` saves the game (motti/savegame.py); ``q`` asks for confirmation,
+then gives up the terminal's players.
 
 Threads: :class:`Console` runs its own thread, the only one that ever calls curses; the game loop hands it
 snapshots through :meth:`Console.show` and receives :class:`common.loop.Command` events (source ``"console"``)
@@ -69,7 +70,7 @@ COLOURS_8 = {
     5: curses.COLOR_MAGENTA, 6: curses.COLOR_CYAN, 7: curses.COLOR_YELLOW, 8: curses.COLOR_WHITE,
     9: curses.COLOR_WHITE,
 }
-KEYS_HELP = "arrows/hjkl move  space cross  z/x/c perform  Tab next action  Enter perform  q quit"
+KEYS_HELP = "arrows/hjkl move  space cross  z/x/c perform  Tab next action  Enter perform  s save  q quit"
 ROWS_AROUND_MAP = 5   # status, top frame, bottom frame, legend, message
 
 
@@ -354,6 +355,9 @@ class Console:
             else:
                 view.confirming = True
             return
+        if key in (ord("s"), ord("S")):
+            self._post("save")
+            return
         if snap.over or snap.current_player not in self.players:
             if key in (ord(" "), ord("\t"), ord("\n"), curses.KEY_ENTER, *ACTION_KEYS, *SELECT_KEYS):
                 self._beep()
@@ -553,7 +557,7 @@ def _restore(stdscr: curses.window) -> None:
 
 def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int] = (),
                      rng: random.Random | None = None, *, mono: bool | None = None,
-                     delay: float = 0.3) -> int | None:
+                     delay: float = 0.3, save: str | None = None) -> int | None:
     """Play *game* to its end on this terminal alone: *players* at the keyboard, *computer* by ``motti.ai``.
 
     The computer moves one action every *delay* seconds so that the terminal can follow. ``q`` (confirmed)
@@ -561,14 +565,34 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
     winner is shown until ``q``. Returns the winner (None after a quit that left the game undecided). Ctrl-C
     raises KeyboardInterrupt and SIGTERM SystemExit(143), both after the terminal has been restored;
     :class:`ConsoleError` if the terminal cannot host the console.
+
+    With *save* (``--save``) the game is written there after every action and on every way out; a quit saves
+    the game as it was before the quit's defeat, so that ``motti FILE`` resumes it. ``s`` saves to *save* or,
+    without it, to :func:`motti.savegame.default_path`, and says where on the message line.
     """
-    from motti import ai
+    from motti import ai, savegame
 
     rng = rng if rng is not None else random.Random()
     inbox = Inbox()
     console = Console(inbox, tuple(players), mono=mono)
     computer = frozenset(computer)
     pending = False
+    suspended = False   # the save holds the state before the quit
+
+    def write_save() -> None:
+        if save is None or suspended:
+            return
+        try:
+            savegame.save_game(game, save)
+        except OSError as error:
+            console.refuse(f"cannot save to {save}: {error.strerror or error}")
+
+    def save_now() -> None:
+        target = save if save is not None else savegame.default_path()
+        try:
+            console.show(game, message=f"saved to {savegame.save_game(game, save)}")
+        except OSError as error:
+            console.refuse(f"cannot save to {target}: {error.strerror or error}")
 
     def schedule() -> None:
         nonlocal pending
@@ -590,26 +614,38 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
             if isinstance(event, Timer) and event.name == "motti-computer":
                 pending = False
                 if not game.is_terminal() and game.current_player in computer:
-                    console.show(game, game.apply(ai.choose_action(game, rng)))
+                    events = game.apply(ai.choose_action(game, rng))
+                    write_save()
+                    console.show(game, events)
                 schedule()
             elif isinstance(event, Command) and event.source == SOURCE:
                 if event.verb == "quit":
                     if console.error is not None:
                         raise RuntimeError(f"terminal console failed: {console.error}")
+                    write_save()
+                    suspended = True
                     if not game.is_terminal():
                         local = [p for p in players if p in game.alive]
                         if local:
                             game.defeat(local, cause="quit")
                     return game.winner
+                if event.verb == "save":
+                    save_now()
+                    continue
                 if game.is_terminal() or game.current_player not in players:
                     console.refuse("not your turn")
                     continue
                 try:
-                    console.show(game, apply_command(game, event))
+                    events = apply_command(game, event)
                 except (IllegalAction, ValueError) as exc:
                     console.refuse(str(exc))
+                else:
+                    if events:
+                        write_save()
+                    console.show(game, events)
                 schedule()
     finally:
+        write_save()
         console.close()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

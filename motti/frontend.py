@@ -1,16 +1,19 @@
 """motti's game loop: X windows on any number of displays, an optional curses console, computer players.
 
 Spec/motti.md §5 (player strings, observers, only the player in turn acts), §6 (mouse, drawing, status file)
-and §2.7 (a closed window defeats that connection's players). One :class:`common.loop.Inbox` receives every
-window's events (each window's connection lives in its own I/O thread, common/x11.py), the console's commands
-and the computer players' timers; this module is its only consumer and the only code that changes the
-:class:`Game`.
+and §2.7 (a closed window defeats that connection's players), plus saved games (motti/savegame.py:
+``--save`` keeps a file up to date after every action, ``s`` saves on demand). One :class:`common.loop.Inbox`
+receives every window's events (each window's connection lives in its own I/O thread, common/x11.py), the
+console's commands and the computer players' timers; this module is its only consumer and the only code that
+changes the :class:`Game`.
 """
 
 from __future__ import annotations
 
 import random
+import signal
 import sys
+import threading
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -19,7 +22,7 @@ import pygame
 
 from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize, Timer
 from common.save import write_atomic
-from motti import view
+from motti import savegame, view
 from motti.commands import apply_command
 from motti.mapfile import dump_map
 from motti.rules import (
@@ -134,13 +137,19 @@ class Frontend:
     *windows* maps each source to its open window and seat (see :func:`open_windows`); *console* is an
     object with ``show(game)`` and ``close()`` for the curses players *console_players* (or None); *computer*
     holds the players that :mod:`motti.ai` plays, with *rng* for its choices; *status* is the ``--status``
-    file or None.
+    file or None; *save* is the ``--save`` file or None.
+
+    Saving (motti/savegame.py): with *save*, the game is written there after every action that changed it and
+    when the loop ends (quit, last window closed, Ctrl-C, SIGTERM). A quit or close that leaves no person
+    playing suspends the game rather than forfeiting it: the file keeps the state before that defeat, so that
+    ``motti FILE`` resumes it. The ``s`` key (and the console's ``s``) saves to *save*, or without it to
+    :func:`motti.savegame.default_path`, and says where on the legend band.
     """
 
     def __init__(self, game: Game, inbox: Inbox, windows: dict[str, tuple[Window, Seat]], *,
                  computer: Collection[int] = (), rng: random.Random | None = None, status: str | None = None,
                  console: Any = None, console_players: Collection[int] = (),
-                 computer_delay: float = COMPUTER_DELAY_S) -> None:
+                 computer_delay: float = COMPUTER_DELAY_S, save: str | None = None) -> None:
         self.game = game
         self.inbox = inbox
         self.computer = frozenset(computer)
@@ -152,6 +161,9 @@ class Frontend:
         self.message: str | None = None
         self.computer_pending = False
         self.status_failed = False
+        self.save = save
+        self.save_failed = False
+        self.save_suspended = False   # the save holds the state before a quit that ended the session
         self.views: dict[str, _View] = {
             source: _View(window, tuple(seat.players), tuple(p for p in seat.players if p not in computer))
             for source, (window, seat) in windows.items()
@@ -160,7 +172,9 @@ class Frontend:
     # ---- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
         """Play until no window (and no console) is left; return the exit status 0. Ctrl-C propagates
-        (KeyboardInterrupt) after every window is closed."""
+        (KeyboardInterrupt) after every window is closed; SIGTERM (in the main thread) ends the loop the same
+        way with SystemExit(143). With ``--save`` the game is saved on the way out."""
+        previous = _exit_on_sigterm()
         try:
             self.refresh()
             self.write_status()
@@ -171,6 +185,10 @@ class Frontend:
                     self.handle(event)
         finally:
             self.close_all()
+            if not self.save_suspended:
+                self.write_save()
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
         return 0
 
     def close_all(self) -> None:
@@ -226,7 +244,12 @@ class Frontend:
 
     def _key(self, key: Key) -> None:
         state = self.views.get(key.source)
-        if state is None or key.name not in ("q", "Q"):
+        if state is None:
+            return
+        if key.name in ("s", "S"):
+            self.save_now()
+            return
+        if key.name not in ("q", "Q"):
             return
         if self.game.winner is None and any(p in self.game.alive for p in state.humans):
             self._lost(key.source, "quit")
@@ -242,6 +265,9 @@ class Frontend:
         if command.verb == "quit":
             self._console_quit()
             return
+        if command.verb == "save":
+            self.save_now()
+            return
         if not self._in_turn(self.console_players):
             return
         game = self.game
@@ -253,6 +279,7 @@ class Frontend:
             self.console.close()
             self.console = None
         if players and self.game.winner is None:
+            self._suspend_if_last()
             self._after(self.game.defeat(players, cause="quit"), self.game.current_player)
 
     def _act(self, change) -> None:
@@ -270,6 +297,8 @@ class Frontend:
         said = describe(events, mover)
         if said is not None or events:
             self.message = said
+        if events:
+            self.write_save()
         self.refresh()
         self.write_status()
         self._schedule_computer()
@@ -282,10 +311,45 @@ class Frontend:
         state.window.close()
         players = [p for p in state.humans if p in self.game.alive]
         if players and self.game.winner is None:
+            self._suspend_if_last()
             self._after(self.game.defeat(players, cause=cause), self.game.current_player)
         else:
             self.refresh()
             self.write_status()
+
+    # ---- saving --------------------------------------------------------------------------------------------
+    def _suspend_if_last(self) -> None:
+        """Before a quit/close defeat: if no person is left playing afterwards, save the game as it is now
+        and keep that save (the session ends; ``motti FILE`` resumes it)."""
+        people = any(state.humans for state in self.views.values())
+        if self.console is not None and self.console_players:
+            people = True
+        if not people and self.save is not None and not self.save_suspended:
+            self.write_save()
+            self.save_suspended = True
+
+    def write_save(self) -> None:
+        """Write the game to the ``--save`` file atomically (no-op without one, or once suspended)."""
+        if self.save is None or self.save_suspended:
+            return
+        try:
+            savegame.save_game(self.game, self.save)
+        except OSError as error:
+            if not self.save_failed:
+                print(f"motti: --save {self.save}: {error.strerror or error}", file=sys.stderr)
+            self.save_failed = True
+
+    def save_now(self) -> None:
+        """The ``s`` key: save to the ``--save`` file or the default save path, and say where (or why not)."""
+        target = self.save if self.save is not None else savegame.default_path()
+        try:
+            path = savegame.save_game(self.game, self.save)
+        except OSError as error:
+            self.message = f"cannot save to {target}: {error.strerror or error}"
+        else:
+            self.message = f"saved to {path}"
+        self.refresh()
+        self.write_status()
 
     # ---- computer players ----------------------------------------------------------------------------------
     def _schedule_computer(self) -> None:
@@ -373,3 +437,15 @@ class Frontend:
             if not self.status_failed:
                 print(f"motti: --status {self.status}: {error.strerror or error}", file=sys.stderr)
             self.status_failed = True
+
+
+def _exit_on_sigterm() -> Any:
+    """In the main thread, turn SIGTERM into SystemExit(143), so that windows close and the game is saved on
+    the way out; returns the previous handler (None when not in the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def leave(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    return signal.signal(signal.SIGTERM, leave)

@@ -1,0 +1,226 @@
+"""Saved games (motti/savegame.py, the save parts of motti/frontend.py and motti/cli.py): the map format of
+spec/motti.md §3.2 with ``turn``, ``attacks`` and ``eliminated`` lines holds a whole game between actions."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from common.loop import Click, Closed, Inbox, Key
+from motti import ai, savegame, view
+from motti.cli import main
+from motti.frontend import Frontend
+from motti.generate import generate
+from motti.mapfile import load_map, parse_map
+from motti.rules import Action, Game
+
+TWO = """\
+motti-map 1
+size 10 6
+players 2
+capital 1 1 1
+capital 2 8 4
+grid
+aaaaabbbbb
+aaaaabbbbb
+aaaaabbbbb
+aaaaabbbbb
+aaaaabbbbb
+..aaabbb..
+"""
+
+
+def resume(text: str, rng: random.Random) -> Game:
+    """A game loaded from a save the way ``motti FILE`` loads it (motti/cli.py)."""
+    state = parse_map(text, "saved.map")
+    kwargs = {} if state.attacks is None else {"attacks": state.attacks}
+    return Game(state.board, rng, turn=state.turn, **kwargs)
+
+
+def same_state(a: Game, b: Game) -> None:
+    assert np.array_equal(a.board.land, b.board.land)
+    assert np.array_equal(a.board.owner, b.board.owner)
+    assert np.array_equal(a.board.occupied, b.board.occupied)
+    assert a.board.capitals == b.board.capitals
+    assert (a.current_player, a.attacks_left, a.attacked, a.alive, a.winner) == (
+        b.current_player, b.attacks_left, b.attacked, b.alive, b.winner)
+    assert a.possible_actions() == b.possible_actions()
+
+
+def test_save_in_the_middle_of_a_turn_resumes_exactly_and_plays_on_identically() -> None:
+    game = Game(generate(20, 15, 2, random.Random(4)), random.Random(4))
+    players = {1: random.Random(41), 2: random.Random(42)}
+    for _ in range(6):
+        ai.play_turn(game, players[game.current_player])
+    mover = game.current_player
+    targets = np.argwhere(game.legal_mask(Action.ATTACK))[:6]
+    game.attack([(int(x), int(y)) for y, x in targets])
+    assert game.current_player == mover and game.attacks_left == 5 and game.attacked
+    assert int(np.count_nonzero(game.board.occupied)) > 0
+
+    text = savegame.save_text(game)
+    assert f"turn {mover}" in text.splitlines() and "attacks 5" in text.splitlines()
+    rng = random.Random()
+    rng.setstate(game.rng.getstate())
+    resumed = resume(text, rng)
+    same_state(game, resumed)
+
+    # Both go on with the same draws and the same computer moves: they stay identical.
+    mirror = {p: random.Random() for p in players}
+    for p, r in players.items():
+        mirror[p].setstate(r.getstate())
+    for _ in range(8):
+        if game.is_terminal():
+            break
+        action = ai.choose_action(game, players[game.current_player])
+        assert ai.choose_action(resumed, mirror[resumed.current_player]) == action
+        game.apply(action)
+        resumed.apply(action)
+        same_state(game, resumed)
+
+
+def test_eliminated_players_stay_out_and_the_turn_order_skips_them() -> None:
+    game = Game(generate(20, 15, 3, random.Random(7)), random.Random(7))
+    game.defeat([2], cause="quit")
+    game.attack([])
+    text = savegame.save_text(game)
+    assert "eliminated 2" in text.splitlines()
+    assert "turn 1" in text.splitlines() and "attacks 5" in text.splitlines()
+    resumed = resume(text, random.Random(1))
+    same_state(game, resumed)
+    assert resumed.alive == [1, 3]
+    resumed.pass_turn()
+    assert resumed.current_player == 3
+
+
+def test_a_finished_game_saves_without_turn_lines_and_loads_finished() -> None:
+    game = Game(parse_map(TWO).board, random.Random(0))
+    game.defeat([2], cause="quit")
+    assert game.winner == 1
+    text = savegame.save_text(game)
+    assert not any(line.startswith(("turn", "attacks")) for line in text.splitlines())
+    resumed = resume(text, random.Random(0))
+    assert resumed.is_terminal() and resumed.winner == 1
+
+
+def test_default_path_follows_xdg_state_home(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert savegame.default_path() == tmp_path / "state" / "motti" / "saved.map"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for value in ("", "relative/dir"):
+        monkeypatch.setenv("XDG_STATE_HOME", value)
+        assert savegame.default_path() == tmp_path / "home" / ".local" / "state" / "motti" / "saved.map"
+    monkeypatch.delenv("XDG_STATE_HOME")
+    assert savegame.default_path() == tmp_path / "home" / ".local" / "state" / "motti" / "saved.map"
+
+
+def test_save_game_without_a_path_creates_the_state_folder(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "nothing" / "yet"))
+    game = Game(parse_map(TWO).board, random.Random(0))
+    path = savegame.save_game(game)
+    assert path == tmp_path / "nothing" / "yet" / "motti" / "saved.map"
+    state = load_map(path)
+    assert (state.turn, state.attacks) == (1, 6)
+
+
+class FakeWindow:
+    """Stands in for common.x11.Window: records the frames the front end presents."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self.display = ":99"
+        self.alive = True
+        self.frames = 0
+
+    def present(self, surface, rects=None) -> None:
+        self.frames += 1
+
+    def close(self) -> None:
+        self.alive = False
+
+
+def frontend(game: Game, save: str | None, seats: dict[str, tuple[int, ...]]) -> Frontend:
+    from common.displays import Seat
+
+    size = view.default_size(game.board.width, game.board.height)
+    windows = {source: (FakeWindow(size), Seat(players, ":99")) for source, players in seats.items()}
+    front = Frontend(game, Inbox(), windows, save=save)
+    front.refresh()
+    return front
+
+
+def click_cell(front: Frontend, source: str, button: int, cell: tuple[int, int]) -> None:
+    size = front.views[source].window.size
+    x0, y0, c = view.layout(size[0], size[1], front.game.board.width, front.game.board.height)
+    front.handle(Click(source, button, x0 + c * cell[0] + c // 2, y0 + c * cell[1] + c // 2))
+
+
+def test_frontend_saves_after_every_action_and_keeps_the_state_before_a_final_quit(tmp_path) -> None:
+    path = tmp_path / "game.map"
+    game = Game(parse_map(TWO).board, random.Random(3))
+    front = frontend(game, str(path), {"seat0": (1, 2)})
+    click_cell(front, "seat0", 1, (0, 0))
+    assert not path.exists()                       # a cross is not an action
+    front.handle(Click("seat0", 3, 1, 1))          # right button: one attack
+    saved = load_map(path)
+    assert (saved.turn, saved.attacks) == (1, 5)
+    assert np.array_equal(saved.board.occupied, game.board.occupied)
+    front.handle(Key("seat0", "q"))                # the only window quits: the game is suspended
+    assert game.alive != [1, 2]                    # (its players were defeated in this session)
+    saved = load_map(path)
+    assert (saved.turn, saved.attacks) == (1, 5) and saved.board.alive_players() == [1, 2]
+
+
+def test_a_window_closing_while_others_play_on_is_saved_as_a_defeat(tmp_path) -> None:
+    path = tmp_path / "game.map"
+    game = Game(parse_map(TWO).board, random.Random(3))
+    front = frontend(game, str(path), {"seat0": (1,), "seat1": (2,)})
+    front.handle(Closed("seat1"))
+    saved = load_map(path)
+    assert saved.board.capitals[2] is None and saved.turn is None and game.winner == 1
+
+
+def test_s_key_saves_to_the_default_path_and_says_where(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    game = Game(parse_map(TWO).board, random.Random(3))
+    game.defend([(4, 1), (4, 2)])
+    front = frontend(game, None, {"seat0": (1, 2)})
+    front.handle(Key("seat0", "s"))
+    target = tmp_path / "motti" / "saved.map"
+    assert front.message == f"saved to {target}"
+    saved = load_map(target)
+    assert saved.turn == 2 and saved.attacks == 6
+    assert np.array_equal(saved.board.occupied, game.board.occupied)
+
+
+def test_s_key_reports_a_save_that_fails(tmp_path, monkeypatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    front = frontend(Game(parse_map(TWO).board, random.Random(3)), None, {"seat0": (1, 2)})
+    front.handle(Key("seat0", "s"))
+    assert front.message.startswith(f"cannot save to {blocker / 'motti' / 'saved.map'}")
+
+
+def test_cli_rejects_an_unwritable_save_folder_and_save_with_script(tmp_path, capsys) -> None:
+    (tmp_path / "two.map").write_text(TWO)
+    assert main([str(tmp_path / "two.map"), "--save", str(tmp_path / "no" / "dir" / "x.map")]) == 2
+    assert "--save" in capsys.readouterr().err
+    assert main([str(tmp_path / "two.map"), "--script", str(tmp_path / "two.map"), "--save", "x.map"]) == 2
+    err = capsys.readouterr().err
+    assert "--save" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("attacks", [1, 6])
+def test_a_save_is_a_map_the_cli_resumes_in_script_mode(tmp_path, capsys, attacks) -> None:
+    game = Game(parse_map(TWO).board, random.Random(0), turn=2, attacks=attacks)
+    path = Path(savegame.save_game(game, tmp_path / "saved.map"))
+    script = tmp_path / "moves.txt"
+    script.write_text("attack\n")
+    final = tmp_path / "final.map"
+    assert main([str(path), "--script", str(script), "--seed", "1", "--final", str(final)]) == 0
+    state = load_map(final)
+    assert (state.turn, state.attacks) == ((1, 6) if attacks == 1 else (2, 5))
