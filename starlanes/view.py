@@ -59,7 +59,7 @@ POPUP = (36, 36, 70)
 #: Cell fill colours (RGB) per map symbol; companies A–E in :data:`COMPANY_COLOURS`.
 SYMBOL_COLOURS: dict[str, tuple[int, int, int]] = {
     EMPTY: (22, 22, 40),
-    STAR: (205, 175, 30),
+    STAR: (110, 90, 25),
     BLACK_HOLE: (150, 20, 20),
     OUTPOST: (30, 110, 60),
 }
@@ -68,6 +68,7 @@ COMPANY_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 CANDIDATE = (250, 220, 0)
 EMPTY_DOT = (70, 70, 110)
+STAR_INK = (255, 235, 120)
 #: Net-worth chart line colours of players 1..4.
 PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
     (0, 200, 230), (230, 90, 230), (90, 220, 90), (245, 205, 40),
@@ -293,6 +294,7 @@ def _draw_map(surface: pygame.Surface, game: Game, lay: Layout, marks: dict[int,
     x0, y0 = lay.origin
     size = lay.cell
     font = _font(max(10, size * 3 // 4), True)
+    star_font = _font(max(14, size * 3 // 2), True)
     for cell, symbol in enumerate(game.grid):
         x, y = cell_xy(cell)
         square = pygame.Rect(x0 + x * size, y0 + y * size, size - 1, size - 1)
@@ -302,8 +304,12 @@ def _draw_map(surface: pygame.Surface, game: Game, lay: Layout, marks: dict[int,
         if not label:
             surface.fill(EMPTY_DOT, pygame.Rect(square.centerx - 1, square.centery - 1, 3, 3))
         else:
-            image = font.render(label, True, _ink_on(colour))
-            surface.blit(image, image.get_rect(center=square.center).move(0, 1))
+            if label == STAR and cell not in marks:
+                image = star_font.render(label, True, STAR_INK)
+            else:
+                image = font.render(label, True, _ink_on(colour))
+            ink = image.get_bounding_rect()
+            surface.blit(image, (square.centerx - ink.centerx, square.centery - ink.centery))
 
 
 def _draw_companies(surface: pygame.Surface, game: Game, lay: Layout, cursor: int | None) -> None:
@@ -366,7 +372,9 @@ def standings_lines(game: Game) -> list[Line]:
     return rows
 
 
-def _draw_popup(surface: pygame.Surface, title: str, lines: Sequence[Line]) -> None:
+def popup_rect(size: tuple[int, int], title: str, lines: Sequence[Line]) -> pygame.Rect:
+    """Where a pop-up window with ``title`` and ``lines`` sits in a window of ``size``: centred, as wide as
+    its widest line (plus margins) and as high as its lines, within the window."""
     line = line_height()
     widths = [_width(title, True) + 2 * PAD]
     for text, _style in lines:
@@ -374,10 +382,15 @@ def _draw_popup(surface: pygame.Surface, title: str, lines: Sequence[Line]) -> N
             widths.append(sum(_width(t) for t in text) + 18 * len(text) + 20)
         else:
             widths.append(_width(text))
-    width = min(surface.get_width() - 2 * MARGIN, max(widths) + 4 * PAD)
-    height = min(surface.get_height() - 2 * MARGIN, PANEL_HEAD + len(lines) * line + 2 * PAD)
+    width = min(size[0] - 2 * MARGIN, max(widths) + 4 * PAD)
+    height = min(size[1] - 2 * MARGIN, PANEL_HEAD + len(lines) * line + 2 * PAD)
     rect = pygame.Rect(0, 0, max(1, width), max(1, height))
-    rect.center = (surface.get_width() // 2, surface.get_height() // 2)
+    rect.center = (size[0] // 2, size[1] // 2)
+    return rect
+
+
+def _draw_popup(surface: pygame.Surface, title: str, lines: Sequence[Line]) -> None:
+    rect = popup_rect(surface.get_size(), title, lines)
     _panel(surface, rect, title, POPUP)
     _lines(surface, lines, pygame.Rect(rect.x + 2 * PAD, rect.y + PANEL_HEAD + PAD, rect.w - 4 * PAD,
                                        rect.h - PANEL_HEAD - 2 * PAD))

@@ -1,0 +1,337 @@
+"""Star Lanes in X windows without a display: the view's pixels (font-independent probes: cell fills, the
+trading cursor's band, pop-ups, chart lines) and the front end's state machine driven with fake windows."""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+
+from common.displays import Seat
+from common.loop import Click, Closed, DisplayLost, Inbox, Key, Timer
+from starlanes import view
+from starlanes.rules import (
+    BLACK_HOLE,
+    EMPTY,
+    OUTPOST,
+    STAR,
+    TRADE,
+    Company,
+    Game,
+    Player,
+    cell_index,
+)
+from starlanes.save import HUMAN
+from starlanes.xfront import (
+    AMOUNT,
+    ANNOUNCE,
+    COMPUTER,
+    INVALID,
+    MOVING,
+    OVER,
+    POPUP,
+    QUIT,
+    TRADING,
+    XGame,
+    key_name,
+)
+
+SIZES = [view.DEFAULT_SIZE, (640, 480), (1280, 1000)]
+
+
+def make_game(phase: str = "move", cash: int = 6000) -> Game:
+    """A 2-player game: A at (4,5) ($600, size 1, Ann holds 5), a star at (6,5), a black hole at (0,0), an
+    outpost at (9,9); Ann (player 0) in turn with the candidates (1,1), (2,2), (3,3), (10,1), (5,8)."""
+    grid = [EMPTY] * 120
+    grid[cell_index(4, 5)] = "A"
+    grid[cell_index(6, 5)] = STAR
+    grid[cell_index(0, 0)] = BLACK_HOLE
+    grid[cell_index(9, 9)] = OUTPOST
+    companies = [Company(1, 600)] + [Company() for _ in range(4)]
+    players = [Player("Ann", cash, [5, 0, 0, 0, 0]), Player("Bob")]
+    candidates = [cell_index(1, 1), cell_index(2, 2), cell_index(3, 3), cell_index(10, 1), cell_index(5, 8)]
+    return Game(grid, players, random.Random(1), companies, 0, phase, candidates if phase == "move" else [])
+
+
+def probe(surface: pygame.Surface, cell: int) -> tuple[int, int, int]:
+    rect = view.cell_rect(cell, surface.get_size())
+    return tuple(surface.get_at((rect.x + 2, rect.y + 2)))[:3]
+
+
+# ---------------------------------------------------------------------------------------------------- view
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_candidates_and_symbols_fill_their_cells(size):
+    game = make_game()
+    marks = {cell: str(i + 1) for i, cell in enumerate(game.candidates)}
+    surface = view.render(game, size, view.Screen(marks=marks))
+    for cell in game.candidates:
+        assert probe(surface, cell) == view.CANDIDATE
+    assert probe(surface, cell_index(4, 5)) == view.COMPANY_COLOURS[0]
+    assert probe(surface, cell_index(6, 5)) == view.SYMBOL_COLOURS[STAR]
+    assert probe(surface, cell_index(0, 0)) == view.SYMBOL_COLOURS[BLACK_HOLE]
+    assert probe(surface, cell_index(9, 9)) == view.SYMBOL_COLOURS[OUTPOST]
+    assert probe(surface, cell_index(11, 0)) == view.SYMBOL_COLOURS[EMPTY]
+    # Without marks the candidates show as the empty space they are.
+    plain = view.render(game, size, view.Screen())
+    assert all(probe(plain, cell) == view.SYMBOL_COLOURS[EMPTY] for cell in game.candidates)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_cell_at_inverts_cell_rect(size):
+    for cell in range(120):
+        rect = view.cell_rect(cell, size)
+        assert view.cell_at(rect.centerx, rect.centery, size) == cell
+        assert view.cell_at(rect.x, rect.y, size) == cell
+        assert view.cell_at(rect.right - 1, rect.bottom - 1, size) == cell
+    lay = view.layout(size)
+    assert view.cell_at(lay.origin[0] - 1, lay.origin[1], size) is None
+    assert view.cell_at(lay.origin[0] + 12 * lay.cell, lay.origin[1], size) is None
+    assert view.cell_at(lay.origin[0], lay.origin[1] + 10 * lay.cell, size) is None
+
+
+def test_layout_keeps_the_panels_apart_and_inside():
+    for size in SIZES:
+        lay = view.layout(size)
+        window = pygame.Rect(0, 0, *size)
+        for panel in (lay.map, lay.companies, lay.general, lay.players):
+            assert window.contains(panel)
+        assert not lay.map.colliderect(lay.companies)
+        assert not lay.map.colliderect(lay.general)
+        assert not lay.general.colliderect(lay.players)
+        assert lay.map.contains(view.cell_rect(119, size))
+        assert lay.companies.contains(view.company_row_rect(4, size))
+    assert view.layout(view.DEFAULT_SIZE).cell == 30  # min((432 - 16) // 12, (374 - 70) // 10)
+
+
+def test_company_rows_and_the_trading_cursor():
+    game = make_game("trade")
+    game.grid[cell_index(0, 9)] = "C"
+    game.companies[2] = Company(1, 100)
+    size = view.DEFAULT_SIZE
+    for row in range(2):
+        rect = view.company_row_rect(row, size)
+        assert view.company_row_at(rect.centerx, rect.centery, size, 2) == row
+    below = view.company_row_rect(2, size)
+    assert view.company_row_at(below.centerx, below.centery, size, 2) is None
+    for cursor in (0, 1):
+        surface = view.render(game, size, view.Screen(cursor=cursor))
+        for row in range(2):
+            rect = view.company_row_rect(row, size)
+            colour = tuple(surface.get_at((rect.x + 1, rect.y + 1)))[:3]
+            assert colour == (view.HIGHLIGHT if row == cursor else view.PANEL)
+        swatch = view.company_row_rect(1, size)
+        assert tuple(surface.get_at((swatch.x + 4, swatch.y + 5)))[:3] == view.COMPANY_COLOURS[2]
+
+
+def test_popup_covers_the_middle():
+    game = make_game()
+    lines = view.standings_lines(game)
+    surface = view.render(game, view.DEFAULT_SIZE, view.Screen(popup=(" Standings ", lines)))
+    rect = view.popup_rect(view.DEFAULT_SIZE, " Standings ", lines)
+    assert rect.center == (480, 340)
+    assert tuple(surface.get_at((rect.x + 4, rect.centery)))[:3] == view.POPUP
+    assert tuple(surface.get_at((rect.x, rect.centery)))[:3] == view.BORDER
+    without = view.render(game, view.DEFAULT_SIZE, view.Screen())
+    assert tuple(without.get_at((rect.x + 4, rect.centery)))[:3] != view.POPUP
+
+
+def test_standings_lines_sort_by_net_worth_then_player():
+    game = make_game()
+    game.players.append(Player("Cid", 9000))
+    rows = view.standings_lines(game)
+    assert rows[0] == (("Player", "Stock Value", "Cash", "Net Worth"), "head")
+    assert [row[0][0] for row in rows[1:4]] == ["Ann", "Cid", "Bob"]  # tie: by player number
+    assert rows[1][0] == ("Ann", "$3000", "$6000", "$9000")
+    assert rows[-1] == ("Available company sectors remaining: 64", "")
+
+
+def test_chart_points_linear_and_log():
+    rect = pygame.Rect(100, 50, 201, 101)
+    points, log = view.chart_points([[6000, 6000], [9000, 6000], [12000, 3000]], rect)
+    assert not log
+    assert points[0] == [(100, 100), (200, 75), (300, 50)]
+    assert points[1] == [(100, 100), (200, 100), (300, 125)]
+    points, log = view.chart_points([[6000, 6000], [6000, 700000]], rect)
+    assert log
+    assert points[1][-1] == (300, 50) and points[1][0] == (100, 150)
+
+
+def test_chart_draws_each_players_line():
+    game = make_game()
+    game.history = [[6000, 6000], [9000, 6000], [12000, 3000]]
+    game.phase = "over"
+    size = view.DEFAULT_SIZE
+    surface = view.render(game, size, view.Screen(chart=True))
+    points, _ = view.chart_points(game.history, view.chart_area(size))
+    assert tuple(surface.get_at(points[0][-1]))[:3] == view.PLAYER_COLOURS[0]
+    assert tuple(surface.get_at(points[1][-1]))[:3] == view.PLAYER_COLOURS[1]
+
+
+def test_huge_numbers_keep_the_layout():
+    game = make_game(cash=10**40)
+    game.companies[0].price = 2999
+    game.players[0].holdings[0] = 10**35
+    surface = view.render(game, (640, 480), view.Screen(cursor=0, lines=[(("x", str(10**50)), "")]))
+    assert probe(surface, cell_index(4, 5)) == view.COMPANY_COLOURS[0]
+    assert surface.get_size() == (640, 480)
+
+
+def test_changed_rect_bounds_the_difference():
+    game = make_game()
+    size = view.DEFAULT_SIZE
+    before = view.render(game, size, view.Screen())
+    assert view.changed_rect(None, before) == before.get_rect()
+    assert view.changed_rect(before, view.render(game, size, view.Screen())) is None
+    after = view.render(game, size, view.Screen(marks={cell_index(2, 2): "1"}))
+    cell = view.cell_rect(cell_index(2, 2), size)
+    assert cell.contains(view.changed_rect(before, after))
+
+
+# -------------------------------------------------------------------------------------------------- front end
+
+
+class FakeWindow:
+    """Stands in for common.x11.Window: records presents and closes."""
+
+    def __init__(self, display: str) -> None:
+        self.display = display
+        self.size = view.DEFAULT_SIZE
+        self.window_id = 0
+        self.frames: list[pygame.Surface] = []
+        self.closed = False
+
+    def present(self, surface, rects=None) -> None:
+        self.frames.append(surface)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def front(game: Game, controllers=(HUMAN, HUMAN), seats=((1,), (2,)), tmp_path=None) -> XGame:
+    windows = {f"seat{i}": (FakeWindow(f":{i}"), Seat(players, f":{i}")) for i, players in enumerate(seats)}
+    status = str(tmp_path / "status.json") if tmp_path is not None else None
+    xgame = XGame(game, Inbox(), windows, list(controllers), status=status, delay=0.0)
+    xgame.advance()
+    return xgame
+
+
+def keys(xgame: XGame, source: str, *names: str) -> None:
+    for name in names:
+        xgame.handle(Key(source, name))
+
+
+def click_cell(xgame: XGame, source: str, cell: int) -> None:
+    rect = view.cell_rect(cell, view.DEFAULT_SIZE)
+    xgame.handle(Click(source, 1, rect.centerx, rect.centery))
+
+
+def test_key_names():
+    names = ("Return", "KP_Enter", "Escape", "BackSpace", "Up", "KP_Down", "minus", "KP_7", "m", "5")
+    assert [key_name(n) for n in names] == ["ENTER", "ENTER", "ESC", "BACKSPACE", "UP", "DOWN", "-", "7", "m",
+                                            "5"]
+
+
+def test_only_the_player_in_turn_moves_and_clicks_work():
+    game = make_game()
+    xgame = front(game)
+    keys(xgame, "seat1", "1", "2")
+    click_cell(xgame, "seat1", game.candidates[0])
+    assert game.phase == "move" and game.current == 0 and xgame.mode == MOVING
+    click_cell(xgame, "seat0", cell_index(0, 1))  # not a candidate
+    assert game.phase == "move"
+    click_cell(xgame, "seat0", cell_index(5, 8))  # candidate 5, empty space all round: an outpost
+    assert game.grid[cell_index(5, 8)] == OUTPOST
+    assert game.phase == TRADE and xgame.mode == TRADING and xgame.actor() == 0
+
+
+def test_announcement_waits_for_the_movers_window():
+    game = make_game()
+    game.candidates[0] = cell_index(5, 5)  # between A and the star: A grows to $1200
+    xgame = front(game)
+    keys(xgame, "seat0", "1")
+    assert game.companies[0].price == 1200 and game.companies[0].size == 2
+    assert xgame.mode == TRADING  # growth is silent
+    game2 = make_game()
+    game2.candidates[0] = cell_index(7, 5)  # next to the star only: founds B
+    xgame = front(game2)
+    keys(xgame, "seat0", "1")
+    assert xgame.mode == ANNOUNCE and xgame.actor() == 0
+    assert xgame.status_data()["lines"][:2] == ["A new shipping company has been formed!",
+                                                "Its name is Beetlejuice, Ltd.."]
+    keys(xgame, "seat1", "space")
+    xgame.handle(Click("seat1", 1, 10, 10))
+    assert xgame.mode == ANNOUNCE
+    xgame.handle(Click("seat0", 1, 10, 10))
+    assert xgame.mode == TRADING and game2.players[0].holdings[1] == 5
+
+
+def test_trading_by_keys_and_clicks(tmp_path):
+    game = make_game("trade", cash=1000)
+    game.grid[cell_index(0, 9)] = "C"
+    game.companies[2] = Company(1, 100)
+    xgame = front(game, tmp_path=tmp_path)
+    assert xgame.mode == TRADING and xgame.cursor == 0
+    keys(xgame, "seat0", "Return", "m")  # A at $600: max 1
+    assert game.players[0].holdings[0] == 6 and game.players[0].cash == 400
+    keys(xgame, "seat0", "j", "Return", "5", "Return")  # C at $100: 5 of max 4 -> invalid
+    assert xgame.mode == INVALID and game.players[0].holdings[2] == 0
+    keys(xgame, "seat0", "Return")
+    assert xgame.mode == INVALID
+    xgame.handle(Timer("invalid"))
+    assert xgame.mode == TRADING and xgame.cursor == 1
+    row = view.company_row_rect(0, view.DEFAULT_SIZE)
+    xgame.handle(Click("seat0", 1, row.centerx, row.centery))
+    assert xgame.mode == AMOUNT and xgame.cursor == 0
+    keys(xgame, "seat0", "minus", "3", "BackSpace", "2", "Return")
+    assert game.players[0].holdings[0] == 4 and game.players[0].cash == 1600
+    keys(xgame, "seat0", "Escape")
+    assert game.current == 1 and game.phase == "move" and xgame.mode == MOVING
+    assert '"mode": "move"' in (tmp_path / "status.json").read_text()
+
+
+def test_popups_and_quit():
+    game = make_game()
+    xgame = front(game)
+    keys(xgame, "seat0", "s")
+    assert xgame.mode == POPUP and xgame.popup[0] == " Standings "
+    keys(xgame, "seat0", "1")  # closes the pop-up, does not move
+    assert xgame.mode == MOVING and game.phase == "move"
+    keys(xgame, "seat0", "c")
+    assert xgame.popup[0] == " Companies "
+    keys(xgame, "seat0", "x", "q")
+    assert xgame.mode == QUIT
+    keys(xgame, "seat0", "n")
+    assert xgame.mode == MOVING and not xgame.over
+    keys(xgame, "seat0", "Q", "y")
+    assert xgame.over and xgame.mode == OVER
+    assert [s.stage for s in xgame.views.values()] == ["final", "final"]
+    keys(xgame, "seat1", "space")
+    assert xgame.views["seat1"].stage == "chart"
+    keys(xgame, "seat1", "space")
+    assert "seat1" not in xgame.views
+    keys(xgame, "seat0", "q")
+    assert not xgame.views
+
+
+def test_a_lost_window_hands_its_player_to_the_computer():
+    game = make_game()
+    xgame = front(game)
+    keys(xgame, "seat0", "s")
+    xgame.handle(DisplayLost("seat0", "gone"))
+    assert xgame.controllers == ["hard", HUMAN]
+    assert xgame.mode == COMPUTER and xgame.popup is None
+    assert xgame.notice == "Ann's window closed: the computer plays for Ann."
+    window = xgame.views["seat1"].window
+    xgame.handle(Timer("computer"))
+    # The computer moved for Ann; its announcements go on by timer until Bob's turn.
+    for _ in range(10):
+        if xgame.mode not in (ANNOUNCE, COMPUTER):
+            break
+        xgame.handle(Timer("page" if xgame.mode == ANNOUNCE else "computer"))
+    assert game.current == 1 and xgame.mode == MOVING and xgame.actor() == 1
+    assert window.frames and not window.closed
+    xgame.handle(Closed("seat1"))
+    assert not xgame.views and xgame.controllers == ["hard", "hard"]
