@@ -1,0 +1,164 @@
+"""motti saved games end to end on a real Xvfb: play a few clicks with ``--save``, end the program (SIGTERM or
+``q``), resume from the file with ``motti FILE`` and check through ``--status`` that the game goes on exactly
+where it stopped (player in turn, attacks left, occupied cells); the ``s`` key without ``--save``."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from motti.mapfile import load_map
+
+MOTTI = [sys.executable, "-m", "motti"]
+DEADLINE_S = 20.0
+
+TWO = """\
+motti-map 1
+size 10 6
+players 2
+capital 1 1 1
+capital 2 8 4
+grid
+aaaaabbbbb
+aaaaabbbbb
+aaaaabbbbb
+aaaaabbbbb
+aaaaabbbbb
+..aaabbb..
+"""
+
+
+class Motti:
+    """A running ``motti`` with a ``--status`` file in *cwd*."""
+
+    def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
+        self.status_path = cwd / "status.json"
+        self.status_path.unlink(missing_ok=True)
+        self.proc = subprocess.Popen([*MOTTI, *args, "--status", str(self.status_path)], cwd=cwd, env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def wait(self, predicate, what: str) -> dict:
+        end = time.monotonic() + DEADLINE_S
+        status = None
+        while time.monotonic() < end:
+            try:
+                status = json.loads(self.status_path.read_text())
+            except (OSError, ValueError):
+                status = None
+            if status is not None and predicate(status):
+                return status
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}; last status {status}; exit {self.proc.poll()}")
+
+    def finish(self, timeout: float = 15.0) -> tuple[int, str]:
+        try:
+            _out, err = self.proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _out, err = self.proc.communicate(timeout=5)
+        return self.proc.returncode, err
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        self.finish()
+
+
+def pointer_to(server, status: dict, cell: tuple[int, int] | None = None) -> list[str]:
+    """xdotool words that move the pointer onto *cell* (default: the legend band) of the only window."""
+    win = status["windows"][0]
+    out = subprocess.run(["xwininfo", "-display", server.name, "-id", str(win["window_id"])],
+                         capture_output=True, text=True, timeout=10, check=True).stdout
+    left = int(re.search(r"Absolute upper-left X:\s+(-?\d+)", out).group(1))
+    top = int(re.search(r"Absolute upper-left Y:\s+(-?\d+)", out).group(1))
+    x0, y0, c = win["x0"], win["y0"], win["c"]
+    if cell is None:
+        px, py = win["size"][0] // 2, win["size"][1] - 12
+    else:
+        px, py = x0 + c * cell[0] + c // 2, y0 + c * cell[1] + c // 2
+    return ["mousemove", str(left + px), str(top + py)]
+
+
+def play_some(server, game: Motti) -> dict:
+    """Player 1 defends (0,0) and (4,1); player 2 attacks twice with the cross (5,1): returns the status."""
+    status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
+    server.xdotool(*pointer_to(server, status, (0, 0)), "click", "2")
+    game.wait(lambda s: s["action"] == "defend", "Defend selected")
+    server.xdotool(*pointer_to(server, status, (0, 0)), "click", "1")
+    game.wait(lambda s: s["crosses"] == [[0, 0]], "the first cross")
+    server.xdotool(*pointer_to(server, status, (4, 1)), "click", "1")
+    game.wait(lambda s: s["crosses"] == [[0, 0], [4, 1]], "the second cross")
+    server.xdotool("click", "3")
+    game.wait(lambda s: s["turn"] == 2, "player 2's turn")
+    server.xdotool(*pointer_to(server, status, (5, 1)), "click", "1")
+    game.wait(lambda s: s["crosses"] == [[5, 1]], "player 2's cross")
+    server.xdotool("click", "3")
+    game.wait(lambda s: s["attacks_left"] == 5, "the first attack")
+    server.xdotool("click", "3")
+    return game.wait(lambda s: s["attacks_left"] == 4, "the second attack")
+
+
+def resume_and_check(server, cwd: Path, env: dict[str, str], played: dict) -> None:
+    game = Motti(["saved.map", "--seed", "3"], cwd, env)
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 1, "the resumed window")
+        assert status["board"] == played["board"]
+        assert (status["turn"], status["attacks_left"], status["alive"]) == (2, 4, [1, 2])
+        assert status["board"][0][0] == "A" and status["board"][1][4] == "A"
+        # The game goes on: player 2 still attacks (Defend is impossible after an attack this turn).
+        server.xdotool(*pointer_to(server, status, (5, 2)), "click", "1")
+        game.wait(lambda s: s["crosses"] == [[5, 2]], "a cross after resuming")
+        server.xdotool("click", "3")
+        game.wait(lambda s: s["attacks_left"] == 3, "an attack after resuming")
+    finally:
+        game.stop()
+
+
+@pytest.mark.parametrize("ending", ["SIGTERM", "q"])
+def test_save_then_resume_continues_exactly(xvfb, tmp_path, ending):
+    (tmp_path / "two.map").write_text(TWO)
+    env = xvfb.env(HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"))
+    game = Motti(["two.map", "--seed", "5", "--save", "saved.map"], tmp_path, env)
+    try:
+        played = play_some(xvfb, game)
+        saved = load_map(tmp_path / "saved.map")
+        assert (saved.turn, saved.attacks) == (2, 4)
+        if ending == "SIGTERM":
+            game.proc.send_signal(signal.SIGTERM)
+            code, err = game.finish()
+            assert code == 143, err
+        else:
+            xvfb.xdotool(*pointer_to(xvfb, played), "key", "q")
+            code, err = game.finish()
+            assert code == 0, err
+        assert "Traceback" not in err
+    finally:
+        game.stop()
+    saved = load_map(tmp_path / "saved.map")
+    assert (saved.turn, saved.attacks, saved.board.alive_players()) == (2, 4, [1, 2])
+    resume_and_check(xvfb, tmp_path, env, played)
+
+
+def test_s_key_saves_to_the_state_folder_and_says_so(xvfb, tmp_path):
+    (tmp_path / "two.map").write_text(TWO)
+    env = xvfb.env(HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"))
+    game = Motti(["two.map", "--seed", "5"], tmp_path, env)
+    target = tmp_path / "state" / "motti" / "saved.map"
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
+        xvfb.xdotool(*pointer_to(xvfb, status), "key", "s")
+        status = game.wait(lambda s: s["message"] == f"saved to {target}", "the saved message")
+    finally:
+        game.stop()
+    saved = load_map(target)
+    assert (saved.turn, saved.attacks) == (1, 6)
+    assert "".join(status["board"]) == "".join(TWO.split("grid\n")[1].split())
