@@ -143,6 +143,7 @@ class _View:
     players: tuple[int, ...]
     frame: pygame.Surface | None = None
     stage: str = "play"          # "play", then at the end "final" → "chart"
+    ignored: int = 0             # keys and clicks that arrived while this window could not act
 
 
 class XGame:
@@ -280,6 +281,8 @@ class XGame:
             self._next_stage(source, close=key in QUIT_KEYS)
             return
         if not self._acts(source):
+            state.ignored += 1
+            self.write_status()
             return
         if self.mode == ANNOUNCE:
             self.pages.popleft()
@@ -349,6 +352,8 @@ class XGame:
             self._next_stage(click.source, close=False)
             return
         if not self._acts(click.source):
+            state.ignored += 1
+            self.write_status()
             return
         size = state.frame.get_size() if state.frame is not None else tuple(state.window.size)
         if self.mode in (ANNOUNCE, POPUP, QUIT):
@@ -520,13 +525,14 @@ class XGame:
 
     def status_data(self) -> dict[str, Any]:
         """The ``--status`` JSON: the whole game (``Game.to_dict``), who plays each player, the mode of the
-        player in turn, the general window's text and every window."""
+        player in turn and who may act (player index or None), the announcements waiting, the general
+        window's text and every window (with the keys and clicks it sent while it could not act)."""
         windows = []
         for source, state in self.views.items():
             size = state.frame.get_size() if state.frame is not None else tuple(state.window.size)
             windows.append({"source": source, "display": state.window.display, "players": list(state.players),
                             "window_id": getattr(state.window, "window_id", None), "size": list(size),
-                            "stage": state.stage})
+                            "stage": state.stage, "ignored": state.ignored})
         lines = [" ".join(text) if isinstance(text, tuple) else text for text, _ in self._general_lines()] \
             if self.mode != OVER else []
         return {
@@ -534,6 +540,7 @@ class XGame:
             "controllers": list(self.controllers),
             "mode": self.mode,
             "actor": self.actor(),
+            "pages": len(self.pages),
             "cursor": self.cursor,
             "popup": self.popup[0].strip() if self.popup else None,
             "lines": lines,

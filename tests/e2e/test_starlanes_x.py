@@ -1,0 +1,307 @@
+"""Star Lanes in X windows end to end: the ``starlanes`` program in a subprocess with windows on real Xvfb
+displays, driven with xdotool (keys and clicks), checked against a replay of the same seeded game with the
+rules (``--status`` JSON) and through GetImage pixels of the map cells; a display that dies hands its player
+to the computer; startup errors are one line with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from xvfb import Xvfb
+
+from starlanes import view
+from starlanes.rules import EndTurn, Game, Move, Trade
+
+STARLANES = [sys.executable, "-m", "starlanes"]
+DEADLINE_S = 20.0
+
+
+class Run:
+    """A running ``starlanes`` process in X windows and its status file."""
+
+    def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
+        self.status_path = cwd / "status.json"
+        self.proc = subprocess.Popen([*STARLANES, *args, "--status", str(self.status_path)], cwd=cwd, env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def status(self) -> dict | None:
+        try:
+            return json.loads(self.status_path.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def wait(self, predicate, what: str) -> dict:
+        """Poll the status file until ``predicate`` holds (deadline DEADLINE_S)."""
+        end = time.monotonic() + DEADLINE_S
+        status = None
+        while time.monotonic() < end:
+            status = self.status()
+            if status is not None and predicate(status):
+                return status
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.03)
+        raise AssertionError(f"timed out waiting for {what}; mode {status and status['mode']}, "
+                             f"exit {self.proc.poll()}")
+
+    def wait_game(self, game: Game, what: str) -> dict:
+        """Wait until the program's game equals ``game`` (the replay)."""
+        expected = game.to_dict()
+        return self.wait(lambda s: s["game"] == expected, what)
+
+    def wait_ignored(self, status: dict, display: str) -> dict:
+        """Wait until the window on ``display`` has ignored one more key or click than in ``status``."""
+        before = window_of(status, display)["ignored"]
+        return self.wait(lambda s: window_of(s, display)["ignored"] > before, f"input on {display} ignored")
+
+    def finish(self, timeout: float = 15.0) -> tuple[int, str, str]:
+        """Wait for the program to end by itself (SIGINT after ``timeout`` seconds)."""
+        try:
+            out, err = self.proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                out, err = self.proc.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                out, err = self.proc.communicate(timeout=5)
+        return self.proc.returncode, out, err
+
+
+def window_of(status: dict, display: str) -> dict:
+    return next(w for w in status["windows"] if w["display"] == display)
+
+
+def origin(server: Xvfb, window_id: int) -> tuple[int, int]:
+    out = subprocess.run(["xwininfo", "-display", server.name, "-id", str(window_id)], capture_output=True,
+                         text=True, timeout=10, check=True).stdout
+    x = int(re.search(r"Absolute upper-left X:\s+(-?\d+)", out).group(1))
+    y = int(re.search(r"Absolute upper-left Y:\s+(-?\d+)", out).group(1))
+    return x, y
+
+
+def grab(server: Xvfb, x: int, y: int, width: int, height: int) -> np.ndarray:
+    """Root-window pixels as an (height, width, 3) RGB array, read with GetImage."""
+    from Xlib import X
+    from Xlib.display import Display
+
+    display = Display(server.name)
+    try:
+        image = display.screen().root.get_image(x, y, width, height, X.ZPixmap, 0xFFFFFFFF)
+        data = np.frombuffer(image.data, dtype=np.uint8).reshape(height, width, 4)
+        return data[:, :, 2::-1].copy()
+    finally:
+        display.close()
+
+
+def map_mismatches(server: Xvfb, status: dict, game: Game) -> list[int]:
+    """Cells whose probe pixel on ``server`` differs from the colour the view gives ``game``'s cell."""
+    win = window_of(status, server.name)
+    left, top = origin(server, win["window_id"])
+    size = tuple(win["size"])
+    pixels = grab(server, left, top, *size)
+    marks = {cell: str(i + 1) for i, cell in enumerate(game.candidates)} if status["mode"] == "move" else {}
+    bad = []
+    for cell in range(120):
+        rect = view.cell_rect(cell, size)
+        if tuple(pixels[rect.y + 2, rect.x + 2]) != view.cell_colour(game, cell, marks):
+            bad.append(cell)
+    return bad
+
+
+def wait_map(server: Xvfb, status: dict, game: Game) -> None:
+    end = time.monotonic() + DEADLINE_S
+    bad = map_mismatches(server, status, game)
+    while bad and time.monotonic() < end:
+        time.sleep(0.05)
+        bad = map_mismatches(server, status, game)
+    assert not bad, f"{server.name}: cells {bad} do not show the game's colours"
+
+
+def point(server: Xvfb, status: dict, x: int, y: int) -> tuple[str, str]:
+    win = window_of(status, server.name)
+    left, top = origin(server, win["window_id"])
+    return str(left + x), str(top + y)
+
+
+def press(server: Xvfb, status: dict, *keys: str) -> None:
+    """Keys go to the window under the pointer (no window manager): point at the window's title bar first."""
+    server.xdotool("mousemove", *point(server, status, 20, 10), "key", "--delay", "30", *keys)
+
+
+def click(server: Xvfb, status: dict, x: int, y: int) -> None:
+    server.xdotool("mousemove", *point(server, status, x, y), "click", "1")
+
+
+def test_two_players_and_an_observer_play_turns_by_keys_and_clicks(xvfb3, tmp_path):
+    d1, d2, d3 = xvfb3
+    seed = 7
+    run = Run(["--seed", str(seed), "--names", "Ann,Bob", f"1:{d1.name}", f"2:{d2.name}", f"0:{d3.name}"],
+              tmp_path, d1.env())
+    replay = Game.new(["Ann", "Bob"], random.Random(seed))
+    seats = {0: d1, 1: d2}
+    try:
+        status = run.wait(lambda s: len(s["windows"]) == 3 and s["mode"] == "move", "three windows")
+        assert status["game"] == replay.to_dict()
+        assert window_of(status, d3.name)["players"] == []
+        for server in xvfb3:
+            wait_map(server, status, replay)
+        trades = 0
+        turns_done = 0
+        seen = set()
+        while turns_done < 8:
+            status = run.status()
+            mode, actor = status["mode"], status["actor"]
+            seen.add(mode)
+            mover = seats[actor]
+            other = seats[1 - actor]
+            if mode == "announce":
+                pages = status["pages"]
+                press(d3, status, "space")  # the observer cannot dismiss it
+                run.wait_ignored(status, d3.name)
+                press(mover, status, "space")
+                run.wait(lambda s, n=pages: s["pages"] < n or s["mode"] != "announce", "next announcement")
+            elif mode == "move":
+                # The other player's window and the observer's do nothing, whatever they press.
+                press(other, status, "1")
+                run.wait_ignored(status, other.name)
+                assert run.status()["game"] == replay.to_dict()
+                index = turns_done % len(replay.candidates)
+                if turns_done % 2:
+                    size = tuple(window_of(status, mover.name)["size"])
+                    rect = view.cell_rect(replay.candidates[index], size)
+                    click(mover, status, rect.centerx, rect.centery)
+                else:
+                    press(mover, status, str(index + 1))
+                replay.apply(Move(index))
+                if replay.phase == "move":
+                    turns_done += 1
+                run.wait_game(replay, f"move {index + 1} made")
+            elif mode == "trade":
+                active = replay.active_companies()
+                low, high = replay.trade_limits(active[0])
+                if high > 0 and trades < 3:
+                    # Buy the most of the first company (Enter, m), then try one share too many of it.
+                    trades += 1
+                    press(mover, status, "Return", "m")
+                    replay.apply(Trade(active[0], high))
+                    run.wait_game(replay, "the purchase")
+                    status = run.status()
+                    too_many = str(replay.trade_limits(active[0])[1] + 1)
+                    row = view.company_row_rect(0, tuple(window_of(status, mover.name)["size"]))
+                    click(mover, status, row.centerx, row.centery)
+                    run.wait(lambda s: s["mode"] == "amount", "the amount field")
+                    press(mover, status, *too_many, "Return")
+                    run.wait(lambda s: s["mode"] == "trade", "invalid amount shown, then trading again")
+                    assert run.status()["game"] == replay.to_dict()
+                press(mover, status, "Escape")
+                replay.apply(EndTurn())
+                turns_done += 1
+                run.wait_game(replay, "the end of the turn")
+            else:
+                raise AssertionError(f"unexpected mode {mode}")
+            assert not replay.is_terminal()
+        assert trades > 0 and seen == {"move", "announce", "trade"}
+        status = run.wait(lambda s: s["mode"] == "move", "a move prompt")
+        for server in xvfb3:
+            wait_map(server, status, replay)
+        # Quit: q asks, n cancels, q y ends the game for everybody.
+        mover = seats[status["actor"]]
+        press(mover, status, "q")
+        run.wait(lambda s: s["mode"] == "quit", "Really Quit?")
+        press(mover, status, "n")
+        run.wait(lambda s: s["mode"] == "move", "quit cancelled")
+        press(mover, status, "q", "y")
+        status = run.wait(lambda s: s["over"] and s["mode"] == "over", "the final standings")
+        assert [w["stage"] for w in status["windows"]] == ["final"] * 3
+        assert status["game"] == replay.to_dict()
+        for server in xvfb3:
+            click(server, status, 300, 300)
+        run.wait(lambda s: [w["stage"] for w in s["windows"]] == ["chart"] * 3, "the charts")
+        for server in xvfb3:
+            press(server, status, "space")
+    finally:
+        code, out, err = run.finish()
+    assert code == 0, err
+    assert "Traceback" not in err
+    lines = out.splitlines()
+    assert lines[-1] == "Thank you for playing Star Lanes!"
+    ranking = [replay.players[p].name for p in replay.standings()]
+    assert [line.split()[0] for line in lines[1:3]] == ranking
+
+
+def test_a_dead_display_hands_its_player_to_the_computer(tmp_path):
+    with Xvfb() as d1, Xvfb() as d2:
+        run = Run(["--seed", "3", "--names", "Ann,Bob", "--delay", "0.05", f"1:{d1.name}", f"2:{d2.name}"],
+                  tmp_path, d1.env())
+        try:
+            status = run.wait(lambda s: len(s["windows"]) == 2 and s["mode"] == "move", "two windows")
+            d2.stop()
+            status = run.wait(lambda s: s["controllers"] == ["human", "hard"], "Bob handed to the computer")
+            assert [w["display"] for w in status["windows"]] == [d1.name]
+            assert status["notice"] == "Bob's window closed: the computer plays for Bob."
+            turns = len(status["game"]["history"])
+            # Ann plays on; Bob's turns are played by the computer, until two more turns have been played.
+            for _ in range(30):
+                status = run.wait(lambda s: s["actor"] == 0, "Ann's window to act")
+                if status["mode"] == "move" and len(status["game"]["history"]) >= turns + 2:
+                    break
+                if status["mode"] == "announce":
+                    press(d1, status, "space")
+                    run.wait(lambda s, n=status["pages"]: s["pages"] < n or s["mode"] != "announce", "page")
+                elif status["mode"] == "move":
+                    press(d1, status, "1")
+                    run.wait(lambda s: s["mode"] != "move" or s["game"]["current"] == 1, "Ann's move")
+                elif status["mode"] == "trade":
+                    press(d1, status, "Escape")
+                    run.wait(lambda s: s["game"]["current"] == 1 or s["mode"] != "trade", "Ann's turn ends")
+            assert status["mode"] == "move" and len(status["game"]["history"]) >= turns + 2
+            assert status["controllers"] == ["human", "hard"]
+            press(d1, status, "q", "y")
+            status = run.wait(lambda s: s["mode"] == "over", "the end")
+            press(d1, status, "q")
+        finally:
+            code, out, err = run.finish()
+    assert code == 0, err
+    assert "Traceback" not in err
+    assert out.splitlines()[-1] == "Thank you for playing Star Lanes!"
+
+
+def run_starlanes(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([*STARLANES, *args], env=env, capture_output=True, text=True, timeout=30,
+                          stdin=subprocess.DEVNULL)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, culprit: str) -> None:
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("starlanes: ") and culprit in lines[0], lines[0]
+    assert result.stdout == ""
+
+
+def test_startup_errors_are_one_line_and_exit_2(xvfb, tmp_path):
+    env = xvfb.env()
+    assert_one_line_error(run_starlanes(["1x:" + xvfb.name], env), '"1x:' + xvfb.name + '"')
+    assert_one_line_error(run_starlanes(["--players", "2", f"3:{xvfb.name}"], env), "no player 3")
+    assert_one_line_error(run_starlanes([f"1:{xvfb.name}", f"1:{xvfb.name}"], env), "player 1")
+    assert_one_line_error(run_starlanes(["--players", "5", f"1:{xvfb.name}"], env), "--players")
+    assert_one_line_error(run_starlanes(["--names", "A,B,C", f"1:{xvfb.name}"], env), "--names")
+    assert_one_line_error(run_starlanes(["--names", "x" * 21, f"1:{xvfb.name}"], env), "--names")
+    assert_one_line_error(run_starlanes(["--status", str(tmp_path / "s.json")], env), "--status")
+    missing = ":" + str(xvfb.number + 61)
+    result = run_starlanes([f"1:{xvfb.name}", f"2:{missing}"], env)
+    assert_one_line_error(result, f'"{missing}"')
+    assert "Star Lanes" not in subprocess.run(["xwininfo", "-display", xvfb.name, "-root", "-children"],
+                                              capture_output=True, text=True, timeout=10).stdout
+    no_display = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    assert_one_line_error(run_starlanes([f"1:{xvfb.name}"], no_display), "DISPLAY")
