@@ -289,12 +289,22 @@ def _draw_title(surface: pygame.Surface, banner: str) -> None:
         _text(surface, banner, (width - MARGIN, 5), HEAD, bar, bold=True, right=True)
 
 
+def _star_points(centre: tuple[int, int], radius: float) -> list[tuple[float, float]]:
+    """The corners of a five-pointed star around ``centre`` (pixels), point up."""
+    x, y = centre
+    corners = []
+    for i in range(10):
+        r = radius if i % 2 == 0 else radius * 0.45
+        angle = math.pi * i / 5 - math.pi / 2
+        corners.append((x + r * math.cos(angle), y + r * math.sin(angle)))
+    return corners
+
+
 def _draw_map(surface: pygame.Surface, game: Game, lay: Layout, marks: dict[int, str]) -> None:
     _panel(surface, lay.map, "Map")
     x0, y0 = lay.origin
     size = lay.cell
     font = _font(max(10, size * 3 // 4), True)
-    star_font = _font(max(14, size * 3 // 2), True)
     for cell, symbol in enumerate(game.grid):
         x, y = cell_xy(cell)
         square = pygame.Rect(x0 + x * size, y0 + y * size, size - 1, size - 1)
@@ -305,9 +315,9 @@ def _draw_map(surface: pygame.Surface, game: Game, lay: Layout, marks: dict[int,
             surface.fill(EMPTY_DOT, pygame.Rect(square.centerx - 1, square.centery - 1, 3, 3))
         else:
             if label == STAR and cell not in marks:
-                image = star_font.render(label, True, STAR_INK)
-            else:
-                image = font.render(label, True, _ink_on(colour))
+                pygame.draw.polygon(surface, STAR_INK, _star_points(square.center, size * 0.38))
+                continue
+            image = font.render(label, True, _ink_on(colour))
             ink = image.get_bounding_rect()
             surface.blit(image, (square.centerx - ink.centerx, square.centery - ink.centery))
 
@@ -485,7 +495,9 @@ def draw_chart(surface: pygame.Surface, game: Game, area: pygame.Rect) -> None:
     values = [v for row in history for v in row]
     peak, low = max(max(values), 1), max(min(values), 1)
     if log:
-        labels = [(plot.y, peak), (plot.bottom - 1, low)]
+        centre = (math.log10(low) + math.log10(peak)) / 2
+        middle = round(10**centre) if centre < 300 else 10 ** round(centre)
+        labels = [(plot.y, peak), ((plot.y + plot.bottom) // 2, middle), (plot.bottom - 1, low)]
     else:
         labels = [(plot.y, peak), ((plot.y + plot.bottom) // 2, peak // 2), (plot.bottom - 1, 0)]
     line = line_height()
