@@ -96,6 +96,8 @@ def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> 
         count = len(game.players)
         if args.players is not None and args.players != count:
             raise UsageError(f"--players {args.players}: the saved game has {count} players")
+        if args.names is not None:
+            raise UsageError("--names: a resumed game keeps its players' names")
     else:
         count = args.players if args.players is not None else max(2, _highest_named(args.seats))
         if not 1 <= count <= MAX_PLAYERS:

@@ -109,7 +109,8 @@ def map_mismatches(server: Xvfb, status: dict, game: Game) -> list[int]:
     left, top = origin(server, win["window_id"])
     size = tuple(win["size"])
     pixels = grab(server, left, top, *size)
-    marks = {cell: str(i + 1) for i, cell in enumerate(game.candidates)} if status["mode"] == "move" else {}
+    shown = status["mode"] != "announce" and game.phase == "move"
+    marks = {cell: str(i + 1) for i, cell in enumerate(game.candidates)} if shown else {}
     bad = []
     for cell in range(120):
         rect = view.cell_rect(cell, size)
@@ -266,6 +267,11 @@ def test_a_dead_display_hands_its_player_to_the_computer(tmp_path):
                     run.wait(lambda s: s["game"]["current"] == 1 or s["mode"] != "trade", "Ann's turn ends")
             assert status["mode"] == "move" and len(status["game"]["history"]) >= turns + 2
             assert status["controllers"] == ["human", "hard"]
+            # At Ann's prompt nothing moves: the window follows a resize, the map laid out at the new size.
+            wait_map(d1, status, Game.from_dict(status["game"]))
+            d1.xdotool("windowsize", str(window_of(status, d1.name)["window_id"]), "720", "540")
+            status = run.wait(lambda s: window_of(s, d1.name)["size"] == [720, 540], "the resized frame")
+            wait_map(d1, status, Game.from_dict(status["game"]))
             press(d1, status, "q", "y")
             status = run.wait(lambda s: s["mode"] == "over", "the end")
             press(d1, status, "q")

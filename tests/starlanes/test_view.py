@@ -335,3 +335,18 @@ def test_a_lost_window_hands_its_player_to_the_computer():
     assert window.frames and not window.closed
     xgame.handle(Closed("seat1"))
     assert not xgame.views and xgame.controllers == ["hard", "hard"]
+
+
+def test_the_game_is_saved_at_every_prompt(tmp_path):
+    from starlanes.save import load_game
+
+    game = make_game()
+    windows = {"seat0": (FakeWindow(":0"), Seat((1, 2), ":0"))}
+    path = tmp_path / "game.json"
+    xgame = XGame(game, Inbox(), windows, [HUMAN, HUMAN], save_path=str(path), delay=0.0)
+    xgame.advance()
+    saved, controllers = load_game(path)
+    assert saved.to_dict() == game.to_dict() and controllers == [HUMAN, HUMAN]
+    keys(xgame, "seat0", "5")
+    saved, _ = load_game(path)
+    assert saved.phase == TRADE and saved.grid[cell_index(5, 8)] == OUTPOST
