@@ -304,7 +304,8 @@ def test_startup_errors_are_one_line_and_exit_2(xvfb, tmp_path):
     assert_one_line_error(run_starlanes(["--names", "A,B,C", f"1:{xvfb.name}"], env), "--names")
     assert_one_line_error(run_starlanes(["--names", "x" * 21, f"1:{xvfb.name}"], env), "--names")
     assert_one_line_error(run_starlanes(["--status", str(tmp_path / "s.json")], env), "--status")
-    missing = ":" + str(xvfb.number + 61)
+    missing = ":" + str(next(n for n in range(600, 700) if not Path(f"/tmp/.X11-unix/X{n}").exists()
+                             and not Path(f"/tmp/.X{n}-lock").exists()))
     result = run_starlanes([f"1:{xvfb.name}", f"2:{missing}"], env)
     assert_one_line_error(result, f'"{missing}"')
     assert "Star Lanes" not in subprocess.run(["xwininfo", "-display", xvfb.name, "-root", "-children"],
