@@ -15,7 +15,6 @@ events as the console.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections import deque
 from collections.abc import Sequence
@@ -26,6 +25,7 @@ import pygame
 
 from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize, Timer
 from common.save import write_atomic
+from common.term import money
 from starlanes import ai, view
 from starlanes.console import DOWN_KEYS, QUIT_KEYS, TRADE_KEYS, UP_KEYS, AmountField
 from starlanes.rules import (
@@ -128,7 +128,7 @@ def event_pages(events: Sequence[Event], names: Sequence[str]) -> list[list[view
             header = ("Player", "Old Stock", "New Stock", "Total Holdings", "Bonus")
             rows: list[view.Line] = [(header, "head")]
             rows += [((names[r.player], str(r.old_stock), str(r.new_stock), str(r.total_holdings),
-                       view.money(r.bonus)), "") for r in event.rows]
+                       money(r.bonus)), "") for r in event.rows]
             pages.append([(f"Stock transactions of the merger into {survivor}:", "bold"), *rows])
         elif isinstance(event, Split):
             pages.append([(f"The stock of {COMPANY_NAMES[event.company]} has split two-for-one!", "bold")])
@@ -332,8 +332,8 @@ class XGame:
             self._popup(" Standings ", [*view.standings_lines(game), ("", ""), _CONTINUE], POPUP)
         elif key in ("c", "C") and game.active_companies():
             rows: list[view.Line] = [(("Company", "Price", "Size", "Total Worth"), "head")]
-            rows += [((COMPANY_NAMES[c], view.money(game.companies[c].price), str(game.companies[c].size),
-                       view.money(game.company_worth(c))), "") for c in game.active_companies()]
+            rows += [((COMPANY_NAMES[c], money(game.companies[c].price), str(game.companies[c].size),
+                       money(game.company_worth(c))), "") for c in game.active_companies()]
             self._popup(" Companies ", [*rows, ("", ""), _CONTINUE], POPUP)
         elif key in QUIT_KEYS:
             self._popup(" Quit ", [("Really Quit? (y/n)", "bold")], QUIT)
@@ -559,8 +559,3 @@ class XGame:
             if not self.status_failed:
                 print(f"starlanes: --status {self.status}: {error.strerror or error}", file=sys.stderr)
             self.status_failed = True
-
-
-def default_display() -> str | None:
-    """``$DISPLAY`` or None."""
-    return os.environ.get("DISPLAY") or None
