@@ -59,6 +59,7 @@ _X_KEYS = {
     "KP_Right": "RIGHT", "minus": "-", "KP_Subtract": "-", "space": " ",
 }
 _CONTINUE = ("Press any key or click to continue.", "dim")
+FINAL_TITLE = " GAME OVER - Final Standings "
 
 # modes of the player in turn
 ANNOUNCE, MOVING, TRADING, AMOUNT, POPUP, QUIT, INVALID, COMPUTER, OVER = (
@@ -135,6 +136,12 @@ def event_pages(events: Sequence[Event], names: Sequence[str]) -> list[list[view
     return pages
 
 
+def final_lines(game: Game) -> list[view.Line]:
+    """The body of the final standings window (spec §9), titled :data:`FINAL_TITLE`."""
+    return [*view.standings_lines(game), ("", ""),
+            ("Press a key or click for the chart of net worth per turn.", "dim")]
+
+
 @dataclass
 class _View:
     """One open window: its players (numbers 1..N), the last frame sent and its end-of-game stage."""
@@ -178,17 +185,21 @@ class XGame:
         self.quit = False
         self.timer_pending = False
         self.status_failed = False
+        self.dirty = False
         self._turn = (-1, -1)
 
     # ---- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
-        """Play until no window is left; returns 0. Ctrl-C propagates after every window is closed."""
+        """Play until no window is left; returns 0. The windows are drawn whenever no event is waiting.
+        Ctrl-C propagates after every window is closed."""
         try:
             self.advance()
             while self.views:
-                event = self.inbox.get(POLL_S)
+                event = self.inbox.get(0 if self.dirty else POLL_S)
                 if event is not None:
                     self.handle(event)
+                elif self.dirty:
+                    self.render()
         finally:
             for state in self.views.values():
                 state.window.close()
@@ -404,7 +415,7 @@ class XGame:
             return
         state.window.close()
         del self.views[source]
-        self.write_status()
+        self.refresh()
 
     # ---- computer players and lost windows ---------------------------------------------------------------
     def _computer_step(self) -> None:
@@ -458,9 +469,7 @@ class XGame:
         if self.mode == OVER:
             if state.stage == "chart":
                 return view.Screen(banner="Game over", chart=True)
-            lines = [*view.standings_lines(game), ("", ""),
-                     ("Press a key or click for the chart of net worth per turn.", "dim")]
-            return view.Screen(banner="Game over", popup=(" GAME OVER - Final Standings ", lines))
+            return view.Screen(banner="Game over", popup=(FINAL_TITLE, final_lines(game)))
         actor = self.actor()
         if actor is not None and actor + 1 in state.players:
             banner = f"Your turn, {self.names[actor]}"
@@ -499,7 +508,14 @@ class XGame:
         return [(f"{name}, you may trade.", "bold"), *trade]
 
     def refresh(self) -> None:
+        """Note that the windows must be drawn again (the loop draws them once no event is waiting) and
+        rewrite the status file."""
+        self.dirty = True
+        self.write_status()
+
+    def render(self) -> None:
         """Render what each window shows (once per distinct screen and size) and present what changed."""
+        self.dirty = False
         rendered: dict[tuple[Any, ...], pygame.Surface] = {}
         for state in self.views.values():
             screen = self.screen(state)
@@ -512,7 +528,6 @@ class XGame:
             if rect is not None:
                 state.window.present(surface, None if rect == surface.get_rect() else [rect])
             state.frame = surface
-        self.write_status()
 
     def autosave(self) -> None:
         if self.save_path is None:
@@ -529,7 +544,7 @@ class XGame:
         window's text and every window (with the keys and clicks it sent while it could not act)."""
         windows = []
         for source, state in self.views.items():
-            size = state.frame.get_size() if state.frame is not None else tuple(state.window.size)
+            size = tuple(state.window.size)
             windows.append({"source": source, "display": state.window.display, "players": list(state.players),
                             "window_id": getattr(state.window, "window_id", None), "size": list(size),
                             "stage": state.stage, "ignored": state.ignored})

@@ -332,7 +332,10 @@ def test_a_lost_window_hands_its_player_to_the_computer():
             break
         xgame.handle(Timer("page" if xgame.mode == ANNOUNCE else "computer"))
     assert game.current == 1 and xgame.mode == MOVING and xgame.actor() == 1
-    assert window.frames and not window.closed
+    assert xgame.dirty and not window.closed
+    xgame.render()
+    assert not xgame.dirty and len(window.frames) == 1
+    assert window.frames[0].get_size() == view.DEFAULT_SIZE
     xgame.handle(Closed("seat1"))
     assert not xgame.views and xgame.controllers == ["hard", "hard"]
 
