@@ -8,7 +8,9 @@ computers), ``--save FILE`` (saved at every prompt) and ``--resume FILE``.
 With player strings (``starlanes [options] PLAYERSTRING...``, motti's syntax: ``1,2:host:0``, ``0:host:0`` for
 an observer) the game is played in X windows, one per string; players no string names share a window on
 ``$DISPLAY`` (:mod:`starlanes.xfront`). ``--players N`` (default: the highest player named, at least 2) and
-``--names "Ann,Bob"`` set up that game; ``--status FILE`` keeps a JSON picture of it up to date.
+``--names "Ann,Bob"`` set up that game; ``--status FILE`` keeps a JSON picture of it up to date and
+``--delay SECONDS`` sets the pace of the computer players there. A bad player string or a display that
+cannot be opened is a one-line error with status 2 before any window opens.
 
 Exit status: 0 for a finished or quit game and for ``-v``; 2 for bad options or an unreadable save; 1 only for
 an unexpected fault.
