@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from arena import protocol as wire
+from arena.mapfile import split_rows
 
 VECTORS: dict[str, tuple[int, int]] = {
     "NORTH": (0, -1), "NORTH_EAST": (1, -1), "EAST": (1, 0), "SOUTH_EAST": (1, 1),
@@ -36,13 +37,12 @@ SEARCH_LIMIT = 60
 
 
 def read_map(path: str) -> np.ndarray:
-    """The ``(H, W)`` bool wall grid of a ``.map`` file as the original bots read it (``#`` wall, else free).
+    """The ``(H, W)`` bool wall grid of a ``.map`` file (``#`` wall, else free), with the rows the server
+    uses (:func:`arena.mapfile.split_rows`: trailing rows of spaces are free rows, spec/arena.md §2.2).
 
     Raises OSError when the file cannot be read."""
     with open(path, encoding="ascii", errors="replace") as handle:
-        rows = handle.read().split("\n")
-    while rows and not rows[-1].strip():
-        rows.pop()
+        rows = split_rows(handle.read())
     width = max((len(r) for r in rows), default=0)
     return np.array([[c == "#" for c in r.ljust(width)] for r in rows], dtype=bool).reshape(len(rows), width)
 
@@ -226,9 +226,12 @@ class Brain:
         if targets and (self.x, self.y) not in dist:
             # too far for the search: aim at the reachable cell nearest (as the crow flies) to a target
             reach = self.distances([(self.x, self.y)], limit=SEARCH_LIMIT // 2, around_self=False)
-            goal = min(reach, key=lambda c: (min(max(abs(tx - c[0]), abs(ty - c[1])) for tx, ty in targets),
-                                             reach[c]))
-            dist = self.distances([goal], limit=SEARCH_LIMIT)
+            if reach:
+                def crow(c: tuple[int, int]) -> tuple[int, int]:
+                    return min(max(abs(tx - c[0]), abs(ty - c[1])) for tx, ty in targets), reach[c]
+
+                goal = min(reach, key=crow)
+                dist = self.distances([goal], limit=SEARCH_LIMIT)
         best, best_score = "NONE", dist.get((self.x, self.y), 10 ** 6) * 10
         for direction in options:
             dx, dy = VECTORS[direction]

@@ -33,7 +33,9 @@ class MapError(ValueError):
         super().__init__(f"{self.file}:{line}:{col}: {message}")
 
 
-def _split_rows(text: str) -> list[str]:
+def split_rows(text: str) -> list[str]:
+    """The rows of a map or toxicity text without line ends; only empty lines at the end are dropped (a row of
+    spaces is a row of free cells)."""
     rows = [row.rstrip("\r") for row in text.split("\n")]
     while rows and rows[-1] == "":
         rows.pop()
@@ -52,7 +54,7 @@ def _read_rows(path: Path) -> list[str]:
         line = raw[: exc.start].count(b"\n") + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise MapError(path, line, col, "not a text file (expected '#', ' ' or '.')") from None
-    return _split_rows(text)
+    return split_rows(text)
 
 
 def parse_map(rows: list[str], file: str | Path = "<map>") -> np.ndarray:
@@ -101,11 +103,11 @@ def arena_from_text(map_text: str, toxic_text: str | None = None, name: str = "a
 
     Raises MapError (file names ``NAME.map`` / ``NAME.toxic``).
     """
-    walls = parse_map(_split_rows(map_text), f"{name}.map")
+    walls = parse_map(split_rows(map_text), f"{name}.map")
     if toxic_text is None:
         tox = np.ones(walls.shape, dtype=np.int16)
     else:
-        tox = parse_toxic(_split_rows(toxic_text), walls.shape, f"{name}.toxic")
+        tox = parse_toxic(split_rows(toxic_text), walls.shape, f"{name}.toxic")
     return Arena(walls=walls, toxicity=tox, name=name)
 
 

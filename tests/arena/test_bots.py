@@ -99,6 +99,32 @@ def test_unknown_strategy_is_refused():
         Brain("camp")
 
 
+def test_trailing_rows_of_spaces_are_map_rows_as_the_server_reads_them(tmp_path):
+    from arena.mapfile import load_arena, normalised_text
+
+    source = tmp_path / "tail.map"
+    source.write_text("#####\n#...#\n##.##\n.....\n.....\n")
+    arena = load_arena(source)
+    copy = tmp_path / "copy.map"
+    copy.write_text(normalised_text(arena))
+    walls = read_map(str(copy))
+    assert walls.shape == arena.walls.shape == (5, 5)
+    assert (walls == arena.walls).all()
+    brain = brain_at("hunt", copy, 2, 4, team="RED")
+    assert set(brain.legal()) == {"NORTH", "NORTH_EAST", "NORTH_WEST", "EAST", "WEST"}
+    brain.handle(wire.SeePlayer(0, 3, "NORTH", 1))
+    (reply,) = brain.handle(wire.Start(1))
+    assert reply.direction in ("WEST", "NORTH_WEST")
+
+
+def test_hunt_never_crashes_on_a_cell_it_thinks_is_a_wall(map_file):
+    brain = brain_at("hunt", map_file, 0, 0, team="RED")
+    brain.handle(wire.SeePlayer(8, 6, "NORTH", 1))
+    for r in range(1, 4):
+        (reply,) = brain.handle(wire.Start(r))
+        assert reply.direction == "NONE"
+
+
 def test_every_strategy_plays_whole_games_over_tcp():
     async def go(seed: int):
         server = ArenaServer(small_arena(), Settings(players=3, port=0, move_ms=3000, prep_ms=20, seed=seed,
