@@ -20,7 +20,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -163,14 +163,27 @@ def _replay_writer(path: str | None, arena: Arena, seed: int) -> replay.ReplayWr
     return writer
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
-    return value
+def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number in ``low..high`` (no upper bound when *high* is None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bounds = f"{low}..{high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"expected a number {bounds}, got {text!r}")
+        return value
+
+    return parse
+
+
+_positive = _whole(0)
+_players = _whole(2, 16)
+_port = _whole(0, 65535)
+_ms = _whole(0, 86_400_000)
+"""Milliseconds: 0 up to a day."""
 
 
 def _settings(args: argparse.Namespace, players: int) -> Settings:
@@ -183,15 +196,16 @@ def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms:
     parser.add_argument("map", metavar="MAP", help="a .map file or a shipped map name (office, field, ...)")
     parser.add_argument("--toxic", metavar="FILE", help="toxicity file (default: MAP's .toxic beside it)")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=_positive, default=port, help=f"TCP port (default {port})")
+    parser.add_argument("--port", type=_port, default=port,
+                        help=f"TCP port, 0 = any free port (default {port})")
     parser.add_argument("--seed", type=_positive, default=None, help="seed of the start positions")
-    parser.add_argument("--move-ms", type=_positive, default=move_ms,
+    parser.add_argument("--move-ms", type=_ms, default=move_ms,
                         help=f"time a bot has to answer START (default {move_ms})")
-    parser.add_argument("--prep-ms", type=_positive, default=prep_ms,
+    parser.add_argument("--prep-ms", type=_ms, default=prep_ms,
                         help=f"time between MAP and round 1 (default {prep_ms})")
-    parser.add_argument("--quiet-rounds", type=_positive, default=30, metavar="F",
+    parser.add_argument("--quiet-rounds", type=_whole(1), default=30, metavar="F",
                         help="rounds without a team change before a forced switch (default 30)")
-    parser.add_argument("--id-timeout-ms", type=_positive, default=10000, help=argparse.SUPPRESS)
+    parser.add_argument("--id-timeout-ms", type=_whole(1, 86_400_000), default=10000, help=argparse.SUPPRESS)
     parser.add_argument("--replay", metavar="FILE",
                         help="replay file (default in $XDG_STATE_HOME/arena/replays)")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
@@ -208,16 +222,16 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     serve = sub.add_parser("serve", help="run one game for N bots",
                            description="Wait for N bots, play one game.")
     _add_game_options(serve, move_ms=5000, prep_ms=5000, port=15000)
-    serve.add_argument("--players", type=_positive, default=4, help="bots to wait for, 2..16 (default 4)")
+    serve.add_argument("--players", type=_players, default=4, help="bots to wait for, 2..16 (default 4)")
 
     play = sub.add_parser("play", help="server + example bots + a spectator window",
                           description="A server, N example bots and a spectator window on $DISPLAY.")
     _add_game_options(play, move_ms=1000, prep_ms=300, port=0)
-    play.add_argument("--bots", type=_positive, default=6, help="number of example bots, 2..16 (default 6)")
-    play.add_argument("--round-ms", type=_positive, default=120,
+    play.add_argument("--bots", type=_players, default=6, help="number of example bots, 2..16 (default 6)")
+    play.add_argument("--round-ms", type=_ms, default=120,
                       help="shortest round, to watch (default 120)")
     play.add_argument("--no-window", action="store_true", help="no spectator window on $DISPLAY")
-    play.add_argument("--linger-ms", type=_positive, default=10000,
+    play.add_argument("--linger-ms", type=_ms, default=10000,
                       help="keep the window after the game (until q or closed; default 10000)")
 
     bot = sub.add_parser("bot", help="an example bot",
@@ -225,23 +239,18 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     bot.add_argument("--strategy", choices=bots.STRATEGIES, default="hunt", help="default hunt")
     bot.add_argument("--seed", type=_positive, default=None, help="seed of the bot's random choices")
     bot.add_argument("host", nargs="?", default="127.0.0.1", metavar="HOST")
-    bot.add_argument("port", nargs="?", type=_positive, default=15000, metavar="PORT")
+    bot.add_argument("port", nargs="?", type=_whole(1, 65535), default=15000, metavar="PORT")
 
     rep = sub.add_parser("replay", help="show or check a replay", description="Show a replay file.")
     rep.add_argument("file", metavar="FILE")
     rep.add_argument("spectators", nargs="*", metavar="0:DISPLAY", help="window on DISPLAY (else print)")
-    rep.add_argument("--step-ms", type=_positive, default=250,
+    rep.add_argument("--step-ms", type=_ms, default=250,
                      help="time per round in the window (default 250)")
     rep.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded state")
     return parser, {"serve": serve, "play": play, "bot": bot, "replay": rep}
 
 
 # --- commands -----------------------------------------------------------------------------------------------
-
-def _check_players(n: int, what: str) -> None:
-    if not 2 <= n <= 16:
-        raise UsageError(f"{what} must be 2..16, got {n}")
-
 
 def _print_table(table: list[TableRow], rounds: int) -> None:
     print(f"game over after {rounds} rounds")
@@ -266,7 +275,6 @@ async def _run_server(server: ArenaServer, extra: Sequence = ()) -> list[TableRo
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    _check_players(args.players, "--players")
     arena = _load(args.map, args.toxic, args.players)
     displays = _observer_displays(args.spectators)
     writer = _replay_writer(args.replay, arena, args.seed)
@@ -285,7 +293,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    _check_players(args.bots, "--bots")
     arena = _load(args.map, args.toxic, args.bots)
     displays = _observer_displays(args.spectators)
     local = os.environ.get("DISPLAY")

@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+import pytest
 from arena_helpers import RawClient, ServerThread, in_threads, join, play_out, small_arena, wait_for
 
 from arena import protocol as wire
@@ -327,3 +328,21 @@ def test_bad_map_and_toxic_files_name_file_line_column(tmp_path):
     assert "Traceback" not in done.stderr
     assert _arena("serve", str(good), "--players", "1").returncode == 2
     assert _arena("serve", str(good), "1:somewhere:0").returncode == 2
+
+
+@pytest.mark.parametrize("argv", [
+    ["serve", "office", "--quiet-rounds", "0"], ["serve", "office", "--players", "1"],
+    ["serve", "office", "--players", "17"], ["play", "office", "--bots", "0"],
+    ["serve", "office", "--port", "70000"], ["serve", "office", "--port", "-1"],
+    ["serve", "office", "--move-ms", "-5"], ["serve", "office", "--prep-ms", "99999999999"],
+    ["play", "office", "--round-ms", "x"], ["play", "office", "--linger-ms", "-1"],
+    ["replay", "LAST.jsonl", "--step-ms", "-1"], ["bot", "127.0.0.1", "99999"], ["bot", "127.0.0.1", "0"],
+])
+def test_numeric_options_are_range_checked_at_parse_time(argv, capsys):
+    from arena.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.startswith("arena ") and "expected a" in error
