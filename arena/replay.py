@@ -94,13 +94,16 @@ class ReplayWriter:
             self._file.flush()
 
     def prepare(self) -> None:
-        """Create the directory and check that the file can be written there (before a game starts).
+        """Check, before a game starts, that the file can be created: the directory is made and the file
+        opened for appending (nothing written; a file that did not exist is removed again).
 
-        Raises OSError when that is impossible."""
+        Raises OSError when that is impossible (a directory at *path*, no permission, ...)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        parent_ok = os.access(self.path.parent, os.W_OK)
-        if not parent_ok or (self.path.exists() and not os.access(self.path, os.W_OK)):
-            raise PermissionError(13, "Permission denied", str(self.path))
+        existed = self.path.exists()
+        with open(self.path, "a", encoding="utf-8"):
+            pass
+        if not existed:
+            self.path.unlink()
 
     def open(self) -> None:
         """Create the file. Raises OSError when that is impossible."""

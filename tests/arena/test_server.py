@@ -346,3 +346,17 @@ def test_numeric_options_are_range_checked_at_parse_time(argv, capsys):
     assert stop.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert error.startswith("arena ") and "expected a" in error
+
+
+def test_replay_path_that_cannot_be_created_is_refused_before_any_bot_joins(tmp_path):
+    target = tmp_path / "replays"
+    target.mkdir()
+    done = _arena("serve", str(_write_map(tmp_path)), "--players", "2", "--port", "0",
+                  "--replay", str(target))
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"arena: cannot write the replay {target}: Is a directory"
+    fresh = tmp_path / "new.jsonl"
+    from arena.replay import ReplayWriter
+
+    ReplayWriter(fresh).prepare()
+    assert not fresh.exists()
