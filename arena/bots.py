@@ -16,6 +16,7 @@ What a bot knows comes from the protocol only: the map file, its own ``SET``/``T
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections import deque
 from dataclasses import dataclass, field
@@ -34,6 +35,10 @@ MEMORY_ROUNDS = 12
 """How long a bot trusts a last-seen opponent position (rounds)."""
 SEARCH_LIMIT = 60
 """Moves a path search looks ahead (keeps a round's thinking short on 200×200 maps)."""
+
+
+class BotError(Exception):
+    """Why a bot could not play: ``str()`` is one line (cannot connect, cannot read the map)."""
 
 
 def read_map(path: str) -> np.ndarray:
@@ -65,7 +70,8 @@ class Seen:
 
 @dataclass
 class Brain:
-    """Sans-I/O bot: ``handle(message)`` returns the messages to send back (§3).
+    """Sans-I/O bot: ``handle(message)`` returns the messages to send back (§3); raises BotError when the
+    ``MAP`` file cannot be read.
 
     ``strategy`` is one of :data:`STRATEGIES`; ``rng`` drives every random choice (seeded for benchmarks).
     """
@@ -99,7 +105,10 @@ class Brain:
                 self.id = n
                 return [wire.IdOkay()]
             case wire.Map(path):
-                self.walls = read_map(path)
+                try:
+                    self.walls = read_map(path)
+                except OSError as exc:
+                    raise BotError(f"cannot read the map {path}: {exc.strerror or exc}") from None
             case wire.Set(x, y, view):
                 self.stay = self.stay + 1 if (x, y) == (self.x, self.y) else 1
                 self.x, self.y, self.facing = x, y, view
@@ -263,16 +272,25 @@ class Brain:
 
 async def run_bot(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
                   rng: random.Random | None = None, *, timeout_s: float | None = None) -> Brain:
-    """Connect, play one game with a :class:`Brain`, return it when the server sends DISCONNECT or closes.
+    """Connect, play one game with a :class:`Brain`, return it when the server sends DISCONNECT or closes
+    the connection (a reset after connecting ends the game too: the server is gone).
 
-    Raises OSError when the server cannot be reached, wire.ProtocolError on a server message it cannot read.
+    Raises BotError when the server cannot be reached or the map cannot be read, wire.ProtocolError on a
+    server message it cannot read.
     """
     brain = Brain(strategy, rng or random.Random())
-    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        reader, writer = await asyncio.open_connection(host, port)
+    except OSError as exc:  # asyncio's strerror says "Connect call failed"; a gaierror's errno is negative
+        reason = os.strerror(exc.errno) if (exc.errno or 0) > 0 else exc.strerror or str(exc)
+        raise BotError(f"cannot connect to {host}:{port}: {reason}") from None
     splitter = wire.Splitter(limit=1 << 16)
     try:
         while not brain.done:
-            data = await asyncio.wait_for(reader.read(65536), timeout_s)
+            try:
+                data = await asyncio.wait_for(reader.read(65536), timeout_s)
+            except ConnectionError:
+                break
             if not data:
                 break
             replies: list[wire.Message] = []

@@ -350,9 +350,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     try:
         brain = asyncio.run(bots.run_bot(args.host, args.port, args.strategy, rng))
-    except OSError as exc:
-        reason = os.strerror(exc.errno) if exc.errno else str(exc)
-        raise UsageError(f"cannot connect to {args.host}:{args.port}: {reason}") from None
+    except bots.BotError as exc:
+        raise UsageError(str(exc)) from None
     except wire.ProtocolError as exc:
         raise UsageError(f"{args.host}:{args.port} does not speak the arena protocol: {exc}") from None
     print(f"bot {brain.id} ({args.strategy}): game over after round {brain.round}")

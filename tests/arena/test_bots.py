@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
+import struct
 import subprocess
 import sys
+import threading
 
 import pytest
 from arena_helpers import small_arena
@@ -154,3 +157,51 @@ def test_bot_command_without_a_server_is_one_line_exit_2():
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip() == f"arena: cannot connect to 127.0.0.1:{port}: Connection refused"
+
+
+def _one_shot_server(script) -> tuple[int, threading.Thread]:
+    """A TCP listener on 127.0.0.1 that runs *script(conn)* for its first client, then closes."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with listener, conn:
+            conn.settimeout(30)
+            script(conn)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return listener.getsockname()[1], thread
+
+
+def test_a_reset_after_the_game_started_ends_the_game_not_a_connect_error(map_file):
+    def script(conn):
+        conn.sendall(f"ID 3|MAP {map_file}|SET 1,1 NORTH|START 1|".encode())
+        while b"MOVE" not in conn.recv(4096):
+            pass
+        conn.sendall(b"SET 2,2 EAST|")
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+    port, thread = _one_shot_server(script)
+    brain = asyncio.run(run_bot("127.0.0.1", port, "random", random.Random(2), timeout_s=30))
+    thread.join(30)
+    assert brain.id == 3 and brain.round == 1
+
+
+def test_bot_command_names_an_unreadable_map_and_an_unknown_host(tmp_path, capsys):
+    from arena.cli import main
+
+    missing = tmp_path / "gone.map"
+    port, thread = _one_shot_server(lambda conn: (conn.sendall(f"ID 0|MAP {missing}|".encode()),
+                                                  conn.recv(4096), conn.recv(4096)))
+    assert main(["bot", "127.0.0.1", str(port)]) == 2
+    thread.join(30)
+    assert capsys.readouterr().err == f"arena: cannot read the map {missing}: No such file or directory\n"
+    assert main(["bot", "nohost.invalid", "15499"]) == 2
+    unknown = "Name or service not known"
+    assert capsys.readouterr().err == f"arena: cannot connect to nohost.invalid:15499: {unknown}\n"
+    replay = tmp_path / "r.jsonl"
+    assert main(["serve", "office", "--host", "bogus.invalid", "--replay", str(replay), "-q"]) == 2
+    assert capsys.readouterr().err == f"arena: cannot listen on bogus.invalid:15000: {unknown}\n"
