@@ -180,7 +180,8 @@ class ArenaServer:
         try:
             self._server = await asyncio.start_server(self._accept, self.settings.host, self.settings.port)
         except OSError as exc:
-            reason = exc.strerror or str(exc)
+            # asyncio rewords strerror ("error while attempting to bind"); a gaierror's errno is negative
+            reason = os.strerror(exc.errno) if (exc.errno or 0) > 0 else exc.strerror or str(exc)
             where = f"{self.settings.host}:{self.settings.port}"
             raise ServerError(f"cannot listen on {where}: {reason}") from None
         self.port = self._server.sockets[0].getsockname()[1]
