@@ -14,6 +14,7 @@ Saved games (motti/savegame.py): ``--save FILE`` keeps FILE up to date; a saved 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import sys
@@ -58,6 +59,17 @@ def _player_list(text: str) -> set[int]:
     return players
 
 
+def _finite(text: str) -> float:
+    """A float option that must be a finite number (``nan`` and ``inf`` are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: the manual's options and defaults (§3.1) plus the project's extras."""
     parser = _Parser(
@@ -75,19 +87,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("map", nargs="?", metavar="MAP", help="map name or file, or 'generate'")
     parser.add_argument("seats", nargs="*", metavar="PLAYERSTRING", help="LIST:DISPLAY, e.g. 1,2:host:0")
     gen = parser.add_argument_group("map generation (MAP 'generate')")
-    gen.add_argument("-d", "--distance-min", type=float, default=8.0, metavar="D",
+    gen.add_argument("-d", "--distance-min", type=_finite, default=8.0, metavar="D",
                      help="minimum distance between capitals (default 8.0)")
-    gen.add_argument("-g", "--granularity", type=float, default=0.3, metavar="G",
+    gen.add_argument("-g", "--granularity", type=_finite, default=0.3, metavar="G",
                      help="terrain granularity; larger is more scattered (default 0.3)")
     gen.add_argument("-h", "--heigth", "--height", dest="height", type=int, default=15, metavar="H",
                      help="map height (default 15)")
-    gen.add_argument("-m", "--plasma-min", type=float, default=0.0, metavar="MIN",
+    gen.add_argument("-m", "--plasma-min", type=_finite, default=0.0, metavar="MIN",
                      help="lowest plasma value (default 0.0)")
-    gen.add_argument("-M", "--plasma-max", type=float, default=0.3, metavar="MAX",
+    gen.add_argument("-M", "--plasma-max", type=_finite, default=0.3, metavar="MAX",
                      help="highest plasma value (default 0.3)")
-    gen.add_argument("-r", "--randomness", type=float, default=0.2, metavar="R",
+    gen.add_argument("-r", "--randomness", type=_finite, default=0.2, metavar="R",
                      help="random term added to each cell (default 0.2)")
-    gen.add_argument("-t", "--threshold", type=float, default=0.15, metavar="T",
+    gen.add_argument("-t", "--threshold", type=_finite, default=0.15, metavar="T",
                      help="cells above this value are land (default 0.15)")
     gen.add_argument("-w", "--width", type=int, default=20, metavar="W", help="map width (default 20)")
     play = parser.add_argument_group("game")

@@ -16,6 +16,8 @@ import numpy as np
 from motti.rules import Board, nearest_capital
 
 MAX_PLAYERS = 9
+#: Longest side of a generated map (cells); larger maps would need gigabytes to draw.
+MAX_SIDE = 2000
 TRIES_PER_CAPITAL = 1000
 RESTARTS = 100
 
@@ -97,12 +99,20 @@ def generate(
     randomness: float = 0.2,
     threshold: float = 0.15,
 ) -> Board:
-    """A random board (§4) of ``width`` x ``height`` cells for ``players`` (2..9) players.
+    """A random board (§4) of ``width`` x ``height`` cells (1..2000 each) for ``players`` (2..9) players.
 
-    Raises :class:`GenerateError` for options out of range or capitals that cannot be placed.
+    Raises :class:`GenerateError` for options out of range (sizes, players, non-finite numbers, plasma-min
+    above plasma-max) or capitals that cannot be placed.
     """
     if width < 1 or height < 1:
         raise GenerateError(f"the map size must be at least 1x1, not {width}x{height}")
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise GenerateError(f"the map size must be at most {MAX_SIDE}x{MAX_SIDE}, not {width}x{height}")
+    for option, value in (("--distance-min", distance_min), ("--granularity", granularity),
+                          ("--plasma-min", plasma_min), ("--plasma-max", plasma_max),
+                          ("--randomness", randomness), ("--threshold", threshold)):
+        if not math.isfinite(value):
+            raise GenerateError(f"{option} must be a finite number, not {value:g}")
     if not 2 <= players <= MAX_PLAYERS:
         raise GenerateError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
     if distance_min < 0:

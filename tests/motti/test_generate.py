@@ -106,6 +106,12 @@ def test_plasma_lowers_land():
         (dict(granularity=1.5), "granularity"),
         (dict(plasma_min=0.5, plasma_max=0.1), "plasma-min"),
         (dict(randomness=-0.1), "randomness"),
+        (dict(width=2001), "at most 2000x2000"),
+        (dict(height=3000), "at most 2000x2000"),
+        (dict(randomness=float("nan")), "--randomness must be a finite number, not nan"),
+        (dict(plasma_max=float("inf")), "--plasma-max must be a finite number, not inf"),
+        (dict(threshold=float("nan")), "--threshold must be a finite number"),
+        (dict(distance_min=float("nan")), "--distance-min must be a finite number"),
     ],
 )
 def test_bad_options(kwargs, message):
