@@ -327,5 +327,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = EXIT_INTERRUPTED
     except SystemExit as exit_:
         status = exit_.code if isinstance(exit_.code, int) else EXIT_OK
-    sys.stdout.flush()
+    except BrokenPipeError:
+        status = EXIT_OK
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader (e.g. ``motti | head -3``) has gone: drop the rest quietly, also at interpreter exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return status

@@ -4,6 +4,9 @@ does)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -196,3 +199,16 @@ def test_listing_with_no_maps_is_not_an_error(capsys, here, monkeypatch):
     monkeypatch.setenv("MOTTI_MAPDIR", str(here))
     code, out, _err = run(capsys)
     assert code == 0 and out.split() == ["three", "9x3", "3", "players"]
+
+
+def test_listing_into_a_closed_pipe_is_quiet(here):
+    # `motti | head -3`: the reader is gone before motti writes; no BrokenPipeError traceback, exit 0.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    env = {**os.environ, "MOTTI_MAPDIR": str(here)}
+    try:
+        done = subprocess.run([sys.executable, "-m", "motti"], stdout=write_end, stderr=subprocess.PIPE,
+                              env=env, timeout=60, text=True)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (0, "")
