@@ -456,7 +456,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "seed", 0) is None:
         args.seed = random.SystemRandom().randrange(1 << 31)
     try:
-        return COMMANDS[args.command](args)
+        status = COMMANDS[args.command](args)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        # the reader went away (``| head``): quiet exit, and no second error when Python flushes stdout
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except UsageError as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2

@@ -148,3 +148,22 @@ def test_every_replay_state_renders_with_the_pinned_colours(tmp_path):
                                                  for p in state["players"]):
                     probe = (lay.x0 + lay.c * x + 1, lay.y0 + lay.c * y + lay.c // 2)
                     assert tuple(surface.get_at(probe))[:3] == WALL_RGB
+
+
+def test_output_into_a_closed_pipe_exits_quietly(tmp_path):
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=3)
+    lines = path.read_text().splitlines()
+    head, first = lines[0], json.loads(lines[1])
+    with open(tmp_path / "long.jsonl", "w") as long:
+        long.write(head + "\n")
+        for number in range(1, 5001):
+            long.write(json.dumps({**first, "round": number}) + "\n")
+    env = {**os.environ}
+    env.pop("DISPLAY", None)
+    reader = subprocess.Popen([sys.executable, "-m", "arena", "replay", str(tmp_path / "long.jsonl")],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert reader.stdout.readline().startswith(b"map room")
+    reader.stdout.close()
+    _, err = reader.communicate(timeout=60)
+    assert err == b"" and reader.returncode == 1
