@@ -216,13 +216,23 @@ class Console:
     def start(self) -> None:
         """Take over the terminal in the console thread; returns once curses is set up.
 
-        Raises :class:`ConsoleError` when standard input or output is not a terminal or curses cannot set up.
+        Raises :class:`ConsoleError` when standard input or output is not a terminal, ``$TERM`` is unset or
+        names a terminal without cursor addressing (``dumb``), or curses cannot set up.
         """
         if self._thread is not None:
             return
         for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
             if stream is None or not stream.isatty():
                 raise ConsoleError(f"the console needs a terminal, but standard {name} is not one")
+        term = os.environ.get("TERM", "")
+        try:
+            curses.setupterm(term or None, sys.stdout.fileno())
+            addressable = curses.tigetstr("cup") is not None
+        except curses.error:
+            addressable = False
+        if not addressable:
+            raise ConsoleError(f"cannot use this terminal (TERM={term}): it cannot move the cursor "
+                               "(set TERM, e.g. TERM=xterm)")
         self._thread = threading.Thread(target=self._run, name="motti-console", daemon=True)
         atexit.register(self.close)
         self._thread.start()

@@ -342,3 +342,14 @@ def test_no_terminal_is_a_one_line_error(tmp_path: Path, small: Path) -> None:
                           capture_output=True, text=True, env=env, timeout=30)
     assert done.returncode == 2
     assert done.stderr == "motti: the console needs a terminal, but standard input is not one\n"
+
+
+@pytest.mark.parametrize("term", ["dumb", ""])
+def test_a_terminal_without_cursor_addressing_is_refused(terminals, tmp_path: Path, small: Path,
+                                                        term: str) -> None:
+    shown = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", env=f"TERM={term} ")
+    shown.child.expect(pexpect.EOF)
+    shown.child.close()
+    assert shown.child.exitstatus == 2
+    assert shown.child.before.decode().strip() == (f"motti: cannot use this terminal (TERM={term}): "
+                                                   "it cannot move the cursor (set TERM, e.g. TERM=xterm)")
