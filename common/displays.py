@@ -8,6 +8,7 @@ terminal with curses.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 __all__ = ["PlayerStringError", "Seat", "parse_seats"]
@@ -58,12 +59,13 @@ def _parse_one(arg: str, n_players: int) -> Seat:
 
 
 def parse_seats(args: list[str], n_players: int, *, default_display: str | None,
-                curses: bool = False) -> list[Seat]:
+                curses: bool = False, seated: Collection[int] | None = None) -> list[Seat]:
     """The seats of a game of ``n_players`` players from its player strings ``args`` (spec/motti.md §5, T21).
 
     One Seat per string, in the order given, then (if any player is left unnamed) one Seat of the unnamed
     players at ``default_display`` (normally ``$DISPLAY``), or at the terminal (``display`` None) when
-    ``curses`` is true. Observers (``0:DISPLAY``) are Seats with no players.
+    ``curses`` is true. Observers (``0:DISPLAY``) are Seats with no players. *seated* (default: all) holds the
+    players that need a seat when unnamed; the others (e.g. players already out of the game) get none.
 
     Raises PlayerStringError for: no colon, an empty list, something not a number, a number greater than
     ``n_players``, a player named twice (in one string or across strings), and unnamed players with neither a
@@ -79,7 +81,8 @@ def parse_seats(args: list[str], n_players: int, *, default_display: str | None,
                                         f'"{named[player]}"')
             named[player] = arg
         seats.append(seat)
-    unnamed = tuple(player for player in range(1, n_players + 1) if player not in named)
+    unnamed = tuple(player for player in range(1, n_players + 1)
+                    if player not in named and (seated is None or player in seated))
     if unnamed:
         if curses:
             seats.append(Seat(unnamed, None))

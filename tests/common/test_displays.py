@@ -38,6 +38,13 @@ def test_unnamed_players_share_the_default_display():
     assert parse_seats([], 2, default_display=None, curses=True) == [Seat((1, 2), None)]
 
 
+def test_only_seated_players_get_the_default_seat():
+    assert parse_seats(["3::48"], 3, default_display=":7", seated={1, 3}) == [Seat((3,), ":48"),
+                                                                             Seat((1,), ":7")]
+    with pytest.raises(PlayerStringError, match=r"^player 1 has no display"):
+        parse_seats(["3::48"], 3, default_display=None, seated={1, 3})
+
+
 def test_every_player_named_leaves_no_default_seat():
     seats = parse_seats(["2,1:a:0", "3:b:1.0"], 3, default_display=":0")
     assert seats == [Seat((1, 2), "a:0"), Seat((3,), "b:1.0")]
