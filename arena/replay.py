@@ -18,13 +18,14 @@ import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
 from arena.mapfile import normalised_text
-from arena.rules import Arena, Game, RoundResult
+from arena.rules import BLUE, DIRECTIONS, MOVES, RED, START_ENERGY, Arena, Game, RoundResult
 
 if TYPE_CHECKING:
     from arena.server import ArenaServer, TableRow
@@ -154,33 +155,158 @@ class Replay:
             yield line["round"], line["state"]
 
 
+class _Bad(Exception):
+    """What is wrong with one line (becomes ``FILE:LINE: message``)."""
+
+
+def _expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise _Bad(message)
+
+
+def _is_int(value: object, low: int | None = None, high: int | None = None) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool) and (low is None or value >= low)
+            and (high is None or value <= high))
+
+
+def _is_fraction(value: object) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        return False
+    return True
+
+
+def _check_state(state: object, head: dict, walls: np.ndarray) -> None:
+    _expect(isinstance(state, dict) and _is_int(state.get("round"), 0)
+            and _is_int(state.get("max_rounds"), 0), "state: expected round and max_rounds")
+    players = state.get("players")
+    _expect(isinstance(players, list) and len(players) == head["players"],
+            f"state: expected {head['players']} players")
+    height, width = walls.shape
+    for index, p in enumerate(players):
+        what = f"state: player {index}"
+        _expect(isinstance(p, dict) and p.get("id") == index, f"{what}: expected id {index}")
+        _expect(_is_int(p.get("x"), 0, width - 1) and _is_int(p.get("y"), 0, height - 1)
+                and not walls[p["y"], p["x"]], f"{what}: position is not a free cell of the map")
+        _expect(p.get("facing") in DIRECTIONS, f"{what}: unknown facing {p.get('facing')!r}")
+        _expect(p.get("team") in (BLUE, RED), f"{what}: unknown team {p.get('team')!r}")
+        _expect(_is_int(p.get("energy"), 0, START_ENERGY), f"{what}: energy must be 0..{START_ENERGY}")
+        _expect(_is_fraction(p.get("points")), f"{what}: points must be \"num/den\"")
+        _expect(p.get("switch_round") is None or _is_int(p.get("switch_round"), 0),
+                f"{what}: bad switch_round")
+        _expect(_is_int(p.get("catches"), 0), f"{what}: bad catches")
+
+
+def _check_header(head: dict) -> np.ndarray:
+    """Check a header's fields; return its wall grid."""
+    _expect(isinstance(head.get("map"), str), "header: expected the map name")
+    rows = head.get("walls")
+    _expect(isinstance(rows, list) and rows and all(isinstance(r, str) for r in rows)
+            and len({len(r) for r in rows}) == 1 and len(rows[0]) > 0
+            and all(set(r) <= {"#", " "} for r in rows), "header: walls must be equal rows of '#' and ' '")
+    walls = np.array([[c == "#" for c in row] for row in rows], dtype=bool)
+    tox = head.get("toxicity")
+    _expect(isinstance(tox, list) and len(tox) == walls.shape[0]
+            and all(isinstance(r, list) and len(r) == walls.shape[1] and all(_is_int(v, 1, 20) for v in r)
+                    for r in tox),
+            f"header: toxicity must match the walls: {walls.shape[0]} rows of {walls.shape[1]} "
+            f"hundredths 1..20")
+    _expect(_is_int(head.get("seed"), 0), "header: expected a seed >= 0")
+    _expect(_is_int(head.get("players"), 1, min(16, int((~walls).sum()))),
+            "header: players must be 1..16 and no more than the free cells")
+    ids = head.get("ids")
+    _expect(isinstance(ids, list) and len(ids) == head["players"] and all(_is_int(i, 0) for i in ids),
+            f"header: expected {head['players']} wire ids")
+    _expect(_is_int(head.get("quiet_rounds"), 1), "header: quiet_rounds must be >= 1")
+    _expect(isinstance(head.get("started"), str), "header: expected the start time")
+    _check_state(head.get("initial"), head, walls)
+    return walls
+
+
+def _check_round(line: dict, head: dict, walls: np.ndarray, number: int) -> None:
+    _expect(line.get("round") == number, f"expected round {number}, got {line.get('round')!r}")
+    n = head["players"]
+    moves = line.get("moves")
+    _expect(isinstance(moves, list), "moves: expected a list")
+    movers = set()
+    for move in moves:
+        _expect(isinstance(move, list) and len(move) == 3, f"moves: expected [player, direction, facing], "
+                                                           f"got {move!r}")
+        pid, direction, facing = move
+        _expect(_is_int(pid, 0, n - 1) and pid not in movers, f"moves: bad or repeated player {pid!r}")
+        _expect(direction in MOVES, f"moves: unknown direction {direction!r}")
+        _expect(facing in DIRECTIONS, f"moves: unknown facing {facing!r}")
+        movers.add(pid)
+    connected = line.get("connected")
+    _expect(isinstance(connected, list) and len(connected) == n
+            and all(isinstance(c, bool) for c in connected), f"connected: expected {n} true/false values")
+    changes = line.get("changes")
+    _expect(isinstance(changes, list) and all(
+        isinstance(c, list) and len(c) == 3 and _is_int(c[0], 0, n - 1) and c[1] in (BLUE, RED)
+        and isinstance(c[2], str) for c in changes), "changes: expected [player, team, cause] lists")
+    catches = line.get("catches")
+    _expect(isinstance(catches, list) and all(
+        isinstance(c, list) and len(c) == 2 and _is_int(c[0], 0, n - 1) and isinstance(c[1], list)
+        and all(_is_int(r, 0, n - 1) for r in c[1]) for c in catches),
+        "catches: expected [blue, [reds]] lists")
+    _check_state(line.get("state"), head, walls)
+
+
+def _check_final(line: dict, head: dict) -> None:
+    table = line.get("table")
+    ids = set(head["ids"])
+    _expect(_is_int(line.get("rounds"), 0), "final: expected the number of rounds")
+    _expect(isinstance(table, list) and all(
+        isinstance(r, dict) and r.get("id") in ids and _is_fraction(r.get("points"))
+        and (r.get("switch_round") is None or _is_int(r.get("switch_round"), 0))
+        and _is_int(r.get("catches"), 0) and _is_int(r.get("rank"), 1) for r in table),
+        "final: expected table rows of id, points, switch_round, catches, rank")
+
+
 def load(path: str | os.PathLike[str]) -> Replay:
-    """Read a replay file. Raises ReplayError (``FILE:LINE: message``) for anything unreadable."""
+    """Read and check a replay file: field types, sizes and ranges of every line (not yet the game's rules:
+    see :func:`verify`). Raises ReplayError (``FILE:LINE: message``) for anything unreadable or malformed."""
     path = Path(path)
     try:
-        handle = open(path, encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
-        raise ReplayError(f"{path}:0: cannot read: {exc.strerror or exc}") from None
+        raise ReplayError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ReplayError(f"{path}:{line}: not a text file") from None
     replay: Replay | None = None
-    with handle:
-        for number, text in enumerate(handle, 1):
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise ReplayError(f"{path}:{number}: not JSON ({exc.msg})") from None
-            kind = obj.get("type") if isinstance(obj, dict) else None
+    walls = np.zeros((0, 0), dtype=bool)
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        kind = obj.get("type") if isinstance(obj, dict) else None
+        try:
             if replay is None:
                 if kind != "header" or obj.get("format") != FORMAT:
                     raise ReplayError(f"{path}:{number}: expected an arena replay header (format {FORMAT})")
+                walls = _check_header(obj)
                 replay = Replay(path, obj)
+            elif replay.final is not None:
+                raise _Bad(f"a {kind!r} line after the final table")
             elif kind == "round":
+                _check_round(obj, replay.header, walls, len(replay.rounds) + 1)
                 replay.rounds.append(obj)
             elif kind == "final":
+                _check_final(obj, replay.header)
                 replay.final = obj
             else:
-                raise ReplayError(f"{path}:{number}: unexpected line type {kind!r}")
+                raise _Bad(f"unexpected line type {kind!r}")
+        except _Bad as exc:
+            raise ReplayError(f"{path}:{number}: {exc}") from None
     if replay is None:
         raise ReplayError(f"{path}:1: empty file (expected an arena replay header)")
     return replay
@@ -193,6 +319,9 @@ def verify(replay: Replay) -> list[int]:
     game = Game(replay.arena, head["players"], random.Random(head["seed"]), quiet_rounds=head["quiet_rounds"])
     bad = [] if game.snapshot() == head["initial"] else [0]
     for line in replay.rounds:
+        if game.is_over():
+            bad.append(line["round"])
+            continue
         for player, connected in zip(game.players, line["connected"], strict=True):
             player.connected = connected
         game.play_round([(pid, direction, facing) for pid, direction, facing in line["moves"]])

@@ -90,8 +90,10 @@ def test_default_path_and_last_copy(tmp_path, monkeypatch):
 
 
 def test_unreadable_replays_are_one_line_errors(tmp_path):
+    play_game(tmp_path / "game.jsonl", seed=2)
+    head = (tmp_path / "game.jsonl").read_text().splitlines()[0]
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"type": "header", "format": 1}\n{not json\n')
+    bad.write_text(head + '\n{not json\n')
     with pytest.raises(replay.ReplayError, match=r"bad.jsonl:2: not JSON"):
         replay.load(bad)
     other = tmp_path / "other.jsonl"
@@ -167,3 +169,54 @@ def test_output_into_a_closed_pipe_exits_quietly(tmp_path):
     reader.stdout.close()
     _, err = reader.communicate(timeout=60)
     assert err == b"" and reader.returncode == 1
+
+
+def _edited(lines: list[str], index: int, edit) -> str:
+    obj = json.loads(lines[index])
+    edit(obj)
+    return "\n".join([*lines[:index], json.dumps(obj), *lines[index + 1:]]) + "\n"
+
+
+def _first_move(obj: dict, slot: int, value) -> None:
+    obj["moves"][0][slot] = value
+
+
+@pytest.mark.parametrize(("line", "edit", "message"), [
+    (0, lambda h: h.update(walls=h["walls"][:3]), "header: toxicity must match the walls: 3 rows of 12"),
+    (0, lambda h: h.update(walls=["#" * 3] + h["walls"][1:]), "header: walls must be equal rows"),
+    (0, lambda h: h.update(players=99), "header: players must be"),
+    (0, lambda h: h["initial"]["players"][1].update(x=-1), "state: player 1: position is not a free cell"),
+    ("move", lambda r: _first_move(r, 1, "UP"), "moves: unknown direction 'UP'"),
+    ("move", lambda r: _first_move(r, 0, 99), "moves: bad or repeated player 99"),
+    ("move", lambda r: _first_move(r, 2, "NONE"), "moves: unknown facing 'NONE'"),
+    ("move", lambda r: r.update(round=7000), "expected round"),
+    ("move", lambda r: r["state"]["players"][0].update(team="GREEN"),
+     "state: player 0: unknown team 'GREEN'"),
+    (-1, lambda f: f["table"][0].update(id=99), "final: expected table rows"),
+])
+def test_malformed_replay_lines_are_file_line_errors(tmp_path, line, edit, message):
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=4)
+    lines = path.read_text().splitlines()
+    if line == "move":
+        line = next(i for i, text in enumerate(lines) if json.loads(text).get("moves"))
+    line %= len(lines)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(_edited(lines, line, edit))
+    with pytest.raises(replay.ReplayError) as error:
+        replay.load(bad)
+    assert str(error.value).startswith(f"{bad}:{line + 1}: {message}")
+
+
+def test_binary_and_cut_replays_from_the_command_line(tmp_path):
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=4)
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(path.read_bytes()[:200] + b"\n\xff\xfe\x00\x81")
+    env = {**os.environ}
+    env.pop("DISPLAY", None)
+    for args in (["--verify", str(binary)], [str(binary), "0::99"]):
+        done = subprocess.run([sys.executable, "-m", "arena", "replay", *args], capture_output=True,
+                              text=True, timeout=60, env=env)
+        assert done.returncode == 2
+        assert done.stderr == f"arena: {binary}:2: not a text file\n"
