@@ -672,17 +672,60 @@ class Game:
             if not 0 <= current < len(players):
                 raise ValueError("current: no such player")
             candidates = [_int(c, "candidates") for c in data["candidates"]]
-            if any(not 0 <= c < CELLS or grid[c] != EMPTY for c in candidates):
-                raise ValueError("candidates: must be empty cells")
-            if phase == MOVE and not candidates:
-                raise ValueError("candidates: none in the move phase")
+            if any(not 0 <= c < CELLS for c in candidates):
+                raise ValueError("candidates: must be cells of the map")
             history = [[_int(v, "history") for v in row] for row in data["history"]]
             version, internal, gauss = data["rng"]
             rng = random.Random()
             rng.setstate((version, tuple(internal), gauss))
-            return cls(grid, players, rng, companies, current, phase, candidates, history)
+            game = cls(grid, players, rng, companies, current, phase, candidates, history)
         except (KeyError, TypeError) as exc:
             raise ValueError(f"missing or malformed field {exc}") from None
+        game.check()
+        return game
+
+    def check(self) -> None:
+        """Check the invariants every reachable state keeps; raises ValueError naming the first one broken.
+
+        Company sizes equal their letters on the map and an active company's price is above $0 (§3); cash
+        and holdings are ≥ 0 and nobody holds shares of an inactive company; an outpost ``+`` has only
+        ``.`` around it (§3); the phase fits the state: ``"move"`` offers 1–5 distinct legal cells,
+        ``"trade"`` needs an active company, neither below 65 company sectors (§9); ``"over"`` needs 65
+        sectors or no legal cell; ``history`` has a row of net worths ≥ 0 per player for every finished
+        turn. Prices above the split price are allowed (they split at the next growth).
+        """
+        for letter, company in zip(LETTERS, self.companies, strict=True):
+            if company.size < 0 or company.price < 0:
+                raise ValueError(f"companies: {letter} has a negative size or price")
+            if company.size != self.grid.count(letter):
+                raise ValueError(f"companies: {letter} has size {company.size} but {self.grid.count(letter)} "
+                                 "sectors on the map")
+            if company.size and company.price == 0:
+                raise ValueError(f"companies: active company {letter} has price $0")
+        for player in self.players:
+            if player.cash < 0:
+                raise ValueError(f"players: {player.name!r} has negative cash")
+            if any(held and not c.active for held, c in zip(player.holdings, self.companies, strict=True)):
+                raise ValueError(f"players: {player.name!r} holds shares of an inactive company")
+        for cell, symbol in enumerate(self.grid):
+            if symbol == OUTPOST and any(s != EMPTY for s in self.neighbours(cell)):
+                raise ValueError(f"map: the outpost at {cell_xy(cell)} has a neighbour other than '.'")
+        full = self.sectors() >= END_SECTORS
+        if self.phase == MOVE:
+            if full:
+                raise ValueError(f"phase: {self.sectors()} company sectors end the game")
+            candidates = self.candidates
+            if (not 1 <= len(candidates) <= NUM_MOVES or len(set(candidates)) != len(candidates)
+                    or not all(self.is_legal_cell(c) for c in candidates)):
+                raise ValueError(f"candidates: 1 to {NUM_MOVES} distinct legal cells in the move phase")
+        elif self.candidates:
+            raise ValueError(f"candidates: none in the {self.phase} phase")
+        if self.phase == TRADE and (full or not self.active_companies()):
+            raise ValueError("phase: trading needs an active company and fewer than 65 sectors")
+        if self.phase == OVER and not full and self.legal_cells():
+            raise ValueError("phase: the game is over with sectors left to offer")
+        if not self.history or any(len(row) != len(self.players) or min(row) < 0 for row in self.history):
+            raise ValueError(f"history: rows of {len(self.players)} net worths ≥ 0, at least one")
 
 
 def _int(value: object, what: str) -> int:

@@ -247,9 +247,13 @@ def move_save(tmp_path: Path, a_size: int = 3, cash: int = 6000, price: int = 20
     for x in range(3):
         grid[cell_index(x, 5)] = "A"
     grid[cell_index(8, 8)] = "*"
+    candidates = [cell_index(3, 5), cell_index(9, 1), cell_index(8, 7), cell_index(6, 2), cell_index(0, 0)]
+    # The sectors beyond the first 3 fill the map from the bottom right, around the candidates and the star.
+    spare = [c for c in reversed(range(CELLS)) if grid[c] == "." and c not in candidates]
+    for cell in spare[:a_size - 3]:
+        grid[cell] = "A"
     players = [Player("Ann", cash, [10, 0, 0, 0, 0]), Player("Bob")]
     companies = [Company(a_size, price)] + [Company() for _ in range(4)]
-    candidates = [cell_index(3, 5), cell_index(9, 1), cell_index(8, 7), cell_index(6, 2), cell_index(0, 0)]
     game = Game(grid, players, random.Random(5), companies, current=0, phase="move", candidates=candidates)
     return crafted(tmp_path, "move.json", game), game
 

@@ -481,6 +481,7 @@ def play_random(seed: int, players: int = 4) -> Game:
             assert company.size == 0 or 0 < company.price <= rules.SPLIT_PRICE
         assert all(p.cash >= 0 and min(p.holdings) >= 0 for p in game.players)
         assert "+" not in [s for c in range(120) if game.grid[c] == "+" for s in game.neighbours(c)]
+        assert Game.from_dict(game.to_dict()).to_dict() == game.to_dict()
     return game
 
 
@@ -513,6 +514,51 @@ def test_from_dict_rejects_bad_fields(field, value, message):
     data[field] = value
     with pytest.raises(ValueError, match=message):
         Game.from_dict(data)
+
+
+def trade_state() -> dict:
+    game = make(cells={(4, 5): "A"}, companies={A: (1, 600)}, holdings={0: {A: 5}})
+    game.apply(Move(0))
+    return game.to_dict()
+
+
+def edit_company(data, index, size, price):
+    data["companies"][index] = [size, price]
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda d: edit_company(d, A, 2, 0), "active company A has price \\$0"),
+    (lambda d: edit_company(d, A, 2, -100), "A has a negative size or price"),
+    (lambda d: edit_company(d, B, 3, 500), "B has size 3 but 0 sectors"),
+    (lambda d: edit_company(d, A, 3, 1300), "A has size 3 but 2 sectors"),
+    (lambda d: d["players"][1].update(cash=-5000), "'P1' has negative cash"),
+    (lambda d: d["players"][1]["holdings"].__setitem__(C, 4), "inactive company"),
+    (lambda d: d.update(history=[[1], [2, 3, 4, 5, 6, 7]]), "history"),
+    (lambda d: d.update(history=[]), "history"),
+    (lambda d: d.update(history=[[6000, -1]]), "history"),
+    (lambda d: d.update(candidates=[0]), "none in the trade phase"),
+    (lambda d: d.update(phase="move", candidates=[1, 1]), "distinct legal cells"),
+    (lambda d: d.update(phase="move", candidates=[cell_index(4, 5)]), "distinct legal cells"),
+    (lambda d: d.update(phase="over"), "over with sectors left"),
+    (lambda d: d["map"].__setitem__(0, "+*" + "." * 10), "outpost at \\(0, 0\\)"),
+    (lambda d: d["map"].__setitem__(0, "AAAAAAAAAAAA"), "A has size 2 but 14"),
+])
+def test_from_dict_refuses_impossible_states(edit, message):
+    data = trade_state()
+    Game.from_dict(data)
+    edit(data)
+    with pytest.raises(ValueError, match=message):
+        Game.from_dict(data)
+
+
+def test_from_dict_refuses_play_past_65_sectors():
+    data = trade_state()
+    data["map"] = ["AAAAAAAAAAAA"] * 5 + ["AAAAA......."] + ["." * 12] * 4
+    data["companies"][A] = [65, 600]
+    with pytest.raises(ValueError, match="trading needs"):
+        Game.from_dict(data)
+    data["phase"] = "over"
+    assert Game.from_dict(data).is_terminal()
 
 
 def test_legal_actions_per_phase_and_returns():

@@ -180,6 +180,24 @@ def test_bad_options_exit_two_without_traceback(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+def test_impossible_saves_are_refused_before_the_terminal_is_used(tmp_path):
+    """A price of $0 (a division by zero at the trade prompt) and history rows of the wrong length (the
+    chart) are refused with one line and status 2."""
+    game = Game.new(["Ann", "Bob"], random.Random(8))
+    for name, edit in (("price0", lambda d: d["companies"].__setitem__(0, [1, 0]) or d["map"].__setitem__(
+            0, "A" + d["map"][0][1:])), ("history", lambda d: d.update(history=[[1], [2, 3, 4, 5, 6, 7]]))):
+        path = tmp_path / f"{name}.json"
+        save_game(path, game, ["human", "human"])
+        data = json.loads(path.read_text())
+        edit(data["game"])
+        path.write_text(json.dumps(data))
+        result = run_cli("--resume", str(path))
+        assert result.returncode == 2, name
+        assert result.stderr.startswith(f"starlanes: cannot resume {path}: bad game state: "), result.stderr
+        assert len(result.stderr.splitlines()) == 1
+        assert ("price $0" if name == "price0" else "history") in result.stderr
+
+
 def test_no_terminal_is_a_clear_error():
     result = run_cli("--seed", "1")
     assert result.returncode == 2 and "needs a terminal" in result.stderr
