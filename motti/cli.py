@@ -255,6 +255,16 @@ def run(argv: Sequence[str] | None = None) -> int:
     return _play(args, game, random.Random(f"{seed}:computer"))
 
 
+def _write_initial_status(path: str, game, console_players: Sequence[int] | None) -> None:
+    """Write the ``--status`` file once before any window opens, so that an unusable path is refused now."""
+    from motti.status import status_data, write_status
+
+    try:
+        write_status(path, status_data(game, console=console_players))
+    except OSError as error:
+        raise UserError(f"--status {path}: cannot write: {error.strerror or error}") from None
+
+
 def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
     """Seat the players (§5), open every window (all or nothing), then run the game loop."""
     from common.displays import PlayerStringError, Seat, parse_seats
@@ -263,30 +273,40 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
 
     computer = set(args.computer)
     default_display = os.environ.get("DISPLAY") or None
-    unnamed = set(range(1, game.board.players + 1)) - _named_players(args.seats)
-    # Unnamed computer players need no display: seat them at the terminal, then drop that seat below.
-    curses = args.curses or (default_display is None and bool(unnamed) and unnamed <= computer)
+    # Players already out (-p, a resumed game) get no seat; without $DISPLAY the unnamed ones sit at the
+    # terminal, which only -c or computer players may use.
     try:
         seats = parse_seats(list(args.seats), game.board.players, default_display=default_display,
-                            curses=curses)
+                            curses=args.curses or default_display is None, seated=game.alive)
     except PlayerStringError as error:
         raise UserError(str(error)) from None
-    # A seat whose players are all computer players needs no window, unless no seat would be left to watch.
-    people = [seat for seat in seats if not seat.players or not set(seat.players) <= computer]
-    if people or default_display is None:
-        seats = people
-    else:
-        seats = [Seat((), default_display)]
+    unnamed = next((seat.players for seat in seats if seat.display is None), ())
+    if not args.curses and not set(unnamed) <= computer:
+        listed = ",".join(map(str, unnamed))
+        who = f"player {listed} has" if len(unnamed) == 1 else f"players {listed} have"
+        raise UserError(f"{who} no display: $DISPLAY is not set (name one with {listed}:DISPLAY, or play "
+                        "in this terminal with -c)")
+    # A seat whose players are all computer players needs no window; with nobody left to play, the game is
+    # watched on the terminal (-c) or in an observer window on $DISPLAY.
+    seats = [seat for seat in seats if not seat.players or not set(seat.players) <= computer]
     if not seats:
-        raise UserError("no display to watch the computer players on: $DISPLAY is not set (add 0:DISPLAY)")
+        if args.curses:
+            seats = [Seat((), None)]
+        elif default_display is not None:
+            seats = [Seat((), default_display)]
+        else:
+            raise UserError("no display to watch the computer players on: $DISPLAY is not set (add "
+                            "0:DISPLAY, or watch in this terminal with -c)")
     console_players = tuple(p for seat in seats if seat.display is None for p in seat.players
                             if p not in computer)
+    if args.status:
+        _write_initial_status(args.status, game, console_players if args.curses else None)
     if all(seat.display is None for seat in seats):
         from motti.console import ConsoleError, run_console_game
 
         try:
             run_console_game(game, console_players, computer=sorted(computer), rng=computer_rng,
-                             save=args.save)
+                             save=args.save, status=args.status)
         except ConsoleError as error:
             raise UserError(str(error)) from None
         return EXIT_OK

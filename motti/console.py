@@ -567,7 +567,7 @@ def _restore(stdscr: curses.window) -> None:
 
 def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int] = (),
                      rng: random.Random | None = None, *, mono: bool | None = None,
-                     delay: float = 0.3, save: str | None = None) -> int | None:
+                     delay: float = 0.3, save: str | None = None, status: str | None = None) -> int | None:
     """Play *game* to its end on this terminal alone: *players* at the keyboard, *computer* by ``motti.ai``.
 
     The computer moves one action every *delay* seconds so that the terminal can follow. ``q`` (confirmed)
@@ -579,8 +579,12 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
     With *save* (``--save``) the game is written there after every action and on every way out; a quit saves
     the game as it was before the quit's defeat, so that ``motti FILE`` resumes it. ``s`` saves to *save* or,
     without it, to :func:`motti.savegame.default_path`, and says where on the message line.
+
+    With *status* (``--status``) the status JSON of motti/status.py (no windows; ``console`` = *players*) is
+    rewritten after every change; a failed write is said once on the message line.
     """
     from motti import ai, savegame
+    from motti import status as status_json
 
     rng = rng if rng is not None else random.Random()
     inbox = Inbox()
@@ -588,6 +592,21 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
     computer = frozenset(computer)
     pending = False
     suspended = False   # the save holds the state before the quit
+    status_failed = False
+
+    def show(events: Iterable[object] = (), message: str | None = None) -> None:
+        nonlocal status_failed
+        text = message if message is not None else describe(events)
+        console.show(game, message=text)
+        if status is None:
+            return
+        try:
+            status_json.write_status(status, status_json.status_data(game, message=text or None,
+                                                                     console=players))
+        except OSError as error:
+            if not status_failed:
+                console.refuse(f"cannot write --status {status}: {error.strerror or error}")
+            status_failed = True
 
     def write_save() -> None:
         if save is None or suspended:
@@ -600,7 +619,7 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
     def save_now() -> None:
         target = save if save is not None else savegame.default_path()
         try:
-            console.show(game, message=f"saved to {savegame.save_game(game, save)}")
+            show(message=f"saved to {savegame.save_game(game, save)}")
         except OSError as error:
             console.refuse(f"cannot save to {target}: {error.strerror or error}")
 
@@ -613,7 +632,7 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
     console.start()
     previous = _exit_on_sigterm()
     try:
-        console.show(game)
+        show()
         schedule()
         while True:
             if console.error is not None and not console.alive:
@@ -626,7 +645,7 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
                 if not game.is_terminal() and game.current_player in computer:
                     events = game.apply(ai.choose_action(game, rng))
                     write_save()
-                    console.show(game, events)
+                    show(events)
                 schedule()
             elif isinstance(event, Command) and event.source == SOURCE:
                 if event.verb == "quit":
@@ -637,7 +656,7 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
                     if not game.is_terminal():
                         local = [p for p in players if p in game.alive]
                         if local:
-                            game.defeat(local, cause="quit")
+                            show(game.defeat(local, cause="quit"))
                     return game.winner
                 if event.verb == "save":
                     save_now()
@@ -652,7 +671,7 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
                 else:
                     if events:
                         write_save()
-                    console.show(game, events)
+                    show(events)
                 schedule()
     finally:
         write_save()

@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize, Timer
-from common.save import write_atomic
 from motti import savegame, view
+from motti import status as status_json
 from motti.commands import apply_command
-from motti.mapfile import dump_map
 from motti.rules import (
     AttackDrawn,
     CapitalCaptured,
@@ -124,11 +123,6 @@ def describe(events: Iterable[object], mover: int | None = None) -> str | None:
         elif isinstance(event, GameOver) and event.winner is not None:
             parts.append(f"P{event.winner} wins!")
     return "; ".join(parts) if parts else None
-
-
-def board_rows(game: Game) -> list[str]:
-    """The board in the map grid format of spec §3.2: ``.`` sea, ``a``–``i`` free, ``A``–``I`` occupied."""
-    return dump_map(game.board).split("\ngrid\n", 1)[1].splitlines()
 
 
 class Frontend:
@@ -398,9 +392,8 @@ class Frontend:
             self.console.show(game, message=self.message)
 
     def status_data(self) -> dict[str, Any]:
-        """The ``--status`` JSON of spec §6 as a dict."""
-        game = self.game
-        board = game.board
+        """The ``--status`` JSON of spec §6 as a dict (motti/status.py)."""
+        board = self.game.board
         windows = []
         for source, state in self.views.items():
             size = tuple(state.frame.get_size()) if state.frame is not None else tuple(state.window.size)
@@ -408,31 +401,15 @@ class Frontend:
             windows.append({"source": source, "display": state.window.display, "players": list(state.players),
                             "window_id": getattr(state.window, "window_id", None), "size": list(size),
                             "x0": x0, "y0": y0, "c": cell})
-        return {
-            "board": board_rows(game),
-            "width": board.width,
-            "height": board.height,
-            "players": board.players,
-            "capitals": {str(p): None if cell is None else list(cell) for p, cell in board.capitals.items()},
-            "turn": game.current_player,
-            "action": game.selected.value,
-            "attacks_left": game.attacks_left,
-            "crosses": [list(cell) for cell in game.crosses],
-            "alive": list(game.alive),
-            "winner": game.winner,
-            "message": self.message,
-            "windows": windows,
-            "console": list(self.console_players) if self.console is not None else None,
-        }
+        return status_json.status_data(self.game, message=self.message, windows=windows,
+                                  console=self.console_players if self.console is not None else None)
 
     def write_status(self) -> None:
         """Rewrite the ``--status`` file atomically (no-op without one)."""
         if self.status is None:
             return
-        import json
-
         try:
-            write_atomic(self.status, json.dumps(self.status_data(), indent=1) + "\n")
+            status_json.write_status(self.status, self.status_data())
         except OSError as error:
             if not self.status_failed:
                 print(f"motti: --status {self.status}: {error.strerror or error}", file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import signal
@@ -353,3 +354,49 @@ def test_a_terminal_without_cursor_addressing_is_refused(terminals, tmp_path: Pa
     assert shown.child.exitstatus == 2
     assert shown.child.before.decode().strip() == (f"motti: cannot use this terminal (TERM={term}): "
                                                    "it cannot move the cursor (set TERM, e.g. TERM=xterm)")
+
+
+def read_status(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def wait_status(term: Terminal, path: Path, predicate: Callable[[dict], bool], what: str) -> dict:
+    found: list[dict] = []
+
+    def check(_term: Terminal) -> bool:
+        status = read_status(path)
+        if status is not None and predicate(status):
+            found.append(status)
+            return True
+        return False
+
+    term.wait_for(check, what)
+    return found[0]
+
+
+def test_status_file_in_a_console_only_game(terminals, tmp_path: Path, small: Path) -> None:
+    path = tmp_path / "s.json"
+    term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", "--status", str(path))
+    term.wait_text(STATUS_1)
+    status = wait_status(term, path, lambda s: s["console"] == [1, 2], "the console in the status")
+    assert (status["windows"], status["turn"], status["action"], status["crosses"]) == ([], 1, "attack", [])
+    term.send(" ")   # a cross on player 1's capital (1, 1)
+    status = wait_status(term, path, lambda s: s["crosses"] == [[1, 1]], "the cross in the status")
+    assert status["board"] == [".aaab...", "aaaabbb.", ".aabbbbb", "..abbbb."]
+
+
+def test_with_c_an_all_computer_game_is_watched_on_the_terminal(terminals, tmp_path: Path,
+                                                                small: Path) -> None:
+    path = tmp_path / "s.json"
+    term = motti(terminals, tmp_path, "-c", "--computer", "1,2", str(small), "--seed", "3",
+                 "--status", str(path), env="DISPLAY=:99999 ")
+    status = wait_status(term, path, lambda s: s["attacks_left"] < 6 or s["turn"] == 2, "a computer move")
+    assert status["console"] == [] and status["windows"] == []
+    term.wait_text("waiting for player")
+    term.send("q")
+    term.child.expect(pexpect.EOF)
+    term.child.close()
+    assert term.child.exitstatus == 0

@@ -506,3 +506,17 @@ def test_closing_a_window_under_a_window_manager_defeats_its_player(xvfb, maps, 
             assert code == 130, err
         wm.terminate()
         wm.wait(10)
+
+
+def test_a_player_dropped_by_p_gets_no_seat(xvfb, maps):
+    # -p 2 with player 3 named drops player 2: the $DISPLAY window seats player 1 alone.
+    game = Game(["three.map", "-p", "2", f"3:{xvfb.name}", "--seed", "2"], maps, xvfb.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 2, "two windows")
+        assert sorted(w["players"] for w in status["windows"]) == [[1], [3]]
+        assert status["alive"] == [1, 3]
+        titles = {xvfb.xdotool("getwindowname", str(w["window_id"])).strip() for w in status["windows"]}
+        assert titles == {"motti: player 1", "motti: player 3"}
+    finally:
+        code, _out, err = game.stop()
+    assert code == 130, err

@@ -129,7 +129,14 @@ def test_version(capsys):
     (["three.map", "x:host:0"], "x:host:0"),
     (["three.map", "4:host:0"], "4:host:0"),
     (["three.map", "1:a:0", "1:b:0"], "1:b:0"),
-    (["three.map", "1:a:0"], "DISPLAY"),
+    (["three.map", "1:a:0"], "players 2,3 have no display: $DISPLAY is not set (name one with 2,3:DISPLAY, "
+                             "or play in this terminal with -c)"),
+    # -p 2 drops player 2 (the highest player no string names): only player 1 is left without a display.
+    (["three.map", "-p", "2", "3:a:0"], "player 1 has no display"),
+    (["three.map", "--computer", "1,2,3"], "no display to watch the computer players on: $DISPLAY is not set "
+                                           "(add 0:DISPLAY, or watch in this terminal with -c)"),
+    (["three.map", "-c", "--status", "."], "--status .: cannot write"),
+    (["three.map", "-c", "--status", "/proc/x.json"], "--status /proc/x.json: cannot write"),
 ])
 def test_user_errors_are_one_line_and_exit_2(capsys, here, argv, culprit):
     line = one_line_error(capsys, *argv)

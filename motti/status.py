@@ -1,0 +1,54 @@
+"""The ``--status FILE`` JSON of spec/motti.md §6, shared by the X front end and the console-only game.
+
+The file is rewritten atomically (common.save.write_atomic) after every action and every window change. Its
+keys: ``board`` (rows in the map grid format of §3.2), ``width``, ``height``, ``players``, ``capitals``
+(``{"k": [x, y] or null}``), ``turn``, ``action``, ``attacks_left``, ``crosses`` (``[[x, y], ...]``),
+``alive``, ``winner``, ``message`` (the last announcement or null), ``windows`` (per open window: source,
+display, players, window_id, size ``[w, h]`` px, ``x0``, ``y0``, ``c``) and ``console`` (the players at the
+terminal, or null without a console).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any
+
+from common.save import write_atomic
+from motti.mapfile import dump_map
+
+if TYPE_CHECKING:
+    from motti.rules import Game
+
+
+def board_rows(game: Game) -> list[str]:
+    """The board in the map grid format of spec §3.2: ``.`` sea, ``a``–``i`` free, ``A``–``I`` occupied."""
+    return dump_map(game.board).split("\ngrid\n", 1)[1].splitlines()
+
+
+def status_data(game: Game, *, message: str | None = None, windows: list[dict[str, Any]] | None = None,
+                console: Collection[int] | None = None) -> dict[str, Any]:
+    """The status JSON as a dict; *windows* as described in the module docstring, *console* the players at
+    the terminal (None when no console is open)."""
+    board = game.board
+    return {
+        "board": board_rows(game),
+        "width": board.width,
+        "height": board.height,
+        "players": board.players,
+        "capitals": {str(p): None if cell is None else list(cell) for p, cell in board.capitals.items()},
+        "turn": game.current_player,
+        "action": game.selected.value,
+        "attacks_left": game.attacks_left,
+        "crosses": [list(cell) for cell in game.crosses],
+        "alive": list(game.alive),
+        "winner": game.winner,
+        "message": message,
+        "windows": list(windows or []),
+        "console": None if console is None else list(console),
+    }
+
+
+def write_status(path: str, data: dict[str, Any]) -> None:
+    """Write *data* as JSON to *path* atomically. Raises OSError."""
+    write_atomic(path, json.dumps(data, indent=1) + "\n")
