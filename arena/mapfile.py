@@ -17,12 +17,15 @@ from arena.rules import Arena
 from common.data import shipped_dir
 
 _TOXIC_VALUES = {" ": 1, ".": 1, "0": 20, "#": 20, **{str(d): 2 * d for d in range(1, 10)}}
+_MAP_CHARS = "'#', ' ' or '.'"
+_TOXIC_CHARS = "' ', '.', '0'-'9' or '#'"
 
 
 class MapError(ValueError):
     """A map that can't be used.
 
-    ``str()`` is ``"FILE:LINE:COL: message"`` (line and column 1-based, 0 when it is not about one place).
+    ``str()`` is ``"FILE:LINE:COL: message"`` (line and column 1-based), or ``"FILE: message"`` when it is not
+    about one place (line and col 0).
     """
 
     def __init__(self, file: str | Path, line: int, col: int, message: str):
@@ -30,7 +33,7 @@ class MapError(ValueError):
         self.line = line
         self.col = col
         self.message = message
-        super().__init__(f"{self.file}:{line}:{col}: {message}")
+        super().__init__(f"{self.file}:{line}:{col}: {message}" if line else f"{self.file}: {message}")
 
 
 def split_rows(text: str) -> list[str]:
@@ -42,10 +45,13 @@ def split_rows(text: str) -> list[str]:
     return rows
 
 
-def _read_rows(path: Path) -> list[str]:
-    """The file's rows without line ends and trailing blank lines. Raises MapError when unreadable."""
+def _read_rows(path: Path, expected: str) -> list[str]:
+    """The file's rows without line ends and trailing blank lines. Raises MapError when unreadable
+    (*expected* names the characters the file should hold)."""
     try:
         raw = path.read_bytes()
+    except IsADirectoryError:
+        raise MapError(path, 0, 0, "is a directory, not a file") from None
     except OSError as exc:
         raise MapError(path, 0, 0, f"cannot read: {exc.strerror or exc}") from None
     try:
@@ -53,17 +59,17 @@ def _read_rows(path: Path) -> list[str]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise MapError(path, line, col, "not a text file (expected '#', ' ' or '.')") from None
+        raise MapError(path, line, col, f"not a text file (expected {expected})") from None
     return split_rows(text)
 
 
 def parse_map(rows: list[str], file: str | Path = "<map>") -> np.ndarray:
     """Map rows (``#`` wall, space or ``.`` free) to an ``(H, W)`` bool wall array, short rows padded free.
 
-    Raises MapError naming file, line and column of a bad character, or 0:0 for an empty map.
+    Raises MapError naming file, line and column of a bad character (line 1, column 1 for an empty map).
     """
     if not rows:
-        raise MapError(file, 0, 0, "empty map (expected rows of '#', ' ' or '.')")
+        raise MapError(file, 1, 1, f"empty map (expected rows of {_MAP_CHARS})")
     width = max(len(row) for row in rows)
     walls = np.zeros((len(rows), width), dtype=bool)
     for y, row in enumerate(rows):
@@ -71,7 +77,7 @@ def parse_map(rows: list[str], file: str | Path = "<map>") -> np.ndarray:
             if ch == "#":
                 walls[y, x] = True
             elif ch not in " .":
-                raise MapError(file, y + 1, x + 1, f"unexpected character {ch!r} (expected '#', ' ' or '.')")
+                raise MapError(file, y + 1, x + 1, f"unexpected character {ch!r} (expected {_MAP_CHARS})")
     return walls
 
 
@@ -91,7 +97,7 @@ def parse_toxic(rows: list[str], shape: tuple[int, int], file: str | Path = "<to
             value = _TOXIC_VALUES.get(ch)
             if value is None:
                 raise MapError(file, y + 1, x + 1,
-                               f"unexpected character {ch!r} (expected ' ', '.', '0'-'9' or '#')")
+                               f"unexpected character {ch!r} (expected {_TOXIC_CHARS})")
             if x >= width:
                 raise MapError(file, y + 1, x + 1, f"toxicity row is wider than the map ({width})")
             tox[y, x] = value
@@ -114,18 +120,19 @@ def arena_from_text(map_text: str, toxic_text: str | None = None, name: str = "a
 def load_arena(map_path: str | Path, toxic_path: str | Path | None = None) -> Arena:
     """Load a map and its toxicity (§2.2).
 
-    ``toxic_path`` None: ``NAME.toxic`` beside the map if it exists, else 0.01 everywhere. The map is checked
-    for connectivity (see :func:`validate`, with one player). Raises MapError.
+    ``toxic_path`` None: ``NAME.toxic`` beside the map if it exists (a directory of that name is an error,
+    as for ``--toxic``), else 0.01 everywhere. The map is checked for connectivity (see :func:`validate`,
+    with one player). Raises MapError.
     """
     map_path = Path(map_path)
-    walls = parse_map(_read_rows(map_path), map_path)
+    walls = parse_map(_read_rows(map_path, _MAP_CHARS), map_path)
     if toxic_path is None:
         candidate = map_path.with_suffix(".toxic")
-        toxic_path = candidate if candidate.is_file() else None
+        toxic_path = candidate if candidate.exists() else None
     if toxic_path is None:
         tox = np.ones(walls.shape, dtype=np.int16)
     else:
-        tox = parse_toxic(_read_rows(Path(toxic_path)), walls.shape, toxic_path)
+        tox = parse_toxic(_read_rows(Path(toxic_path), _TOXIC_CHARS), walls.shape, toxic_path)
     arena = Arena(walls=walls, toxicity=tox, name=map_path.stem, path=str(map_path))
     validate(arena, 1)
     return arena
@@ -137,7 +144,7 @@ def validate(arena: Arena, n_players: int) -> None:
     At least one free cell per player, and all free cells connected under the movement rules of §2.4.
 
     Diagonal moves need both orthogonal corners free, so they connect nothing that side steps don't: the test
-    is a 4-connectivity labelling. Raises MapError (line/col of an unreachable cell, 0:0 for the count).
+    is a 4-connectivity labelling. Raises MapError (line/col of an unreachable cell; no place for the count).
     """
     file = arena.path or arena.name
     free = ~arena.walls
@@ -162,11 +169,13 @@ def normalised_text(arena: Arena) -> str:
 def find_map(name: str | Path) -> Path:
     """Resolve a map argument: an existing path, else a shipped name ("office" -> maps/arena/office.map).
 
-    Raises MapError (0:0) naming the shipped maps when neither exists.
+    Raises MapError naming the shipped maps when neither exists, or saying that *name* is a directory.
     """
     path = Path(name)
     if path.is_file():
         return path
+    if path.is_dir():
+        raise MapError(str(name), 0, 0, "is a directory, not a map file")
     shipped = shipped_dir("arena")
     candidate = shipped / f"{path.name}.map" if path.suffix != ".map" else shipped / path.name
     if str(name) == path.name and candidate.is_file():

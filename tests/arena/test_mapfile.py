@@ -73,14 +73,29 @@ def test_bad_toxic_file(tmp_path, text, line, col, what):
 
 
 def test_empty_and_unreadable_and_binary(tmp_path):
-    with pytest.raises(MapError, match=r"empty\.map:0:0: empty map"):
+    with pytest.raises(MapError, match=r"empty\.map:1:1: empty map"):
         load_arena(write(tmp_path, "empty.map", "\n\n"))
-    with pytest.raises(MapError, match=r"missing\.map:0:0: cannot read"):
+    with pytest.raises(MapError, match=r"missing\.map: cannot read: No such file"):
         load_arena(tmp_path / "missing.map")
     path = tmp_path / "bin.map"
     path.write_bytes(b"..\n.\xff\n")
-    with pytest.raises(MapError, match=r"bin\.map:2:2: not a text file"):
+    with pytest.raises(MapError, match=r"bin\.map:2:2: not a text file \(expected '#', ' ' or '\.'\)"):
         load_arena(path)
+    good = write(tmp_path, "good.map", "...\n")
+    toxic = tmp_path / "good.toxic"
+    toxic.write_bytes(b"1\x80\n")
+    with pytest.raises(MapError) as info:
+        load_arena(good)
+    assert str(info.value) == f"{toxic}:1:2: not a text file (expected ' ', '.', '0'-'9' or '#')"
+    toxic.unlink()
+    toxic.mkdir()
+    for explicit in (None, toxic):
+        with pytest.raises(MapError) as info:
+            load_arena(good, explicit)
+        assert str(info.value) == f"{toxic}: is a directory, not a file"
+    with pytest.raises(MapError) as info:
+        find_map(str(tmp_path))
+    assert str(info.value) == f"{tmp_path}: is a directory, not a map file"
 
 
 def test_disconnected_map_is_refused_with_the_place(tmp_path):
@@ -102,7 +117,7 @@ def test_walled_cell_inside_is_fine_and_player_count_checked():
     validate(arena, 8)
     with pytest.raises(MapError) as info:
         validate(arena, 9)
-    assert str(info.value) == "ring:0:0: 8 free cells, but 9 players need one each"
+    assert str(info.value) == "ring: 8 free cells, but 9 players need one each"
 
 
 def test_find_map_path_and_shipped_name(tmp_path):
@@ -112,7 +127,7 @@ def test_find_map_path_and_shipped_name(tmp_path):
     assert find_map("office.map") == shipped_dir("arena") / "office.map"
     with pytest.raises(MapError) as info:
         find_map("no-such-map")
-    assert str(info.value).startswith("no-such-map:0:0: no such map file or shipped map (shipped maps: ")
+    assert str(info.value).startswith("no-such-map: no such map file or shipped map (shipped maps: ")
     assert "office" in str(info.value)
 
 
