@@ -137,7 +137,8 @@ class _Client:
 
 
 def run_dir() -> Path:
-    """Where the normalised map copies for bots go: ``$XDG_RUNTIME_DIR/arena`` or ``<tmp>/arena-<uid>``."""
+    """Where the normalised map copies for bots go: ``$XDG_RUNTIME_DIR/arena`` or ``<tmp>/arena-<uid>``
+    (made mode 0755; the copies are 0644)."""
     base = os.environ.get("XDG_RUNTIME_DIR")
     if base and Path(base).is_dir():
         return Path(base) / "arena"
@@ -375,8 +376,11 @@ class ArenaServer:
                          quiet_rounds=self.settings.quiet_rounds)
         directory = run_dir()
         try:
-            directory.mkdir(parents=True, exist_ok=True)
+            directory.mkdir(mode=0o755, parents=True, exist_ok=True)
+            if directory.stat().st_uid == os.getuid():
+                directory.chmod(0o755)
             fd, name = tempfile.mkstemp(prefix=f"{self.arena.name}-", suffix=".map", dir=directory)
+            os.fchmod(fd, 0o644)  # §3: the path must be readable by the bots, whoever runs them
             with os.fdopen(fd, "w", encoding="ascii") as handle:
                 handle.write(normalised_text(self.arena))
         except OSError as exc:

@@ -118,6 +118,7 @@ def test_s18_a_2010_bot_plays_a_whole_game():
     """From the 2010 protocol pages only: buffer on '|', ID_OKAY, read the MAP file, MOVE per START."""
     st = ServerThread(players=2, quiet_rounds=4)
     outcome: dict[int, tuple[bool, int, int]] = {}
+    modes: dict[int, tuple[int, int]] = {}
 
     def bot_2010(slot: int) -> None:
         sock = socket.create_connection(("127.0.0.1", st.port), timeout=30)
@@ -135,6 +136,8 @@ def test_s18_a_2010_bot_plays_a_whole_game():
                 elif parts[0] == "MAP":
                     with open(message[4:]) as handle:
                         rows = handle.read().splitlines()
+                    copy = Path(message[4:])
+                    modes[slot] = (copy.stat().st_mode & 0o777, copy.parent.stat().st_mode & 0o777)
                 elif parts[0] == "START":
                     starts += 1
                     sock.sendall(b"MOVE EAST SOUTH|" if starts % 2 else b"MOVE WEST NORTH|")
@@ -148,6 +151,7 @@ def test_s18_a_2010_bot_plays_a_whole_game():
     for t in threads:
         t.join(10)
     assert outcome[0] == (True, len(st.rounds), 8) and outcome[1] == (True, len(st.rounds), 8)
+    assert modes == {0: (0o644, 0o755), 1: (0o644, 0o755)}  # readable by bots of any user (§3)
     assert all(moves for _, moves, _ in st.rounds)
 
 
