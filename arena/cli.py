@@ -189,7 +189,7 @@ _ms = _whole(0, 86_400_000)
 def _settings(args: argparse.Namespace, players: int) -> Settings:
     return Settings(players=players, host=args.host, port=args.port, seed=args.seed, move_ms=args.move_ms,
                     prep_ms=args.prep_ms, quiet_rounds=args.quiet_rounds, id_timeout_ms=args.id_timeout_ms,
-                    min_round_ms=getattr(args, "round_ms", 0))
+                    round_pause_ms=getattr(args, "round_ms", 0))
 
 
 def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms: int, port: int) -> None:
@@ -229,7 +229,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     _add_game_options(play, move_ms=1000, prep_ms=300, port=0)
     play.add_argument("--bots", type=_players, default=6, help="number of example bots, 2..16 (default 6)")
     play.add_argument("--round-ms", type=_ms, default=120,
-                      help="shortest round, to watch (default 120)")
+                      help="pause after each round's moves, to watch (default 120)")
     play.add_argument("--no-window", action="store_true", help="no spectator window on $DISPLAY")
     play.add_argument("--linger-ms", type=_ms, default=10000,
                       help="keep the window after the game (until q or closed; default 10000)")

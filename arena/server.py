@@ -56,9 +56,10 @@ class Settings:
     quiet_rounds: int = 30
     id_timeout_ms: int = 10000
     ping_ms: int = 2000
-    min_round_ms: int = 0
-    """Shortest wall-clock length of a round (0 = as fast as the bots answer); ``arena play`` uses it to
-    keep a game watchable."""
+    round_pause_ms: int = 0
+    """Pause between the end of a round's MOVE window and the next round's messages, the time spent applying
+    the round counted in (0 = next round at once); ``arena play`` uses it to keep a game watchable. MOVEs
+    arriving during the pause are ignored."""
 
 
 @dataclass
@@ -424,8 +425,8 @@ class ArenaServer:
         self.round_times.append(spent + time.perf_counter() - began)
         for observer in self.observers:
             observer.on_round(self, result, moves)
-        if self.settings.min_round_ms:
-            left = self.settings.min_round_ms / 1000 - (time.perf_counter() - began)
+        if self.settings.round_pause_ms:
+            left = self.settings.round_pause_ms / 1000 - (time.perf_counter() - began)
             if left > 0:
                 await asyncio.sleep(left)
 

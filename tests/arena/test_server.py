@@ -250,7 +250,7 @@ def test_disconnect_mid_round_does_not_stall_and_late_move_is_ignored(caplog):
     caplog.set_level(logging.INFO, logger="arena.server")
     # a round would wait 60 s for a missing MOVE: the game finishes in time only if a closed client is not
     # waited for
-    st = ServerThread(players=3, quiet_rounds=2, move_ms=60000, min_round_ms=1000)
+    st = ServerThread(players=3, quiet_rounds=2, move_ms=60000, round_pause_ms=1000)
     (a, _), (b, _), (c, _) = join(st.port), join(st.port), join(st.port)
     for client in (a, b, c):
         client.until("START 1")
