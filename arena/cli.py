@@ -102,6 +102,17 @@ class Spectators:
                 frames[size] = self.renderer.render(self.state, size, table=self.table)
             window.present(frames[size])
 
+    async def watch(self, server: ArenaServer, period_s: float = 0.05) -> None:
+        """Run on the server's event loop for the whole game (cancel it to stop): handles resize, close and a
+        lost display between rounds, and shows how many bots the server still waits for."""
+        shown = None
+        while True:
+            self.poll()
+            if server.game is None and server.waiting_for != shown:
+                shown = server.waiting_for
+                self.show({"round": 0, "max_rounds": 0, "players": [], "waiting": shown})
+            await asyncio.sleep(period_s)
+
     def on_start(self, server: ArenaServer) -> None:
         self.renderer.ids = server.wire_ids
         self.show(server.game.snapshot())
@@ -257,17 +268,21 @@ def _print_table(table: list[TableRow], rounds: int) -> None:
     print(format_table(table))
 
 
-async def _run_server(server: ArenaServer, extra: Sequence = ()) -> list[TableRow]:
+async def _run_server(server: ArenaServer, extra: Sequence = (),
+                      spectators: Spectators | None = None) -> list[TableRow]:
     try:
         await server.start()
     except ServerError as exc:
         raise UsageError(str(exc)) from None
     tasks = [asyncio.ensure_future(coro) for coro in extra]
+    watch = asyncio.ensure_future(spectators.watch(server)) if spectators else None
     try:
         return await server.run()
     except ServerError as exc:
         raise UsageError(str(exc)) from None
     finally:
+        if watch:
+            watch.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=5)
             for task in tasks:
@@ -282,7 +297,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     observers = [writer] + ([spectators] if spectators else [])
     server = ArenaServer(arena, _settings(args, args.players), observers)
     try:
-        table = asyncio.run(_run_server(server))
+        table = asyncio.run(_run_server(server, spectators=spectators))
     finally:
         writer.close()
         if spectators:
@@ -320,7 +335,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     async def game() -> list[TableRow]:
         mix = [STRATEGY_MIX[i % len(STRATEGY_MIX)] for i in range(args.bots)]
-        return await _run_server(server, [bot(strategy, rng.random()) for strategy in mix])
+        return await _run_server(server, [bot(strategy, rng.random()) for strategy in mix], spectators)
 
     try:
         table = asyncio.run(game())

@@ -175,6 +175,11 @@ class ArenaServer:
         self._all_moved = asyncio.Event()
         self._last_changes: list = []
 
+    @property
+    def waiting_for(self) -> int:
+        """How many players are still missing before the game can start (0 once it has started)."""
+        return 0 if self._started else max(0, self.settings.players - len(self._lobby))
+
     # --- lifecycle ------------------------------------------------------------------------------------------
 
     async def start(self) -> None:

@@ -122,7 +122,8 @@ class Renderer:
 
     def render(self, state: dict, size: tuple[int, int], *,
                table: list[dict] | None = None) -> pygame.Surface:
-        """A new 32-bit Surface of *size* showing *state* (:meth:`arena.rules.Game.snapshot` format).
+        """A new 32-bit Surface of *size* showing *state* (:meth:`arena.rules.Game.snapshot` format; before
+        the game, no players and ``"waiting"``: the number of bots still missing).
 
         *table*: final table rows (``TableRow.as_json``) to show ranks once the game is over.
         """
@@ -145,7 +146,10 @@ class Renderer:
         if table is not None:
             head += "   game over"
         if not players:
+            missing = state.get("waiting")
             head = f"{self.title}  waiting for the players"
+            if missing:
+                head = f"{self.title}  waiting for {missing} bot{'s' if missing != 1 else ''}"
         _text(surface, head, (8, 14), 26)
         _text(surface, "shading: toxicity 0.01 (light) .. 0.20 (green)   bar: energy   arc: view cone",
               (8, size[1] - BOTTOM_H + 5), 18)

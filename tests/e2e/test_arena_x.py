@@ -148,3 +148,30 @@ def test_live_spectators_survive_a_lost_display(room, tmp_path, xvfb):
     verified = subprocess.run(arena_cmd("replay", "--verify", str(record)), capture_output=True, text=True,
                               timeout=60, env={**os.environ})
     assert verified.returncode == 0, verified.stdout
+
+
+def test_serve_window_follows_a_resize_while_waiting_for_bots(room, tmp_path, xvfb):
+    server = subprocess.Popen(arena_cmd("serve", str(room), "--players", "2", "--port", "0", "--replay",
+                                        str(tmp_path / "r.jsonl"), f"0:{xvfb.name}"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        geometry = poll(lambda: window_geometry(xvfb), "the spectator window")
+        wid = subprocess.run(["xdotool", "search", "--name", "^arena"], env=xvfb.env(), capture_output=True,
+                             text=True, timeout=10).stdout.split()[0]
+
+        def wall_drawn(size) -> bool:
+            wx, wy, ww, wh = window_geometry(xvfb) or (0, 0, 0, 0)
+            if (ww, wh) != size:
+                return False
+            lay = layout(size, len(ROOM[0]), len(ROOM))
+            return all(xvfb.pixel(wx + lay.x0 + lay.c * x + lay.c // 2, wy + lay.y0 + lay.c * y + lay.c // 2)
+                       == WALL_RGB for x, y in ((0, 0), (11, 7), (5, 4)))
+
+        poll(lambda: wall_drawn(geometry[2:]), "the map drawn while waiting")
+        for size in ((1000, 700), (520, 300)):
+            xvfb.xdotool("windowsize", wid, str(size[0]), str(size[1]))
+            poll(lambda size=size: wall_drawn(size), f"the map redrawn at {size} while waiting")
+        assert server.poll() is None
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
