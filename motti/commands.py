@@ -14,7 +14,8 @@ def apply_command(game: Game, command: Command) -> list[object]:
     """Play one console/front-end command on *game* and return the rules' events.
 
     Verbs (``common.loop.Command``): ``toggle`` with args ``((x, y),)`` (``(x, y)`` is accepted too),
-    ``select NAME``, ``cycle``, ``perform [NAME]``. ``quit`` is not handled here (the caller knows whose
+    ``select NAME`` (an impossible action is refused, ``Game.choose``), ``cycle`` (skips impossible actions),
+    ``perform [NAME]``. ``quit`` is not handled here (the caller knows whose
     players to defeat).
     Raises ``motti.rules.IllegalAction`` for an illegal move and ``ValueError`` for an unknown verb.
     """
@@ -24,7 +25,7 @@ def apply_command(game: Game, command: Command) -> list[object]:
         game.toggle_cross(int(x), int(y))
         return []
     if verb == "select":
-        game.select(Action(args[0]))
+        game.choose(Action(args[0]))
         return []
     if verb == "cycle":
         game.cycle_action()
@@ -33,8 +34,9 @@ def apply_command(game: Game, command: Command) -> list[object]:
         if not args:
             return list(game.perform())
         action = Action(args[0])
-        if action not in game.possible_actions():
-            raise IllegalAction(f"{action.value} is not possible now")
+        reason = game.why_impossible(action)
+        if reason is not None:
+            raise IllegalAction(reason)
         before = (game.selected, list(game.crosses))
         game.select(action)
         try:

@@ -385,11 +385,7 @@ class Console:
             else:
                 self._beep()
         elif key in SELECT_KEYS:
-            action = SELECT_KEYS[key]
-            if action in snap.possible:
-                self._post("select", action.value)
-            else:
-                self._beep()
+            self._post("select", SELECT_KEYS[key].value)   # the game refuses an impossible one, saying why
         elif key in (ord("\n"), ord("\r"), curses.KEY_ENTER):
             if snap.can_perform(snap.selected):
                 self._post("perform")

@@ -226,7 +226,7 @@ class Frontend:
             box = view.toolbar_box_at(click.x, click.y, size)
             if box is not None:
                 if box < len(view.TOOLBAR_ACTIONS):
-                    self._act(lambda: self.game.select(view.TOOLBAR_ACTIONS[box]))
+                    self._act(lambda: self.game.choose(view.TOOLBAR_ACTIONS[box]))
                 return
             cell = view.cell_at(click.x, click.y, size, self.game.board.width, self.game.board.height)
             if cell is not None:
@@ -284,6 +284,7 @@ class Frontend:
         except IllegalAction as error:
             self.message = str(error)
             self.refresh()
+            self.write_status()
             return
         self._after(events, mover)
 

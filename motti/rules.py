@@ -722,9 +722,34 @@ class Game:
         kept = [c for c in self.crosses if self.is_legal_cross(*c, action)]
         self.crosses = kept[: MAX_CROSSES[action]]
 
+    def why_impossible(self, action: Action) -> str | None:
+        """Why *action* cannot be performed now (one line), or None when it is possible (§2.2, §6)."""
+        if self._over:
+            return "the game is over"
+        if action in self.possible_actions():
+            return None
+        if self.attacked:
+            return f"{action.value.capitalize()} is impossible after an attack this turn"
+        return f"{action.value.capitalize()} is impossible: player {self.current_player} has no cell for it"
+
+    def choose(self, action: Action) -> None:
+        """Select *action* as a player does (a toolbar click, a console key): like :meth:`select`, but an
+        impossible action is refused. Raises IllegalAction saying why (:meth:`why_impossible`)."""
+        reason = self.why_impossible(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self.select(action)
+
     def cycle_action(self) -> None:
-        """Attack -> Defend -> Guerilla -> Attack (§6 middle button)."""
-        self.select(CYCLE_ORDER[(CYCLE_ORDER.index(self.selected) + 1) % len(CYCLE_ORDER)])
+        """Select the next possible action in the order Attack -> Defend -> Guerilla -> Attack (§6 middle
+        button), skipping impossible ones (Attack is always possible while the game runs)."""
+        possible = self.possible_actions()
+        start = CYCLE_ORDER.index(self.selected)
+        for step in range(1, len(CYCLE_ORDER) + 1):
+            action = CYCLE_ORDER[(start + step) % len(CYCLE_ORDER)]
+            if action in possible:
+                self.select(action)
+                return
 
     # ------------------------------------------------------------------------------------------ actions
 

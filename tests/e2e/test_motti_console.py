@@ -400,3 +400,16 @@ def test_with_c_an_all_computer_game_is_watched_on_the_terminal(terminals, tmp_p
     term.child.expect(pexpect.EOF)
     term.child.close()
     assert term.child.exitstatus == 0
+
+
+def test_selecting_an_impossible_action_says_why(terminals, tmp_path: Path, small: Path) -> None:
+    term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3")
+    term.wait_text(STATUS_1)
+    term.send("z")   # an attack without crosses fails: Defend and Guerilla are impossible now
+    term.wait_text("Attack: 5 left")
+    term.send("d")
+    term.wait_text("Defend is impossible after an attack this turn")
+    term.send("\t")
+    term.send("g")
+    term.wait_text("Guerilla is impossible after an attack this turn")
+    assert term.lines()[0].startswith("Player 1 | Attack: 5 left")

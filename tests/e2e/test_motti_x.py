@@ -520,3 +520,25 @@ def test_a_player_dropped_by_p_gets_no_seat(xvfb, maps):
     finally:
         code, _out, err = game.stop()
     assert code == 130, err
+
+
+def test_impossible_actions_are_not_selected_by_clicks(xvfb, maps):
+    game = Game(["two.map", "--seed", "4"], maps, xvfb.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
+        click(xvfb, status, 3)   # an attack without crosses: it fails, Defend and Guerilla become impossible
+        status = game.wait(lambda s: s["attacks_left"] == 5, "the first attack")
+        click(xvfb, status, 1, box=1)
+        status = game.wait(lambda s: s["message"] == "Defend is impossible after an attack this turn",
+                           "the reason on the legend")
+        assert status["action"] == "attack"
+        click(xvfb, status, 1, box=2)
+        status = game.wait(lambda s: s["message"] == "Guerilla is impossible after an attack this turn",
+                           "the reason for Guerilla")
+        click(xvfb, status, 2)
+        click(xvfb, status, 3)   # still Attack: a second attack
+        status = game.wait(lambda s: s["attacks_left"] == 4, "the second attack")
+        assert status["action"] == "attack"
+    finally:
+        code, _out, err = game.stop()
+    assert code == 130, err

@@ -76,8 +76,22 @@ def test_select_cycle_and_refusals() -> None:
         apply_command(game, command("dance"))
     apply_command(game, command("perform"))   # an attack with no cross fails
     assert game.attacks_left == 5
-    with pytest.raises(IllegalAction, match="not possible"):
+    with pytest.raises(IllegalAction, match="^Guerilla is impossible after an attack this turn$"):
         apply_command(game, command("perform", "guerilla"))
+
+
+def test_impossible_actions_cannot_be_selected_and_the_cycle_skips_them() -> None:
+    game = t1()
+    apply_command(game, command("perform"))   # a failed attack: Defend and Guerilla are impossible now
+    for name in ("defend", "guerilla"):
+        reason = f"^{name.capitalize()} is impossible after an attack this turn$"
+        with pytest.raises(IllegalAction, match=reason):
+            apply_command(game, command("select", name))
+        assert game.selected is Action.ATTACK
+    apply_command(game, command("cycle"))
+    assert game.selected is Action.ATTACK
+    apply_command(game, command("select", "attack"))
+    assert game.selected is Action.ATTACK
 
 
 def test_snapshot_predicts_what_the_game_accepts() -> None:

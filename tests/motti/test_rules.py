@@ -117,6 +117,21 @@ def test_cycle_action_order():
     assert seen == [Action.ATTACK, Action.DEFEND, Action.GUERILLA, Action.ATTACK]
 
 
+def test_cycle_skips_actions_without_a_legal_cell_and_choose_says_why():
+    # player 1 owns only its occupied capital, with sea between it and player 2: no cell to defend, none for
+    # a guerilla.
+    g = Game(board("A.bb", {1: (0, 0), 2: (3, 0)}), Scripted([]))
+    assert g.possible_actions() == {Action.ATTACK}
+    g.cycle_action()
+    assert g.selected is Action.ATTACK
+    with pytest.raises(IllegalAction, match=r"^Defend is impossible: player 1 has no cell for it$"):
+        g.choose(Action.DEFEND)
+    assert g.why_impossible(Action.ATTACK) is None and g.selected is Action.ATTACK
+    g2 = Game(board(*T1), Scripted([]))
+    g2.choose(Action.GUERILLA)
+    assert g2.selected is Action.GUERILLA
+
+
 def test_possible_actions_after_an_attack():
     g = Game(board(*T1), Scripted([5]))
     assert g.possible_actions() == set(Action)
