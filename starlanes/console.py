@@ -14,6 +14,7 @@ from __future__ import annotations
 import curses
 import math
 import os
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -122,6 +123,7 @@ class Console:
         self.marks: dict[int, str] = {}
         self.popup: tuple[str, list[tuple[str, int]]] | None = None
         self.overlay: Callable[[], None] | None = None
+        self.small_hint: str | None = None
         if term.colour:
             try:
                 self._init_colours()
@@ -183,7 +185,13 @@ class Console:
             scr.addch(top, left, curses.ACS_ULCORNER)
             scr.addch(top, left + width - 1, curses.ACS_URCORNER)
             scr.addch(top + height - 1, left, curses.ACS_LLCORNER)
-            scr.insch(top + height - 1, left + width - 1, curses.ACS_LRCORNER)
+            bottom, right = top + height - 1, left + width - 1
+            lines, cols = self.term.size()
+            if (bottom, right) == (lines - 1, cols - 1):
+                # addch cannot write the screen's last cell (the cursor has nowhere to go): insert there.
+                scr.insch(bottom, right, curses.ACS_LRCORNER)
+            else:
+                scr.addch(bottom, right, curses.ACS_LRCORNER)
         except curses.error:
             pass
         finally:
@@ -202,8 +210,14 @@ class Console:
         self.screen.erase()
         lines, cols = self.term.size()
         if self.too_small():
-            self.put(0, 0, "Star Lanes needs a terminal of at least 80x25;")
-            self.put(1, 0, f"this one is {cols}x{lines}. Please enlarge it.")
+            message = (f"Star Lanes needs a terminal of at least {MIN_COLS}x{MIN_LINES}; this one is "
+                       f"{cols}x{lines}. Please enlarge it.")
+            room = max(cols, 1)
+            text = [(line, curses.A_NORMAL) for line in textwrap.wrap(message, room)]
+            if self.small_hint:
+                text += [("", 0), *((line, curses.A_BOLD) for line in textwrap.wrap(self.small_hint, room))]
+            for y, (line, attr) in enumerate(text):
+                self.put(y, 0, line, attr)
             self.screen.refresh()
             return
         self.screen.attron(self._pair(_BORDER))
@@ -306,7 +320,7 @@ class Console:
             if key in (REDRAW, "^L"):
                 self.draw(clear=True)
                 continue
-            if self.too_small() and key not in QUIT_KEYS:
+            if self.too_small() and key not in QUIT_KEYS and self.small_hint is None:
                 continue
             return key
 
@@ -408,8 +422,12 @@ class Console:
             pass
         self.autosave()
         self.lines = []
-        self.final_standings()
-        self.chart()
+        self.small_hint = "Press any key to leave the game."
+        try:
+            self.final_standings()
+            self.chart()
+        finally:
+            self.small_hint = None
 
     def autosave(self) -> None:
         if self.save_path is None:
@@ -460,7 +478,13 @@ class Console:
             raise QuitGame
 
     def confirm_quit(self) -> bool:
-        key = self.show_popup(" Quit ", [("Really Quit? (y/n)", curses.A_BOLD)])
+        """"Really Quit? (y/n)"; it also answers on a terminal too small to show it (the question is shown
+        with the request to enlarge it)."""
+        self.small_hint = "Really Quit? (y/n)"
+        try:
+            key = self.show_popup(" Quit ", [(self.small_hint, curses.A_BOLD)])
+        finally:
+            self.small_hint = None
         return key in ("y", "Y")
 
     def trade_phase(self) -> None:

@@ -460,6 +460,64 @@ def test_resize_redraws_and_uses_the_room(terms, tmp_path):
     term.wait_for(r"Trade: up/down")
 
 
+def resize(term: Term, rows: int, cols: int) -> None:
+    term.child.setwinsize(rows, cols)
+    term.screen.resize(rows, cols)
+
+
+def right_edge_intact(term: Term) -> None:
+    """The right borders stay in column 78 on every row, the popup's bottom row included."""
+    lines = term.screen.display
+    assert any("└" in line[3:75] and y >= 13 for y, line in enumerate(lines))
+    assert [line[78:] for line in lines[1:24]] == ["┐ "] + ["│ "] * 10 + ["┘ ", "┐ "] + ["│ "] * 9 + ["┘ "]
+
+
+@pytest.mark.parametrize("key", ["s", "c", "q"])
+def test_popups_leave_the_borders_under_them_in_place(terms, tmp_path, key):
+    path, _ = move_save(tmp_path)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move")
+    term.send(key)
+    term.wait_for(r"Available company sectors|Total Worth|Really Quit")
+    right_edge_intact(term)
+    term.send("\x0c")
+    term.wait_for(r"Available company sectors|Total Worth|Really Quit")
+    right_edge_intact(term)
+    term.send("x")
+    term.wait_for(r"Ann, enter your move")
+    assert_frames_intact(term)
+
+
+def test_game_over_popup_leaves_the_borders_in_place(terms, tmp_path):
+    path, _ = move_save(tmp_path, a_size=64)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move")
+    term.send("1")
+    term.wait_for(r"GAME OVER - Final Standings")
+    right_edge_intact(term)
+
+
+@pytest.mark.parametrize("size", [(20, 60), (10, 40)])
+def test_a_too_small_terminal_asks_in_full_and_can_be_quit(terms, tmp_path, size):
+    path, _ = move_save(tmp_path)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move")
+    resize(term, *size)
+    term.wait_for(r"needs a terminal")
+    term.wait_for(r"80x25;")
+    assert all(len(line.rstrip()) <= size[1] for line in term.screen.display)
+    term.send("y", "1")
+    term.send("q")
+    term.wait_for(r"Really Quit\? \(y/n\)")
+    assert "80x25;" in term.text()
+    term.send("y")
+    term.wait_for(r"Press any key to leave the game")
+    term.send("x")
+    term.send("x")
+    assert term.finish() == 0
+    assert re.search(rb"Ann\s+\$20000\s+\$6000\s+\$26000", term.raw)
+
+
 def process_state(pid: int) -> str:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 
