@@ -395,39 +395,56 @@ def _print_replay(rep: replay.Replay) -> None:
     _print_table(rows, rep.final["rounds"])
 
 
+MIN_STEP_S = 0.02
+"""Shortest time per round in the replay window (``--step-ms 0`` plays at this pace)."""
+
+
 def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
+    """The replay window: one round per *step_s* (at least MIN_STEP_S); space pauses, arrows step, q quits.
+
+    The step timer runs only while playing and not at the end: paused or finished, the loop blocks on the
+    window's events."""
     from common.loop import Key, Timer
 
     spectators = _open_spectators(rep.arena, [display], f"{rep.header['map']} (replay)")
     spectators.renderer.ids = rep.header["ids"]
     states = list(rep.states())
     table = rep.final["table"] if rep.final else None
+    step_s = max(step_s, MIN_STEP_S)
     index, paused = 0, False
 
     def show() -> None:
         spectators.show(states[index][1], table if index == len(states) - 1 else None)
 
+    def schedule() -> None:
+        spectators.inbox.cancel("step")
+        if not paused and index < len(states) - 1:
+            spectators.inbox.call_later(step_s, "step")
+
     try:
         show()
-        spectators.inbox.call_later(step_s, "step")
+        schedule()
         while spectators.windows:
             event = spectators.poll(None)
             if isinstance(event, Timer):
                 if not paused and index < len(states) - 1:
                     index += 1
                     show()
-                spectators.inbox.call_later(step_s, "step")
+                schedule()
             elif isinstance(event, Key):
                 if event.name in ("q", "Q", "Escape"):
                     return
                 if event.name == "space":
                     paused = not paused
+                    schedule()
                 elif event.name in ("Right", "Up"):
                     paused, index = True, min(index + 1, len(states) - 1)
                     show()
+                    schedule()
                 elif event.name in ("Left", "Down"):
                     paused, index = True, max(index - 1, 0)
                     show()
+                    schedule()
     finally:
         spectators.close()
 

@@ -175,3 +175,34 @@ def test_serve_window_follows_a_resize_while_waiting_for_bots(room, tmp_path, xv
     finally:
         server.terminate()
         server.communicate(timeout=30)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process *pid* so far (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_replay_window_at_step_0_idles_at_the_end_and_stops_on_sigterm(room, tmp_path, xvfb):
+    record = tmp_path / "game.jsonl"
+    made = subprocess.run(arena_cmd("play", str(room), "--bots", "3", "--seed", "4", "--no-window",
+                                    "--quiet-rounds", "3", "--round-ms", "0", "--replay", str(record), "-q"),
+                          capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    last = json.loads(record.read_text().splitlines()[-2])["state"]
+    viewer = subprocess.Popen(arena_cmd("replay", str(record), f"0:{xvfb.name}", "--step-ms", "0"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        geometry = poll(lambda: window_geometry(xvfb), "the replay window")
+        team = {p["id"]: p["team"] for p in last["players"]}
+        poll(lambda: shows(xvfb, geometry, last, lambda p: BLUE_RGB if team[p["id"]] == "BLUE" else RED_RGB),
+             "the last round drawn")
+        before = cpu_seconds(viewer.pid)
+        time.sleep(1.0)  # a window of idle time to measure CPU use in (not a synchronisation)
+        assert cpu_seconds(viewer.pid) - before < 0.3, "the replay window spins at the end of the replay"
+        viewer.terminate()
+        assert viewer.wait(30) == -15
+    finally:
+        if viewer.poll() is None:
+            viewer.kill()
+            viewer.wait(10)
