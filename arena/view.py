@@ -9,7 +9,8 @@ c·(y+1))``.
 
 Drawing: walls (40,40,40); free cells shaded from (235,235,225) at toxicity 0.01 to (150,200,110) at 0.20;
 each player a disc in its team colour (blue (50,100,220), red (220,50,47)) whose centre pixel is the pure team
-colour, a white facing pointer, the outline of its 179° view cone (radius 2 cells) and an energy bar along the
+colour (radius 2/5 of a cell, at least :data:`PLAYER_MIN_RADIUS` px, with a white rim when larger than its
+cell), a white facing pointer, the outline of its 179° view cone (radius 2 cells) and an energy bar along the
 bottom of its cell; a disconnected player has a grey ring. The panel lists every player: colour, id, points (2
 decimals), energy and switch round.
 """
@@ -38,6 +39,8 @@ FREE_LOW_RGB = (235, 235, 225)
 FREE_HIGH_RGB = (150, 200, 110)
 BACKGROUND_RGB = (20, 20, 24)
 TEXT_RGB = (230, 230, 230)
+PLAYER_MIN_RADIUS = 4
+"""Smallest disc radius in pixels: on big maps (cells of a few pixels) players stay visible."""
 TEAM_RGB = {"BLUE": BLUE_RGB, "RED": RED_RGB}
 
 
@@ -178,7 +181,9 @@ class Renderer:
         colour = TEAM_RGB[p["team"]]
         rect = lay.cell_rect(p["x"], p["y"])
         cx, cy = lay.cell_centre(p["x"], p["y"])
-        radius = max(1, lay.c * 2 // 5)
+        radius = max(PLAYER_MIN_RADIUS, lay.c * 2 // 5)
+        if radius * 2 > lay.c:  # a disc larger than its cell gets a white rim to stand out on the board
+            pygame.draw.circle(surface, (255, 255, 255), (cx, cy), radius + 1)
         pygame.draw.circle(surface, colour, (cx, cy), radius)
         if not p.get("connected", True):
             pygame.draw.circle(surface, (160, 160, 160), (cx, cy), radius, max(1, lay.c // 10))

@@ -220,3 +220,21 @@ def test_binary_and_cut_replays_from_the_command_line(tmp_path):
                               text=True, timeout=60, env=env)
         assert done.returncode == 2
         assert done.stderr == f"arena: {binary}:2: not a text file\n"
+
+
+def test_players_on_the_big_map_are_discs_of_at_least_4_px_radius():
+    from arena.mapfile import find_map, load_arena
+    from arena.rules import Game
+    from arena.view import BLUE_RGB, PLAYER_MIN_RADIUS, Renderer, layout
+
+    arena = load_arena(find_map("metropolis"))
+    state = Game(arena, 16, random.Random(3)).snapshot()
+    size = (1280, 1024)
+    lay = layout(size, arena.width, arena.height)
+    assert lay.c < 2 * PLAYER_MIN_RADIUS
+    surface = Renderer(arena, title="metropolis").render(state, size)
+    for p in state["players"]:
+        cx, cy = lay.cell_centre(p["x"], p["y"])
+        for dx, dy in ((3, 0), (-3, 0), (0, 3), (0, -3), (2, 2), (-2, -2)):
+            assert tuple(surface.get_at((cx + dx, cy + dy)))[:3] == BLUE_RGB
+        assert tuple(surface.get_at((cx - PLAYER_MIN_RADIUS - 1, cy)))[:3] == (255, 255, 255)  # the rim
