@@ -5,7 +5,9 @@ N, Defend, Guerilla, the crosses-left indicator on the current player's colour),
 bottom, and the board between them with cell side ``c = floor(min(win_w / W, (win_h - 72) / H))``.
 Occupied cells are drawn bright, unoccupied ones dark (each colour component × 0.45, rounded down), sea in its
 own colour. Grid lines, capital rings and crosses stay inside a cell's inner area, so the probe pixel
-``(x0 + c·x + 1, y0 + c·y + c//2)`` always shows the pure fill colour for ``c >= 4``.
+``(x0 + c·x + 1, y0 + c·y + c//2)`` always shows the pure fill colour for ``c >= 4``. Sea cells have no grid
+lines but, from ``c >= 8``, two short lighter wave strokes (``~``) clear of the probe pixel, so that sea never
+looks like the land of a player with a dark blue (player 3's free land is close to the sea colour).
 
 The view only reads a :class:`motti.rules.Game`; it never talks to X (ARCHITECTURE.md seam 3). Surfaces are
 32-bit and need no display: pygame runs with ``SDL_VIDEODRIVER=dummy``.
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -46,6 +48,8 @@ PLAYER_COLOURS: dict[int, tuple[int, int, int]] = {
     9: (240, 240, 240),
 }
 SEA = (25, 45, 95)
+#: The sea's wave strokes (not a pinned colour: probe pixels never fall on them).
+WAVE = (70, 105, 170)
 GRID = (12, 12, 12)
 #: Grid lines are drawn from this cell side on (px); below it they would hide the cells' colours.
 GRID_MIN_CELL = 8
@@ -144,6 +148,24 @@ def _ink_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     return INK if 299 * red + 587 * green + 114 * blue > 128_000 else WHITE
 
 
+#: Font sizes tried, largest first, when a text must fit a box.
+_FIT_POINTS = (24, 18, 14, 11)
+
+
+def fit_text(variants: Sequence[str], width: int, largest: int = 24, *,
+             bold: bool = False) -> tuple[str, int]:
+    """The first of *variants* (longest first) that fits in *width* px at some font size from *largest*
+    points down to 14, with the largest such size; else the last variant at the smallest size that fits, or
+    at 11 points (the caller clips it). Returns ``(text, points)``."""
+    sizes = [p for p in _FIT_POINTS if p <= largest]
+    for text in variants:
+        for points in sizes:
+            if points >= 14 and _font(points, bold).size(text)[0] <= width:
+                return text, points
+    text = variants[-1]
+    return text, next((p for p in sizes if _font(p, bold).size(text)[0] <= width), _FIT_POINTS[-1])
+
+
 def _blit_text(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: tuple[int, int, int],
                points: int, *, bold: bool = False, centre: bool = True) -> None:
     """Draw *text* inside *rect* (clipped), centred or left-aligned."""
@@ -176,24 +198,28 @@ def turn_text(game: Game, viewer: Collection[int] | None) -> str:
 
 def _draw_toolbar(surface: pygame.Surface, game: Game, size: tuple[int, int]) -> None:
     possible = game.possible_actions()
-    labels = (f"Attack {game.attacks_left}", "Defend", "Guerilla")
-    for index, (action, label) in enumerate(zip(TOOLBAR_ACTIONS, labels, strict=True)):
+    labels = ((f"Attack {game.attacks_left}", f"Att {game.attacks_left}", f"A{game.attacks_left}"),
+              ("Defend", "Def", "D"), ("Guerilla", "Guer", "G"))
+    for index, (action, variants) in enumerate(zip(TOOLBAR_ACTIONS, labels, strict=True)):
         rect = box_rect(index, size)
         background, ink = (BOX, INK) if action in possible else (INK, BOX)
         surface.fill(background, rect)
         selected = game.winner is None and action == game.selected
         pygame.draw.rect(surface, ink, rect.inflate(-2, -2), 4 if selected else 1)
-        _blit_text(surface, label, rect.inflate(-10, 0), ink, 24, bold=selected)
+        label, points = fit_text(variants, rect.width - 10, bold=selected)
+        _blit_text(surface, label, rect.inflate(-10, 0), ink, points, bold=selected)
     rect = box_rect(INDICATOR_BOX, size)
     if game.winner is not None:
         colour = bright(game.winner)
-        label = f"Winner: {game.winner}"
+        variants = (f"Winner: {game.winner}", f"Won {game.winner}", f"W{game.winner}")
     else:
         colour = bright(game.current_player)
-        label = f"Crosses {game.crosses_left()}"
+        crosses = game.crosses_left()
+        variants = (f"Crosses {crosses}", f"X {crosses}", f"{crosses}")
     surface.fill(colour, rect)
     pygame.draw.rect(surface, _ink_on(colour), rect.inflate(-2, -2), 1)
-    _blit_text(surface, label, rect.inflate(-10, 0), _ink_on(colour), 24, bold=True)
+    label, points = fit_text(variants, rect.width - 10, bold=True)
+    _blit_text(surface, label, rect.inflate(-10, 0), _ink_on(colour), points, bold=True)
 
 
 def _draw_x(surface: pygame.Surface, rect: pygame.Rect, line: int) -> None:
@@ -207,6 +233,27 @@ def _cell_inner(x0: int, y0: int, cell: int, x: int, y: int) -> pygame.Rect:
     return pygame.Rect(x0 + cell * x + 2, y0 + cell * y + 2, cell - 4, cell - 4)
 
 
+@functools.lru_cache(maxsize=8)
+def _waves(cell: int) -> np.ndarray:
+    """The wave strokes of one sea cell of side *cell* (at least 4): a (c, c) bool mask indexed ``[x, y]``
+    holding two short ``~`` strokes, one high right, one low left of centre, both at least ``c // 4`` px right
+    of the cell's left edge (the probe pixel column 1 stays sea) and clear of the cell's last row and column;
+    below 8 px a single dash in the upper right quarter."""
+    mask = np.zeros((cell, cell), dtype=bool)
+    if cell < GRID_MIN_CELL:
+        mask[cell // 2:, cell // 4] = True
+        return mask
+    amplitude = max(1, cell // 12)
+    thick = 1 if cell < 24 else 2
+    for left, right, middle in ((0.40, 0.85, 0.30), (0.25, 0.70, 0.68)):
+        x_from, x_to = max(cell // 4, round(cell * left)), round(cell * right)
+        for x in range(x_from, x_to):
+            phase = 2 * np.pi * (x - x_from) / max(1, x_to - x_from)
+            y = round(cell * middle - amplitude * np.sin(phase))
+            mask[x, max(0, y):min(cell - 1, y + thick)] = True
+    return mask
+
+
 def _draw_board(surface: pygame.Surface, game: Game, x0: int, y0: int, cell: int) -> None:
     board = game.board
     width, height = board.width, board.height
@@ -214,9 +261,13 @@ def _draw_board(surface: pygame.Surface, game: Game, x0: int, y0: int, cell: int
     index = np.where(board.land, np.where(board.occupied, owner + 9, owner), 0)
     rgb = _PALETTE[index.T]  # (W, H, 3): surfarray indexes x first
     rgb = np.repeat(np.repeat(rgb, cell, axis=0), cell, axis=1)
-    if cell >= GRID_MIN_CELL:
-        rgb[cell - 1::cell, :, :] = GRID
-        rgb[:, cell - 1::cell, :] = GRID
+    if cell >= 4:
+        land = np.repeat(np.repeat(board.land.T, cell, axis=0), cell, axis=1)   # (W·c, H·c) per pixel
+        if cell >= GRID_MIN_CELL:
+            edge = np.zeros((cell, cell), dtype=bool)
+            edge[cell - 1, :] = edge[:, cell - 1] = True
+            rgb[land & np.tile(edge, (width, height))] = GRID
+        rgb[~land & np.tile(_waves(cell), (width, height))] = WAVE
     pygame.surfarray.blit_array(surface.subsurface((x0, y0, cell * width, cell * height)), rgb)
     if cell < 4:
         return
@@ -269,27 +320,56 @@ def _draw_key(surface: pygame.Surface, player: int, left: int, band: pygame.Rect
         x = square.right + 4 + label_width + _KEY_GAP
 
 
+_PLAYER_SWATCH = 16
+_PLAYER_GAP = 3
+
+
+def _players_width(game: Game) -> int:
+    return game.board.players * (_PLAYER_SWATCH + _PLAYER_GAP) - _PLAYER_GAP
+
+
+def _draw_players(surface: pygame.Surface, game: Game, left: int, band: pygame.Rect) -> None:
+    """The players' colours from *left*: one swatch per player in its bright colour with its number on it;
+    a player out of the game gets its dark colour, a grey number and a slash."""
+    alive = set(game.alive)
+    top = band.centery - _PLAYER_SWATCH // 2
+    for player in range(1, game.board.players + 1):
+        square = pygame.Rect(left + (player - 1) * (_PLAYER_SWATCH + _PLAYER_GAP), top, _PLAYER_SWATCH,
+                             _PLAYER_SWATCH)
+        if player in alive:
+            surface.fill(bright(player), square)
+            _blit_text(surface, str(player), square, _ink_on(bright(player)), 16, bold=True)
+        else:
+            surface.fill(dark(player), square)
+            _blit_text(surface, str(player), square, BOX, 16)
+            pygame.draw.line(surface, WHITE, square.bottomleft, (square.right - 1, square.top), 2)
+
+
 def draw_legend(surface: pygame.Surface, game: Game, viewer: Collection[int] | None = None,
                 message: str | None = None) -> None:
     """(Re)draw the legend band of a rendered *surface* in place: a swatch of the player in turn (or the
-    winner), the turn text for *viewer* and any *message*, then the key at the right when the window is wide
-    enough to keep at least 2/5 of the band for the text. Front ends use it to make the "your move" variant of
-    a frame without rendering the board again."""
+    winner), the turn text for *viewer* and any *message* (in a smaller font or clipped when it does not
+    fit); then, at the right while at least 1/3 of the band stays for the text, the players' colour swatches
+    with their numbers (players out of the game slashed) and the key (bright = occupied, dark = free, ring,
+    X). Front ends use it to make the "your move" variant of a frame without rendering the board again."""
     band = legend_rect(surface.get_size())
     surface.fill(INK, band)
     player = game.winner if game.winner is not None else game.current_player
     text_right = band.right - 6
-    key_width = _key_width()
-    if band.width - key_width - 12 >= band.width * 2 // 5:
-        _draw_key(surface, player, band.right - 6 - key_width, band)
-        text_right -= key_width + 12
+    for width, draw in ((_players_width(game), lambda left: _draw_players(surface, game, left, band)),
+                        (_key_width(), lambda left: _draw_key(surface, player, left, band))):
+        if text_right - width - 12 - band.left < band.width // 3:
+            break
+        draw(text_right - width)
+        text_right -= width + 12
     tag = pygame.Rect(band.left + 6, band.centery - 6, 12, 12)
     surface.fill(bright(player), tag)
     text = turn_text(game, viewer)
     if message:
         text = f"{text} · {message}"
     area = pygame.Rect(tag.right + 6, band.top, max(0, text_right - tag.right - 6), band.height)
-    _blit_text(surface, text, area, WHITE, 18, centre=False)
+    text, points = fit_text((text,), area.width, 18)
+    _blit_text(surface, text, area, WHITE, points, centre=False)
 
 
 def render(game: Game, size: tuple[int, int], viewer: Collection[int] | None = None,

@@ -231,3 +231,50 @@ def test_render_is_the_window_size_and_handles_tiny_windows():
     g = game()
     assert view.render(g, (643, 331)).get_size() == (643, 331)
     assert view.render(g, (10, 10)).get_size() == (10, 10)
+
+
+def test_sea_has_waves_and_no_grid_lines_and_land_keeps_them():
+    rows, capitals = MIXED
+    g = Game(board(rows, capitals), Draws())
+    for size in [(480, 200), (1000, 600), (60, 88)]:
+        surface = view.render(g, size, (1,))
+        x0, y0, c = view.layout(*size, 7, 4)
+        sea = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "."]
+        for x, y in sea:
+            pixels = {rgb(surface, x0 + c * x + dx, y0 + c * y + dy) for dx in range(c) for dy in range(c)}
+            assert pixels == {view.SEA, view.WAVE}, (x, y, c)
+            assert rgb(surface, x0 + c * x + c - 1, y0 + c * y + c // 2) == view.SEA   # no grid line
+            assert rgb(surface, x0 + c * x + 1, y0 + c * y + c // 2) == view.SEA       # the probe pixel
+        if c >= view.GRID_MIN_CELL:
+            assert rgb(surface, x0 + c * 1 + c - 1, y0 + c // 2) == view.GRID        # land cell (1, 0)
+    # player 3's free land (close to the sea colour; (1, 2) is its capital, ringed) shows no wave
+    surface = view.render(g, (480, 200), (1,))
+    x0, y0, c = view.layout(480, 200, 7, 4)
+    pixels = {rgb(surface, x0 + c + dx, y0 + 2 * c + dy) for dx in range(c - 1) for dy in range(c - 1)}
+    assert view.dark(3) in pixels and view.WAVE not in pixels and view.SEA not in pixels
+
+
+@pytest.mark.parametrize("size", [(1000, 300), (300, 200)])
+def test_legend_shows_every_players_colour_and_number_and_slashes_the_ones_out(size):
+    rows, capitals = MIXED
+    g = Game(board(rows, capitals), Draws())
+    g.defeat([2], cause="quit")
+    surface = view.render(g, size, (1,))
+    band = view.legend_rect(size)
+    strip_left = band.right - 6 - (9 * 19 - 3)
+    top = band.centery - 8
+    for player in range(1, 10):
+        corner = (strip_left + (player - 1) * 19 + 1, top + 1)
+        assert rgb(surface, *corner) == (view.dark(2) if player == 2 else view.bright(player)), player
+    slash = (strip_left + 19 + 8, top + 7)
+    assert rgb(surface, *slash) == view.WHITE
+
+
+@pytest.mark.parametrize("width", [300, 200, 160])
+def test_toolbar_labels_fit_their_boxes(width):
+    for variants in (("Attack 5", "Att 5", "A5"), ("Crosses 6", "X 6", "6")):
+        text, points = view.fit_text(variants, width // 4 - 10, bold=True)
+        assert view._font(points, True).size(text)[0] <= width // 4 - 10
+    assert view.fit_text(("Attack 5", "Att 5", "A5"), 480 // 4 - 10) == ("Attack 5", 24)
+    assert view.fit_text(("Crosses 6", "X 6", "6"), 300 // 4 - 10, bold=True)[0] == "Crosses 6"
+    assert view.fit_text(("Crosses 6", "X 6", "6"), 200 // 4 - 10, bold=True)[0] == "X 6"
