@@ -322,6 +322,10 @@ class Window:
             except (xerror.ConnectionClosedError, OSError) as exc:
                 if attempt:
                     raise DisplayError(name, _connect_reason(exc)) from None
+            except struct.error:
+                raise DisplayError(name, "not an X server, or it answered garbage") from None
+            except OverflowError:
+                raise DisplayError(name, "display number out of range") from None
             time.sleep(_RETRY_DELAY_S)
         screens = len(conn.display.info.roots)
         if screen_number >= screens:
@@ -337,7 +341,9 @@ class Window:
             conn.set_error_handler(self._on_xerror)
             self._format = _pixel_format(self.display, conn)
             screen = conn.screen()
-            width, height = self.size
+            width = min(self.size[0], screen.width_in_pixels)
+            height = min(self.size[1], screen.height_in_pixels)
+            self.size = (width, height)
             win = screen.root.create_window(0, 0, width, height, 0, screen.root_depth, X.InputOutput,
                                             X.CopyFromParent, background_pixel=screen.black_pixel,
                                             event_mask=_EVENT_MASK)
@@ -462,15 +468,17 @@ class Window:
 def open_window(display: str, *, title: str, size: tuple[int, int], inbox: Inbox, source: str,
                 timeout: float = 5.0, min_size: tuple[int, int] = (160, 120),
                 app: str | None = None) -> Window:
-    """Open a ``size`` = (width, height) pixel window titled ``title`` on X display ``display`` ("host:N.S").
+    """Open a ``size`` = (width, height) pixel window titled ``title`` on X display ``display`` ("host:N.S");
+    a size larger than the screen is cut to the screen's (``Window.size`` tells the size opened).
 
     Events reach ``inbox`` tagged with ``source``. ``min_size`` is the WM minimum-size hint (pixels); ``app``
     the WM_CLASS instance name (default: the title's first word, lower case). Connection, window creation and
     mapping happen in the window's own thread within ``timeout`` seconds; the connection is retried once after
     100 ms when the server resets it. TCP displays get TCP_NODELAY.
 
-    Raises DisplayError (one line naming the display) for a bad name, a refused connection (no server),
-    refused authorisation, an unsupported visual or no answer within ``timeout``.
+    Raises DisplayError (one line naming the display) for a bad name, a display number out of range, a
+    refused connection (no server), a peer that is not an X server, refused authorisation, an unsupported
+    visual or no answer within ``timeout``.
     """
     window = Window(display, inbox, source, (max(1, size[0]), max(1, size[1])))
     words = title.split()

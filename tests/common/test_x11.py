@@ -481,3 +481,49 @@ def test_an_empty_xauthority_file_prints_nothing(xvfb, tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
+
+
+def test_a_peer_that_answers_garbage_is_not_an_x_server(inbox):
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    number = next(n for n in range(600, 900) if listener.connect_ex(("127.0.0.1", 6000 + n)) != 0)
+    listener.close()
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 6000 + number))
+    listener.listen(5)
+    listener.settimeout(10)
+
+    def answer_junk() -> None:
+        try:
+            peer, _ = listener.accept()
+        except OSError:
+            return
+        with peer:
+            peer.recv(100)
+            peer.sendall(b"\x01" + b"\x00" * 7)   # "success" and nothing else: too short for a setup reply
+            peer.recv(100)
+
+    thread = threading.Thread(target=answer_junk, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(DisplayError) as caught:
+            open_window(f"127.0.0.1:{number}", title="x", size=(10, 10), inbox=inbox, source="x", timeout=5.0)
+        assert str(caught.value) == (f'cannot open display "127.0.0.1:{number}": not an X server, or it '
+                                     "answered garbage")
+    finally:
+        listener.close()
+        thread.join(10)
+
+
+def test_a_display_number_out_of_range(inbox):
+    with pytest.raises(DisplayError) as caught:
+        open_window(":99999999999", title="x", size=(10, 10), inbox=inbox, source="x")
+    assert str(caught.value) == 'cannot open display ":99999999999": display number out of range'
+
+
+def test_a_window_larger_than_the_screen_is_cut_to_it(inbox, windows):
+    with Xvfb(size="640x480x24") as small:
+        window = open_window(small.name, title="x", size=(1600, 1272), inbox=inbox, source="x")
+        windows.append(window)
+        assert window.size == (640, 480)
+        geometry = small.xdotool("getwindowgeometry", str(window.window_id))
+        assert "Geometry: 640x480" in geometry
