@@ -83,7 +83,8 @@ def default_size(width: int, height: int) -> tuple[int, int]:
     """Default window size in pixels for a W×H board (spec §6).
 
     ``c = min(32, 1280 // W, 888 // H)``, at least 4; the window is ``c·W`` wide (at least 480) and
-    ``c·H + 72`` high.
+    ``c·H + 72`` high. common.x11.open_window cuts a size larger than the screen to the screen's, and
+    :func:`layout` then gives a smaller ``c`` (at least 1).
     """
     cell = max(4, min(32, 1280 // width, 888 // height))
     return max(480, cell * width), cell * height + BANDS

@@ -542,3 +542,15 @@ def test_impossible_actions_are_not_selected_by_clicks(xvfb, maps):
     finally:
         code, _out, err = game.stop()
     assert code == 130, err
+
+
+def test_a_default_window_larger_than_the_screen_is_cut_to_it(xvfb, maps):
+    # default size for 400x300 cells: c = 4, 1600x1272 px; the 1280x1024 screen cuts it, and c drops to 3
+    game = Game(["generate", "-w", "400", "-h", "300", "-d", "50", "--seed", "1"], maps, xvfb.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
+        win = window_of(status, xvfb.name)
+        assert (win["size"], win["c"], win["x0"], win["y0"]) == ([1280, 1024], 3, 40, 48)
+    finally:
+        code, _out, err = game.stop()
+    assert code == 130, err
