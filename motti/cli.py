@@ -222,8 +222,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _list_maps()
     if args.final and not args.script:
         raise UserError("--final needs --script")
-    if args.script and (not Path(args.script).exists() or Path(args.script).is_dir()):
+    if args.script and not Path(args.script).exists():
         raise UserError(f"--script {args.script}: no such file")
+    if args.script and not Path(args.script).is_file():
+        raise UserError(f"--script {args.script}: not a regular file")
     if args.save and args.script:
         raise UserError("--save is for interactive games (use --final with --script)")
     for option, path in (("--status", args.status), ("--save", args.save)):

@@ -15,6 +15,7 @@ Format (UTF-8 text, ``#`` starts a comment line)::
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,11 +29,12 @@ MAX_PLAYERS = 9
 
 
 class MapError(ValueError):
-    """A bad map file: ``str()`` is ``"FILE:LINE:COL: message"`` (line and column 1-based; line 0 = the file).
+    """A bad map file: ``str()`` is ``"FILE:LINE:COL: message"`` (line and column 1-based), or
+    ``"FILE: message"`` for the file as a whole (line 0).
     """
 
     def __init__(self, file: str, line: int, column: int, message: str) -> None:
-        super().__init__(f"{file}:{line}:{column}: {message}")
+        super().__init__(f"{file}:{line}:{column}: {message}" if line else f"{file}: {message}")
         self.file = file
         self.line = line
         self.column = column
@@ -234,11 +236,23 @@ def parse_map(text: str, filename: str = "<map>") -> MapState:
     return _Parser(text, filename).parse()
 
 
+_NOT_FILES = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+              (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
 def load_map(path: str | Path) -> MapState:
-    """Read and parse a map file; an unreadable file is a :class:`MapError` at line 0 naming the file."""
+    """Read and parse a map file (UTF-8, a leading byte-order mark is allowed); an unreadable file, or a
+    directory, FIFO or device, is a :class:`MapError` at line 0 naming the file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        mode = path.stat().st_mode
+    except OSError as err:
+        raise MapError(str(path), 0, 0, f"cannot read: {err.strerror or err}") from None
+    kind = next((name for test, name in _NOT_FILES if test(mode)), None)
+    if kind is not None:
+        raise MapError(str(path), 0, 0, f"is {kind}, not a map file")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as err:
         raise MapError(str(path), 0, 0, f"not UTF-8 text ({err.reason})") from None
     except OSError as err:
@@ -274,7 +288,9 @@ def dump_map(
 
 def find_map(name: str) -> Path:
     """Locate a map (§3.1): the current directory first (``name``, then ``name.map``), then the shipped map
-    directory (``common.data.shipped_dir("motti")``). Raises ``FileNotFoundError`` saying where it looked."""
+    directory (``common.data.shipped_dir("motti")``); when no file matches, an existing non-file ``name``
+    (directory, FIFO, device) is returned for :func:`load_map` to refuse. Raises ``FileNotFoundError`` saying
+    where it looked."""
     names = [name] if name.endswith(".map") else [name, name + ".map"]
     shipped = shipped_dir("motti")
     for base in (Path.cwd(), shipped):
@@ -282,6 +298,10 @@ def find_map(name: str) -> Path:
             path = base / candidate
             if path.is_file():
                 return path
+    # Something that is not a file (a directory, FIFO, /dev/null): load_map says what it is.
+    for candidate in names:
+        if Path(candidate).exists():
+            return Path(candidate)
     raise FileNotFoundError(f"map '{name}' not found in the current directory or in {shipped}")
 
 

@@ -20,10 +20,11 @@ VERBS = ("attack", "defend", "guerilla", "pass")
 
 
 class ScriptError(ValueError):
-    """A script line that cannot be played: ``str()`` is ``"FILE:LINE: message"`` (line 0 = the file)."""
+    """A script line that cannot be played: ``str()`` is ``"FILE:LINE: message"``, or ``"FILE: message"``
+    for the file as a whole (line 0)."""
 
     def __init__(self, file: str, line: int, message: str) -> None:
-        super().__init__(f"{file}:{line}: {message}")
+        super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
         self.file = file
         self.line = line
         self.message = message
@@ -86,7 +87,7 @@ def play_script(game: Game, text: str, filename: str = "<script>") -> list[Event
 def run_script(game: Game, path: str | Path) -> None:
     """Play the script file ``path`` on ``game`` (§3.3). Raises :class:`ScriptError`."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise ScriptError(str(path), 0, f"cannot read the script: {reason}") from None

@@ -143,6 +143,27 @@ def test_user_errors_are_one_line_and_exit_2(capsys, here, argv, culprit):
     assert culprit in line
 
 
+def test_maps_that_are_not_files_say_what_they_are(capsys, here):
+    os.mkfifo(here / "pipe.map")
+    (here / "dir.map").mkdir()
+    (here / "moves").mkdir()
+    assert one_line_error(capsys, "pipe.map") == "motti: pipe.map: is a FIFO, not a map file"
+    assert one_line_error(capsys, "dir.map") == "motti: dir.map: is a directory, not a map file"
+    assert one_line_error(capsys, "/dev/null") == "motti: /dev/null: is a character device, not a map file"
+    (here / "bin.map").write_bytes(b"\x80motti-map 1\n")
+    assert one_line_error(capsys, "bin.map").endswith("/bin.map: not UTF-8 text (invalid start byte)")
+    assert one_line_error(capsys, "three.map", "--script", "moves") == (
+        "motti: --script moves: not a regular file")
+
+
+def test_a_map_with_a_byte_order_mark_plays(capsys, here):
+    (here / "bom.map").write_bytes(b"\xef\xbb\xbf" + THREE.encode())
+    (here / "bom.txt").write_bytes(b"\xef\xbb\xbf" + b"defend 0,0\n")
+    code, _out, err = run(capsys, "bom.map", "--script", "bom.txt", "--seed", "1", "--final", "end.map")
+    assert (code, err) == (0, "")
+    assert load_map(here / "end.map").board.occupied[0, 0]
+
+
 def test_a_bad_map_names_file_line_and_column(capsys, here):
     (here / "bad.map").write_text(THREE.replace("aaabbbccc\naaabbbccc\n", "aaabbbccc\naaab?bccc\n"))
     line = one_line_error(capsys, "bad.map")

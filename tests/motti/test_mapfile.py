@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -84,10 +86,27 @@ def test_load_map_and_unreadable_file(tmp_path):
     assert load_map(path).board.capitals == {1: (1, 1), 2: (6, 2)}
     with pytest.raises(MapError) as err:
         load_map(tmp_path / "missing.map")
-    assert str(err.value).startswith(f"{tmp_path / 'missing.map'}:0:0: cannot read")
+    assert str(err.value).startswith(f"{tmp_path / 'missing.map'}: cannot read: No such file")
     (tmp_path / "bin.map").write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(MapError, match="not UTF-8"):
+    with pytest.raises(MapError) as err:
         load_map(tmp_path / "bin.map")
+    assert str(err.value).startswith(f"{tmp_path / 'bin.map'}: not UTF-8 text")
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "bom.map"
+    path.write_bytes(b"\xef\xbb\xbf" + EXAMPLE.encode())
+    assert load_map(path).board.capitals == {1: (1, 1), 2: (6, 2)}
+
+
+def test_directories_fifos_and_devices_are_not_map_files(tmp_path):
+    os.mkfifo(tmp_path / "pipe.map")
+    (tmp_path / "dir.map").mkdir()
+    for path, kind in ((tmp_path / "pipe.map", "a FIFO"), (tmp_path / "dir.map", "a directory"),
+                       (Path("/dev/null"), "a character device")):
+        with pytest.raises(MapError) as err:
+            load_map(path)
+        assert str(err.value) == f"{path}: is {kind}, not a map file"
 
 
 def bad(text: str) -> MapError:

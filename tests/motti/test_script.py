@@ -124,5 +124,5 @@ def test_line_after_the_end():
 
 def test_unreadable_script(tmp_path):
     game = Game(parse_map(T1).board, Scripted([]))
-    with pytest.raises(ScriptError, match=r":0: cannot read the script"):
+    with pytest.raises(ScriptError, match=r"missing\.txt: cannot read the script"):
         run_script(game, tmp_path / "missing.txt")
