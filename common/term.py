@@ -282,29 +282,60 @@ def _natural(cell: Cell) -> int:
     return text_width(cell)
 
 
+def _shortest(cell: Cell) -> int:
+    """The fewest columns a number cell can take (``$1e40``: one digit and the exponent); 0 for text."""
+    if not isinstance(cell, tuple):
+        return 0
+    value, prefix = cell
+    digits = str(abs(value))
+    full = len(digits) + len(prefix) + (value < 0)
+    return min(full, 1 + len(f"e{len(digits) - 1}") + len(prefix) + (value < 0))
+
+
 def table(headers: list[str], rows: list[list[Cell]], width: int, flex: int = 0, gap: int = 2) -> list[str]:
     """Lay out a table in at most ``width`` columns: a header line, then one line per row.
 
-    Columns are as wide as their widest cell. When that is too wide, column ``flex`` (text) gives up room
-    first, down to 4 columns; then the number columns share what is left and show compact numbers
-    (:func:`fit_number`). No line is ever wider than ``width``.
+    Columns are as wide as their widest cell. When that is too wide, every column keeps a minimum (a number
+    column its header, the text column ``flex`` up to 15 columns), the text column then gets the room its
+    longest text needs (names are not cut while there is room) and the number columns share the rest in
+    proportion to what each lacks; narrowed text is clipped and narrowed numbers become compact
+    (:func:`fit_number`). Only when not even the minimums fit are headers clipped. No line is ever wider
+    than ``width``.
     """
     count = len(headers)
     natural = [max([text_width(headers[i])] + [_natural(r[i]) for r in rows]) for i in range(count)]
-    widths = list(natural)
-    gaps = gap * (count - 1)
-    spare = width - (sum(widths) + gaps)
-    if spare < 0:
-        widths[flex] = max(4, widths[flex] + spare)
-        spare = width - (sum(widths) + gaps)
-    if spare < 0:
-        widths[flex] = min(natural[flex], max(4, width // 3))
-        others = sorted((i for i in range(count) if i != flex), key=lambda i: natural[i])
-        room = max(0, width - widths[flex] - gaps)
-        for n, i in enumerate(others):
-            widths[i] = max(1, min(natural[i], room // (len(others) - n)))
-            room -= widths[i]
-        widths[flex] = min(natural[flex], widths[flex] + max(0, room))
+    room = max(0, width - gap * (count - 1))
+    if sum(natural) <= room:
+        widths = list(natural)
+    else:
+        least = [min(natural[i], 15 if i == flex else max([text_width(headers[i])]
+                                                           + [_shortest(r[i]) for r in rows]))
+                 for i in range(count)]
+        if sum(least) > room:
+            least = [max(1, w * room // max(sum(least), 1)) for w in least]
+        widths = list(least)
+        widths[flex] = min(natural[flex], room - sum(least) + least[flex])
+        spare = max(0, room - sum(widths))
+        lack = [0 if i == flex else n - m for i, (n, m) in enumerate(zip(natural, least, strict=True))]
+        total = max(sum(lack), 1)
+        widths = [w + want * spare // total for w, want in zip(widths, lack, strict=True)]
+        settled: set[int] = set()
+        for _ in range(2):
+            # A compacted number may need fewer columns than it was given ($1e30): hand them on.
+            for i in range(count):
+                numbers = [r[i] for r in rows if isinstance(r[i], tuple)]
+                if numbers and widths[i] < natural[i]:
+                    used = max(len(fit_number(v, widths[i], prefix)) for v, prefix in numbers)
+                    used = max(used, text_width(headers[i]))
+                    if used < widths[i]:
+                        widths[i] = used
+                        settled.add(i)
+            left = room - sum(widths)
+            for i in sorted(set(range(count)) - settled, key=lambda i: (i != flex, -lack[i])):
+                grant = min(left, natural[i] - widths[i])
+                if grant > 0:
+                    widths[i] += grant
+                    left -= grant
 
     def render(cells: list[Cell]) -> str:
         parts = []
@@ -319,4 +350,26 @@ def table(headers: list[str], rows: list[list[Cell]], width: int, flex: int = 0,
     header_cells: list[Cell] = list(headers)
     lines = [render(header_cells)]
     lines.extend(render(r) for r in rows)
+    return lines
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` broken at spaces into lines of at most ``width`` columns (:func:`text_width`); a word longer
+    than a line is cut. An empty text is one empty line."""
+    width = max(width, 1)
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if text_width(candidate) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        while text_width(word) > width:
+            head = clip(word, width) or word[0]
+            lines.append(head)
+            word = word[len(head):]
+        line = word
+    lines.append(line)
     return lines

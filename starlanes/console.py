@@ -18,8 +18,19 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from common.term import REDRAW, Cell, Terminal, clip, fit_number, printable, table, text_width
-from starlanes import ai
+from common.term import (
+    REDRAW,
+    Cell,
+    Terminal,
+    clip,
+    fit_number,
+    money,
+    printable,
+    table,
+    text_width,
+    wrap,
+)
+from starlanes import ai, messages
 from starlanes.rules import (
     COMPANY_NAMES,
     LETTERS,
@@ -28,16 +39,10 @@ from starlanes.rules import (
     MAX_NAME,
     MOVE,
     TRADE,
-    Destroyed,
     EndTurn,
     Event,
     Game,
-    Merged,
     Move,
-    NewCompany,
-    Split,
-    Stillborn,
-    SuckedSite,
     Trade,
     cell_xy,
 )
@@ -124,6 +129,7 @@ class Console:
         self.popup: tuple[str, list[tuple[str, int]]] | None = None
         self.overlay: Callable[[], None] | None = None
         self.small_hint: str | None = None
+        self.title_player: int | None = None
         if term.colour:
             try:
                 self._init_colours()
@@ -134,9 +140,11 @@ class Console:
 
     @staticmethod
     def _init_colours() -> None:
-        for pair, colour in ((_STAR, curses.COLOR_YELLOW), (_HOLE, curses.COLOR_RED),
-                             (_OUTPOST, curses.COLOR_GREEN), (_BORDER, curses.COLOR_BLUE)):
+        for pair, colour in ((_STAR, curses.COLOR_YELLOW), (_OUTPOST, curses.COLOR_GREEN),
+                             (_BORDER, curses.COLOR_BLUE)):
             curses.init_pair(pair, colour, -1)
+        # A black hole is white on red, unlike company E (red letters).
+        curses.init_pair(_HOLE, curses.COLOR_WHITE, curses.COLOR_RED)
         curses.init_pair(_CANDIDATE, curses.COLOR_BLACK, curses.COLOR_YELLOW)
         for i, colour in enumerate(_COMPANY_COLOURS):
             curses.init_pair(_COMPANY + i, colour, -1)
@@ -272,8 +280,10 @@ class Console:
             self.put(y, left + 2, clip(COMPANY_NAMES[company], 1), self.symbol_attr(LETTERS[company]))
 
     def general_title(self) -> str:
+        """The general window's title: the name and cash of the player the window is about (the one whose
+        move or trades are being announced, else the player on turn)."""
         game = self.game
-        player = game.players[game.current]
+        player = game.players[game.current if self.title_player is None else self.title_player]
         _, cols = self.term.size()
         room = cols - 2 - 4
         name = printable(player.name)
@@ -287,8 +297,9 @@ class Console:
             height = GENERAL_H
         width = cols - 2
         self.box(GENERAL_TOP, 1, height, width, self.general_title())
-        for i, (text, attr) in enumerate(self.lines[:height - 2]):
-            self.put(GENERAL_TOP + 1 + i, 3, clip(text, width - 4), attr)
+        shown = [(part, attr) for text, attr in self.lines for part in wrap(text, width - 4)]
+        for i, (text, attr) in enumerate(shown[:height - 2]):
+            self.put(GENERAL_TOP + 1 + i, 3, text, attr)
         if lines >= TALL_SCREEN:
             self.draw_players(GENERAL_TOP + GENERAL_H, lines - GENERAL_TOP - GENERAL_H - 1, width)
 
@@ -333,13 +344,18 @@ class Console:
     def humans(self) -> bool:
         return HUMAN in self.controllers
 
-    def announce(self, lines: list[tuple[str, int]]) -> None:
-        """Show lines in the general window and wait for a key (not when only computers play)."""
+    def announce(self, lines: list[tuple[str, int]], player: int | None = None) -> None:
+        """Show lines in the general window, titled with ``player``'s name and cash (default: the player on
+        turn), and wait for a key (not when only computers play)."""
         self.lines = [*lines, ("", 0), ("Press any key to continue.", curses.A_DIM)]
-        if self.humans:
-            self.wait()
-        else:
-            self.draw()
+        self.title_player = player
+        try:
+            if self.humans:
+                self.wait()
+            else:
+                self.draw()
+        finally:
+            self.title_player = None
 
     def show_popup(self, title: str, body: list[tuple[str, int]]) -> str:
         """Show a popup window until a key is pressed; returns that key."""
@@ -387,6 +403,7 @@ class Console:
             key = self.show_popup(" New game ", body)
             if key == "^C":
                 raise QuitGame
+            note = ""
             if key == "ENTER":
                 if text.strip():
                     return text
@@ -451,16 +468,16 @@ class Console:
             action = self.ask_move()
         else:
             action = ai.choose(game, self.controllers[me])[0]
-            self.announce([(f"{self.name(me)} (computer) takes move {action.index + 1}.", curses.A_BOLD)])
+            self.announce([(messages.computer_move(self.name(me), action.index), curses.A_BOLD)], me)
         self.marks = {}
-        self.show_events(game.apply(action))
+        self.show_events(game.apply(action), me)
 
     def ask_move(self) -> Move:
         game = self.game
         count = len(game.candidates)
         digits = {str(i + 1): i for i in range(count)}
         while True:
-            self.lines = [(f" {self.name(game.current)}, enter your move [1-{count}]: ", curses.A_BOLD),
+            self.lines = [(f" {messages.move_prompt(self.name(game.current), count)} ", curses.A_BOLD),
                           ("", 0), ("s standings   c companies   q quit   ^L redraw", curses.A_DIM)]
             self.draw()
             key = self.key()
@@ -492,19 +509,17 @@ class Console:
         me = game.current
         if self.controllers[me] == HUMAN:
             self.ask_trades()
-            self.show_events(game.apply(EndTurn()))
+            self.show_events(game.apply(EndTurn()), me)
             return
         actions = ai.choose(game, self.controllers[me])
         report = []
         for action in actions:
             events = game.apply(action)
             if isinstance(action, Trade):
-                verb = "buys" if action.amount > 0 else "sells"
-                report.append((f"{self.name(me)} {verb} {abs(action.amount)} shares of "
-                               f"{COMPANY_NAMES[action.company]}.", 0))
+                report.append((messages.trade_report(self.name(me), action), 0))
         if report:
-            self.announce(report)
-        self.show_events(events)
+            self.announce(report, me)
+        self.show_events(events, me)
 
     def trade_lines(self, cursor: int) -> list[tuple[str, int]]:
         game = self.game
@@ -512,7 +527,7 @@ class Console:
         active = game.active_companies()
         holdings = game.players[game.current].holdings
         rows = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (holdings[c], "")] for c in active]
-        text = table(["Company", "Price", "Holdings"], rows, cols - 10)
+        text = table(["Company", "Price", "Holdings"], rows, cols - 6)
         out = [("Trade: up/down choose, Enter trades, Esc ends your turn (s c q ^L)", curses.A_DIM),
                (text[0], curses.A_UNDERLINE)]
         for i, line in enumerate(text[1:]):
@@ -565,50 +580,51 @@ class Console:
 
     # ------------------------------------------------------------------------------------------ announcements
 
-    def show_events(self, events: list[Event]) -> None:
-        for event in events:
-            if isinstance(event, SuckedSite):
-                self.announce([("The new company site just placed has been sucked into a black hole!",
-                                curses.A_BOLD)])
-            elif isinstance(event, NewCompany):
-                self.announce([("A new shipping company has been formed!", curses.A_BOLD),
-                               (f"Its name is {COMPANY_NAMES[event.company]}.", 0)])
-            elif isinstance(event, Stillborn):
-                self.announce([(f"The company that would have been named {COMPANY_NAMES[event.company]}",
-                                curses.A_BOLD), ("has been sucked into a black hole!", curses.A_BOLD)])
-            elif isinstance(event, Destroyed):
-                self.announce([(f"{COMPANY_NAMES[event.company]} has been sucked into a black hole!",
-                                curses.A_BOLD), ("All players' holdings lost.", 0)])
-            elif isinstance(event, Merged):
-                self.announce_merger(event)
-            elif isinstance(event, Split):
-                self.announce([(f"The stock of {COMPANY_NAMES[event.company]} has split two-for-one!",
-                                curses.A_BOLD)])
+    def show_events(self, events: list[Event], player: int) -> None:
+        """Announce the events of ``player``'s move or turn, a page at a time (:mod:`starlanes.messages`)."""
+        names = [self.name(p) for p in range(len(self.game.players))]
+        for page in messages.event_pages(events, names):
+            self.announce(self.page_lines(page), player)
 
-    def announce_merger(self, event: Merged) -> None:
-        loser, survivor = COMPANY_NAMES[event.loser], COMPANY_NAMES[event.survivor]
-        self.announce([(f"{loser} has just been merged into {survivor}.", curses.A_BOLD)])
+    _STYLES = {"": curses.A_NORMAL, "bold": curses.A_BOLD, "dim": curses.A_DIM, "head": curses.A_UNDERLINE}
+
+    def page_lines(self, page: messages.Page) -> list[tuple[str, int]]:
+        """A page of announcements as general-window lines; its table rows laid out to fit the window."""
         _, cols = self.term.size()
-        rows = [[self.name(r.player), (r.old_stock, ""), (r.new_stock, ""), (r.total_holdings, ""),
-                 (r.bonus, "$")] for r in event.rows]
-        text = table(["Player", "Old Stock", "New Stock", "Total Holdings", "Bonus"], rows, cols - 8)
-        self.announce([(f"Stock transactions of the merger into {survivor}:", curses.A_BOLD),
-                       (text[0], curses.A_UNDERLINE), *((line, 0) for line in text[1:])])
+        out: list[tuple[str, int]] = []
+        index = 0
+        while index < len(page):
+            if isinstance(page[index][0], tuple):
+                end = index
+                while end < len(page) and isinstance(page[end][0], tuple):
+                    end += 1
+                headers, *rows = (list(text) for text, _ in page[index:end])
+                text = table([str(h) for h in headers], rows, cols - 8)
+                out.append((text[0], curses.A_UNDERLINE))
+                out.extend((line, curses.A_NORMAL) for line in text[1:])
+                index = end
+                continue
+            text, style = page[index]
+            out.append((text, self._STYLES[style]))
+            index += 1
+        return out
 
     # ------------------------------------------------------------------------------------------ windows
 
-    def standings_body(self) -> list[tuple[str, int]]:
+    def standings_body(self, reason: bool = False) -> list[tuple[str, int]]:
+        """The standings window's lines; with ``reason``, why the game ended (when it did)."""
         game = self.game
         _, cols = self.term.size()
         rows = [[self.name(p), (game.stock_value(p), "$"), (game.players[p].cash, "$"),
                  (game.net_worth(p), "$")] for p in game.standings()]
-        text = table(["Player", "Stock Value", "Cash", "Net Worth"], rows, cols - 10)
+        text = table(["Player", "Stock Value", "Cash", "Net Worth"], rows, cols - 8)
         return [(text[0], curses.A_UNDERLINE), *((line, 0) for line in text[1:]), ("", 0),
                 (f"Available company sectors remaining: {max(game.sectors_remaining(), 0)}", 0), ("", 0),
+                *([(why, curses.A_BOLD), ("", 0)] if reason and (why := messages.end_reason(game)) else []),
                 ("Press any key to continue.", curses.A_DIM)]
 
-    def show_standings(self, title: str) -> None:
-        self.show_popup(title, self.standings_body())
+    def show_standings(self, title: str, reason: bool = False) -> None:
+        self.show_popup(title, self.standings_body(reason))
 
     def show_company_detail(self) -> None:
         game = self.game
@@ -624,7 +640,7 @@ class Console:
         self.show_popup(" Companies ", body)
 
     def final_standings(self) -> None:
-        self.show_standings(" GAME OVER - Final Standings ")
+        self.show_standings(" GAME OVER - Final Standings ", reason=True)
 
     def chart(self) -> None:
         """A full-screen chart of every player's net worth after each turn; any key leaves."""
@@ -666,9 +682,10 @@ class Console:
         for i, player in enumerate(game.standings()):
             y = lines - legend + i // 2
             x = 2 + slot * (i % 2)
-            worth = fit_number(game.net_worth(player), 16, "$")
+            room = max(4, (slot - 5) // 2, slot - 5 - text_width(self.name(player)))
+            worth = fit_number(game.net_worth(player), room, "$")
             self.put(y, x, f"{player + 1} ", self.player_attr(player))
-            self.put(y, x + 2, clip(f"{self.name(player)}  {worth}", slot - 3))
+            self.put(y, x + 2, f"{clip(self.name(player), slot - 5 - len(worth))}  {worth}")
         self.put(1, cols - 28, "Press any key to leave.", curses.A_DIM)
 
 
@@ -731,9 +748,28 @@ def worth_chart(history: list[list[int]], width: int, height: int) -> WorthChart
     return WorthChart(cells, labels, log)
 
 
-def standings_text(game: Game) -> str:
-    """The final standings as plain text lines for the shell after the game (never wider than 110 columns)."""
-    rows = [[printable(game.players[p].name), (game.stock_value(p), "$"), (game.players[p].cash, "$"),
-             (game.net_worth(p), "$")] for p in game.standings()]
-    return "\n".join(table(["Player", "Stock Value", "Cash", "Net Worth"], rows, 110))
+SHELL_WIDTH = 80
 
+
+def standings_text(game: Game) -> str:
+    """The final standings as plain text for the shell after the game, every number in full digits.
+
+    A table (Player / Stock Value / Cash / Net Worth) when it fits :data:`SHELL_WIDTH` columns, else one block
+    per player; then why the game ended, when it did.
+    """
+    headers = ["Player", "Stock Value", "Cash", "Net Worth"]
+    order = game.standings()
+    values = {p: [game.stock_value(p), game.players[p].cash, game.net_worth(p)] for p in order}
+    rows: list[list[Cell]] = [[printable(game.players[p].name), *((v, "$") for v in values[p])]
+                              for p in order]
+    natural = table(headers, rows, 10**6)
+    if max(text_width(line) for line in natural) <= SHELL_WIDTH:
+        lines = natural
+    else:
+        lines = []
+        for rank, p in enumerate(order, 1):
+            lines.append(f"{rank}. {printable(game.players[p].name)}")
+            lines.extend(f"   {header + ':':<12} {money(value)}" for header, value in
+                         zip(headers[1:], values[p], strict=True))
+    reason = messages.end_reason(game)
+    return "\n".join([*lines, *([reason] if reason else [])])

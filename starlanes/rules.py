@@ -339,6 +339,13 @@ class Game:
         """The sum of all company sizes."""
         return sum(c.size for c in self.companies)
 
+    def end_reason(self) -> str | None:
+        """Why the game is over: ``"sectors"`` (65 company sectors) or ``"no moves"`` (no cell could be
+        offered), as :class:`GameOver`; None while it goes on (§9)."""
+        if self.phase != OVER:
+            return None
+        return "sectors" if self.sectors() >= END_SECTORS else "no moves"
+
     def sectors_remaining(self) -> int:
         """Company sectors left before the game ends: 65 − sum of sizes (§10 standings)."""
         return END_SECTORS - self.sectors()

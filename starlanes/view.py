@@ -87,7 +87,9 @@ class Screen:
     ``lines``: the general window's content; ``marks``: cell index → candidate label drawn on the map;
     ``cursor``: the highlighted row of the company window (index into the active companies) or None;
     ``popup``: ``(title, lines)`` of a window over the others, or None; ``banner``: the right side of the
-    title bar (whose turn it is for this window); ``chart``: show the full-window net-worth chart instead.
+    title bar (whose turn it is for this window); ``chart``: show the full-window net-worth chart instead;
+    ``title_player``: whose name and cash title the general window (the player an announcement is about),
+    None for the player on turn.
     """
 
     lines: list[Line] = field(default_factory=list)
@@ -96,6 +98,7 @@ class Screen:
     popup: tuple[str, list[Line]] | None = None
     banner: str = ""
     chart: bool = False
+    title_player: int | None = None
 
 
 @dataclass(frozen=True)
@@ -364,9 +367,10 @@ def _draw_companies(surface: pygame.Surface, game: Game, lay: Layout, cursor: in
             _text(surface, cell, (edge, y), ink, inner, right=True)
 
 
-def general_title(game: Game) -> str:
-    """The general window's title: the current player's name and cash (``Ann (Cash: $6000)``)."""
-    player = game.players[game.current]
+def general_title(game: Game, player_index: int | None = None) -> str:
+    """The general window's title: the name and cash of player ``player_index`` (default: the player on
+    turn), ``Ann (Cash: $6000)``."""
+    player = game.players[game.current if player_index is None else player_index]
     return f"{player.name} (Cash: {money(player.cash)})"
 
 
@@ -419,7 +423,7 @@ def render(game: Game, size: tuple[int, int], screen: Screen) -> pygame.Surface:
     _draw_title(surface, screen.banner)
     _draw_map(surface, game, lay, screen.marks)
     _draw_companies(surface, game, lay, screen.cursor)
-    _panel(surface, lay.general, general_title(game))
+    _panel(surface, lay.general, general_title(game, screen.title_player))
     inner = pygame.Rect(lay.general.x + PAD, lay.general.y + PANEL_HEAD + 4, lay.general.w - 2 * PAD,
                         lay.general.h - PANEL_HEAD - PAD)
     _lines(surface, screen.lines, inner)

@@ -26,23 +26,9 @@ import pygame
 from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize, Timer
 from common.save import write_atomic
 from common.term import money
-from starlanes import ai, view
+from starlanes import ai, messages, view
 from starlanes.console import DOWN_KEYS, QUIT_KEYS, TRADE_KEYS, UP_KEYS, AmountField
-from starlanes.rules import (
-    COMPANY_NAMES,
-    MOVE,
-    Destroyed,
-    EndTurn,
-    Event,
-    Game,
-    Merged,
-    Move,
-    NewCompany,
-    Split,
-    Stillborn,
-    SuckedSite,
-    Trade,
-)
+from starlanes.rules import COMPANY_NAMES, MOVE, EndTurn, Event, Game, Move, Trade
 from starlanes.save import HUMAN, save_game
 
 if TYPE_CHECKING:
@@ -108,37 +94,23 @@ def open_windows(seats: Sequence[Seat], names: Sequence[str], inbox: Inbox, *,
 
 
 def event_pages(events: Sequence[Event], names: Sequence[str]) -> list[list[view.Line]]:
-    """The announcements of ``events`` (spec §3, §6, §7), one page per announcement, as the console words
-    them; the merger's stock transactions are a table page of their own."""
-    pages: list[list[view.Line]] = []
-    for event in events:
-        if isinstance(event, SuckedSite):
-            pages.append([("The new company site just placed has been sucked into a black hole!", "bold")])
-        elif isinstance(event, NewCompany):
-            pages.append([("A new shipping company has been formed!", "bold"),
-                          (f"Its name is {COMPANY_NAMES[event.company]}.", "")])
-        elif isinstance(event, Stillborn):
-            pages.append([(f"The company that would have been named {COMPANY_NAMES[event.company]}", "bold"),
-                          ("has been sucked into a black hole!", "bold")])
-        elif isinstance(event, Destroyed):
-            pages.append([(f"{COMPANY_NAMES[event.company]} has been sucked into a black hole!", "bold"),
-                          ("All players' holdings lost.", "")])
-        elif isinstance(event, Merged):
-            loser, survivor = COMPANY_NAMES[event.loser], COMPANY_NAMES[event.survivor]
-            pages.append([(f"{loser} has just been merged into {survivor}.", "bold")])
-            header = ("Player", "Old Stock", "New Stock", "Total Holdings", "Bonus")
-            rows: list[view.Line] = [(header, "head")]
-            rows += [((names[r.player], str(r.old_stock), str(r.new_stock), str(r.total_holdings),
-                       money(r.bonus)), "") for r in event.rows]
-            pages.append([(f"Stock transactions of the merger into {survivor}:", "bold"), *rows])
-        elif isinstance(event, Split):
-            pages.append([(f"The stock of {COMPANY_NAMES[event.company]} has split two-for-one!", "bold")])
-    return pages
+    """The announcements of ``events`` (:func:`starlanes.messages.event_pages`) as view lines: numbers in
+    table rows as text (``$`` amounts with :func:`common.term.money`)."""
+    def text(cell: object) -> str:
+        if isinstance(cell, tuple):
+            value, prefix = cell
+            return money(value) if prefix == "$" else str(value)
+        return str(cell)
+
+    return [[(tuple(text(c) for c in line) if isinstance(line, tuple) else line, style)
+             for line, style in page] for page in messages.event_pages(events, names)]
 
 
 def final_lines(game: Game) -> list[view.Line]:
-    """The body of the final standings window (spec §9), titled :data:`FINAL_TITLE`."""
-    return [*view.standings_lines(game), ("", ""),
+    """The body of the final standings window (spec §9), titled :data:`FINAL_TITLE`: the standings, why the
+    game ended (when it did) and what comes next."""
+    reason = messages.end_reason(game)
+    return [*view.standings_lines(game), ("", ""), *([(reason, "bold"), ("", "")] if reason else []),
             ("Press a key or click for the chart of net worth per turn.", "dim")]
 
 
@@ -427,16 +399,14 @@ class XGame:
         if game.phase == MOVE:
             action = ai.choose(game, level)[0]
             events = game.apply(action)
-            self.pages.append([(f"{name} (computer) takes move {action.index + 1}.", "bold")])
+            self.pages.append([(messages.computer_move(name, action.index), "bold")])
         else:
             report: list[view.Line] = []
             events = []
             for action in ai.choose(game, level):
                 events = game.apply(action)
                 if isinstance(action, Trade):
-                    verb = "buys" if action.amount > 0 else "sells"
-                    report.append((f"{name} {verb} {abs(action.amount)} shares of "
-                                   f"{COMPANY_NAMES[action.company]}.", ""))
+                    report.append((messages.trade_report(name, action), ""))
             if report:
                 self.pages.append(report)
         self.pages.extend(event_pages(events, self.names))
@@ -482,7 +452,9 @@ class XGame:
         marks = {cell: str(i + 1) for i, cell in enumerate(game.candidates)} if game.phase == MOVE else {}
         if self.mode == ANNOUNCE:
             marks = {}
-        return view.Screen(lines=lines, marks=marks, cursor=cursor, popup=self.popup, banner=banner)
+        title = self.page_owner if self.mode == ANNOUNCE else game.current
+        return view.Screen(lines=lines, marks=marks, cursor=cursor, popup=self.popup, banner=banner,
+                           title_player=title)
 
     def _general_lines(self) -> list[view.Line]:
         game = self.game
@@ -492,7 +464,7 @@ class XGame:
         if self.mode == COMPUTER:
             return [(f"{name} (computer) is thinking...", "bold")]
         if game.phase == MOVE:
-            return [(f"{name}, enter your move [1-{len(game.candidates)}]:", "bold"), ("", ""),
+            return [(messages.move_prompt(name, len(game.candidates)), "bold"), ("", ""),
                     ("Press a number or click a numbered sector.", "dim"),
                     ("s standings   c companies   q quit", "dim")]
         trade = [("Trade: up/down or click choose a company, Enter trades it,", "dim"),

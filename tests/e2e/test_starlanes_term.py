@@ -19,7 +19,7 @@ import pyte
 import pytest
 
 from starlanes import ai
-from starlanes.rules import CELLS, Company, Game, Player, cell_index
+from starlanes.rules import CELLS, Company, EndTurn, Game, Player, Trade, cell_index
 from starlanes.save import save_game
 
 UP, DOWN, ESC = "\x1bOA", "\x1bOB", "\x1b"
@@ -425,8 +425,8 @@ def test_huge_numbers_never_break_a_window(terms, tmp_path):
     assert_frames_intact(term)
     term.send("x")
     term.wait_for(r"Trade: up/down")
-    assert re.search(r"Altair Starw\s+\$5e49\s+20\b", term.screen.display[3])
-    assert re.search(rf"Altair\s+\${5 * 10**49 + 50}\s+20\b", term.text())
+    assert re.search(r"Altair Starways\s+\$5e49\s+20\b", term.screen.display[3])
+    assert re.search(r"Altair Starways  \$5e49  +20\b", "\n".join(term.screen.display[14:23]))
     term.send("\r")
     term.wait_for(r"Amount \(-20 to \d+\)")
     assert_frames_intact(term)
@@ -633,3 +633,99 @@ def test_terminal_is_restored_when_an_exception_escapes(tmp_path):
     assert child.exitstatus == 1
     restored = output.rindex(b"\x1b[?1049l")
     assert output.index(b"RuntimeError: boom") > restored
+
+
+# ------------------------------------------------------------------------------------------ announcements
+
+
+def test_computer_trades_are_announced_under_the_trader(terms, tmp_path):
+    """Ann (computer) sells 4 B and buys 12 A; the turn passes to Bob, but the announcement stays titled
+    with Ann's name and cash (and no company name gets a second full stop)."""
+    grid = ["."] * CELLS
+    grid[cell_index(0, 0)] = "A"
+    grid[cell_index(2, 0)] = "B"
+    companies = [Company(1, 300), Company(1, 700)] + [Company() for _ in range(3)]
+    game = Game(grid, [Player("Ann", 1000, [2, 4, 0, 0, 0]), Player("Bob")], random.Random(3), companies,
+                current=0, phase="trade")
+    assert ai.choose(game.clone(), "hard") == [Trade(1, -4), Trade(0, 12), EndTurn()]
+    term = terms("--resume", crafted(tmp_path, "hal.json", game, ["hard", "human"]))
+    term.wait_for(r"Ann sells 4 shares of Beetlejuice, Ltd\.")
+    assert "Ann buys 12 shares of Altair Starways." in term.text()
+    assert "Ltd.." not in term.text()
+    assert "Ann (Cash: $200)" in term.screen.display[13]
+    term.send("x")
+    term.wait_for(r"Bob, enter your move \[1-5\]")
+    assert "Bob (Cash: $6000)" in term.screen.display[13]
+
+
+def test_a_move_into_a_black_hole_is_announced_under_the_mover(terms, tmp_path):
+    grid = ["."] * CELLS
+    grid[cell_index(4, 5)] = "@"
+    candidates = [cell_index(3, 5), cell_index(9, 1), cell_index(8, 7), cell_index(6, 2), cell_index(0, 0)]
+    game = Game(grid, [Player("Ann"), Player("Bob")], random.Random(3), current=0, candidates=candidates)
+    term = terms("-c", "--resume", crafted(tmp_path, "hole.json", game))
+    term.wait_for(r"Ann, enter your move")
+    hole = term.screen.buffer[1 + 1 + 5][1 + 2 + 3 * 4]
+    assert hole.data == "@" and hole.bg == "red" and hole.fg != "red"
+    term.send("1")
+    term.wait_for(r"sucked into a black hole")
+    assert "Ann (Cash: $6000)" in term.screen.display[13]
+
+
+def test_a_single_offered_sector_and_the_reason_the_game_ended(terms, tmp_path):
+    """One empty sector left among stars: the prompt offers [1]; it founds Altair Starways, and after Ann's
+    trading nothing can be offered to Bob, so the final standings say why the game ended."""
+    grid = ["*"] * CELLS
+    grid[0] = "."
+    game = Game(grid, [Player("Ann"), Player("Bob")], random.Random(3), current=0, candidates=[0])
+    term = terms("--resume", crafted(tmp_path, "last.json", game))
+    term.wait_for(r"Ann, enter your move \[1\]:")
+    term.send("1")
+    term.wait_for(r"Its name is Altair Starways\.")
+    term.send("x")
+    term.wait_for(r"Trade: up/down")
+    term.send(ESC)
+    term.wait_for(r"GAME OVER - Final Standings")
+    term.wait_for(r"The game is over: no sector can be offered any more\.")
+    term.send("x")
+    term.wait_for(r"Net worth per turn")
+    term.send("x")
+    assert term.finish() == 0
+    assert b"The game is over: no sector can be offered any more." in term.raw
+
+
+def test_the_name_prompt_forgets_its_complaint_at_the_next_key(terms):
+    term = terms()
+    term.wait_for(r"How many players")
+    term.send("1")
+    term.wait_for(r"Player 1, enter your name:")
+    term.send("\r")
+    term.wait_for(r"A name is needed\.")
+    term.send("Z")
+    term.wait_for(r"Z_")
+    assert "A name is needed" not in term.text()
+
+
+def test_long_names_and_numbers_keep_their_room(terms, tmp_path):
+    """A 20-character wide name in the standings and the chart legend, and the company names at 80x25."""
+    name = "日本語" * 6 + "日本"
+    grid = ["."] * CELLS
+    grid[cell_index(0, 0)] = "A"
+    grid[cell_index(2, 0)] = "B"
+    companies = [Company(1, 123456789012345), Company(1, 700)] + [Company() for _ in range(3)]
+    game = Game(grid, [Player(name, 10**12, [196728559506, 4, 0, 0, 0]), Player("Bob")], random.Random(3),
+                companies, current=0, phase="trade")
+    term = terms("--resume", crafted(tmp_path, "long.json", game))
+    term.wait_for(r"Trade: up/down")
+    assert "Altair Starways" in term.screen.display[3] and "Beetlejuice, Ltd." in term.screen.display[5]
+    term.send("s")
+    term.wait_for(r"Available company sectors")
+    assert name in term.text()
+    term.send("x", "q", "y")
+    term.wait_for(r"GAME OVER")
+    term.send("x")
+    term.wait_for(r"Net worth per turn")
+    legend = term.screen.display[-1]
+    assert legend.startswith("  1 " + name[:8] + "  $2.4287476263e25  2 Bob  $6000")
+    term.send("x")
+    assert term.finish() == 0

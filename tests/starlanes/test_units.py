@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
-from common.term import clip, decode_key, fit_number, money, printable, table, text_width
-from starlanes import ai, cli
-from starlanes.console import AmountField, worth_chart
-from starlanes.rules import MOVE, TRADE, EndTurn, Game, Move, Trade
+from common.term import clip, decode_key, fit_number, money, printable, table, text_width, wrap
+from starlanes import ai, cli, messages
+from starlanes.console import AmountField, standings_text, worth_chart
+from starlanes.rules import MOVE, TRADE, Company, EndTurn, Game, Merged, MergeRow, Move, NewCompany, Trade
 from starlanes.save import SaveError, load_game, save_game
 
 
@@ -93,6 +93,61 @@ def test_table_widens_then_compacts():
     assert "e40" in lines[1] and "e30" in lines[1]
     wide = table(["Company", "Price", "Holdings"], huge, 100)
     assert str(10**40) in wide[1] and str(10**30) in wide[1]
+
+
+def test_table_keeps_headers_and_gives_spare_room_to_names():
+    merger = table(["Player", "Old Stock", "New Stock", "Total Holdings", "Bonus"],
+                   [["Ann", (10**20, ""), (10**19, ""), (10**21, ""), (10**25, "$")]], 72)
+    assert merger[0].split() == ["Player", "Old", "Stock", "New", "Stock", "Total", "Holdings", "Bonus"]
+    assert all(text_width(line) <= 72 for line in merger)
+    name = "日本語" * 6 + "日本"  # 20 characters, 40 columns
+    standings = table(["Player", "Stock Value", "Cash", "Net Worth"],
+                      [[name, (10**30, "$"), (10**29, "$"), (10**31, "$")]], 70)
+    assert standings[1].startswith(clip(name, 38)) and text_width(standings[1]) <= 70
+    companies = table(["Company", "Price", "Holdings"], [["Altair Starways", (123456789012345, "$"),
+                                                          (196728559506, "")]], 36)
+    assert companies[1].startswith("Altair Starways ") and text_width(companies[1]) <= 36
+
+
+def test_wrap_breaks_at_spaces_and_cuts_long_words():
+    assert wrap("Ann buys 196728559506 shares of Beetlejuice, Ltd.", 21) == [
+        "Ann buys 196728559506", "shares of", "Beetlejuice, Ltd."]
+    assert wrap("abcdefghij", 4) == ["abcd", "efgh", "ij"]
+    assert wrap("日本語 x", 4) == ["日本", "語 x"]
+    assert wrap("", 5) == [""]
+
+
+def test_messages_shared_by_both_front_ends():
+    assert messages.sentence("Its name is Beetlejuice, Ltd.") == "Its name is Beetlejuice, Ltd."
+    assert messages.sentence("Its name is Altair Starways") == "Its name is Altair Starways."
+    assert messages.move_prompt("Ann", 1) == "Ann, enter your move [1]:"
+    assert messages.move_prompt("Ann", 5) == "Ann, enter your move [1-5]:"
+    assert messages.trade_report("HAL", Trade(1, 60)) == "HAL buys 60 shares of Beetlejuice, Ltd."
+    assert messages.trade_report("HAL", Trade(0, -3)) == "HAL sells 3 shares of Altair Starways."
+    pages = messages.event_pages([NewCompany(1, 0, 0)], ["Ann"])
+    assert pages == [[("A new shipping company has been formed!", "bold"),
+                      ("Its name is Beetlejuice, Ltd.", "")]]
+    merger = messages.event_pages([Merged(1, 0, (MergeRow(0, 3, 2, 7, 1000),))], ["Ann"])
+    assert merger[0] == [("Beetlejuice, Ltd. has just been merged into Altair Starways.", "bold")]
+    assert merger[1][2] == (("Ann", (3, ""), (2, ""), (7, ""), (1000, "$")), "")
+
+
+def test_shell_standings_fit_80_columns_in_full_digits():
+    game = Game.new(["Ann", "日本語" * 6 + "日本"], random.Random(2))
+    small = standings_text(game).splitlines()
+    assert small[0].split() == ["Player", "Stock", "Value", "Cash", "Net", "Worth"] and len(small) == 3
+    game.players[1].cash = 10**43 + 7
+    game.players[0].cash = 10**40 + 3
+    big = standings_text(game).splitlines()
+    assert all(text_width(line) <= 80 for line in big)
+    assert big[0] == "1. " + "日本語" * 6 + "日本"
+    assert big[2] == f"   Cash:        ${10**43 + 7}" and big[6] == f"   Cash:        ${10**40 + 3}"
+    game.phase, game.candidates = "over", []
+    game.grid = ["@"] * 120
+    assert standings_text(game).splitlines()[-1] == "The game is over: no sector can be offered any more."
+    game.grid = ["A"] * 65 + ["@"] * 55
+    game.companies[0] = Company(65, 100)
+    assert game.end_reason() == "sectors"
 
 
 def play(seed: int, levels: list[str]) -> Game:

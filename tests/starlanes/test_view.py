@@ -260,7 +260,7 @@ def test_announcement_waits_for_the_movers_window():
     keys(xgame, "seat0", "1")
     assert xgame.mode == ANNOUNCE and xgame.actor() == 0
     assert xgame.status_data()["lines"][:2] == ["A new shipping company has been formed!",
-                                                "Its name is Beetlejuice, Ltd.."]
+                                                "Its name is Beetlejuice, Ltd."]
     keys(xgame, "seat1", "space")
     xgame.handle(Click("seat1", 1, 10, 10))
     assert xgame.mode == ANNOUNCE
@@ -353,3 +353,41 @@ def test_the_game_is_saved_at_every_prompt(tmp_path):
     keys(xgame, "seat0", "5")
     saved, _ = load_game(path)
     assert saved.phase == TRADE and saved.grid[cell_index(5, 8)] == OUTPOST
+
+
+def test_announcements_are_titled_with_the_player_they_are_about():
+    """A computer's trades and a move sucked into a black hole stay under the mover's name and cash, even
+    after the turn has passed to the next player."""
+    game = make_game("trade", cash=1000)
+    xgame = front(game, controllers=("hard", HUMAN))
+    xgame.handle(Timer("computer"))
+    assert game.current == 1 and xgame.mode == ANNOUNCE and xgame.page_owner == 0
+    screen = xgame.screen(xgame.views["seat1"])
+    assert screen.lines[0][0].startswith("Ann ")
+    assert screen.title_player == 0
+    assert view.general_title(game, screen.title_player) == f"Ann (Cash: ${game.players[0].cash})"
+    game2 = make_game()
+    game2.companies[0] = Company()
+    game2.grid[cell_index(4, 5)] = EMPTY
+    game2.players[0].holdings[0] = 0
+    game2.candidates[0] = cell_index(1, 0)  # next to the black hole at (0,0)
+    xgame = front(game2)
+    keys(xgame, "seat0", "1")
+    assert game2.current == 1 and xgame.mode == ANNOUNCE
+    screen = xgame.screen(xgame.views["seat0"])
+    assert screen.lines[0] == ("The new company site just placed has been sucked into a black hole!", "bold")
+    assert view.general_title(game2, screen.title_player).startswith("Ann (Cash: ")
+
+
+def test_final_standings_say_why_the_game_ended():
+    from starlanes.xfront import final_lines
+
+    game = make_game("over")
+    game.grid = ["+" if i % 2 == 0 and (i // 12) % 2 == 0 else "@" for i in range(120)]
+    game.grid[cell_index(4, 5)] = "A"
+    game.grid[cell_index(6, 5)] = "@"
+    game.grid[cell_index(9, 9)] = "@"
+    assert not game.legal_cells()
+    assert ("The game is over: no sector can be offered any more.", "bold") in final_lines(game)
+    game.phase = "trade"
+    assert not any("game is over" in str(text) for text, _ in final_lines(game))
