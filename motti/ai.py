@@ -11,6 +11,16 @@ safety of its own capital, the reach towards the weakest enemy capital, eliminat
 * otherwise attacks: each of the six attacks crosses the (up to six) targets of highest positive value, since
   with k crosses each one is conquered with probability 1/6 (§2.2), and passes when nothing is worth it.
 
+How games end. An occupied capital cannot be attacked, and only a global reset (§2.8) frees it; right after a
+reset nobody holds an occupied cell, so a capital falls only to a player who owns cells orthogonally next to
+it (its *ring*) and attacks first: one attack occupies a ring cell, a later one the capital. Therefore the
+player is pulled towards the weakest enemy capital (``SIEGE``: every own cell weighs ``exp(-steps / 2)``,
+steps over land to that capital, so conquests near it count most) and values ring cells highly; while that
+capital is occupied every player, and one holding ring cells all the more, fills land to bring the next reset;
+after a reset the ring cells and then the capital are crossed first. A Guerilla is valued after the
+opponent's best Guerilla in reply, since that can often take its cell, or the pocket it closed, straight
+back (two players swapping cells like that for ever never reach a reset).
+
 Deterministic given its ``random.Random`` (used only to break ties between equal candidates).
 """
 
@@ -34,14 +44,23 @@ CAPITAL_OPEN = 3.0              # own capital unoccupied at all
 OCCUPIED = 0.4                  # an occupied cell cannot be attacked and walls pockets in
 EXPOSED = 0.3                   # own unoccupied cell an enemy can attack next turn
 ENEMY_CAPITAL_IN_REACH = 15.0   # the weakest enemy's capital is attackable by us
-RESET_PRESSURE = 0.3            # per unoccupied land cell, for a leader facing an occupied enemy capital
+RESET_PRESSURE = 1.0            # per unoccupied land cell while the target enemy capital is occupied
+RESET_PRESSURE_SIEGE = 3.0      # the same for a player owning cells next to that capital
 APPROACH = 0.6                  # per step between our occupied cells and the weakest enemy capital
 FILL_ATTACKS = 3                # attacks left for a player behind to start filling towards a reset
 CUT_POINT = 3.0                 # prior bonus for a cell between two walls (it may close a pocket)
 SIMULATED_ATTACKS = 14          # attack targets tried on a copy per attack (the rest scored statically)
 SIMULATED_GUERILLAS = 12
 ATTACK_CERTAINTY = 0.8          # an attack only may gain; the opponent can close what it missed
+GUERILLA_MARGIN = 2.0           # a Guerilla's one cell must beat a turn of attacks by this much
+GUERILLAS_CHECKED = 3           # best Guerillas whose value is checked against the opponent's Guerilla reply
+SIMULATED_REPLIES = 8           # the opponent's Guerillas tried in that check
 CONQUER_ODDS = 1 - (5 / 6) ** ATTACKS_PER_TURN   # a cross kept for a whole turn is conquered with this chance
+SIEGE = 60.0                    # per own cell, times exp(-steps to the target capital / SIEGE_STEPS)
+SIEGE_STEPS = 2.0               # land steps over which that pull towards the target capital falls by e
+TARGET_NEIGHBOUR = 12.0         # per own cell orthogonally next to the target capital
+RING = 10.0                     # prior bonus for a cell orthogonally next to an enemy capital
+RING_OPEN = 60.0                # the same when that capital is unoccupied (occupy the cell, then the capital)
 
 
 class _FirstCross(random.Random):
@@ -148,11 +167,18 @@ def evaluate(game: Game, me: int) -> float:
         my_walls = mine & occupied
         if not occupied[ty, tx] and _neighbourhood(my_walls, tx, ty)[0]:
             score += ENEMY_CAPITAL_IN_REACH
-        if occupied[ty, tx] and _leads(board.owner, me, enemies):
-            # Only a global reset (§2.8) frees an occupied capital: the leader fills the board to bring it.
-            score -= RESET_PRESSURE * float(np.count_nonzero(board.land & ~occupied))
+        dist = land_distance(board.land, (tx, ty))
+        ring = int(np.count_nonzero(mine & (dist == 1)))
+        if occupied[ty, tx]:
+            # Only a global reset (§2.8) frees an occupied capital: fill the board to bring it, all the more
+            # when owning cells next to that capital (after the reset they let us attack it).
+            pressure = RESET_PRESSURE_SIEGE if ring else RESET_PRESSURE
+            score -= pressure * float(np.count_nonzero(board.land & ~occupied))
+        closeness = np.exp(-dist / SIEGE_STEPS)
+        score += SIEGE * float(closeness[mine].sum())
+        score += TARGET_NEIGHBOUR * ring
         far = float(board.width + board.height)
-        steps = float(land_distance(board.land, (tx, ty))[my_walls].min()) if my_walls.any() else far
+        steps = float(dist[my_walls].min()) if my_walls.any() else far
         score -= APPROACH * min(steps, far)
     return score
 
@@ -193,6 +219,13 @@ def _static_scores(game: Game, me: int, cells: list[tuple[int, int]]) -> dict[tu
     threatened = _shift_any(enemy_walls, diagonal=True)
     capitals = {c: p for p, c in board.capitals.items() if c is not None}
     barrier = np.pad(mine_walls | ~board.land, 1, constant_values=True)
+    ring: dict[tuple[int, int], bool] = {}   # cells next to an enemy capital -> that capital is unoccupied
+    for p, cell in board.capitals.items():
+        if cell is None or p == me:
+            continue
+        free = not board.occupied[cell[1], cell[0]]
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            ring[(cell[0] + dx, cell[1] + dy)] = ring.get((cell[0] + dx, cell[1] + dy), False) or free
     scores = {}
     for x, y in cells:
         owner = int(board.owner[y, x])
@@ -204,6 +237,8 @@ def _static_scores(game: Game, me: int, cells: list[tuple[int, int]]) -> dict[tu
             value += CUT_POINT
         if (x, y) in capitals:
             value += 100.0
+        if (x, y) in ring:
+            value += RING_OPEN if ring[(x, y)] else RING
         scores[(x, y)] = value
     return scores
 
@@ -305,9 +340,38 @@ class _Planner:
             return [], -WIN
         prior = _static_scores(self.game, self.me, cells)
         ranked = _ranked(prior, self.rng)[:SIMULATED_GUERILLAS]
-        gains = [(self.gain("guerilla", [c]), c) for c in ranked]
-        value, cell = max(gains, key=lambda vc: vc[0])
-        return [cell], value
+        gains = sorted(((self.gain("guerilla", [c]), c) for c in ranked), key=lambda vc: -vc[0])
+        best_value, best_cell = gains[0]
+        if best_value >= WIN / 2:
+            return [best_cell], best_value
+        best_value = -WIN
+        for value, cell in gains[:GUERILLAS_CHECKED]:
+            if value <= best_value:
+                break
+            value = min(value, self.after_reply(cell))
+            if value > best_value:
+                best_value, best_cell = value, cell
+        return [best_cell], best_value
+
+    def after_reply(self, cell: tuple[int, int]) -> float:
+        """The gain of a Guerilla on *cell* once the next player has answered with its best Guerilla against
+        us (it can often take the cell, or the pocket it closed, straight back)."""
+        copy_ = clone(self.game)
+        copy_.guerilla(cell)
+        if copy_.is_terminal() or Action.GUERILLA not in copy_.possible_actions():
+            return evaluate(copy_, self.me) - self.base
+        them = copy_.current_player
+        legal = copy_.legal_mask(Action.GUERILLA) & (copy_.board.owner != them)
+        replies = _cells(legal)
+        if not replies:
+            return evaluate(copy_, self.me) - self.base
+        prior = _static_scores(copy_, them, replies)
+        worst = WIN
+        for reply in sorted(replies, key=lambda c: -prior[c])[:SIMULATED_REPLIES]:
+            answered = clone(copy_)
+            answered.guerilla(reply)
+            worst = min(worst, evaluate(answered, self.me) - self.base)
+        return worst
 
 
 def plan(game: Game, rng: random.Random) -> tuple[Action | None, list[tuple[int, int]]]:
@@ -324,7 +388,7 @@ def plan(game: Game, rng: random.Random) -> tuple[Action | None, list[tuple[int,
     if Action.GUERILLA in possible:
         cells, value = planner.best_guerilla()
         if cells:
-            options.append((value, Action.GUERILLA, cells))
+            options.append((value - GUERILLA_MARGIN, Action.GUERILLA, cells))
     if Action.DEFEND in possible:
         cells, value = planner.best_defend()
         if cells:

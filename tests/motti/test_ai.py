@@ -10,7 +10,7 @@ import pytest
 from motti import ai
 from motti.generate import generate
 from motti.mapfile import parse_map
-from motti.rules import Action, Game, TurnPassed
+from motti.rules import Action, Game, Reset, TurnPassed
 
 
 def game_of(text: str, **kwargs) -> Game:
@@ -176,3 +176,43 @@ def test_land_distance_walks_around_the_sea() -> None:
     inf = np.inf
     assert np.array_equal(ai.land_distance(land, (0, 0)),
                           np.array([[0, 1, inf, 5], [1, 2, 3, 4], [inf, inf, inf, 5]]))
+
+
+# Computer-vs-computer games end: checked on small generated maps (12x9, capitals at least 6 apart) so that
+# the test stays fast; bench/motti_selfplay.py measures the default 20x15 size.
+TURN_CAP = 1000
+SEEDS_THAT_END = [1, 3, 9]
+
+
+def computer_game(seed: int, turns: int) -> tuple[Game, int, int]:
+    """Computer against computer on a generated 12x9 map: (game, turns played, global resets)."""
+    game = Game(generate(12, 9, 2, random.Random(seed), distance_min=6.0), random.Random(seed))
+    rngs = {p: random.Random(seed * 31 + p) for p in (1, 2)}
+    played = resets = 0
+    while not game.is_terminal() and played < turns:
+        player = game.current_player
+        events = game.apply(ai.choose_action(game, rngs[player]))
+        resets += sum(isinstance(event, Reset) for event in events)
+        played += game.current_player != player
+    return game, played, resets
+
+
+@pytest.mark.parametrize("seed", SEEDS_THAT_END)
+def test_computer_games_end_with_a_winner(seed: int) -> None:
+    # Two computer players finish the game: a capital falls after a global reset (not a turn cap, not a draw).
+    game, played, resets = computer_game(seed, turns=TURN_CAP)
+    assert game.is_terminal(), f"seed {seed}: no winner after {played} turns ({resets} resets)"
+    assert game.winner in (1, 2) and game.alive == [game.winner]
+    assert resets >= 1   # only a reset frees an occupied capital
+    assert game.returns()[game.winner - 1] == 1.0
+
+
+
+def test_after_a_reset_the_ring_cell_next_to_the_free_enemy_capital_is_crossed_first() -> None:
+    # All land is free (as after a reset, §2.8) and player 1 is attacking: it owns (4,1), next to player 2's
+    # free capital (5,1). Occupying (4,1) is what makes that capital attackable in the same turn.
+    text = header(6, 3, [(0, 0), (5, 1)]) + "aaaabb\naaaaab\naaaabb\n"
+    game = game_of(text, attacks=5)
+    verb, cells = ai.choose_action(game, random.Random(1))
+    assert verb == "attack"
+    assert cells[0] == (4, 1)
