@@ -35,6 +35,15 @@ _NAMED = {
     curses.KEY_B2: "5",
 }
 _CONTROL = {"\n": "ENTER", "\r": "ENTER", "\x1b": "ESC", "\x7f": "BACKSPACE", "\b": "BACKSPACE", "\t": "TAB"}
+SS3_KEYS = {
+    "M": "ENTER", "A": "UP", "B": "DOWN", "C": "RIGHT", "D": "LEFT", "H": "HOME", "F": "END", "E": "5",
+    "j": "*", "k": "+", "l": ",", "m": "-", "n": ".", "o": "/", "X": "=",
+    **{chr(ord("p") + digit): str(digit) for digit in range(10)},
+}
+"""Key names of the SS3 sequences ``ESC O x`` of the keypad and cursor keys in application mode, for
+terminals whose terminfo entry does not list them (``tmux-256color`` has no ``kent``): ``ESC O M`` is Enter,
+``ESC O p`` … ``ESC O y`` the digits 0–9."""
+ESC_WAIT_MS = 25
 
 
 def decode_key(raw: int | str) -> str:
@@ -219,7 +228,8 @@ class Terminal:
         self._resumed = True
 
     def read_key(self) -> str:
-        """Wait for the next key and return its name (:func:`decode_key`).
+        """Wait for the next key and return its name (:func:`decode_key`; an SS3 keypad sequence that curses
+        did not decode is named as its key, see :data:`SS3_KEYS`).
 
         ^Z suspends the program and returns :data:`REDRAW` after ``fg``; a resize returns :data:`REDRAW` too
         (``curses.LINES``/``COLS`` are updated first).
@@ -238,6 +248,8 @@ class Terminal:
                 self._unread(raw)
                 return REDRAW
             key = decode_key(raw)
+            if key == "ESC":
+                key = self._escape()
             if key == "^Z":
                 self.suspend()
                 self._resumed = False
@@ -246,6 +258,32 @@ class Terminal:
                 curses.update_lines_cols()
                 return REDRAW
             return key
+
+    def _escape(self) -> str:
+        """After an Esc: the keypad key of an SS3 sequence (:data:`SS3_KEYS`) that follows at once, else
+        ``"ESC"`` (whatever followed stays unread)."""
+        assert self.screen is not None
+        self.screen.timeout(ESC_WAIT_MS)
+        try:
+            try:
+                second = self.screen.get_wch()
+            except curses.error:
+                return "ESC"
+            if second != "O":
+                self._unread(second)
+                return "ESC"
+            try:
+                final = self.screen.get_wch()
+            except curses.error:
+                self._unread(second)
+                return "ESC"
+            if isinstance(final, str) and final in SS3_KEYS:
+                return SS3_KEYS[final]
+            self._unread(final)
+            self._unread(second)
+            return "ESC"
+        finally:
+            self.screen.timeout(-1)
 
     def pause(self, milliseconds: int) -> None:
         """Wait ``milliseconds`` or until a key arrives, whichever is first; the key stays unread."""

@@ -57,11 +57,12 @@ class Term:
     """The program in a pty of ``rows`` × ``cols``, with a pyte screen fed from its output."""
 
     def __init__(
-        self, args: list[str], cwd: Path, rows: int = 25, cols: int = 80, job_shell: bool = False
+        self, args: list[str], cwd: Path, rows: int = 25, cols: int = 80, job_shell: bool = False,
+        term: str = "xterm",
     ) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "LINES", "COLUMNS")}
         # pyte ignores the VT100 line-drawing charset in UTF-8 mode: ncurses is to draw Unicode lines instead.
-        env.update(TERM="xterm", ESCDELAY="25", LANG="C.UTF-8", LC_ALL="C.UTF-8", NCURSES_NO_UTF8_ACS="1")
+        env.update(TERM=term, ESCDELAY="25", LANG="C.UTF-8", LC_ALL="C.UTF-8", NCURSES_NO_UTF8_ACS="1")
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""
@@ -119,8 +120,9 @@ class Term:
 def terms(tmp_path):
     started: list[Term] = []
 
-    def start(*args: str, rows: int = 25, cols: int = 80, job_shell: bool = False) -> Term:
-        term = Term(list(args), tmp_path, rows, cols, job_shell)
+    def start(*args: str, rows: int = 25, cols: int = 80, job_shell: bool = False,
+              term: str = "xterm") -> Term:
+        term = Term(list(args), tmp_path, rows, cols, job_shell, term)
         started.append(term)
         return term
 
@@ -729,3 +731,18 @@ def test_long_names_and_numbers_keep_their_room(terms, tmp_path):
     assert legend.startswith("  1 " + name[:8] + "  $2.4287476263e25  2 Bob  $6000")
     term.send("x")
     assert term.finish() == 0
+
+
+def test_keypad_sequences_unknown_to_terminfo_are_keys_not_esc(terms, tmp_path):
+    """tmux-256color lists no keypad Enter (kent) or 5 (kb2): ESC O M and ESC O u must be Enter and 5, not
+    an Esc that ends the turn followed by stray letters; a lone Esc still ends the turn."""
+    term = terms("--resume", trading_save(tmp_path), term="tmux-256color")
+    term.wait_for(r"Trade: up/down")
+    term.send("\x1bOu")  # keypad 5: down to Beetlejuice
+    term.send("\x1bOM")  # keypad Enter: trade it
+    term.wait_for(r"Amount \(-4 to 1\)")
+    term.send("\x1bOq", "\x1bOM")  # keypad 1, keypad Enter
+    term.wait_for(r"Ann \(Cash: \$300\)")
+    assert re.search(r"Beetlejuice, Ltd\.\s+\$700\s+5\b", term.text())
+    term.send(ESC)
+    term.wait_for(r"Bob, enter your move")
