@@ -1,9 +1,11 @@
-"""motti self-play speed on the default 20x15 map size: random and computer players against each other.
+"""motti self-play on the default 20x15 map size: random and computer players against each other.
 
 Each game is a freshly generated 2-player map (motti.generate defaults, seeded) played through the
 OpenSpiel-style interface (``legal_actions``/``apply``) until a winner or an action cap (a drawn game).
 Printed, never asserted: median seconds per game, games per second (1 / median), actions per second, and how
-many games were decided.
+many games were decided. For computer against computer also how many of the seeded games end within a turn
+cap (400 turns = 200 rounds), their turns, the global resets, and the computer's time per move (median and
+worst) on generated maps and on the shipped ``classic`` map.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from collections.abc import Callable
 
 from motti import ai
 from motti.generate import generate
-from motti.rules import Game
+from motti.mapfile import find_map, load_map
+from motti.rules import Game, Reset
 
 Chooser = Callable[[Game, random.Random], tuple]
 
@@ -49,20 +52,68 @@ def report(name: str, seeds: range, players: Callable[[int], dict[int, Chooser]]
     return results
 
 
+def computer_game(game: Game, seed: int, turns: int) -> tuple[int, int, list[float]]:
+    """Computer against computer until a winner or *turns* turns: (turns played, resets, seconds per move)."""
+    rngs = {p: random.Random(seed * 31 + p) for p in range(1, game.board.players + 1)}
+    played = resets = 0
+    times: list[float] = []
+    while not game.is_terminal() and played < turns:
+        player = game.current_player
+        start = time.perf_counter()
+        action = ai.choose_action(game, rngs[player])
+        times.append(time.perf_counter() - start)
+        resets += sum(isinstance(event, Reset) for event in game.apply(action))
+        played += game.current_player != player or game.is_terminal()
+    return played, resets, times
+
+
+def finishing(seeds: range, turns: int, size: tuple[int, int] = (20, 15), distance_min: float = 8.0) -> None:
+    """How many seeded computer-vs-computer games on generated maps of *size* end within *turns* turns."""
+    ended: list[int] = []
+    resets: list[int] = []
+    times: list[float] = []
+    for seed in seeds:
+        board = generate(size[0], size[1], 2, random.Random(seed), distance_min=distance_min)
+        game = Game(board, random.Random(seed))
+        played, reset_count, move_seconds = computer_game(game, seed, turns)
+        resets.append(reset_count)
+        times += move_seconds
+        if game.winner is not None:
+            ended.append(played)
+    share = 100 * len(ended) / len(seeds)
+    median_turns = f"{statistics.median(ended):.0f}" if ended else "-"
+    print(f"computer vs computer on {size[0]}x{size[1]} maps (capitals >= {distance_min:g} apart): "
+          f"{len(ended)}/{len(seeds)} games ({share:.0f}%) ended within {turns} turns")
+    print(f"  turns of those: median {median_turns}, all {sorted(ended)}; "
+          f"resets per game: median {statistics.median(resets):.0f}")
+    print(f"  time per move on these maps: median {statistics.median(times) * 1000:.1f} ms, "
+          f"worst {max(times) * 1000:.1f} ms over {len(times)} moves")
+
+
+def move_times(name: str, turns: int = 60) -> None:
+    """The computer's time per move on a shipped map, over the first *turns* turns of a seeded game."""
+    board = load_map(find_map(name)).board
+    _played, _resets, times = computer_game(Game(board, random.Random(1)), 1, turns)
+    print(f"  time per move on {name}: median {statistics.median(times) * 1000:.1f} ms, "
+          f"worst {max(times) * 1000:.1f} ms over {len(times)} moves")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12,
                         help="games per pairing (half as many of computer vs computer)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--finish-games", type=int, default=10,
+                        help="seeded computer-vs-computer games for the finishing figures")
+    parser.add_argument("--turns", type=int, default=400, help="turn cap of those games")
     args = parser.parse_args()
     first = args.seed
     print("motti self-play on generated 20x15 maps, 2 players")
     report("random vs random", range(first, first + args.games),
            lambda seed: {1: random_player, 2: random_player}, cap=20000)
-    report("computer vs computer", range(first, first + max(1, args.games // 2)),
-           lambda seed: {1: ai.choose_action, 2: ai.choose_action}, cap=1000)
-    print("  (a computer player keeps its capital occupied: two of them rarely decide a game before several"
-          " global resets)")
+    finishing(range(first, first + args.finish_games), args.turns)
+    finishing(range(first, first + args.finish_games), 1000, (12, 9), 6.0)
+    move_times("classic")
 
     def seats(seed: int) -> dict[int, Chooser]:
         if seed % 2 == 0:
