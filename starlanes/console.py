@@ -74,15 +74,22 @@ class QuitGame(Exception):
 
 
 class AmountField:
-    """The amount entry of a trade (spec §8 with §0): at most 9 characters.
+    """The amount entry of a trade (spec §8 with §0): ``width`` characters, at least 9 and as many as the
+    limits of the trade take (``-123456789012``), so any amount in range can be typed.
 
     Digits anywhere, ``-`` only first; ``m``/``n`` only first and they finish the entry at once (no key is
     swallowed afterwards). Backspace erases, Enter finishes, Esc cancels.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, width: int = AMOUNT_FIELD) -> None:
         self.text = ""
         self.cancelled = False
+        self.width = width
+
+    @classmethod
+    def for_limits(cls, low: int, high: int) -> AmountField:
+        """A field wide enough for every amount from ``low`` to ``high``."""
+        return cls(max(AMOUNT_FIELD, len(str(low)), len(str(high))))
 
     def feed(self, key: str) -> bool:
         """Take one key name; returns True when the entry is finished (or cancelled)."""
@@ -96,7 +103,7 @@ class AmountField:
         elif key in ("m", "n") and not self.text:
             self.text = key
             return True
-        elif len(self.text) < AMOUNT_FIELD:
+        elif len(self.text) < self.width:
             if len(key) == 1 and key in "0123456789" or key == "-" and not self.text:
                 self.text += key
         return False
@@ -560,7 +567,7 @@ class Console:
         low, high = game.trade_limits(company)
         _, cols = self.term.size()
         room = max(4, (cols - 40) // 2)
-        field = AmountField()
+        field = AmountField.for_limits(low, high)
         while True:
             prompt = f"Amount ({fit_number(low, room)} to {fit_number(high, room)}): "
             self.lines = [*self.trade_lines(cursor), ("", 0), (prompt + field.text + "_", curses.A_BOLD)]

@@ -352,7 +352,8 @@ class XGame:
                 self._start_amount()
 
     def _start_amount(self) -> None:
-        self.field = AmountField()
+        company = self.game.active_companies()[self.cursor]
+        self.field = AmountField.for_limits(*self.game.trade_limits(company))
         self.mode = AMOUNT
         self.refresh()
 

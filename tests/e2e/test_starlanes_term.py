@@ -746,3 +746,17 @@ def test_keypad_sequences_unknown_to_terminfo_are_keys_not_esc(terms, tmp_path):
     assert re.search(r"Beetlejuice, Ltd\.\s+\$700\s+5\b", term.text())
     term.send(ESC)
     term.wait_for(r"Bob, enter your move")
+
+
+def test_a_sale_of_more_than_999999999_shares_can_be_typed(terms, tmp_path):
+    grid = ["."] * CELLS
+    grid[cell_index(0, 0)] = "A"
+    companies = [Company(1, 300)] + [Company() for _ in range(4)]
+    game = Game(grid, [Player("Ann", 0, [10**12, 0, 0, 0, 0]), Player("Bob")], random.Random(3), companies,
+                current=0, phase="trade")
+    term = terms("--resume", crafted(tmp_path, "many.json", game))
+    term.wait_for(r"Trade: up/down")
+    term.send("\r")
+    term.wait_for(r"Amount \(-1000000000000 to 0\)")
+    term.send("-1000000000000", "\r")
+    term.wait_for(rf"Ann \(Cash: \${300 * 10**12}\)")

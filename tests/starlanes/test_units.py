@@ -48,6 +48,19 @@ def test_amount_field_accepts_digits_and_leading_minus_only():
     assert field.cancelled
 
 
+def test_amount_field_is_wide_enough_for_every_amount_in_range():
+    field = AmountField.for_limits(-1_234_567_890_123, 5)
+    assert field.width == 14
+    for key in "-1234567890123" + "4":
+        field.feed(key)
+    assert field.feed("ENTER") and field.value(-1_234_567_890_123, 5) == -1_234_567_890_123
+    assert AmountField.for_limits(-2, 3).width == 9
+    wide = AmountField.for_limits(0, 10**12)
+    for key in "1000000000000":
+        wide.feed(key)
+    assert wide.value(0, 10**12) == 10**12
+
+
 def test_key_names():
     assert decode_key("a") == "a"
     assert decode_key("\n") == decode_key("\r") == decode_key(curses.KEY_ENTER) == "ENTER"
