@@ -45,7 +45,8 @@ def parser() -> argparse.ArgumentParser:
     colour.add_argument("-m", "--mono", dest="colour", action="store_const", const=False, help="force mono")
     p.add_argument("--seed", type=int, help="seed of the random generator (a reproducible game)")
     p.add_argument("--computer", type=int, default=0, metavar="N",
-                   help=f"the last N players (0-{MAX_PLAYERS}) are played by the computer; nobody is asked")
+                   help=f"the last N players (0-{MAX_PLAYERS}) are played by the computer: the number of "
+                   "players (at least N) and the names are still asked, who plays each is not")
     p.add_argument("--level", choices=LEVELS, default="hard", help="strength of those computer players")
     p.add_argument("--save", metavar="FILE", help="save the game to FILE at every prompt")
     p.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE (and keep saving there)")

@@ -37,6 +37,7 @@ from starlanes.rules import (
     MAP_HEIGHT,
     MAP_WIDTH,
     MAX_NAME,
+    MAX_PLAYERS,
     MOVE,
     TRADE,
     EndTurn,
@@ -378,16 +379,21 @@ class Console:
     def setup(self, computers: int, level: str) -> tuple[list[str], list[str]]:
         """Ask the number of players, their names and who plays each; returns ``(names, controllers)``.
 
-        ``computers`` > 0: the last that many players are computers at ``level`` and nobody is asked.
+        ``computers`` > 0: the last that many players are computers at ``level``; the number of players
+        (at least ``computers``) and every name are still asked, who plays each is not.
         Raises :class:`QuitGame` on ^C.
         """
+        fewest = max(1, computers)
+        choices = "4" if fewest == MAX_PLAYERS else f"{fewest}-{MAX_PLAYERS}"
         body: list[tuple[str, int]] = [("Welcome to Star Lanes!", curses.A_BOLD), ("", 0),
-                                       ("How many players (1-4)? ", 0)]
+                                       (f"How many players ({choices})? ", 0)]
+        if computers:
+            body += [("", 0), (f"(the last {computers} played by the computer)", curses.A_DIM)]
         while True:
             key = self.show_popup(" New game ", body)
             if key == "^C":
                 raise QuitGame
-            if key in ("1", "2", "3", "4"):
+            if key in [str(n) for n in range(fewest, MAX_PLAYERS + 1)]:
                 count = int(key)
                 break
         names: list[str] = []

@@ -760,3 +760,18 @@ def test_a_sale_of_more_than_999999999_shares_can_be_typed(terms, tmp_path):
     term.wait_for(r"Amount \(-1000000000000 to 0\)")
     term.send("-1000000000000", "\r")
     term.wait_for(rf"Ann \(Cash: \${300 * 10**12}\)")
+
+
+def test_computer_players_set_the_fewest_players_and_names_are_still_asked(terms):
+    term = terms("--seed", "4", "--computer", "3", "--level", "easy")
+    term.wait_for(r"How many players \(3-4\)\?")
+    assert "the last 3 played by the computer" in term.text()
+    term.send("2", "1")
+    term.send("4")
+    term.wait_for(r"Player 1, enter your name:")
+    term.send("Ann\r")
+    for number in (2, 3, 4):
+        term.wait_for(rf"Player {number}, enter your name:")
+        term.send(f"C{number}\r")
+    term.wait_for(r"Ann, enter your move|C\d \(computer\) takes move")
+    assert "Who plays" not in term.raw.decode("utf-8", "replace")
