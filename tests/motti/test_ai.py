@@ -181,7 +181,7 @@ def test_land_distance_walks_around_the_sea() -> None:
 # Computer-vs-computer games end: checked on small generated maps (12x9, capitals at least 6 apart) so that
 # the test stays fast; bench/motti_selfplay.py measures the default 20x15 size.
 TURN_CAP = 1000
-SEEDS_THAT_END = [1, 3, 9]
+SEEDS_THAT_END = [0, 4, 6]
 
 
 def computer_game(seed: int, turns: int) -> tuple[Game, int, int]:
