@@ -41,9 +41,9 @@ def save_text(game: Game) -> str:
 
 def save_game(game: Game, path: str | os.PathLike[str] | None = None) -> Path:
     """Write *game* atomically to *path* (default :func:`default_path`, whose folder is created); return the
-    path written. Raises OSError when it cannot be written (the old file is then unchanged)."""
+    absolute path written. Raises OSError when it cannot be written (the old file is then unchanged)."""
     target = Path(path) if path is not None else default_path()
     if path is None:
         target.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(target, save_text(game))
-    return target
+    return target.absolute()

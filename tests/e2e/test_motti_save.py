@@ -1,10 +1,12 @@
 """motti saved games end to end on a real Xvfb: play a few clicks with ``--save``, end the program (SIGTERM or
 ``q``), resume from the file with ``motti FILE`` and check through ``--status`` that the game goes on exactly
-where it stopped (player in turn, attacks left, occupied cells); the ``s`` key without ``--save``."""
+where it stopped (player in turn, attacks left, occupied cells); the ``s`` key without ``--save``; the same
+with the curses console (``-c``) in a real pseudo-terminal."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -12,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import pexpect
+import pyte
 import pytest
 
 from motti.mapfile import load_map
@@ -162,3 +166,42 @@ def test_s_key_saves_to_the_state_folder_and_says_so(xvfb, tmp_path):
     saved = load_map(target)
     assert (saved.turn, saved.attacks) == (1, 6)
     assert "".join(status["board"]) == "".join(TWO.split("grid\n")[1].split())
+
+
+def test_console_saves_after_each_action_and_on_quit(tmp_path):
+    (tmp_path / "two.map").write_text(TWO)
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "TMUX", "LINES", "COLUMNS")}
+    env.update(TERM="xterm", ESCDELAY="25", HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"))
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    args = ["-m", "motti", "two.map", "-c", "--seed", "2", "--save", "saved.map"]
+    child = pexpect.spawn(sys.executable, args, cwd=str(tmp_path), env=env, dimensions=(24, 80), timeout=30)
+
+    def wait_for(text: str) -> None:
+        end = time.monotonic() + DEADLINE_S
+        while time.monotonic() < end:
+            try:
+                stream.feed(child.read_nonblocking(65536, timeout=0.05))
+            except pexpect.TIMEOUT:
+                pass
+            if any(text in line for line in screen.display):
+                return
+        raise AssertionError(f"{text!r} not on the screen:\n" + "\n".join(screen.display))
+
+    try:
+        wait_for("Player 1 | Attack: 6 left")
+        child.send("z")                     # one attack with no cross: it fails, 5 attacks left
+        wait_for("Player 1 | Attack: 5 left")
+        saved = load_map(tmp_path / "saved.map")
+        assert (saved.turn, saved.attacks) == (1, 5)
+        child.send("s")
+        wait_for(f"saved to {str(tmp_path / 'saved.map')[:60]}")   # the message line is cut at the edge
+        child.send("q")
+        wait_for("(y/n)")
+        child.send("y")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    saved = load_map(tmp_path / "saved.map")
+    assert (saved.turn, saved.attacks, saved.board.alive_players()) == (1, 5, [1, 2])
