@@ -8,15 +8,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
-from xvfb import Xvfb
+from xvfb import Xvfb, grab, origin, window_of
 
 from starlanes import view
 from starlanes.rules import EndTurn, Game, Move, Trade
@@ -78,30 +76,10 @@ class Run:
         return self.proc.returncode, out, err
 
 
-def window_of(status: dict, display: str) -> dict:
-    return next(w for w in status["windows"] if w["display"] == display)
 
 
-def origin(server: Xvfb, window_id: int) -> tuple[int, int]:
-    out = subprocess.run(["xwininfo", "-display", server.name, "-id", str(window_id)], capture_output=True,
-                         text=True, timeout=10, check=True).stdout
-    x = int(re.search(r"Absolute upper-left X:\s+(-?\d+)", out).group(1))
-    y = int(re.search(r"Absolute upper-left Y:\s+(-?\d+)", out).group(1))
-    return x, y
 
 
-def grab(server: Xvfb, x: int, y: int, width: int, height: int) -> np.ndarray:
-    """Root-window pixels as an (height, width, 3) RGB array, read with GetImage."""
-    from Xlib import X
-    from Xlib.display import Display
-
-    display = Display(server.name)
-    try:
-        image = display.screen().root.get_image(x, y, width, height, X.ZPixmap, 0xFFFFFFFF)
-        data = np.frombuffer(image.data, dtype=np.uint8).reshape(height, width, 4)
-        return data[:, :, 2::-1].copy()
-    finally:
-        display.close()
 
 
 def map_mismatches(server: Xvfb, status: dict, game: Game) -> list[int]:

@@ -8,10 +8,12 @@ Also the small X helpers window tests share: screenshots (xwd + convert), pixels
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 
@@ -84,3 +86,31 @@ class Xvfb:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def window_of(status: dict, display: str) -> dict:
+    """The entry of a game's ``--status`` JSON (``windows`` list) for the window on *display*."""
+    return next(w for w in status["windows"] if w["display"] == display)
+
+
+def origin(server: Xvfb, window_id: int) -> tuple[int, int]:
+    """Absolute position of an X window on its screen (xwininfo)."""
+    out = subprocess.run(["xwininfo", "-display", server.name, "-id", str(window_id)], capture_output=True,
+                         text=True, timeout=10, check=True).stdout
+    x = int(re.search(r"Absolute upper-left X:\s+(-?\d+)", out).group(1))
+    y = int(re.search(r"Absolute upper-left Y:\s+(-?\d+)", out).group(1))
+    return x, y
+
+
+def grab(server: Xvfb, x: int, y: int, width: int, height: int) -> np.ndarray:
+    """Root-window pixels as an (height, width, 3) uint8 RGB array, read with GetImage (depth 24)."""
+    from Xlib import X
+    from Xlib.display import Display
+
+    display = Display(server.name)
+    try:
+        image = display.screen().root.get_image(x, y, width, height, X.ZPixmap, 0xFFFFFFFF)
+        data = np.frombuffer(image.data, dtype=np.uint8).reshape(height, width, 4)
+        return data[:, :, 2::-1].copy()
+    finally:
+        display.close()
