@@ -50,21 +50,15 @@ class Spectators:
     def __init__(self, arena: Arena, displays: Sequence[str], *, title: str) -> None:
         from arena.view import Renderer, default_size
         from common.loop import Inbox
-        from common.x11 import open_window
+        from common.x11 import open_windows
 
         self.inbox = Inbox()
         self.renderer = Renderer(arena, title=title)
-        self.windows = []
         self.state: dict | None = None
         self.table: list[dict] | None = None
-        try:
-            for display in displays:
-                self.windows.append(open_window(display, title=f"arena {title}",
-                                                size=default_size(arena.width, arena.height),
-                                                inbox=self.inbox, source=display))
-        except Exception:
-            self.close()
-            raise
+        specs = [(f"spectator{index}", display, f"arena {title}") for index, display in enumerate(displays)]
+        size = default_size(arena.width, arena.height)
+        self.windows = list(open_windows(specs, size=size, inbox=self.inbox).values())
         self.show({"round": 0, "max_rounds": 0, "players": []})
 
     def poll(self, timeout: float | None = 0) -> object | None:
@@ -75,7 +69,7 @@ class Spectators:
         while event is not None:
             if isinstance(event, Closed | DisplayLost):
                 for window in [w for w in self.windows if w.source == event.source]:
-                    log.warning("spectator window on %s gone: %s", event.source,
+                    log.warning("spectator window on %s gone: %s", window.display,
                                 getattr(event, "reason", "closed"))
                     window.close()
                     self.windows.remove(window)

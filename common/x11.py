@@ -20,7 +20,9 @@ import struct
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -32,7 +34,7 @@ from Xlib.support import connect as xconnect  # noqa: E402
 
 from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize  # noqa: E402
 
-__all__ = ["DisplayError", "Window", "open_window"]
+__all__ = ["DisplayError", "Window", "open_window", "open_windows"]
 
 _log = logging.getLogger(__name__)
 
@@ -492,3 +494,25 @@ def open_window(display: str, *, title: str, size: tuple[int, int], inbox: Inbox
     if window._open_error is not None:
         raise window._open_error
     return window
+
+
+def open_windows(specs: Sequence[tuple[str, str, str]], *, size: tuple[int, int], inbox: Inbox,
+                 timeout: float = 5.0, **options: Any) -> dict[str, Window]:
+    """Open one window per ``(source, display, title)`` of ``specs``, all or nothing, before a game starts.
+
+    Every window gets ``size``, ``inbox``, ``timeout`` and the further :func:`open_window` ``options``. On the
+    first DisplayError the windows opened so far are closed again and the error propagates, so a game never
+    starts with some of its displays missing. Returns ``{source: window}`` in the order of ``specs``.
+
+    Raises DisplayError (one line naming the display that failed).
+    """
+    opened: dict[str, Window] = {}
+    try:
+        for source, display, title in specs:
+            opened[source] = open_window(display, title=title, size=size, inbox=inbox, source=source,
+                                         timeout=timeout, **options)
+    except BaseException:
+        for window in opened.values():
+            window.close()
+        raise
+    return opened

@@ -65,23 +65,13 @@ def open_windows(seats: Sequence[Seat], game: Game, inbox: Inbox, *,
 
     Raises common.x11.DisplayError (its message names the display).
     """
-    from common.x11 import open_window
+    from common.x11 import open_windows as open_all
 
-    size = view.default_size(game.board.width, game.board.height)
-    opened: dict[str, tuple[Window, Seat]] = {}
-    try:
-        for index, seat in enumerate(seats):
-            if seat.display is None:
-                continue
-            source = f"seat{index}"
-            window = open_window(seat.display, title=seat_title(seat.players), size=size, inbox=inbox,
-                                 source=source, timeout=timeout)
-            opened[source] = (window, seat)
-    except BaseException:
-        for window, _seat in opened.values():
-            window.close()
-        raise
-    return opened
+    indexed = [(f"seat{index}", seat) for index, seat in enumerate(seats) if seat.display is not None]
+    windows = open_all([(source, seat.display, seat_title(seat.players)) for source, seat in indexed],
+                       size=view.default_size(game.board.width, game.board.height), inbox=inbox,
+                       timeout=timeout)
+    return {source: (windows[source], seat) for source, seat in indexed}
 
 
 @dataclass

@@ -76,21 +76,13 @@ def open_windows(seats: Sequence[Seat], names: Sequence[str], inbox: Inbox, *,
 
     Raises common.x11.DisplayError (its message names the display).
     """
-    from common.x11 import open_window
+    from common.x11 import open_windows as open_all
 
-    opened: dict[str, tuple[Window, Seat]] = {}
-    try:
-        for index, seat in enumerate(seats):
-            source = f"seat{index}"
-            window = open_window(seat.display, title=seat_title(seat.players, names), size=view.DEFAULT_SIZE,
-                                 inbox=inbox, source=source, timeout=timeout, min_size=(480, 360),
-                                 app="starlanes")
-            opened[source] = (window, seat)
-    except BaseException:
-        for window, _seat in opened.values():
-            window.close()
-        raise
-    return opened
+    indexed = [(f"seat{index}", seat) for index, seat in enumerate(seats)]
+    windows = open_all([(source, seat.display, seat_title(seat.players, names)) for source, seat in indexed],
+                       size=view.DEFAULT_SIZE, inbox=inbox, timeout=timeout, min_size=(480, 360),
+                       app="starlanes")
+    return {source: (windows[source], seat) for source, seat in indexed}
 
 
 def event_pages(events: Sequence[Event], names: Sequence[str]) -> list[list[view.Line]]:
