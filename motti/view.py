@@ -26,6 +26,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
+from common.render import font as _font  # noqa: E402
 from motti.rules import Action  # noqa: E402
 
 if TYPE_CHECKING:
@@ -133,14 +134,6 @@ def legend_rect(size: tuple[int, int]) -> pygame.Rect:
     """The legend band at the bottom of a window of *size*."""
     return pygame.Rect(0, size[1] - LEGEND_HEIGHT, size[0], LEGEND_HEIGHT)
 
-
-@functools.lru_cache(maxsize=8)
-def _font(points: int, bold: bool = False) -> pygame.font.Font:
-    if not pygame.font.get_init():
-        pygame.font.init()
-    font = pygame.font.Font(None, points)
-    font.set_bold(bold)
-    return font
 
 
 def _ink_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:

@@ -15,7 +15,6 @@ talks to X. Surfaces are 32-bit and need no display (``SDL_VIDEODRIVER=dummy``).
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 from collections.abc import Sequence
@@ -26,6 +25,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from common.render import font as _font  # noqa: E402
 from common.term import fit_number, money, printable  # noqa: E402
 from starlanes.rules import (  # noqa: E402
     BLACK_HOLE,
@@ -116,14 +116,6 @@ class Layout:
     rows_top: int
     row_height: int
 
-
-@functools.lru_cache(maxsize=8)
-def _font(points: int, bold: bool = False) -> pygame.font.Font:
-    if not pygame.font.get_init():
-        pygame.font.init()
-    font = pygame.font.Font(None, points)
-    font.set_bold(bold)
-    return font
 
 
 def line_height() -> int:
