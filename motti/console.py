@@ -39,17 +39,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from common.loop import Command, Inbox, Timer
+from motti.announce import describe
 from motti.commands import apply_command
 from motti.rules import (
     Action,
-    AttackDrawn,
-    CapitalCaptured,
-    Eliminated,
-    Encircled,
     Game,
-    GameOver,
     IllegalAction,
-    Reset,
 )
 
 SOURCE = "console"
@@ -153,30 +148,6 @@ class Snapshot:
         return any(self.legal[action][y, x] for x, y in self.crosses)
 
 
-def describe(events: Iterable[object]) -> str:
-    """One line telling what *events* (from ``motti.rules``) did, for the message line."""
-    parts: list[str] = []
-    for event in events:
-        if isinstance(event, AttackDrawn):
-            if event.cell is None:
-                parts.append(f"player {event.player}'s attack failed")
-            else:
-                parts.append(f"player {event.player} took {event.cell[0]},{event.cell[1]}")
-        elif isinstance(event, Encircled):
-            n = len(event.cells)
-            cells = f"{n} cell{'s' if n != 1 else ''}"
-            parts.append(f"{cells} of player {event.victim} encircled by player {event.to}")
-        elif isinstance(event, CapitalCaptured):
-            parts.append(f"player {event.by} captured player {event.player}'s capital")
-        elif isinstance(event, Eliminated):
-            parts.append(f"player {event.player} is out")
-        elif isinstance(event, Reset):
-            parts.append("no free land left: every cell is unoccupied again")
-        elif isinstance(event, GameOver):
-            parts.append(f"player {event.winner} wins")
-    return "; ".join(parts)
-
-
 @dataclass
 class _View:
     """The console thread's own state: cursor, scroll offsets, prompt."""
@@ -244,7 +215,7 @@ class Console:
     def show(self, game: Game, events: Iterable[object] = (), message: str | None = None) -> None:
         """Redraw from *game* (copied now, in the caller's thread); *events* or *message* go on the message
         line."""
-        text = message if message is not None else describe(events)
+        text = message if message is not None else describe(events) or ""
         snap = Snapshot.of(game, text)
         with self._lock:
             self._snapshot = snap
@@ -592,7 +563,7 @@ def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int]
 
     def show(events: Iterable[object] = (), message: str | None = None) -> None:
         nonlocal status_failed
-        text = message if message is not None else describe(events)
+        text = message if message is not None else describe(events) or ""
         console.show(game, message=text)
         if status is None:
             return

@@ -14,7 +14,7 @@ import random
 import signal
 import sys
 import threading
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,17 +23,11 @@ import pygame
 from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize, Timer
 from motti import savegame, view
 from motti import status as status_json
+from motti.announce import describe
 from motti.commands import apply_command
 from motti.rules import (
-    AttackDrawn,
-    CapitalCaptured,
-    Eliminated,
-    Encircled,
     Game,
-    GameOver,
     IllegalAction,
-    Reset,
-    TurnPassed,
 )
 
 if TYPE_CHECKING:
@@ -82,37 +76,6 @@ class _View:
     players: tuple[int, ...]      # every player of the seat (shown as "yours")
     humans: tuple[int, ...]       # the seat's players that people play (not --computer ones)
     frame: pygame.Surface | None = None
-
-
-def describe(events: Iterable[object], mover: int | None = None) -> str | None:
-    """One short line announcing what *events* did (legend band), or None when there is nothing to say.
-
-    *mover* is the player who was in turn when the events happened (named when the turn passes on)."""
-    events = list(events)
-    # A player who left hands the land on: say so, not that it was encircled.
-    left = any(isinstance(event, Eliminated) and event.cause in ("closed", "quit") for event in events)
-    parts: list[str] = []
-    for event in events:
-        if isinstance(event, AttackDrawn):
-            if event.cell is None:
-                parts.append(f"P{event.player}'s attack failed")
-            else:
-                parts.append(f"P{event.player} took {event.cell[0]},{event.cell[1]}")
-        elif isinstance(event, Encircled) and not left:
-            parts.append(f"P{event.to} encircled {len(event.cells)} of P{event.victim}")
-        elif isinstance(event, CapitalCaptured):
-            parts.append(f"P{event.by} took P{event.player}'s capital")
-        elif isinstance(event, Eliminated):
-            why = {"capital": "lost the capital", "closed": "left", "quit": "quit"}
-            why_text = why.get(event.cause, event.cause)
-            parts.append(f"P{event.player} {why_text}, out")
-        elif isinstance(event, Reset):
-            parts.append("reset: all land free")
-        elif isinstance(event, TurnPassed):
-            parts.append(f"P{mover}'s turn ended" if mover not in (None, event.to) else "turn passed")
-        elif isinstance(event, GameOver) and event.winner is not None:
-            parts.append(f"P{event.winner} wins!")
-    return "; ".join(parts) if parts else None
 
 
 class Frontend:
@@ -279,7 +242,7 @@ class Frontend:
         self._after(events, mover)
 
     def _after(self, events: list[object], mover: int | None = None) -> None:
-        said = describe(events, mover)
+        said = describe(events, mover, short=True)
         if said is not None or events:
             self.message = said
         if events:

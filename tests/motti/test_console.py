@@ -8,18 +8,12 @@ import pytest
 
 from common.loop import Command
 from motti.commands import apply_command
-from motti.console import Snapshot, _scroll, describe
+from motti.console import Snapshot, _scroll
 from motti.mapfile import parse_map
 from motti.rules import (
     Action,
-    AttackDrawn,
-    CapitalCaptured,
-    Eliminated,
-    Encircled,
     Game,
-    GameOver,
     IllegalAction,
-    Reset,
 )
 
 # spec §9 T1: cap 1@(0,0), cap 2@(3,0), mover 1
@@ -110,15 +104,6 @@ def test_snapshot_predicts_what_the_game_accepts() -> None:
     assert after.possible == {Action.ATTACK} and not after.can_perform(Action.DEFEND)
     game.board.owner[0, 0] = 2   # the snapshot is a copy
     assert after.owner[0, 0] == 1
-
-
-def test_describe_events() -> None:
-    assert describe([AttackDrawn(1, 4, None)]) == "player 1's attack failed"
-    assert describe([AttackDrawn(2, 0, (3, 4)), Encircled(((1, 1), (1, 2)), 2, 1)]) == (
-        "player 2 took 3,4; 2 cells of player 1 encircled by player 2")
-    assert describe([CapitalCaptured(2, 1, (3, 1)), Eliminated(2, "capital"), GameOver(1)]) == (
-        "player 1 captured player 2's capital; player 2 is out; player 1 wins")
-    assert describe([Reset()]) == "no free land left: every cell is unoccupied again"
 
 
 @pytest.mark.parametrize(("origin", "cursor", "expected"), [
