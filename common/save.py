@@ -1,24 +1,59 @@
 """Atomic file writes: a reader sees the old file or the new one, never half of one.
 
 Used for save games, status files and map output. The data goes to a temporary file in the same directory, is
-flushed and fsynced, then renamed over the target (``os.replace`` is atomic on POSIX).
+flushed and fsynced, then renamed over the target (``os.replace`` is atomic on POSIX). A rename would replace
+whatever the name stood for, so a target that is a directory, FIFO, device or socket is refused (``--save
+/dev/null`` must not turn the device into a file), and a symbolic link is written through (the link stays).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
+_SPECIAL = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+class NotARegularFile(OSError):
+    """The path names a directory, FIFO, device or socket, which a game never reads as a file or writes over.
+
+    ``strerror`` says what it is, e.g. ``is a character device, not a regular file``.
+    """
+
+
+def special_kind(path: str | os.PathLike[str]) -> str | None:
+    """What *path* is when it exists and is not a regular file (``"a directory"``, ``"a FIFO"``…), else None.
+
+    Symbolic links are followed. Raises OSError other than FileNotFoundError (e.g. PermissionError).
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    return next((name for test, name in _SPECIAL if test(mode)), None)
+
+
+def require_regular(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`NotARegularFile` when *path* exists and is not a regular file."""
+    kind = special_kind(path)
+    if kind is not None:
+        raise NotARegularFile(errno.EINVAL, f"is {kind}, not a regular file", os.fspath(path))
+
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write *text* (UTF-8) to *path* atomically.
+    """Write *text* (UTF-8) to *path* atomically; a symbolic link is written through.
 
-    Raises OSError when the directory is not writable; the target is then unchanged.
+    Raises :class:`NotARegularFile` when *path* is a directory, FIFO, device or socket, and OSError when the
+    directory is not writable; the target is unchanged in both cases.
     """
-    target = Path(path)
+    target = Path(os.path.realpath(path))
+    require_regular(target)
     directory = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
@@ -43,7 +78,9 @@ def save_json(path: str | os.PathLike[str], state: Any) -> None:
 def load_json(path: str | os.PathLike[str]) -> Any:
     """Read a JSON file written by :func:`save_json`.
 
-    Raises OSError when the file cannot be read and ValueError (``json.JSONDecodeError``) when it is not JSON.
+    Raises :class:`NotARegularFile` for a directory, FIFO or device (``/dev/zero`` would never end), OSError
+    when the file cannot be read and ValueError (``json.JSONDecodeError``) when it is not JSON.
     """
+    require_regular(path)
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)

@@ -15,13 +15,13 @@ Format (UTF-8 text, ``#`` starts a comment line)::
 from __future__ import annotations
 
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from common.data import shipped_dir
+from common.save import special_kind
 from motti.rules import ATTACKS_PER_TURN, Board, nearest_capital
 
 MAGIC = "motti-map 1"
@@ -236,19 +236,15 @@ def parse_map(text: str, filename: str = "<map>") -> MapState:
     return _Parser(text, filename).parse()
 
 
-_NOT_FILES = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-              (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
 def load_map(path: str | Path) -> MapState:
     """Read and parse a map file (UTF-8, a leading byte-order mark is allowed); an unreadable file, or a
     directory, FIFO or device, is a :class:`MapError` at line 0 naming the file."""
     path = Path(path)
     try:
-        mode = path.stat().st_mode
+        kind = special_kind(path)
+        path.stat()
     except OSError as err:
         raise MapError(str(path), 0, 0, f"cannot read: {err.strerror or err}") from None
-    kind = next((name for test, name in _NOT_FILES if test(mode)), None)
     if kind is not None:
         raise MapError(str(path), 0, 0, f"is {kind}, not a map file")
     try:

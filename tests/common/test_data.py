@@ -1,7 +1,11 @@
+import os
+import stat
 from pathlib import Path
 
+import pytest
+
 from common.data import shipped_dir
-from common.save import load_json, save_json, write_atomic
+from common.save import NotARegularFile, load_json, save_json, write_atomic
 
 
 def test_env_overrides_map_dir(monkeypatch, tmp_path):
@@ -20,3 +24,29 @@ def test_atomic_write_replaces_and_leaves_no_temp(tmp_path):
     save_json(target, {"turn": 2, "board": ["aab"]})
     assert load_json(target) == {"turn": 2, "board": ["aab"]}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]
+
+
+def test_atomic_write_refuses_devices_fifos_and_directories(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    targets = ((Path("/dev/null"), "a character device"), (fifo, "a FIFO"), (tmp_path, "a directory"))
+    for target, kind in targets:
+        with pytest.raises(NotARegularFile, match=f"is {kind}, not a regular file"):
+            write_atomic(target, "x")
+    assert Path("/dev/null").is_char_device()
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+def test_atomic_write_goes_through_a_symbolic_link(tmp_path):
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_atomic(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"
+
+
+def test_load_json_refuses_endless_devices():
+    with pytest.raises(NotARegularFile, match="is a character device"):
+        load_json("/dev/zero")
