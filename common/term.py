@@ -13,6 +13,7 @@ import curses
 import locale
 import os
 import signal
+import sys
 import unicodedata
 from types import FrameType, TracebackType
 
@@ -154,10 +155,18 @@ class Terminal:
         self._saved[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._on_suspend_signal)
         os.environ.setdefault("ESCDELAY", "25")
         try:
+            name = os.environ.get("TERM", "")
+            try:
+                curses.setupterm(name or None, sys.stdout.fileno())
+                addressable = curses.tigetstr("cup") is not None
+            except curses.error:
+                addressable = False
+            if not addressable:
+                raise TerminalError(f"cannot use the terminal (TERM={name!r}): it cannot move the cursor "
+                                    "(set TERM, e.g. TERM=xterm)")
             try:
                 self.screen = curses.initscr()
             except curses.error as exc:
-                name = os.environ.get("TERM", "")
                 raise TerminalError(f"cannot use the terminal (TERM={name!r}): {exc}") from None
             curses.noecho()
             curses.raw()

@@ -19,13 +19,16 @@ an unexpected fault.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import sys
 import traceback
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
+from typing import NoReturn
 
+from common.save import require_regular
 from common.term import Terminal, TerminalError
 from starlanes.ai import LEVELS
 from starlanes.console import Console, QuitGame, standings_text
@@ -33,8 +36,15 @@ from starlanes.rules import MAX_NAME, MAX_PLAYERS, Game
 from starlanes.save import HUMAN, SaveError, load_game
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (``starlanes: --delay: ...``, no usage block) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="starlanes",
         description="Star Lanes: a game of interstellar commerce for 1 to 4 players.",
     )
@@ -58,9 +68,20 @@ def parser() -> argparse.ArgumentParser:
                    help="number of players (default: the highest player named, at least 2)")
     x.add_argument("--names", metavar="LIST", help='the players\' names, e.g. "Ann,Bob" (default "Player N")')
     x.add_argument("--status", metavar="FILE", help="keep FILE updated with the game state as JSON")
-    x.add_argument("--delay", type=float, default=1.0, metavar="SECONDS",
+    x.add_argument("--delay", type=_delay, default=1.0, metavar="SECONDS",
                    help="how long a computer player's steps and announcements stay up (default 1.0)")
     return p
+
+
+def _delay(text: str) -> float:
+    """``--delay``: a finite number of seconds, 0 or more (``inf``, ``nan`` and ``-1`` are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, 0 or more: {text!r}")
+    return value
 
 
 class UsageError(Exception):
@@ -140,8 +161,22 @@ def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> 
     except DisplayError as error:
         raise UsageError(str(error)) from None
     XGame(game, inbox, windows, controllers, level=args.level, status=args.status,
-          save_path=args.save or args.resume, delay=max(0.0, args.delay)).run()
+          save_path=args.save or args.resume, delay=args.delay).run()
     return game
+
+
+def check_save_path(path: str | None, option: str) -> None:
+    """Refuse a save path the game could never write (a directory, FIFO or device, or a folder that is not
+    writable) before any window or curses screen opens. Raises UsageError."""
+    if not path:
+        return
+    try:
+        require_regular(path)
+    except OSError as error:
+        raise UsageError(f"{option} {path}: {error.strerror or error}") from None
+    folder = os.path.dirname(os.path.realpath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise UsageError(f"{option} {path}: cannot write in {folder}")
 
 
 def program_version() -> str:
@@ -160,6 +195,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if not 0 <= args.computer <= MAX_PLAYERS:
         print(f"starlanes: --computer must be 0 to {MAX_PLAYERS}, not {args.computer}", file=sys.stderr)
+        return 2
+    try:
+        check_save_path(args.save, "--save")
+    except UsageError as exc:
+        print(f"starlanes: {exc}", file=sys.stderr)
         return 2
     resumed = None
     if args.resume:

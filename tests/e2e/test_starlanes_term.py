@@ -625,6 +625,17 @@ def test_unknown_terminal_is_a_clear_error(tmp_path):
     assert b"cannot use the terminal" in output and b"Traceback" not in output
 
 
+def test_a_terminal_without_cursor_addressing_is_refused(tmp_path):
+    """TERM=dumb used to start a blind curses session."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "LINES", "COLUMNS")}
+    env["TERM"] = "dumb"
+    output, status = pexpect.run(f"{sys.executable} -m starlanes", env=env, cwd=str(tmp_path),
+                                 timeout=DEADLINE, withexitstatus=True)
+    assert status == 2
+    assert output.strip().splitlines() == [b"starlanes: cannot use the terminal (TERM='dumb'): it cannot "
+                                           b"move the cursor (set TERM, e.g. TERM=xterm)"]
+
+
 def test_terminal_is_restored_when_an_exception_escapes(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "LINES", "COLUMNS")}
     env["TERM"] = "xterm"

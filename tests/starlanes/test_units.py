@@ -266,6 +266,24 @@ def test_impossible_saves_are_refused_before_the_terminal_is_used(tmp_path):
         assert ("price $0" if name == "price0" else "history") in result.stderr
 
 
+def test_bad_delays_and_save_paths_are_one_line_and_exit_2(tmp_path):
+    """--delay inf froze the game and nan meant 0; --save DIR or a device failed only at the first save."""
+    for value in ("inf", "nan", "-1", "x"):
+        result = run_cli("--delay", value, "1::0")
+        assert result.returncode == 2, value
+        assert result.stderr.startswith("starlanes: argument --delay: "), result.stderr
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+    for path, reason in ((tmp_path, "is a directory"), ("/dev/null", "is a character device"),
+                         (tmp_path / "none" / "g.json", "cannot write in")):
+        for extra in ([], ["1::0"]):
+            result = run_cli("--save", str(path), *extra)
+            assert result.returncode == 2, path
+            assert result.stderr.startswith(f"starlanes: --save {path}: {reason}"), result.stderr
+            assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert run_cli("--delay", "0.5", "--save", str(tmp_path / "g.json")).stderr.startswith(
+        "starlanes: needs a terminal")
+
+
 def test_no_terminal_is_a_clear_error():
     result = run_cli("--seed", "1")
     assert result.returncode == 2 and "needs a terminal" in result.stderr
