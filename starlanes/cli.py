@@ -10,7 +10,7 @@ an observer) the game is played in X windows, one per string; players no string 
 ``$DISPLAY`` (:mod:`starlanes.xfront`). ``--players N`` (default: the highest player named, at least 2) and
 ``--names "Ann,Bob"`` set up that game; ``--status FILE`` keeps a JSON picture of it up to date and
 ``--delay SECONDS`` sets the pace of the computer players there. A bad player string or a display that
-cannot be opened is a one-line error with status 2 before any window opens.
+cannot be opened is a one-line error with status 2 (the windows opened so far are closed again).
 
 Exit status: 0 for a finished or quit game and for ``-v``; 2 for bad options or an unreadable save; 1 only for
 an unexpected fault.
@@ -26,7 +26,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from common.save import require_regular
 from common.term import Terminal, TerminalError
@@ -34,6 +34,9 @@ from starlanes.ai import LEVELS
 from starlanes.console import Console, QuitGame, standings_text
 from starlanes.rules import MAX_NAME, MAX_PLAYERS, Game
 from starlanes.save import HUMAN, SaveError, load_game
+
+if TYPE_CHECKING:
+    from starlanes.xfront import XGame
 
 
 class _Parser(argparse.ArgumentParser):
@@ -107,9 +110,11 @@ def _names(text: str | None, count: int) -> list[str]:
     return names
 
 
-def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> Game | None:
+def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> XGame:
     """Seat the players at X displays (spec §0, motti's player strings), open every window (all or nothing)
-    and play. Returns the game (None when nothing was played). Raises UsageError."""
+    and play until no window is left. On resume a player string seats its players as humans again. Returns
+    the finished :class:`~starlanes.xfront.XGame` (``over`` is false when the windows were all closed before
+    the end). Raises UsageError."""
     from common.displays import PlayerStringError, Seat, parse_seats
     from common.loop import Inbox
     from common.x11 import DisplayError
@@ -135,19 +140,21 @@ def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> 
         folder = os.path.dirname(os.path.abspath(args.status))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             raise UsageError(f"--status {args.status}: cannot write in {folder}")
-    computer = {i + 1 for i, c in enumerate(controllers) if c != HUMAN}
     display = os.environ.get("DISPLAY") or None
     named = {int(part) for seat in args.seats for part in seat.partition(":")[0].split(",")
              if part.strip().isdigit()}
     unnamed = set(range(1, count + 1)) - named
+    if resumed is not None:
+        # A player string seats its players as humans again (a lost display made them computers).
+        controllers = [HUMAN if i + 1 in named else c for i, c in enumerate(controllers)]
+    humans = {i + 1 for i, c in enumerate(controllers) if c == HUMAN}
     try:
         seats = parse_seats(list(args.seats), count, default_display=display,
-                            curses=display is None and unnamed <= computer)
+                            curses=display is None and not unnamed & humans, seated=humans)
     except PlayerStringError as error:
         raise UsageError(str(error)) from None
-    # Seats of computer players only need no window; observers stay.
-    seats = [seat for seat in seats if seat.display is not None and not (seat.players and
-                                                                        set(seat.players) <= computer)]
+    # Unnamed computer players need no window; every named display gets one (to watch, at least).
+    seats = [seat for seat in seats if seat.display is not None]
     if not seats:
         if display is None:
             raise UsageError("no display to watch the computer players on: DISPLAY is not set "
@@ -160,9 +167,20 @@ def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> 
         windows = open_windows(seats, [p.name for p in game.players], inbox)
     except DisplayError as error:
         raise UsageError(str(error)) from None
-    XGame(game, inbox, windows, controllers, level=args.level, status=args.status,
-          save_path=args.save or args.resume, delay=args.delay).run()
-    return game
+    played = XGame(game, inbox, windows, controllers, level=args.level, status=args.status,
+                   save_path=args.save or args.resume, delay=args.delay)
+    played.run()
+    return played
+
+
+def unfinished_text(save_path: str | None) -> str:
+    """What the shell is told when every window closed before the game's end: where the game was saved and
+    how to go on, or that it was not saved."""
+    if save_path is None:
+        return "The game was left unfinished (no window is left) and was not saved (see --save)."
+    where = os.path.abspath(save_path)
+    return (f"The game was left unfinished (no window is left); it is saved in {where}\n"
+            f"Go on with: starlanes --resume {where} PLAYERSTRING...")
 
 
 def check_save_path(path: str | None, option: str) -> None:
@@ -210,14 +228,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     if args.seats:
         try:
-            game = play_x(args, resumed)
+            played = play_x(args, resumed)
         except UsageError as exc:
             print(f"starlanes: {exc}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             return 130
-        if game is not None:
-            print(standings_text(game))
+        print(standings_text(played.game))
+        if not played.over:
+            print(unfinished_text(played.save_path))
         print("Thank you for playing Star Lanes!")
         return 0
     for option in ("players", "names", "status"):

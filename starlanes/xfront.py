@@ -4,7 +4,8 @@ Every window shows the whole game (:mod:`starlanes.view`); only the window of th
 input, with the keys of the curses game (§8, §10) plus the mouse: a click on a numbered cell moves there, a
 click on a company row trades it. An announcement waits for a key or click in the mover's window (a computer's
 announcements go on after ``delay`` seconds). A window that is closed or whose display dies hands its players
-to the computer, and the other windows say so; the game goes on. After the end every window shows the final
+to the computer (the save records them so), and the other windows say so; the game goes on. When no window
+is left the loop ends, finished or not (:attr:`XGame.over` tells). After the end every window shows the final
 standings, then (after a key or click) the net-worth chart, then (after another) it closes.
 
 One :class:`common.loop.Inbox` receives the windows' events and the timers; :class:`XGame` is its only
@@ -418,6 +419,7 @@ class XGame:
         if handed and not self.over:
             who = ", ".join(self.names[p - 1] for p in handed)
             self.notice = f"{who}'s window closed: the computer plays for {who}."
+            self.autosave()
         if actor is not None and not self._is_human(actor) and not self.over:
             self.popup = None
             self.field = None

@@ -265,6 +265,38 @@ def test_a_dead_display_hands_its_player_to_the_computer(tmp_path):
     assert out.splitlines()[-1] == "Thank you for playing Star Lanes!"
 
 
+def test_a_game_left_without_windows_says_so_and_resume_seats_lost_players_again(tmp_path):
+    """The last window's display dies: the shell is told the game is unfinished and where it is saved;
+    resuming with a player string for the player the computer took over seats them as a human again."""
+    save = tmp_path / "g.json"
+    with Xvfb() as d1, Xvfb() as d2:
+        run = Run(["--seed", "3", "--names", "Ann,Bob", "--save", str(save), f"1:{d1.name}", f"2:{d2.name}"],
+                  tmp_path, d1.env())
+        try:
+            run.wait(lambda s: len(s["windows"]) == 2 and s["mode"] == "move", "two windows")
+            d2.stop()
+            run.wait(lambda s: s["controllers"] == ["human", "hard"], "Bob handed to the computer")
+            assert json.loads(save.read_text())["controllers"] == ["human", "hard"]
+            d1.stop()
+        finally:
+            code, out, err = run.finish()
+    assert code == 0 and "Traceback" not in err, err
+    assert f"The game was left unfinished (no window is left); it is saved in {save}" in out.splitlines()
+    assert f"Go on with: starlanes --resume {save} PLAYERSTRING..." in out.splitlines()
+    with Xvfb() as d3, Xvfb() as d4:
+        run = Run(["--resume", str(save), f"1:{d3.name}", f"2:{d4.name}"], tmp_path, d3.env())
+        try:
+            status = run.wait(lambda s: len(s["windows"]) == 2, "both windows")
+            assert status["controllers"] == ["human", "human"]
+            assert sorted(w["display"] for w in status["windows"]) == sorted([d3.name, d4.name])
+            d4.stop()
+            d3.stop()
+        finally:
+            code, out, err = run.finish()
+    assert code == 0 and "Traceback" not in err, err
+    assert "left unfinished" in out
+
+
 def run_starlanes(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run([*STARLANES, *args], env=env, capture_output=True, text=True, timeout=30,
                           stdin=subprocess.DEVNULL)
