@@ -2,10 +2,12 @@
 
 The X windows of spec/starlanes.md §0 ("the same game on X windows") show what the curses screen of §10 shows:
 a title bar, the map (12×10 cells, the candidate moves as numbered yellow cells), the company window (name,
-price, the current player's holdings, size, total worth; the trading cursor as a highlighted row), the
-general window titled with the current player's name and cash (prompts, announcements, trading), the
-standings with the company sectors remaining, pop-up windows (standings, company detail, "Really Quit?", the
-final standings) and the end-of-game net-worth chart.
+price, the holdings of the window's owner named in its title, size, total worth; the trading cursor as a
+highlighted row), the general window titled with the current player's name and cash (prompts, announcements,
+trading), the standings with the company sectors remaining, pop-up windows (standings, company detail,
+"Really Quit?", the final standings) and the end-of-game net-worth chart. Tables fit their panel
+(:func:`fit_table`): numbers are abbreviated as on the curses screen and the font gets smaller, never
+overlapping.
 
 Every map cell is filled edge to edge (less a 1 px gap) with the colour of its symbol, so the probe pixel
 ``cell_rect(...).topleft + (2, 2)`` shows :func:`cell_colour` whatever the font. The view only reads a
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -46,6 +49,9 @@ TITLE_HEIGHT = 30
 PANEL_HEAD = 24
 PAD = 8
 TEXT_POINTS = 22
+#: Font sizes a table tries, largest first, when its columns do not fit (numbers are abbreviated first).
+TABLE_POINTS = (TEXT_POINTS, 19, 16, 13)
+TABLE_GAP = 16
 
 BACKGROUND = (14, 14, 30)
 PANEL = (24, 24, 44)
@@ -89,7 +95,8 @@ class Screen:
     ``popup``: ``(title, lines)`` of a window over the others, or None; ``banner``: the right side of the
     title bar (whose turn it is for this window); ``chart``: show the full-window net-worth chart instead;
     ``title_player``: whose name and cash title the general window (the player an announcement is about),
-    None for the player on turn.
+    None for the player on turn; ``holder``: whose holdings the company window shows (the window's owner;
+    None for the player on turn, unnamed).
     """
 
     lines: list[Line] = field(default_factory=list)
@@ -99,6 +106,7 @@ class Screen:
     banner: str = ""
     chart: bool = False
     title_player: int | None = None
+    holder: int | None = None
 
 
 @dataclass(frozen=True)
@@ -200,10 +208,10 @@ def _ink_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
 
 def _text(surface: pygame.Surface, text: str, pos: tuple[int, int], colour: tuple[int, int, int],
           clip: pygame.Rect, *, bold: bool = False, underline: bool = False, right: bool = False,
-          centre: bool = False) -> int:
+          centre: bool = False, points: int = TEXT_POINTS) -> int:
     """Draw one line at ``pos`` (left, or right edge with ``right``, or centre with ``centre``; top y),
     clipped to ``clip``; returns its width."""
-    font = _font(TEXT_POINTS, bold)
+    font = _font(points, bold)
     font.set_underline(underline)
     image = font.render(printable(text), True, colour)
     font.set_underline(False)
@@ -219,8 +227,77 @@ def _text(surface: pygame.Surface, text: str, pos: tuple[int, int], colour: tupl
     return image.get_width()
 
 
-def _width(text: str, bold: bool = False) -> int:
-    return _font(TEXT_POINTS, bold).size(printable(text))[0]
+def _width(text: str, bold: bool = False, points: int = TEXT_POINTS) -> int:
+    return _font(points, bold).size(printable(text))[0]
+
+
+_NUMBER = re.compile(r"(-?)(\$?)(\d+)")
+#: The narrowest a name column is squeezed to (pixels at the table's font) while numbers can still shrink.
+NAME_CHARS = "Altair Sta"
+
+
+@dataclass
+class FittedTable:
+    """A table laid out for a width: font size ``points``, the cells (numbers possibly abbreviated as in
+    :func:`common.term.fit_number`, ``$1.234e15``) and each column's pixel width (the first column holds
+    the names, left-aligned and clipped; the others are right-aligned)."""
+
+    points: int
+    cells: list[list[str]]
+    widths: list[int]
+
+    @property
+    def width(self) -> int:
+        return sum(self.widths) + TABLE_GAP * (len(self.widths) - 1)
+
+
+def _column_widths(cells: list[list[str]], points: int) -> list[int]:
+    return [max(_width(row[i], points=points) for row in cells) for i in range(len(cells[0]))]
+
+
+def _abbreviate(cells: list[list[str]], column: int, points: int) -> bool:
+    """Shorten the widest number of ``column`` by one character (and every number as long); False when the
+    widest cell is no number or cannot get shorter."""
+    widest = max(cells, key=lambda row: _width(row[column], points=points))[column]
+    if _NUMBER.fullmatch(widest) is None:
+        return False
+    chars = len(widest) - 1
+    shorter = []
+    for row in cells:
+        match = _NUMBER.fullmatch(row[column])
+        if match is not None and len(row[column]) > chars:
+            text = fit_number(int(match[1] + match[3]), chars, match[2])
+            if text.startswith("#"):
+                return False
+            shorter.append((row, text))
+    for row, text in shorter:
+        row[column] = text
+    return True
+
+
+def fit_table(rows: Sequence[Sequence[str]], width: int) -> FittedTable:
+    """Lay out a table in ``width`` pixels. Names whole come first: at the largest of :data:`TABLE_POINTS`
+    where the table fits once the widest numbers are abbreviated one character at a time (never a header);
+    then the same with the name column squeezed down to :data:`NAME_CHARS`; at the smallest size the names
+    take what is left. Columns never overlap (a name is clipped to its column)."""
+    count = max(len(row) for row in rows)
+    fitted = None
+    for squeeze in (False, True):
+        for points in TABLE_POINTS:
+            cells = [[*row, *[""] * (count - len(row))] for row in rows]
+            while True:
+                widths = _column_widths(cells, points)
+                numbers = sum(widths[1:]) + TABLE_GAP * (count - 1)
+                name_min = min(widths[0], _width(NAME_CHARS, points=points)) if squeeze else widths[0]
+                if numbers + name_min <= width:
+                    widths[0] = min(widths[0], width - numbers)
+                    return FittedTable(points, cells, widths)
+                order = sorted(range(1, count), key=lambda i: -widths[i])
+                if not any(_abbreviate(cells, i, points) for i in order):
+                    break
+            widths[0] = max(0, min(widths[0], width - numbers))
+            fitted = FittedTable(points, cells, widths)
+    return fitted
 
 
 def _panel(surface: pygame.Surface, rect: pygame.Rect, title: str,
@@ -246,31 +323,41 @@ def _lines(surface: pygame.Surface, lines: Sequence[Line], rect: pygame.Rect) ->
             index = end
             continue
         colour = DIM if style == "dim" else HEAD if style == "bold" else TEXT
-        _text(surface, text, (rect.x, y), colour, rect, bold=style == "bold", underline=style == "head")
-        y += line
+        for part in wrap_pixels(text, rect.w, style == "bold"):
+            _text(surface, part, (rect.x, y), colour, rect, bold=style == "bold", underline=style == "head")
+            y += line
         index += 1
 
 
+def wrap_pixels(text: str, width: int, bold: bool = False) -> list[str]:
+    """``text`` broken at spaces into lines at most ``width`` pixels wide (a word wider than that stays
+    whole, clipped when drawn)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        joined = f"{current} {word}" if current else word
+        if current and _width(joined, bold) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = joined
+    return [*lines, current]
+
+
 def _table(surface: pygame.Surface, rows: Sequence[Line], rect: pygame.Rect, y: int) -> int:
-    count = max(len(text) for text, _ in rows)
-    widths = [max(_width(text[i]) if i < len(text) else 0 for text, _ in rows) for i in range(count)]
-    gap = 18
-    numbers = sum(widths[1:]) + gap * (count - 1)
-    first = max(40, rect.w - numbers) if count > 1 else rect.w
-    first = min(first, widths[0] + gap)
+    fitted = fit_table([text for text, _ in rows], rect.w)
     line = line_height()
-    for text, style in rows:
-        x = rect.x
+    for (_text_cells, style), cells in zip(rows, fitted.cells, strict=True):
         colour = DIM if style == "dim" else HEAD if style in ("bold", "head") else TEXT
-        for i, cell in enumerate(text):
-            if i == 0:
-                _text(surface, cell, (x, y), colour, pygame.Rect(x, y, first - 6, line).clip(rect),
-                      underline=style == "head")
-                x += first
+        x = rect.x
+        for cell, width in zip(cells, fitted.widths, strict=True):
+            column = pygame.Rect(x, y, width, line).clip(rect)
+            if x == rect.x:
+                _text(surface, cell, (x, y), colour, column, underline=style == "head", points=fitted.points)
             else:
-                x += widths[i]
-                _text(surface, cell, (x, y), colour, rect, right=True, underline=style == "head")
-                x += gap
+                _text(surface, cell, (x + width, y), colour, column, right=True, underline=style == "head",
+                      points=fitted.points)
+            x += width + TABLE_GAP
         y += line
     return y
 
@@ -317,33 +404,39 @@ def _draw_map(surface: pygame.Surface, game: Game, lay: Layout, marks: dict[int,
             surface.blit(image, (square.centerx - ink.centerx, square.centery - ink.centery))
 
 
-def _draw_companies(surface: pygame.Surface, game: Game, lay: Layout, cursor: int | None) -> None:
+def _draw_companies(surface: pygame.Surface, game: Game, lay: Layout, cursor: int | None,
+                    holder: int | None = None) -> None:
     rect = lay.companies
-    _panel(surface, rect, "Companies")
+    holder = game.current if holder is None else holder
+    _panel(surface, rect, f"Companies (holdings: {game.players[holder].name})")
     active = game.active_companies()
     inner = pygame.Rect(rect.x + PAD, rect.y + PANEL_HEAD, rect.w - 2 * PAD, rect.h - PANEL_HEAD - PAD)
     if not active:
         _text(surface, "no active companies", (inner.x, inner.y + line_height()), TEXT, inner)
         return
-    holdings = game.players[game.current].holdings
+    holdings = game.players[holder].holdings
     headers = ("Company", "Price", "Holdings", "Size", "Total Worth")
     rows = [(COMPANY_NAMES[c], money(game.companies[c].price), str(holdings[c]), str(game.companies[c].size),
              money(game.company_worth(c))) for c in active]
-    gap = 16
-    widths = [max(_width(headers[i]), *(_width(r[i]) for r in rows)) for i in range(1, len(headers))]
     swatch = lay.row_height - 6
     name_left = inner.x + swatch + 8
-    right_edges = []
-    x = inner.right - 2
-    for w in reversed(widths):
-        right_edges.append(x)
-        x -= w + gap
-    right_edges.reverse()
-    name_clip = pygame.Rect(name_left, inner.y, max(0, x + gap - name_left - 4), inner.h)
-    _text(surface, headers[0], (name_left, inner.y), HEAD, name_clip, underline=True)
-    for edge, header in zip(right_edges, headers[1:], strict=True):
-        _text(surface, header, (edge, inner.y), HEAD, inner, right=True, underline=True)
-    for row, (company, cells) in enumerate(zip(active, rows, strict=True)):
+    fitted = fit_table([headers, *rows], inner.right - 2 - name_left)
+    columns = []
+    x = name_left
+    for width in fitted.widths:
+        columns.append((x, width))
+        x += width + TABLE_GAP
+    font = _font(fitted.points)
+
+    def cells(texts: Sequence[str], y: int, band: pygame.Rect, ink: tuple[int, int, int], head: bool) -> None:
+        for i, (text, (left, width)) in enumerate(zip(texts, columns, strict=True)):
+            clip = pygame.Rect(left, band.y, width, band.h).clip(inner)
+            _text(surface, text, (left + width if i else left, y), ink, clip, right=i > 0, underline=head,
+                  points=fitted.points)
+
+    head_band = pygame.Rect(inner.x, inner.y, inner.w, line_height())
+    cells(fitted.cells[0], inner.y, head_band, HEAD, True)
+    for row, (company, texts) in enumerate(zip(active, fitted.cells[1:], strict=True)):
         band = pygame.Rect(inner.x, lay.rows_top + row * lay.row_height, inner.w, lay.row_height)
         ink = TEXT
         if row == cursor:
@@ -351,19 +444,23 @@ def _draw_companies(surface: pygame.Surface, game: Game, lay: Layout, cursor: in
             ink = INK
         box = pygame.Rect(band.x + 2, band.y + 3, swatch, swatch)
         surface.fill(COMPANY_COLOURS[company], box)
-        letter = _font(TEXT_POINTS, True).render(LETTERS[company], True, _ink_on(COMPANY_COLOURS[company]))
+        letter = _font(min(TEXT_POINTS, swatch + 4), True).render(LETTERS[company], True,
+                                                                 _ink_on(COMPANY_COLOURS[company]))
         surface.blit(letter, letter.get_rect(center=box.center))
-        y = band.centery - _font(TEXT_POINTS).get_height() // 2
-        _text(surface, cells[0], (name_left, y), ink, name_clip.clip(band))
-        for edge, cell in zip(right_edges, cells[1:], strict=True):
-            _text(surface, cell, (edge, y), ink, inner, right=True)
+        cells(texts, band.centery - font.get_height() // 2, band, ink, False)
 
 
-def general_title(game: Game, player_index: int | None = None) -> str:
+def general_title(game: Game, player_index: int | None = None, width: int | None = None) -> str:
     """The general window's title: the name and cash of player ``player_index`` (default: the player on
-    turn), ``Ann (Cash: $6000)``."""
+    turn), ``Ann (Cash: $6000)``; within ``width`` pixels the cash is abbreviated (``$1.23e15``) as far as
+    needed."""
     player = game.players[game.current if player_index is None else player_index]
-    return f"{player.name} (Cash: {money(player.cash)})"
+    full = money(player.cash)
+    for chars in range(len(full), 3, -1):
+        title = f"{player.name} (Cash: {fit_number(player.cash, chars, '$')})"
+        if width is None or _width(title, True) <= width:
+            break
+    return title
 
 
 def standings_lines(game: Game) -> list[Line]:
@@ -380,14 +477,22 @@ def standings_lines(game: Game) -> list[Line]:
 
 def popup_rect(size: tuple[int, int], title: str, lines: Sequence[Line]) -> pygame.Rect:
     """Where a pop-up window with ``title`` and ``lines`` sits in a window of ``size``: centred, as wide as
-    its widest line (plus margins) and as high as its lines, within the window."""
+    its widest line or table (a table's columns each as wide as their widest entry, plus margins) and as
+    high as its lines, within the window."""
     line = line_height()
     widths = [_width(title, True) + 2 * PAD]
-    for text, _style in lines:
+    index = 0
+    while index < len(lines):
+        text = lines[index][0]
         if isinstance(text, tuple):
-            widths.append(sum(_width(t) for t in text) + 18 * len(text) + 20)
+            end = index
+            while end < len(lines) and isinstance(lines[end][0], tuple):
+                end += 1
+            widths.append(fit_table([row for row, _ in lines[index:end]], 10**6).width)
+            index = end
         else:
             widths.append(_width(text))
+            index += 1
     width = min(size[0] - 2 * MARGIN, max(widths) + 4 * PAD)
     height = min(size[1] - 2 * MARGIN, PANEL_HEAD + len(lines) * line + 2 * PAD)
     rect = pygame.Rect(0, 0, max(1, width), max(1, height))
@@ -414,8 +519,8 @@ def render(game: Game, size: tuple[int, int], screen: Screen) -> pygame.Surface:
     lay = layout(size)
     _draw_title(surface, screen.banner)
     _draw_map(surface, game, lay, screen.marks)
-    _draw_companies(surface, game, lay, screen.cursor)
-    _panel(surface, lay.general, general_title(game, screen.title_player))
+    _draw_companies(surface, game, lay, screen.cursor, screen.holder)
+    _panel(surface, lay.general, general_title(game, screen.title_player, lay.general.w - 2 * PAD))
     inner = pygame.Rect(lay.general.x + PAD, lay.general.y + PANEL_HEAD + 4, lay.general.w - 2 * PAD,
                         lay.general.h - PANEL_HEAD - PAD)
     _lines(surface, screen.lines, inner)

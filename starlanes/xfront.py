@@ -449,7 +449,15 @@ class XGame:
             marks = {}
         title = self.page_owner if self.mode == ANNOUNCE else game.current
         return view.Screen(lines=lines, marks=marks, cursor=cursor, popup=self.popup, banner=banner,
-                           title_player=title)
+                           title_player=title, holder=self.holder(state))
+
+    def holder(self, state: _View) -> int:
+        """Whose holdings window ``state`` shows (player index): its player in turn (or whose announcement
+        is up), else its first player; an observer's window shows the player in turn's."""
+        current = self.page_owner if self.mode == ANNOUNCE else self.game.current
+        if not state.players or current + 1 in state.players:
+            return current
+        return state.players[0] - 1
 
     def _general_lines(self) -> list[view.Line]:
         game = self.game

@@ -179,6 +179,61 @@ def test_huge_numbers_keep_the_layout():
     assert surface.get_size() == (640, 480)
 
 
+def test_tables_abbreviate_numbers_and_shrink_the_font_but_keep_names_and_headers():
+    """At 960x680 $6000000000000000 was cut to $600 and Net Worth vanished; at 640x480 names and headers were
+    cut ('Altair S', 'Compa', 'Net W'); at 480x360 the holdings were drawn over the colour squares."""
+    rows = [("Player", "Stock Value", "Cash", "Net Worth"),
+            ("Altair Starway Guy", "$12000", "$6000000000000000", "$6000000000012000"),
+            ("Bob", "$5000", "$8725", "$13725")]
+    wide = view.fit_table(rows, 1000)
+    assert wide.points == view.TEXT_POINTS and wide.cells == [list(row) for row in rows]
+    fitted = view.fit_table(rows, 390)
+    assert fitted.points == view.TEXT_POINTS and fitted.width <= 390
+    assert fitted.cells[0] == list(rows[0]) and fitted.cells[1][0] == "Altair Starway Guy"
+    assert fitted.cells[1][2:] == ["$6e15", "$6e15"] and fitted.cells[2] == list(rows[2])
+    assert fitted.widths[0] == view._width("Altair Starway Guy")
+    small = view.fit_table(rows, 230)
+    assert small.points < view.TEXT_POINTS and small.width <= 230 and small.cells[0] == list(rows[0])
+    assert small.widths[0] >= view._width("Altair", points=small.points)
+    for size in ((960, 680), (640, 480), (480, 360)):
+        lay = view.layout(size)
+        names = [("Company", "Price", "Holdings", "Size", "Total Worth"),
+                 ("Altair Starways", "$600", "5", "1", "$600")]
+        inner = lay.companies.w - 2 * view.PAD - (lay.row_height - 6) - 10
+        table = view.fit_table(names, inner)
+        assert table.width <= inner and table.cells == [list(row) for row in names], size
+
+
+def test_the_company_window_shows_whose_holdings():
+    """The holdings were the player in turn's in every window; a player's window shows its owner's, named."""
+    game = make_game()
+    xgame = front(game)
+    ann, bob = (xgame.screen(xgame.views[source]) for source in ("seat0", "seat1"))
+    assert (ann.holder, bob.holder) == (0, 1)
+    observer = front(game, seats=((1,), ()))
+    assert observer.screen(observer.views["seat1"]).holder == 0
+    shared = front(game, seats=((1, 2),))
+    assert shared.screen(shared.views["seat0"]).holder == 0
+    assert view.general_title(game, 0) == "Ann (Cash: $6000)"
+    game.players[0].cash = 123456789012345678
+    title = "Ann (Cash: $1.2345e17)"
+    assert view.general_title(game, 0, view._width(title, True)) == title
+
+
+def test_the_company_popup_is_as_wide_as_its_columns():
+    """The popup was sized by its widest row, so 'Altair Starway' lost its end even with a $600 price."""
+    game = make_game()
+    xgame = front(game)
+    keys(xgame, "seat0", "c")
+    title, lines = xgame.popup
+    rect = view.popup_rect(view.DEFAULT_SIZE, title, lines)
+    table = view.fit_table([text for text, _ in lines if isinstance(text, tuple)], 10**6)
+    assert rect.w - 4 * view.PAD >= table.width
+    fitted = view.fit_table([text for text, _ in lines if isinstance(text, tuple)], rect.w - 4 * view.PAD)
+    assert fitted.cells[1][0] == "Altair Starways" and fitted.points == view.TEXT_POINTS
+    assert fitted.widths[0] == view._width("Altair Starways")
+
+
 def test_changed_rect_bounds_the_difference():
     game = make_game()
     size = view.DEFAULT_SIZE
