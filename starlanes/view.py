@@ -455,11 +455,11 @@ def general_title(game: Game, player_index: int | None = None, width: int | None
     turn), ``Ann (Cash: $6000)``; within ``width`` pixels the cash is abbreviated (``$1.23e15``) as far as
     needed."""
     player = game.players[game.current if player_index is None else player_index]
-    full = money(player.cash)
-    for chars in range(len(full), 3, -1):
+    chars = len(money(player.cash))
+    title = f"{player.name} (Cash: {money(player.cash)})"
+    while width is not None and chars > 6 and _width(title, True) > width:
+        chars -= 1
         title = f"{player.name} (Cash: {fit_number(player.cash, chars, '$')})"
-        if width is None or _width(title, True) <= width:
-            break
     return title
 
 

@@ -215,6 +215,8 @@ def test_the_company_window_shows_whose_holdings():
     shared = front(game, seats=((1, 2),))
     assert shared.screen(shared.views["seat0"]).holder == 0
     assert view.general_title(game, 0) == "Ann (Cash: $6000)"
+    game.players[0].cash = 0
+    assert view.general_title(game, 0, 10) == "Ann (Cash: $0)"
     game.players[0].cash = 123456789012345678
     title = "Ann (Cash: $1.2345e17)"
     assert view.general_title(game, 0, view._width(title, True)) == title
