@@ -107,6 +107,17 @@ def final_lines(game: Game) -> list[view.Line]:
             ("Press a key or click for the chart of net worth per turn.", "dim")]
 
 
+def _without_continue(lines: list[view.Line]) -> list[view.Line]:
+    """``lines`` without "Press any key or click to continue." (and the blank line before it), for the windows
+    that cannot continue (observers, other players, everyone while a computer's announcement is up)."""
+    if _CONTINUE not in lines:
+        return lines
+    kept = [line for line in lines if line != _CONTINUE]
+    while kept and kept[-1] == ("", ""):
+        kept.pop()
+    return kept
+
+
 @dataclass
 class _View:
     """One open window: its players (numbers 1..N), the last frame sent and its end-of-game stage."""
@@ -436,11 +447,15 @@ class XGame:
                 return view.Screen(banner="Game over", chart=True)
             return view.Screen(banner="Game over", popup=(FINAL_TITLE, final_lines(game)))
         actor = self.actor()
-        if actor is not None and actor + 1 in state.players:
+        acting = actor is not None and actor + 1 in state.players
+        if acting:
             banner = f"Your turn, {self.names[actor]}"
         else:
             banner = f"{self.names[self.page_owner if self.mode == ANNOUNCE else game.current]}'s turn"
-        lines = self._general_lines()
+        lines = self._general_lines() if acting else _without_continue(self._general_lines())
+        popup = self.popup
+        if popup is not None and not acting:
+            popup = (popup[0], _without_continue(popup[1]))
         if self.notice:
             lines = [*lines, ("", ""), (self.notice, "dim")]
         cursor = self.cursor if self.mode in (TRADING, AMOUNT, INVALID) else None
@@ -448,7 +463,7 @@ class XGame:
         if self.mode == ANNOUNCE:
             marks = {}
         title = self.page_owner if self.mode == ANNOUNCE else game.current
-        return view.Screen(lines=lines, marks=marks, cursor=cursor, popup=self.popup, banner=banner,
+        return view.Screen(lines=lines, marks=marks, cursor=cursor, popup=popup, banner=banner,
                            title_player=title, holder=self.holder(state))
 
     def holder(self, state: _View) -> int:

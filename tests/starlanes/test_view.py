@@ -222,6 +222,27 @@ def test_the_company_window_shows_whose_holdings():
     assert view.general_title(game, 0, view._width(title, True)) == title
 
 
+def test_press_any_key_shows_only_where_a_key_continues():
+    """'Press any key or click to continue.' showed in observer windows and under a computer's
+    announcements, which go on by themselves."""
+    game = make_game()
+    game.candidates[0] = cell_index(7, 5)  # next to the star only: founds B
+    xgame = front(game, seats=((1,), (2,), ()))
+    continues = ("Press any key or click to continue.", "dim")
+    keys(xgame, "seat0", "s")
+    screens = [xgame.screen(xgame.views[f"seat{i}"]) for i in range(3)]
+    assert continues in screens[0].popup[1]
+    assert all(continues not in screen.popup[1] and screen.popup[1][-1] != ("", "") for screen in screens[1:])
+    keys(xgame, "seat0", "space", "1")
+    assert xgame.mode == ANNOUNCE
+    screens = [xgame.screen(xgame.views[f"seat{i}"]) for i in range(3)]
+    assert continues in screens[0].lines and all(continues not in s.lines for s in screens[1:])
+    computer = front(make_game(), controllers=("hard", HUMAN), seats=((1,), (2,)))
+    computer.handle(Timer("computer"))
+    assert computer.mode == ANNOUNCE
+    assert all(continues not in computer.screen(v).lines for v in computer.views.values())
+
+
 def test_the_company_popup_is_as_wide_as_its_columns():
     """The popup was sized by its widest row, so 'Altair Starway' lost its end even with a $600 price."""
     game = make_game()
