@@ -7,7 +7,8 @@ highlighted row), the general window titled with the current player's name and c
 trading), the standings with the company sectors remaining, pop-up windows (standings, company detail,
 "Really Quit?", the final standings) and the end-of-game net-worth chart. Tables fit their panel
 (:func:`fit_table`): numbers are abbreviated as on the curses screen and the font gets smaller, never
-overlapping.
+overlapping. Text is drawn with :func:`common.render.render_text` (a system face, a CJK fallback, ``?`` for
+glyphs no face has).
 
 Every map cell is filled edge to edge (less a 1 px gap) with the colour of its symbol, so the probe pixel
 ``cell_rect(...).topleft + (2, 2)`` shows :func:`cell_colour` whatever the font. The view only reads a
@@ -29,6 +30,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from common.render import font as _font  # noqa: E402
+from common.render import render_text, text_size  # noqa: E402
 from common.term import fit_number, money, printable  # noqa: E402
 from starlanes.rules import (  # noqa: E402
     BLACK_HOLE,
@@ -211,10 +213,7 @@ def _text(surface: pygame.Surface, text: str, pos: tuple[int, int], colour: tupl
           centre: bool = False, points: int = TEXT_POINTS) -> int:
     """Draw one line at ``pos`` (left, or right edge with ``right``, or centre with ``centre``; top y),
     clipped to ``clip``; returns its width."""
-    font = _font(points, bold)
-    font.set_underline(underline)
-    image = font.render(printable(text), True, colour)
-    font.set_underline(False)
+    image = render_text(printable(text), points, colour, bold, underline)
     x, y = pos
     if right:
         x -= image.get_width()
@@ -228,7 +227,7 @@ def _text(surface: pygame.Surface, text: str, pos: tuple[int, int], colour: tupl
 
 
 def _width(text: str, bold: bool = False, points: int = TEXT_POINTS) -> int:
-    return _font(points, bold).size(printable(text))[0]
+    return text_size(printable(text), points, bold)[0]
 
 
 _NUMBER = re.compile(r"(-?)(\$?)(\d+)")
