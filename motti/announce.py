@@ -44,4 +44,6 @@ def describe(events: Iterable[object], mover: int | None = None, *, short: bool 
             parts.append(f"{who(mover)}'s turn ended" if mover not in (None, event.to) else "turn passed")
         elif isinstance(event, GameOver) and event.winner is not None:
             parts.append(f"{who(event.winner)} wins!")
+        elif isinstance(event, GameOver):
+            parts.append("everyone left: game over")
     return "; ".join(parts) if parts else None

@@ -450,7 +450,8 @@ class Console:
 
     def _draw_status(self, stdscr: curses.window, snap: Snapshot, cols: int) -> None:
         if snap.over:
-            _put(stdscr, 0, 0, f"Player {snap.winner} wins | q quits"[: cols - 1], curses.A_BOLD)
+            head = "Game over: everyone left" if snap.winner is None else f"Player {snap.winner} wins"
+            _put(stdscr, 0, 0, f"{head} | q quits"[: cols - 1], curses.A_BOLD)
             return
         if snap.selected is Action.ATTACK:
             doing = f"Attack: {snap.attacks_left} left"
@@ -489,7 +490,7 @@ class Console:
             names = ", ".join(str(p) for p in self.players)
             return f"Quit and give up player{'s' if len(self.players) > 1 else ''} {names}? (y/n)"
         if snap.over:
-            return snap.message or f"player {snap.winner} wins"
+            return snap.message or ("everyone left" if snap.winner is None else f"player {snap.winner} wins")
         if snap.current_player not in self.players:
             return "; ".join(t for t in (snap.message, f"waiting for player {snap.current_player}") if t)
         return snap.message or KEYS_HELP

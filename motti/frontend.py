@@ -79,7 +79,8 @@ class _View:
 
 
 class Frontend:
-    """Runs one game: reacts to window events, console commands and computer timers until no window is left.
+    """Runs one game: reacts to window events, console commands and computer timers until no window is left,
+    or until every player has left (quit or closed their windows): then the observers' windows close too.
 
     *windows* maps each source to its open window and seat (see :func:`open_windows`); *console* is an
     object with ``show(game)`` and ``close()`` for the curses players *console_players* (or None); *computer*
@@ -250,6 +251,11 @@ class Frontend:
         self.refresh()
         self.write_status()
         self._schedule_computer()
+        if self.game.is_terminal() and not self.game.alive:
+            # Every player has left: nobody can play on, so the session ends and the observers' windows close
+            # (the status file keeps the final message).
+            self.close_all()
+            self.write_status()
 
     def _lost(self, source: str, cause: str) -> None:
         """Window *source* closed or lost: defeat its players still alive (§2.7); observers defeat nobody."""

@@ -844,7 +844,11 @@ class Game:
     def defeat(self, players: Iterable[int], cause: str = "closed") -> list[Event]:
         """Defeat ``players`` (window closed or quit, §2.7): each one's cells become unoccupied and are
         divided among the occupied neighbours (§2.6), or cell by cell to the nearest alive capital; the turn
-        order then skips them. Players already out are ignored."""
+        order then skips them. Players already out are ignored.
+
+        When nobody is left alive there is no heir (§2.7 hands the land to *alive* players only): every cell
+        keeps its owner and occupation, the players are eliminated and the game ends with ``GameOver(None)``.
+        """
         if self._over:
             return []
         board = self.board
@@ -854,9 +858,14 @@ class Game:
         for p in beaten:
             board.capitals[p] = None
         alive = [(p, c) for p, c in board.capitals.items() if c is not None]
+        if not alive:
+            self._over = True
+            self.winner = None
+            self.crosses = []
+            return [*(Eliminated(p, cause) for p in beaten), GameOver(None)]
 
         def nearest(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
-            return nearest_capital(ys, xs, alive) if alive else np.zeros(ys.shape, np.int8)
+            return nearest_capital(ys, xs, alive)
 
         events: list[Event] = []
         changed: list[np.ndarray] = []

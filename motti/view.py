@@ -183,7 +183,9 @@ def turn_text(game: Game, viewer: Collection[int] | None) -> str:
     """The legend's whose-turn text: the winner at the end, else whose move it is."""
     if game.winner is not None:
         return f"Player {game.winner} wins"
-    if not game.alive or len(game.alive) < 2:
+    if not game.alive:
+        return "Game over: everyone left"
+    if len(game.alive) < 2:
         return "Game over"
     if viewer_in_turn(game, viewer):
         return f"Your move, player {game.current_player}"

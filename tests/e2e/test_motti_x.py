@@ -531,3 +531,26 @@ def test_a_default_window_larger_than_the_screen_is_cut_to_it(xvfb, maps):
     finally:
         code, _out, err = game.stop()
     assert code == 130, err
+
+
+def test_when_every_player_quits_the_board_stays_and_the_observer_window_closes(xvfb3, maps):
+    d1, d2, _d3 = xvfb3
+    game = Game(["two.map", f"1,2:{d1.name}", f"0:{d2.name}", "--seed", "5"], maps, d1.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 2, "two windows")
+        board = status["board"]
+        left, top = origin(d1, window_of(status, d1.name)["window_id"])
+        d1.xdotool("mousemove", str(left + 10), str(top + 60), "key", "q")
+        code = game.proc.wait(timeout=15)
+        err = game.proc.stderr.read()
+    finally:
+        if game.proc.poll() is None:
+            game.stop()
+    assert code == 0, err
+    assert "Traceback" not in err
+    status = game.status()
+    assert status["board"] == board
+    assert status["alive"] == [] and status["winner"] is None and status["windows"] == []
+    assert status["message"] == "P1 quit, out; P2 quit, out; everyone left: game over"
+    assert "motti" not in subprocess.run(["xwininfo", "-display", d2.name, "-root", "-tree"],
+                                         capture_output=True, text=True, timeout=10).stdout

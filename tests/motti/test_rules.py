@@ -245,6 +245,17 @@ def test_defeat_down_to_one_player_ends_the_game():
     assert not g.legal_mask().any()
 
 
+def test_defeat_of_every_player_at_once_leaves_the_board_as_it_was():
+    # §2.7 hands a leaver's land to alive players only: with no heir, nothing changes hands (no sea).
+    g = Game(board("aAbbB/aabBb", {1: (0, 0), 2: (4, 0)}), Scripted([]), turn=2)
+    g.toggle_cross(2, 0)
+    events = g.defeat([1, 2], cause="quit")
+    assert grid(g.board) == "aAbbB/aabBb"
+    assert events == [Eliminated(1, "quit"), Eliminated(2, "quit"), GameOver(None)]
+    assert g.winner is None and g.alive == [] and g.crosses == []
+    assert g.legal_actions() == [] and g.defeat([1]) == []
+
+
 def test_loaded_encircled_pocket_resolves_on_first_action():
     b = board("aAbbb/AbAbb/aAbbb", {1: (0, 0), 2: (4, 0)})
     assert find_encircled(b, 1) == [(2, ((1, 1),))]
