@@ -343,46 +343,38 @@ def table(headers: list[str], rows: list[list[Cell]], width: int, flex: int = 0,
     """Lay out a table in at most ``width`` columns: a header line, then one line per row.
 
     Columns are as wide as their widest cell. When that is too wide, every column keeps a minimum (a number
-    column its header, the text column ``flex`` up to 15 columns), the text column then gets the room its
-    longest text needs (names are not cut while there is room) and the number columns share the rest in
-    proportion to what each lacks; narrowed text is clipped and narrowed numbers become compact
-    (:func:`fit_number`). Only when not even the minimums fit are headers clipped. No line is ever wider
-    than ``width``.
+    column its header and its shortest compact form, the text column ``flex`` up to 15 columns), the text
+    column then gets the room its longest text needs (names are not cut while there is room) and the widest
+    number column gives up one digit at a time (:func:`fit_number`, ``$1.23e14``) until the table fits, so
+    each keeps the most digits that fit; narrowed text is clipped. Only when not even the minimums fit are
+    headers clipped. No line is ever wider than ``width``.
     """
     count = len(headers)
     natural = [max([text_width(headers[i])] + [_natural(r[i]) for r in rows]) for i in range(count)]
     room = max(0, width - gap * (count - 1))
-    if sum(natural) <= room:
-        widths = list(natural)
-    else:
+    widths = list(natural)
+    if sum(natural) > room:
         least = [min(natural[i], 15 if i == flex else max([text_width(headers[i])]
                                                            + [_shortest(r[i]) for r in rows]))
                  for i in range(count)]
-        if sum(least) > room:
-            least = [max(1, w * room // max(sum(least), 1)) for w in least]
-        widths = list(least)
-        widths[flex] = min(natural[flex], room - sum(least) + least[flex])
-        spare = max(0, room - sum(widths))
-        lack = [0 if i == flex else n - m for i, (n, m) in enumerate(zip(natural, least, strict=True))]
-        total = max(sum(lack), 1)
-        widths = [w + want * spare // total for w, want in zip(widths, lack, strict=True)]
-        settled: set[int] = set()
-        for _ in range(2):
-            # A compacted number may need fewer columns than it was given ($1e30): hand them on.
-            for i in range(count):
-                numbers = [r[i] for r in rows if isinstance(r[i], tuple)]
-                if numbers and widths[i] < natural[i]:
-                    used = max(len(fit_number(v, widths[i], prefix)) for v, prefix in numbers)
-                    used = max(used, text_width(headers[i]))
-                    if used < widths[i]:
-                        widths[i] = used
-                        settled.add(i)
-            left = room - sum(widths)
-            for i in sorted(set(range(count)) - settled, key=lambda i: (i != flex, -lack[i])):
-                grant = min(left, natural[i] - widths[i])
-                if grant > 0:
-                    widths[i] += grant
-                    left -= grant
+        widths[flex] = max(least[flex], min(natural[flex], room - sum(least) + least[flex]))
+
+        def used(i: int, columns: int) -> int:
+            numbers = [r[i] for r in rows if isinstance(r[i], tuple)]
+            return max([text_width(headers[i])] + [len(fit_number(v, columns, p)) for v, p in numbers])
+
+        # The widest number column gives up a digit at a time, so every column keeps the most digits.
+        while sum(widths) > room:
+            shrinkable = [i for i in range(count) if i != flex and widths[i] > least[i]]
+            if not shrinkable:
+                break
+            i = max(shrinkable, key=lambda i: (widths[i], -i))
+            widths[i] = max(least[i], used(i, widths[i] - 1))
+        if sum(widths) > room:  # the text column gives way before any header is clipped
+            widths[flex] -= min(sum(widths) - room, widths[flex] - min(widths[flex], 3))
+        if sum(widths) > room:
+            widths = [max(1, w * room // max(sum(least), 1)) for w in least]
+        widths[flex] = min(natural[flex], widths[flex] + max(0, room - sum(widths)))
 
     def render(cells: list[Cell]) -> str:
         parts = []

@@ -108,6 +108,19 @@ def test_table_widens_then_compacts():
     assert str(10**40) in wide[1] and str(10**30) in wide[1]
 
 
+def test_table_numbers_keep_the_most_digits_that_fit():
+    """Cash 123456789012345 was shown as $1e14 in a standings table where $1.23e14 fitted."""
+    headers = ["Player", "Stock Value", "Cash", "Net Worth"]
+    rows = [["Ann", (12000, "$"), (123456789012345, "$"), (123456789024345, "$")],
+            ["Bob", (5000, "$"), (6000, "$"), (11000, "$")]]
+    assert table(headers, rows, 39)[1].split() == ["Ann", "$12000", "$1.2e14", "$1.234e14"]
+    assert table(headers, rows, 42)[1].split() == ["Ann", "$12000", "$1.234e14", "$1.2345e14"]
+    for width in range(36, 60):
+        lines = table(headers, rows, width)
+        assert all(text_width(line) <= width for line in lines) and "#" not in "".join(lines), width
+        assert lines[0].split() == ["Player", "Stock", "Value", "Cash", "Net", "Worth"] or width < 39, width
+
+
 def test_table_keeps_headers_and_gives_spare_room_to_names():
     merger = table(["Player", "Old Stock", "New Stock", "Total Holdings", "Bonus"],
                    [["Ann", (10**20, ""), (10**19, ""), (10**21, ""), (10**25, "$")]], 72)
