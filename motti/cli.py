@@ -216,6 +216,10 @@ def _run_script(args: argparse.Namespace, game) -> int:
 def run(argv: Sequence[str] | None = None) -> int:
     """Run motti with *argv* (default ``sys.argv[1:]``); return the exit status. Raises UserError."""
     args = build_parser().parse_intermixed_args(argv)
+    for option, path in (("-o", args.output), ("--status", args.status), ("--save", args.save),
+                         ("--script", args.script), ("--final", args.final)):
+        if path == "":
+            raise UserError(f"{option}: empty file name")
     if args.map is None:
         if args.script:
             raise UserError("--script needs a MAP")
@@ -236,7 +240,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     board, output_board, turn, attacks = _load_board(args, rng)
-    if args.output:
+    if args.output is not None:
         _write_output(args.output, output_board)
 
     from motti.rules import Game
@@ -265,6 +269,16 @@ def _write_initial_status(path: str, game, console_players: Sequence[int] | None
         write_status(path, status_data(game, console=console_players))
     except OSError as error:
         raise UserError(f"--status {path}: cannot write: {error.strerror or error}") from None
+
+
+def _write_initial_save(path: str, game) -> None:
+    """Save the game once before any window opens, so that an unusable ``--save`` path is refused now."""
+    from motti.savegame import save_game
+
+    try:
+        save_game(game, path)
+    except OSError as error:
+        raise UserError(f"--save {path}: cannot write: {error.strerror or error}") from None
 
 
 def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
@@ -303,6 +317,8 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
                             if p not in computer)
     if args.status:
         _write_initial_status(args.status, game, console_players if args.curses else None)
+    if args.save:
+        _write_initial_save(args.save, game)
     if all(seat.display is None for seat in seats):
         from motti.console import ConsoleError, run_console_game
 

@@ -289,6 +289,9 @@ class Frontend:
         try:
             savegame.save_game(self.game, self.save)
         except OSError as error:
+            # Shown on the legend band of every window (and kept on stderr once): the game is not being saved.
+            failed = f"cannot save to {self.save}: {error.strerror or error}"
+            self.message = failed if self.message is None else f"{self.message}; {failed}"
             if not self.save_failed:
                 print(f"motti: --save {self.save}: {error.strerror or error}", file=sys.stderr)
             self.save_failed = True

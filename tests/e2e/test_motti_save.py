@@ -152,6 +152,23 @@ def test_save_then_resume_continues_exactly(xvfb, tmp_path, ending):
     resume_and_check(xvfb, tmp_path, env, played)
 
 
+def test_a_failed_autosave_is_shown_on_the_legend_band(xvfb, tmp_path):
+    (tmp_path / "two.map").write_text(TWO)
+    (tmp_path / "sd").mkdir()
+    env = xvfb.env(HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"))
+    game = Motti(["two.map", "--seed", "5", "--save", "sd/g.map"], tmp_path, env)
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
+        assert load_map(tmp_path / "sd" / "g.map").turn == 1      # written before the window opened
+        (tmp_path / "sd" / "g.map").unlink()
+        (tmp_path / "sd").rmdir()
+        xvfb.xdotool(*pointer_to(xvfb, status), "click", "3")      # one failed attack: the game changes
+        status = game.wait(lambda s: s["attacks_left"] == 5, "the attack")
+        assert "cannot save to sd/g.map: No such file or directory" in status["message"]
+    finally:
+        game.stop()
+
+
 def test_s_key_saves_to_the_state_folder_and_says_so(xvfb, tmp_path):
     (tmp_path / "two.map").write_text(TWO)
     env = xvfb.env(HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"))

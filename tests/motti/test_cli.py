@@ -137,6 +137,13 @@ def test_version(capsys):
                                            "(add 0:DISPLAY, or watch in this terminal with -c)"),
     (["three.map", "-c", "--status", "."], "--status .: cannot write"),
     (["three.map", "-c", "--status", "/proc/x.json"], "--status /proc/x.json: cannot write"),
+    (["three.map", "-o", ""], "-o: empty file name"),
+    (["three.map", "-c", "--status", ""], "--status: empty file name"),
+    (["three.map", "-c", "--save", ""], "--save: empty file name"),
+    (["three.map", "--script", ""], "--script: empty file name"),
+    (["three.map", "-c", "--save", "."], "--save .: cannot write"),
+    (["three.map", "-c", "--save", "/proc/version"], "--save /proc/version: cannot write"),
+    (["three.map", "-c", "--save", "nowhere/g.map"], "--save nowhere/g.map: cannot write"),
 ])
 def test_user_errors_are_one_line_and_exit_2(capsys, here, argv, culprit):
     line = one_line_error(capsys, *argv)
