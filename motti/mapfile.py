@@ -135,6 +135,8 @@ class _Parser:
                     raise self.error(lineno, column, f"player {player} has a second capital/eliminated line")
                 capitals[player] = (values[1], values[2]) if key == "capital" else None
                 capital_lines[player] = (lineno, _tokens(text)[2][0] if key == "capital" else column)
+            elif key in ("turn", "attacks") and (turn if key == "turn" else attacks) is not None:
+                raise self.error(lineno, 1, f"a second '{key}' line")
             elif key == "turn":
                 (turn,) = self.numbers(lineno, text, "turn", ("K",))
                 turn_line = (lineno, _tokens(text)[1][0])

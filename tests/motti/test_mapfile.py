@@ -172,6 +172,8 @@ def replace(old: str, new: str) -> str:
         (replace(".aabbbbb", ".aacbbbb"), 9, 4, "'c' is land of player 3, but players is 2"),
         (replace("grid", "turn 3\ngrid"), 6, 6, "turn must name an alive player, found 3"),
         (replace("grid", "attacks 7\ngrid"), 6, 9, "attacks must be 1 to 6, found 7"),
+        (replace("grid", "turn 1\nturn 2\ngrid"), 7, 1, "a second 'turn' line"),
+        (replace("grid", "attacks 3\nturn 1\nattacks 3\ngrid"), 8, 1, "a second 'attacks' line"),
         (replace("grid", "attacks x\ngrid"), 6, 9, "expected an integer R, found 'x'"),
     ],
 )
