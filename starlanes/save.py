@@ -41,6 +41,8 @@ def load_game(path: str | os.PathLike[str]) -> tuple[Game, list[str]]:
         raise SaveError(f"{path}: not JSON ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveError(f"{path}: not a Star Lanes save (expected \"format\": \"{FORMAT}\")")
+    if "game" not in data:
+        raise SaveError(f"{path}: missing \"game\" (the game state)")
     try:
         game = Game.from_dict(data["game"])
     except (KeyError, ValueError) as exc:

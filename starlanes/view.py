@@ -620,8 +620,16 @@ def draw_chart(surface: pygame.Surface, game: Game, area: pygame.Rect) -> None:
         y = legend_top + line * (rank // 2)
         swatch = pygame.Rect(x, y + 3, 14, 14)
         surface.fill(PLAYER_COLOURS[player % len(PLAYER_COLOURS)], swatch)
-        text = f"{rank + 1}. {game.players[player].name}  {money(game.net_worth(player))}"
-        _text(surface, text, (swatch.right + 6, y), TEXT, pygame.Rect(x, y, column - 8, line))
+        # The name gives way to the net worth (abbreviated only when not even four letters would fit).
+        left, right = swatch.right + 6, x + column - 8
+        worth = money(game.net_worth(player))
+        while len(worth) > 5 and right - left - _width(f"  {worth}") < _width(f"{rank + 1}. MMMM"):
+            worth = fit_number(game.net_worth(player), len(worth) - 1, "$")
+        name_end = max(left, right - _width(f"  {worth}"))
+        drawn = _text(surface, f"{rank + 1}. {game.players[player].name}", (left, y), TEXT,
+                      pygame.Rect(x, y, name_end - x, line))
+        _text(surface, worth, (min(right, left + drawn + _width(f"  {worth}")), y), TEXT,
+              pygame.Rect(x, y, column - 8, line), right=True)
 
 
 def changed_rect(before: pygame.Surface | None, after: pygame.Surface) -> pygame.Rect | None:

@@ -26,7 +26,7 @@ import pygame
 
 from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize, Timer
 from common.save import write_atomic
-from common.term import money
+from common.term import money, printable
 from starlanes import ai, messages, view
 from starlanes.console import DOWN_KEYS, QUIT_KEYS, TRADE_KEYS, UP_KEYS, AmountField
 from starlanes.rules import COMPANY_NAMES, MOVE, EndTurn, Event, Game, Move, Trade
@@ -64,10 +64,10 @@ def key_name(name: str) -> str:
 
 def seat_title(players: Sequence[int], names: Sequence[str]) -> str:
     """The window title of a seat: ``Star Lanes: Ann``, ``Star Lanes: Ann, Bob`` or ``Star Lanes: observer``
-    (``players`` are numbers 1..N)."""
+    (``players`` are numbers 1..N; control characters in names become ``?`` as on screen)."""
     if not players:
         return "Star Lanes: observer"
-    return "Star Lanes: " + ", ".join(names[p - 1] for p in players)
+    return "Star Lanes: " + ", ".join(printable(names[p - 1]) for p in players)
 
 
 def open_windows(seats: Sequence[Seat], names: Sequence[str], inbox: Inbox, *,

@@ -237,6 +237,14 @@ def test_save_round_trip_and_errors(tmp_path):
         load_game(path)
     with pytest.raises(SaveError, match="game.json"):
         load_game(tmp_path / "missing" / "game.json")
+    del data["game"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match="game.json: missing \"game\" \\(the game state\\)$"):
+        load_game(path)
+    data["game"] = {k: v for k, v in game.to_dict().items() if k != "players"}
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match="bad game state: missing or malformed field 'players'$"):
+        load_game(path)
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:

@@ -35,6 +35,7 @@ from starlanes.xfront import (
     TRADING,
     XGame,
     key_name,
+    seat_title,
 )
 
 SIZES = [view.DEFAULT_SIZE, (640, 480), (1280, 1000)]
@@ -241,6 +242,26 @@ def test_press_any_key_shows_only_where_a_key_continues():
     computer.handle(Timer("computer"))
     assert computer.mode == ANNOUNCE
     assert all(continues not in computer.screen(v).lines for v in computer.views.values())
+
+
+def test_window_titles_and_the_chart_key_keep_to_printable_text_and_numbers():
+    """U+202E in a name reached the title bar; a long name in the chart's key cut its net worth off."""
+    assert seat_title((1, 2), ["Ann\u202e", "Bob\x07"]) == "Star Lanes: Ann?, Bob?"
+    game = make_game()
+    game.players[0].name = "W" * 20
+    game.history = [[6000, 6000], [9000, 6000]]
+    game.phase = "over"
+    shot = view.render(game, (480, 360), view.Screen(chart=True))
+    right = 2 * view.MARGIN + (480 - 4 * view.MARGIN) // 2 - 8
+    top = view.chart_area((480, 360)).bottom + 6 + view.line_height() + 8
+    worth = view.render_text("$9000", view.TEXT_POINTS, view.TEXT)
+    box = pygame.Rect(right - worth.get_width(), top, worth.get_width(), worth.get_height())
+    expected = pygame.Surface(box.size, 0, 32)
+    expected.fill(view.BACKGROUND)
+    expected.blit(worth, (0, 0))
+    assert pygame.image.tobytes(shot.subsurface(box), "RGB") == pygame.image.tobytes(expected, "RGB")
+    gap = pygame.Rect(box.x - view._width("  ") + 2, top, view._width("  ") - 2, box.h)
+    assert pygame.image.tobytes(shot.subsurface(gap), "RGB") == bytes(view.BACKGROUND) * (gap.w * gap.h)
 
 
 def test_the_company_popup_is_as_wide_as_its_columns():
