@@ -50,10 +50,10 @@ class _Parser(argparse.ArgumentParser):
 
 def _player_list(text: str) -> set[int]:
     """``--computer 2,3`` -> {2, 3}."""
-    try:
-        players = {int(part) for part in text.split(",")}
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a comma-separated list of player numbers: {text!r}") from None
+    parts = text.split(",")
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of player numbers: {text!r}")
+    players = {int(part) for part in parts}
     if any(not 1 <= player <= 9 for player in players):
         raise argparse.ArgumentTypeError(f"player numbers run from 1 to 9: {text!r}")
     return players
@@ -199,10 +199,14 @@ def _run_script(args: argparse.Namespace, game) -> int:
     from motti.mapfile import dump_map
     from motti.script import ScriptError, run_script
 
+    if args.status:
+        _write_initial_status(args.status, game, None)
     try:
         run_script(game, args.script)
     except ScriptError as error:
         raise UserError(str(error)) from None
+    if args.status:
+        _write_initial_status(args.status, game, None)
     if args.final:
         turn = None if game.winner is not None else game.current_player
         attacks = None if game.winner is not None else game.attacks_left
@@ -232,6 +236,14 @@ def run(argv: Sequence[str] | None = None) -> int:
         raise UserError(f"--script {args.script}: not a regular file")
     if args.save and args.script:
         raise UserError("--save is for interactive games (use --final with --script)")
+    if args.script:
+        # Script mode plays every player from the file: seats, the terminal and computer players do not apply
+        # (player strings only choose, with -p, which players stay: spec §3.1).
+        if args.seats and args.players is None:
+            raise UserError(f"player string {args.seats[0]!r}: --script plays without any display")
+        for option, given in (("-c", args.curses), ("--computer", args.computer)):
+            if given:
+                raise UserError(f"{option} does not apply to --script (the script plays every player)")
     for option, path in (("--status", args.status), ("--save", args.save)):
         if path:
             folder = Path(path).parent
@@ -262,7 +274,8 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def _write_initial_status(path: str, game, console_players: Sequence[int] | None) -> None:
-    """Write the ``--status`` file once before any window opens, so that an unusable path is refused now."""
+    """Write the ``--status`` file once before any window opens (or before and after a script), so that an
+    unusable path is refused now."""
     from motti.status import status_data, write_status
 
     try:

@@ -85,11 +85,9 @@ class _Parser:
             raise self.error(lineno, tokens[len(names) + 1][0], f"expected '{usage}', found too many numbers")
         out = []
         for (column, token), name in zip(tokens[1:], names, strict=True):
-            try:
-                value = int(token, 10)
-            except ValueError:
-                raise self.error(lineno, column, f"expected an integer {name}, found '{token}'") from None
-            out.append(value)
+            if not re.fullmatch(r"[+-]?[0-9]+", token):      # ASCII digits only (int() takes ３ and 1_0)
+                raise self.error(lineno, column, f"expected an integer {name}, found '{token}'")
+            out.append(int(token))
         return out
 
     def parse(self) -> MapState:

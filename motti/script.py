@@ -15,7 +15,7 @@ from pathlib import Path
 
 from motti.rules import Event, Game, IllegalAction
 
-_CELL = re.compile(r"(-?\d+),(-?\d+)")
+_CELL = re.compile(r"(-?[0-9]+),(-?[0-9]+)")   # ASCII digits only (not full-width ３)
 VERBS = ("attack", "defend", "guerilla", "pass")
 
 

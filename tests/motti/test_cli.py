@@ -4,6 +4,7 @@ does)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -138,6 +139,11 @@ def test_version(capsys):
     (["three.map", "-c", "--status", "."], "--status .: cannot write"),
     (["three.map", "-c", "--status", "/proc/x.json"], "--status /proc/x.json: cannot write"),
     (["three.map", "-o", ""], "-o: empty file name"),
+    (["three.map", "--script", "empty.txt", "-c"], "-c does not apply to --script"),
+    (["three.map", "--script", "empty.txt", "--computer", "2"], "--computer does not apply to --script"),
+    (["three.map", "--script", "empty.txt", "--computer", "3"], "--computer does not apply to --script"),
+    (["three.map", "--script", "empty.txt", "1:a:0"], "player string '1:a:0'"),
+    (["three.map", "--computer", "\uff12"], "not a comma-separated list of player numbers"),
     (["three.map", "-c", "--status", ""], "--status: empty file name"),
     (["three.map", "-c", "--save", ""], "--save: empty file name"),
     (["three.map", "--script", ""], "--script: empty file name"),
@@ -213,6 +219,14 @@ def test_script_mode_writes_the_final_state(capsys, here):
     text = (here / "end.map").read_text().splitlines()
     assert "turn 1" in text and "attacks 6" in text
     assert text[text.index("grid") + 1:] == ["AaabBbccc", "Aaabbbccc", "aaabbbccc"]
+
+
+def test_script_mode_writes_the_status_file_at_the_end(capsys, here):
+    (here / "moves.txt").write_text("defend 0,0 0,1\n")
+    code, out, err = run(capsys, "three.map", "--script", "moves.txt", "--seed", "3", "--status", "s.json")
+    assert (code, out, err) == (0, "", "")
+    status = json.loads((here / "s.json").read_text())
+    assert (status["turn"], status["board"][0], status["board"][1]) == (2, "Aaabbbccc", "Aaabbbccc")
 
 
 def test_script_mode_without_seed_prints_the_seed(capsys, here):

@@ -134,6 +134,8 @@ def replace(old: str, new: str) -> str:
         (replace("size 8 4", "size 8 4 1"), 2, 10, "expected 'size W H', found too many numbers"),
         (replace("size 8 4", "size eight 4"), 2, 6, "expected an integer W, found 'eight'"),
         (replace("size 8 4", "size 8 4x"), 2, 8, "expected an integer H, found '4x'"),
+        (replace("size 8 4", "size \uff18 4"), 2, 6, "expected an integer W, found '\uff18'"),
+        (replace("size 8 4", "size 8 4_0"), 2, 8, "expected an integer H, found '4_0'"),
         (replace("size 8 4", "size 0 4"), 2, 6, "size must be at least 1 1, found 0 4"),
         (replace("size 8 4", "width 8 4"), 2, 1, "expected 'size W H', found 'width 8 4'"),
         (replace("players 2", "players 1"), 3, 9, "players must be 2 to 9, found 1"),

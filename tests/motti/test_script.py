@@ -58,6 +58,7 @@ def test_parse_line():
     for bad, message in [
         ("fly 1,2", "unknown action 'fly'"),
         ("attack 1;2", "expected a cell x,y, found '1;2'"),
+        ("attack \uff13,\uff19", "expected a cell x,y, found '\uff13,\uff19'"),
         ("attack 1,2 " * 1 + "0,0 " * 6, "0 to 6 cells, found 7"),
         ("defend", "1 to 3 cells, found 0"),
         ("guerilla 1,1 2,2", "takes 1 cells, found 2"),
