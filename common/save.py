@@ -4,6 +4,8 @@ Used for save games, status files and map output. The data goes to a temporary f
 flushed and fsynced, then renamed over the target (``os.replace`` is atomic on POSIX). A rename would replace
 whatever the name stood for, so a target that is a directory, FIFO, device or socket is refused (``--save
 /dev/null`` must not turn the device into a file), and a symbolic link is written through (the link stays).
+The file gets the mode a plain ``open()`` would give it: a replaced file keeps its mode, a new one gets
+``0o666`` less the umask (the temporary file alone would be ``0o600``).
 """
 
 from __future__ import annotations
@@ -46,17 +48,37 @@ def require_regular(path: str | os.PathLike[str]) -> None:
         raise NotARegularFile(errno.EINVAL, f"is {kind}, not a regular file", os.fspath(path))
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux tells it (``/proc/self/status``)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write *text* (UTF-8) to *path* atomically; a symbolic link is written through.
 
-    Raises :class:`NotARegularFile` when *path* is a directory, FIFO, device or socket, and OSError when the
+    A replaced file keeps its permission bits; a new file gets ``0o666 & ~umask``. Raises
+    :class:`NotARegularFile` when *path* is a directory, FIFO, device or socket, and OSError when the
     directory is not writable; the target is unchanged in both cases.
     """
     target = Path(os.path.realpath(path))
     require_regular(target)
     directory = target.parent if str(target.parent) else Path(".")
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()

@@ -47,6 +47,26 @@ def test_atomic_write_goes_through_a_symbolic_link(tmp_path):
     assert link.is_symlink() and real.read_text() == "new"
 
 
+def test_atomic_write_gives_the_mode_open_would(tmp_path):
+    old = os.umask(0o027)
+    try:
+        write_atomic(tmp_path / "new.map", "x")
+        assert stat.S_IMODE((tmp_path / "new.map").stat().st_mode) == 0o640
+        kept = tmp_path / "kept.map"
+        kept.write_text("old")
+        kept.chmod(0o604)
+        write_atomic(kept, "new")
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o604 and kept.read_text() == "new"
+    finally:
+        os.umask(old)
+    os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "other.map", "x")
+        assert stat.S_IMODE((tmp_path / "other.map").stat().st_mode) == 0o644
+    finally:
+        os.umask(old)
+
+
 def test_load_json_refuses_endless_devices():
     with pytest.raises(NotARegularFile, match="is a character device"):
         load_json("/dev/zero")
