@@ -231,8 +231,11 @@ def _width(text: str, bold: bool = False, points: int = TEXT_POINTS) -> int:
 
 
 _NUMBER = re.compile(r"(-?)(\$?)(\d+)")
-#: The narrowest a name column is squeezed to (pixels at the table's font) while numbers can still shrink.
-NAME_CHARS = "Altair Sta"
+#: The narrowest a name column is squeezed to (pixels at the table's font) while numbers can still shrink:
+#: first to the first text, then to the second.
+NAME_CHARS = ("Altair Sta", "Alta")
+#: Numbers of at most this many characters ($999999) are abbreviated only when names are squeezed most.
+SHORT_NUMBER = 7
 
 
 @dataclass
@@ -254,11 +257,11 @@ def _column_widths(cells: list[list[str]], points: int) -> list[int]:
     return [max(_width(row[i], points=points) for row in cells) for i in range(len(cells[0]))]
 
 
-def _abbreviate(cells: list[list[str]], column: int, points: int) -> bool:
+def _abbreviate(cells: list[list[str]], column: int, points: int, longer: int) -> bool:
     """Shorten the widest number of ``column`` by one character (and every number as long); False when the
-    widest cell is no number or cannot get shorter."""
+    widest cell is no number, has at most ``longer`` characters or cannot get shorter."""
     widest = max(cells, key=lambda row: _width(row[column], points=points))[column]
-    if _NUMBER.fullmatch(widest) is None:
+    if _NUMBER.fullmatch(widest) is None or len(widest) <= longer:
         return False
     chars = len(widest) - 1
     shorter = []
@@ -276,23 +279,24 @@ def _abbreviate(cells: list[list[str]], column: int, points: int) -> bool:
 
 def fit_table(rows: Sequence[Sequence[str]], width: int) -> FittedTable:
     """Lay out a table in ``width`` pixels. Names whole come first: at the largest of :data:`TABLE_POINTS`
-    where the table fits once the widest numbers are abbreviated one character at a time (never a header);
-    then the same with the name column squeezed down to :data:`NAME_CHARS`; at the smallest size the names
-    take what is left. Columns never overlap (a name is clipped to its column)."""
+    where the table fits once the widest numbers longer than :data:`SHORT_NUMBER` are abbreviated one
+    character at a time (never a header); then the same with the name column squeezed down to each of
+    :data:`NAME_CHARS`, at the last also abbreviating short numbers; at the smallest size the names take
+    what is left. Columns never overlap (a name is clipped to its column)."""
     count = max(len(row) for row in rows)
     fitted = None
-    for squeeze in (False, True):
+    for squeeze, longer in ((None, SHORT_NUMBER), (NAME_CHARS[0], SHORT_NUMBER), (NAME_CHARS[1], 0)):
         for points in TABLE_POINTS:
             cells = [[*row, *[""] * (count - len(row))] for row in rows]
             while True:
                 widths = _column_widths(cells, points)
                 numbers = sum(widths[1:]) + TABLE_GAP * (count - 1)
-                name_min = min(widths[0], _width(NAME_CHARS, points=points)) if squeeze else widths[0]
+                name_min = widths[0] if squeeze is None else min(widths[0], _width(squeeze, points=points))
                 if numbers + name_min <= width:
                     widths[0] = min(widths[0], width - numbers)
                     return FittedTable(points, cells, widths)
                 order = sorted(range(1, count), key=lambda i: -widths[i])
-                if not any(_abbreviate(cells, i, points) for i in order):
+                if not any(_abbreviate(cells, i, points, longer) for i in order):
                     break
             widths[0] = max(0, min(widths[0], width - numbers))
             fitted = FittedTable(points, cells, widths)

@@ -196,6 +196,9 @@ def test_tables_abbreviate_numbers_and_shrink_the_font_but_keep_names_and_header
     small = view.fit_table(rows, 230)
     assert small.points < view.TEXT_POINTS and small.width <= 230 and small.cells[0] == list(rows[0])
     assert small.widths[0] >= view._width("Altair", points=small.points)
+    ordinary = [rows[0], ("Altair Starway Guy", "$12000", "$10200", "$22200"), rows[2]]
+    tiny = view.fit_table(ordinary, 167)  # the Players panel at 480x360: short names, never $1e4
+    assert tiny.cells == [list(row) for row in ordinary] and tiny.width <= 167
     for size in ((960, 680), (640, 480), (480, 360)):
         lay = view.layout(size)
         names = [("Company", "Price", "Holdings", "Size", "Total Worth"),
