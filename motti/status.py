@@ -2,10 +2,10 @@
 
 The file is rewritten atomically (common.save.write_atomic) after every action and every window change. Its
 keys: ``board`` (rows in the map grid format of §3.2), ``width``, ``height``, ``players``, ``capitals``
-(``{"k": [x, y] or null}``), ``turn``, ``action``, ``attacks_left``, ``crosses`` (``[[x, y], ...]``),
-``alive``, ``winner``, ``message`` (the last announcement or null), ``windows`` (per open window: source,
-display, players, window_id, size ``[w, h]`` px, ``x0``, ``y0``, ``c``) and ``console`` (the players at the
-terminal, or null without a console).
+(``{"k": [x, y] or null}``), ``turn`` (null once the game is over), ``action``, ``attacks_left``,
+``crosses`` (``[[x, y], ...]``), ``alive``, ``winner``, ``message`` (the last announcement or null),
+``windows`` (per open window: source, display, players, window_id, size ``[w, h]`` px, ``x0``, ``y0``, ``c``)
+and ``console`` (the players at the terminal, or null without a console).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def status_data(game: Game, *, message: str | None = None, windows: list[dict[st
         "height": board.height,
         "players": board.players,
         "capitals": {str(p): None if cell is None else list(cell) for p, cell in board.capitals.items()},
-        "turn": game.current_player,
+        "turn": None if game.is_terminal() else game.current_player,
         "action": game.selected.value,
         "attacks_left": game.attacks_left,
         "crosses": [list(cell) for cell in game.crosses],

@@ -229,6 +229,19 @@ def test_script_mode_writes_the_status_file_at_the_end(capsys, here):
     assert (status["turn"], status["board"][0], status["board"][1]) == (2, "Aaabbbccc", "Aaabbbccc")
 
 
+def test_the_status_names_no_player_in_turn_once_the_game_is_over(here):
+    import random
+
+    from motti.rules import Game
+    from motti.status import status_data
+
+    game = Game(load_map(here / "three.map").board, random.Random(1))
+    assert status_data(game)["turn"] == 1
+    game.defeat([1, 2], cause="quit")
+    status = status_data(game)
+    assert (status["turn"], status["winner"], status["alive"]) == (None, 3, [3])
+
+
 def test_script_mode_without_seed_prints_the_seed(capsys, here):
     code, _out, err = run(capsys, "three.map", "--script", "empty.txt")
     assert code == 0
