@@ -65,7 +65,8 @@ COLOURS_8 = {
     5: curses.COLOR_MAGENTA, 6: curses.COLOR_CYAN, 7: curses.COLOR_YELLOW, 8: curses.COLOR_WHITE,
     9: curses.COLOR_WHITE,
 }
-KEYS_HELP = "arrows/hjkl move  space cross  z/x/c perform  Tab next action  Enter perform  s save  q quit"
+#: The key help of the message line; 78 characters, so that it fits an 80-column terminal whole.
+KEYS_HELP = "arrows/hjkl move  space cross  z/x/c/Enter perform  Tab action  s save  q quit"
 ROWS_AROUND_MAP = 5   # status, top frame, bottom frame, legend, message
 
 
@@ -181,6 +182,7 @@ class Console:
         self._thread: threading.Thread | None = None
         self._view = _View()
         self._colour = False
+        self._too_small = False   # the last draw had no room for the map: only q (and its y/n) act
         self._awaiting = 0.0   # monotonic deadline while a posted command has not been shown yet
 
     # ---- the game loop's side -------------------------------------------------------------------------
@@ -325,6 +327,8 @@ class Console:
             if key in (ord("y"), ord("Y")):
                 self._post("quit")
             return
+        if self._too_small and key not in (ord("q"), ord("Q")):
+            return
         if key in MOVES:
             dx, dy = MOVES[key]
             x, y = view.cursor
@@ -399,8 +403,11 @@ class Console:
         view = self._view
         vw = min(snap.width, cols - 2)
         vh = min(snap.height, rows - ROWS_AROUND_MAP)
-        if vw < 1 or vh < 1:
+        self._too_small = vw < 1 or vh < 1
+        if self._too_small:
             _put(stdscr, 0, 0, "terminal too small", curses.A_BOLD)
+            if view.confirming:
+                _put(stdscr, 1, 0, self._message(snap))
             stdscr.refresh()
             return
         view.origin = (_scroll(view.origin[0], view.cursor[0], vw, snap.width),

@@ -16,6 +16,8 @@ import pexpect
 import pyte
 import pytest
 
+from motti import console
+
 ROWS, COLS = 24, 80
 UP, DOWN, LEFT, RIGHT = "\x1bOA", "\x1bOB", "\x1bOD", "\x1bOC"   # xterm keypad sequences (x11.md §Q7)
 STATUS_1 = "Player 1 | Attack: 6 left | Crosses: 6 | [A]ttack(z) [D]efend(x) [G]uerilla(c)"
@@ -144,7 +146,7 @@ def test_status_map_frame_legend_and_colours(terminals, tmp_path: Path, small: P
     assert lines[1].rstrip() == "-" * 10 and lines[6].rstrip() == "-" * 10
     assert [line[:10] for line in lines[2:6]] == ["| pppp   |", "|poppppp |", "| pppppop|", "|  ppppp |"]
     assert lines[7].startswith("p land  P occupied  o capital  O occupied capital  x cross")
-    assert lines[8].startswith("arrows/hjkl move  space cross  z/x/c perform  Tab next action")
+    assert lines[8].rstrip() == console.KEYS_HELP and len(console.KEYS_HELP) < COLS - 1
     assert term.cursor() == (2, 3)   # on player 1's capital (1,1)
     buffer = term.screen.buffer
     assert buffer[3][2].bold and buffer[3][2].fg == "red"      # player 1's capital
@@ -305,6 +307,25 @@ def test_resize_redraws_to_the_new_size(terminals, tmp_path: Path) -> None:
     assert lines[0] == STATUS_1[:40]
     assert [row.index(" ") for row in term.map_rows(visible, 10)] == [y % 10 for y in range(visible)]
     assert lines[1 + visible + 2].startswith("p land  P occupied")
+
+
+def test_a_terminal_too_small_ignores_game_keys_but_q_still_asks(terminals, tmp_path: Path,
+                                                                 small: Path) -> None:
+    term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", "--status", "s.json")
+    term.wait_text(STATUS_1)
+    term.screen.resize(4, 40)
+    term.child.setwinsize(4, 40)
+    term.wait_text("terminal too small")
+    term.send(" z\tx")     # a cross, an attack, Tab, Defend: none may act unseen
+    term.send("q")
+    term.wait_text("Quit and give up players 1, 2? (y/n)")
+    term.send("n")
+    term.wait_for(lambda t: "(y/n)" not in t.text(), "the question gone")
+    term.screen.resize(ROWS, COLS)
+    term.child.setwinsize(ROWS, COLS)
+    term.wait_text(STATUS_1)
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert (status["attacks_left"], status["action"], status["crosses"]) == (6, "attack", [])
 
 
 def test_a_won_game_shows_the_winner_and_q_leaves(terminals, tmp_path: Path) -> None:
