@@ -309,6 +309,11 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
                             curses=args.curses or default_display is None, seated=game.alive)
     except PlayerStringError as error:
         raise UserError(str(error)) from None
+    for seat in seats:
+        out = [p for p in seat.players if p not in game.alive]
+        if out:
+            alive = ", ".join(map(str, game.alive))
+            raise UserError(f"player {out[0]} is out of this game (players left: {alive}); name only those")
     unnamed = next((seat.players for seat in seats if seat.display is None), ())
     if not args.curses and not set(unnamed) <= computer:
         listed = ",".join(map(str, unnamed))
@@ -346,7 +351,7 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
 
     inbox = Inbox()
     try:
-        windows = open_windows(seats, game, inbox)
+        windows = open_windows(seats, game, inbox, computer=computer)
     except DisplayError as error:
         raise UserError(str(error)) from None
     console = None

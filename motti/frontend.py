@@ -42,27 +42,31 @@ COMPUTER_TIMER = "computer"
 CONSOLE_SOURCE = "console"
 
 
-def seat_title(players: Sequence[int]) -> str:
-    """The window title of a seat: ``motti: player 1``, ``motti: players 1, 2`` or ``motti: observer``."""
+def seat_title(players: Sequence[int], computer: Collection[int] = ()) -> str:
+    """The window title of a seat: ``motti: player 1``, ``motti: players 1, 2``, ``motti: players 1,
+    2 computer`` (the computer plays 2) or ``motti: observer``."""
     if not players:
         return "motti: observer"
+    names = [f"{p} computer" if p in computer else str(p) for p in players]
     if len(players) == 1:
-        return f"motti: player {players[0]}"
-    return "motti: players " + ", ".join(map(str, players))
+        return f"motti: player {names[0]}"
+    return "motti: players " + ", ".join(names)
 
 
-def open_windows(seats: Sequence[Seat], game: Game, inbox: Inbox, *,
-                 timeout: float = 5.0) -> dict[str, tuple[Window, Seat]]:
+def open_windows(seats: Sequence[Seat], game: Game, inbox: Inbox, *, timeout: float = 5.0,
+                 computer: Collection[int] = ()) -> dict[str, tuple[Window, Seat]]:
     """Open one window per seat that has a display, all or nothing: on the first DisplayError the windows
-    opened so far are closed and the error propagates. Returns ``{source: (window, seat)}``, sources
-    ``seat0``, ``seat1``… by the seat's index.
+    opened so far are closed and the error propagates. Titles name the *computer* players
+    (:func:`seat_title`). Returns ``{source: (window, seat)}``, sources ``seat0``, ``seat1``… by the seat's
+    index.
 
     Raises common.x11.DisplayError (its message names the display).
     """
     from common.x11 import open_windows as open_all
 
     indexed = [(f"seat{index}", seat) for index, seat in enumerate(seats) if seat.display is not None]
-    windows = open_all([(source, seat.display, seat_title(seat.players)) for source, seat in indexed],
+    windows = open_all([(source, seat.display, seat_title(seat.players, computer))
+                         for source, seat in indexed],
                        size=view.default_size(game.board.width, game.board.height), inbox=inbox,
                        timeout=timeout)
     return {source: (windows[source], seat) for source, seat in indexed}

@@ -242,6 +242,21 @@ def test_the_status_names_no_player_in_turn_once_the_game_is_over(here):
     assert (status["turn"], status["winner"], status["alive"]) == (None, 3, [3])
 
 
+def test_naming_a_player_who_is_out_is_a_user_error(capsys, here):
+    text = THREE.replace("capital 2 4 1", "eliminated 2").replace("aaabbbccc", "aaaaacccc")
+    (here / "out.map").write_text(text)
+    line = one_line_error(capsys, "out.map", "-c", "2::D")
+    assert line == "motti: player 2 is out of this game (players left: 1, 3); name only those"
+
+
+def test_window_titles_name_the_computer_players():
+    from motti.frontend import seat_title
+
+    assert seat_title((1, 2), computer={2}) == "motti: players 1, 2 computer"
+    assert seat_title((3,), computer={2}) == "motti: player 3"
+    assert seat_title(()) == "motti: observer"
+
+
 def test_script_mode_without_seed_prints_the_seed(capsys, here):
     code, _out, err = run(capsys, "three.map", "--script", "empty.txt")
     assert code == 0
