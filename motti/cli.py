@@ -175,8 +175,13 @@ def _load_board(args: argparse.Namespace, rng: random.Random):
     except MapError as error:
         raise UserError(str(error)) from None
     board = state.board
-    if args.players is None or args.players == len(board.alive_players()):
+    if args.players is None:
         return board, board, state.turn, state.attacks
+    if args.players == len(board.alive_players()):
+        # Nobody to disable, but -o still writes the players renumbered 1..N (a saved game may hold players
+        # that are out).
+        survivors = {p: new for new, p in enumerate(board.alive_players(), start=1)}
+        return board, renumber(board, survivors), state.turn, state.attacks
     try:
         reduced, renumbering = reduce_players(board, args.players, _named_players(args.seats))
     except ValueError as error:

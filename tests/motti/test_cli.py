@@ -249,6 +249,17 @@ def test_naming_a_player_who_is_out_is_a_user_error(capsys, here):
     assert line == "motti: player 2 is out of this game (players left: 1, 3); name only those"
 
 
+def test_output_renumbers_the_players_of_a_saved_game_with_one_out(capsys, here):
+    text = THREE.replace("capital 2 4 1", "eliminated 2").replace("aaabbbccc", "aaaaacccc")
+    (here / "out.map").write_text(text)
+    code, _out, err = run(capsys, "out.map", "-p", "2", "-o", "x.map", "--script", "empty.txt", "--seed", "1")
+    assert code == 0, err
+    written = (here / "x.map").read_text().splitlines()
+    assert "players 2" in written and "capital 2 7 1" in written
+    assert not any("eliminated" in line for line in written)
+    assert written[written.index("grid") + 1:] == ["aaaaabbbb"] * 3
+
+
 def test_window_titles_name_the_computer_players():
     from motti.frontend import seat_title
 
