@@ -449,11 +449,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except replay.ReplayError as exc:
         raise UsageError(str(exc)) from None
     if args.verify:
-        bad = replay.verify(rep)
-        if bad:
-            print(f"{args.file}: {len(bad)} rounds differ from the re-simulation: {bad[:10]}")
+        verdict = replay.verify(rep)
+        if verdict.rounds:
+            print(f"{args.file}: {len(verdict.rounds)} rounds differ from the re-simulation: "
+                  f"{verdict.rounds[:10]}")
             return 1
-        print(f"{args.file}: all {len(rep.rounds)} rounds reproduced exactly")
+        for problem in verdict.ending:
+            print(f"{args.file}: {problem}")
+        if verdict.ending:
+            return 1
+        print(f"{args.file}: all {len(rep.rounds)} rounds and the final table reproduced exactly")
         return 0
     displays = _observer_displays(args.spectators)
     if len(displays) > 1:

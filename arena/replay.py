@@ -26,6 +26,7 @@ import numpy as np
 
 from arena.mapfile import normalised_text
 from arena.rules import BLUE, DIRECTIONS, MOVES, RED, START_ENERGY, Arena, Game, RoundResult
+from arena.server import final_table
 
 if TYPE_CHECKING:
     from arena.server import ArenaServer, TableRow
@@ -312,19 +313,56 @@ def load(path: str | os.PathLike[str]) -> Replay:
     return replay
 
 
-def verify(replay: Replay) -> list[int]:
-    """Re-simulate *replay* from its header (seed, map, F) and recorded moves; return the rounds whose
-    recorded state differs from the re-simulated one (round 0 = the initial placement). Empty = conformant."""
+@dataclass
+class Verdict:
+    """What :func:`verify` found. *rounds*: the rounds whose recorded state differs from the re-simulated one
+    (0 = the initial placement); *ending*: one-line descriptions of what is wrong with the end of the game
+    (it does not finish, the final table is missing or differs from the re-simulated one). Both empty =
+    conformant."""
+
+    rounds: list[int] = field(default_factory=list)
+    ending: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.rounds and not self.ending
+
+
+def _check_ending(replay: Replay, game: Game) -> list[str]:
+    """Compare the end of *replay* with the re-simulated *game* (after all recorded rounds)."""
+    if not game.is_over():
+        return [f"the game does not finish: the replay stops after round {game.round} with blue players left"]
+    if replay.final is None:
+        return [f"no final table (the game finished in round {game.round})"]
+    problems = []
+    if replay.final["rounds"] != game.round:
+        problems.append(f"final: rounds {replay.final['rounds']!r}, re-simulated {game.round}")
+    expected = [row.as_json() for row in final_table(game, replay.header["ids"])]
+    recorded = replay.final["table"]
+    if len(recorded) != len(expected):
+        problems.append(f"final table: {len(recorded)} rows, re-simulated {len(expected)}")
+    for number, (got, want) in enumerate(zip(recorded, expected, strict=False), 1):
+        for key, value in want.items():
+            if got.get(key) != value:
+                problems.append(f"final table row {number}: {key} {got.get(key)!r}, re-simulated {value!r}")
+    return problems
+
+
+def verify(replay: Replay) -> Verdict:
+    """Re-simulate *replay* from its header (seed, map, F) and recorded moves; compare every recorded state,
+    whether the game finishes, and the final table (spec §4) with the re-simulation."""
     head = replay.header
     game = Game(replay.arena, head["players"], random.Random(head["seed"]), quiet_rounds=head["quiet_rounds"])
-    bad = [] if game.snapshot() == head["initial"] else [0]
+    verdict = Verdict([] if game.snapshot() == head["initial"] else [0])
     for line in replay.rounds:
         if game.is_over():
-            bad.append(line["round"])
+            verdict.rounds.append(line["round"])
             continue
         for player, connected in zip(game.players, line["connected"], strict=True):
             player.connected = connected
         game.play_round([(pid, direction, facing) for pid, direction, facing in line["moves"]])
         if game.snapshot() != line["state"]:
-            bad.append(line["round"])
-    return bad
+            verdict.rounds.append(line["round"])
+    if not verdict.rounds:
+        verdict.ending = _check_ending(replay, game)
+    return verdict

@@ -87,6 +87,16 @@ def format_table(rows: Sequence[TableRow]) -> str:
     return "\n".join(lines)
 
 
+def final_table(game: Game, wire_ids: Sequence[int]) -> list[TableRow]:
+    """The final table of a finished *game* (spec §4), sorted by rank then wire id; *wire_ids* maps player
+    indices to the ids the clients know."""
+    by_id = {p.id: p for p in game.players}
+    rows = [TableRow(wire_ids[pid], points, by_id[pid].switch_round, by_id[pid].catches, rank)
+            for rank, pid, points in game.standings()]
+    rows.sort(key=lambda r: (r.rank, r.id))
+    return rows
+
+
 def send_order(round_number: int, n: int) -> list[int]:
     """Player indices in the order round *round_number*'s messages go out: from ``r mod N`` on (§2.9)."""
     return [(round_number + k) % n for k in range(n)]
@@ -444,12 +454,7 @@ class ArenaServer:
         for client in self._players:
             client.alive = False
             client.writer.close()
-        by_id = {p.id: p for p in game.players}
-        rows = []
-        for rank, pid, points in game.standings():
-            player = by_id[pid]
-            rows.append(TableRow(self.wire_ids[pid], points, player.switch_round, player.catches, rank))
-        rows.sort(key=lambda r: (r.rank, r.id))
+        rows = final_table(game, self.wire_ids)
         reds = sum(1 for p in game.players if p.team == RED)
         log.info("game over after %d rounds, %d red", game.round, reds)
         return rows

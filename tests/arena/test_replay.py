@@ -48,7 +48,8 @@ def test_replay_resimulates_exactly_and_matches_the_game(tmp_path):
         range(1, server.game.round + 1))
     assert rep.rounds[-1]["state"] == server.game.snapshot()
     assert all(all(isinstance(m, list) and len(m) == 3 for m in r["moves"]) for r in rep.rounds)
-    assert replay.verify(rep) == []
+    verdict = replay.verify(rep)
+    assert verdict.ok and verdict.rounds == [] and verdict.ending == []
     final = rep.final["table"]
     assert [(r["rank"], r["id"], Fraction(r["points"])) for r in final] == \
         sorted(server.game.standings(), key=lambda t: (t[0], t[1]))
@@ -71,12 +72,38 @@ def test_tampered_replay_is_detected(tmp_path):
             break
     assert target is not None
     path.write_text("\n".join(lines) + "\n")
-    assert replay.verify(replay.load(path))[:1] == [target]
+    assert replay.verify(replay.load(path)).rounds[:1] == [target]
     head = json.loads(lines[0])
     head["seed"] += 1
     lines[0] = json.dumps(head)
     path.write_text("\n".join(lines) + "\n")
-    assert replay.verify(replay.load(path))[0] == 0
+    assert replay.verify(replay.load(path)).rounds[0] == 0
+
+
+def test_verify_checks_the_final_table_and_that_the_game_finishes(tmp_path):
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=5)
+    lines = path.read_text().splitlines()
+    final = json.loads(lines[-1])
+    assert final["type"] == "final"
+    winner = final["table"][0]
+    forged = {**final, "table": [{**winner, "points": "9999/1", "shown": "9999.00"}, *final["table"][1:]]}
+    cases = {
+        "forged.jsonl": (lines[:-1] + [json.dumps(forged)],
+                         [f"final table row 1: points '9999/1', re-simulated {winner['points']!r}",
+                          f"final table row 1: shown '9999.00', re-simulated {winner['shown']!r}"]),
+        "nofinal.jsonl": (lines[:-1], [f"no final table (the game finished in round {final['rounds']})"]),
+        "cut.jsonl": (lines[:3], ["the game does not finish: the replay stops after round 2 with blue "
+                                  "players left"]),
+    }
+    for name, (text, problems) in cases.items():
+        (tmp_path / name).write_text("\n".join(text) + "\n")
+        verdict = replay.verify(replay.load(tmp_path / name))
+        assert verdict.rounds == [] and verdict.ending == problems and not verdict.ok
+        done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(tmp_path / name)],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1
+        assert done.stdout.splitlines() == [f"{tmp_path / name}: {problem}" for problem in problems]
 
 
 def test_default_path_and_last_copy(tmp_path, monkeypatch):
