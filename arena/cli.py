@@ -189,6 +189,8 @@ _players = _whole(2, 16)
 _port = _whole(0, 65535)
 _ms = _whole(0, 86_400_000)
 """Milliseconds: 0 up to a day."""
+MIN_STEP_MS = 20
+"""Shortest time per round in the replay window (a smaller ``--step-ms`` is refused)."""
 
 
 def _settings(args: argparse.Namespace, players: int) -> Settings:
@@ -249,8 +251,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     rep = sub.add_parser("replay", help="show or check a replay", description="Show a replay file.")
     rep.add_argument("file", metavar="FILE")
     rep.add_argument("spectators", nargs="*", metavar="0:DISPLAY", help="window on DISPLAY (else print)")
-    rep.add_argument("--step-ms", type=_ms, default=250,
-                     help="time per round in the window (default 250)")
+    rep.add_argument("--step-ms", type=_whole(MIN_STEP_MS, 86_400_000), default=250,
+                     help=f"time per round in the window, at least {MIN_STEP_MS} (default 250)")
     rep.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded state")
     return parser, {"serve": serve, "play": play, "bot": bot, "replay": rep}
 
@@ -389,12 +391,10 @@ def _print_replay(rep: replay.Replay) -> None:
     _print_table(rows, rep.final["rounds"])
 
 
-MIN_STEP_S = 0.02
-"""Shortest time per round in the replay window (``--step-ms 0`` plays at this pace)."""
 
 
 def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
-    """The replay window: one round per *step_s* (at least MIN_STEP_S); space pauses, arrows step, q quits.
+    """The replay window: one round per *step_s*; space pauses, arrows step, q quits.
 
     The step timer runs only while playing and not at the end: paused or finished, the loop blocks on the
     window's events."""
@@ -404,7 +404,6 @@ def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
     spectators.renderer.ids = rep.header["ids"]
     states = list(rep.states())
     table = rep.final["table"] if rep.final else None
-    step_s = max(step_s, MIN_STEP_S)
     index, paused = 0, False
 
     def show() -> None:

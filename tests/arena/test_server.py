@@ -341,7 +341,8 @@ def test_bad_map_and_toxic_files_name_file_line_column(tmp_path):
     ["serve", "office", "--port", "70000"], ["serve", "office", "--port", "-1"],
     ["serve", "office", "--move-ms", "-5"], ["serve", "office", "--prep-ms", "99999999999"],
     ["play", "office", "--round-ms", "x"], ["play", "office", "--linger-ms", "-1"],
-    ["replay", "LAST.jsonl", "--step-ms", "-1"], ["bot", "127.0.0.1", "99999"], ["bot", "127.0.0.1", "0"],
+    ["replay", "LAST.jsonl", "--step-ms", "-1"], ["replay", "LAST.jsonl", "0::63", "--step-ms", "19"],
+    ["replay", "LAST.jsonl", "--step-ms", "5"], ["bot", "127.0.0.1", "99999"], ["bot", "127.0.0.1", "0"],
 ])
 def test_numeric_options_are_range_checked_at_parse_time(argv, capsys):
     from arena.cli import main

@@ -190,7 +190,7 @@ def test_replay_window_at_step_0_idles_at_the_end_and_stops_on_sigterm(room, tmp
                           capture_output=True, text=True, timeout=120)
     assert made.returncode == 0, made.stderr
     last = json.loads(record.read_text().splitlines()[-2])["state"]
-    viewer = subprocess.Popen(arena_cmd("replay", str(record), f"0:{xvfb.name}", "--step-ms", "0"),
+    viewer = subprocess.Popen(arena_cmd("replay", str(record), f"0:{xvfb.name}", "--step-ms", "20"),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         geometry = poll(lambda: window_geometry(xvfb), "the replay window")
