@@ -2,12 +2,14 @@
 
 ``.map``: ``#`` = wall, space or ``.`` = free; rows shorter than the longest are padded with free cells;
 empty lines at the end are ignored (a row of spaces is a row, so the normalised copy reads back unchanged).
+Both files are UTF-8; a leading byte-order mark is skipped.
 ``.toxic``: the same grid, space or ``.`` = 0.01, ``1``…``9`` = digit × 0.02, ``0`` and ``#`` = 0.20 (stored
 as integer hundredths 1..20); shorter rows and missing rows are 0.01.
 """
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +56,7 @@ def _read_rows(path: Path, expected: str) -> list[str]:
         raise MapError(path, 0, 0, "is a directory, not a file") from None
     except OSError as exc:
         raise MapError(path, 0, 0, f"cannot read: {exc.strerror or exc}") from None
+    raw = raw.removeprefix(codecs.BOM_UTF8)  # a leading byte-order mark is not part of the first row
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

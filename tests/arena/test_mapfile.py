@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+
 import numpy as np
 import pytest
 
@@ -70,6 +72,18 @@ def test_bad_toxic_file(tmp_path, text, line, col, what):
         load_arena(tmp_path / "m.map")
     assert str(info.value).startswith(f"{toxic}:{line}:{col}: ")
     assert what in str(info.value)
+
+
+def test_a_leading_byte_order_mark_is_skipped(tmp_path):
+    plain = load_arena(write(tmp_path, "plain.map", "#..\n...\n"))
+    (tmp_path / "bom.map").write_bytes(codecs.BOM_UTF8 + b"#..\n...\n")
+    (tmp_path / "bom.toxic").write_bytes(codecs.BOM_UTF8 + b"9\n.5\n")
+    marked = load_arena(tmp_path / "bom.map")
+    assert (marked.walls == plain.walls).all() and marked.walls[0, 0] and not marked.walls[0, 1]
+    assert marked.toxicity.tolist() == [[18, 1, 1], [1, 10, 1]]
+    (tmp_path / "bad.map").write_bytes(codecs.BOM_UTF8 + b".x\n")
+    with pytest.raises(MapError, match=r"bad\.map:1:2: "):
+        load_arena(tmp_path / "bad.map")
 
 
 def test_empty_and_unreadable_and_binary(tmp_path):
