@@ -41,6 +41,9 @@ log = logging.getLogger("arena.server")
 
 WRITE_BUFFER_LIMIT = 1 << 20
 """Bytes queued for a client that does not read; beyond this it is disconnected (never stalls the game)."""
+LOGGED_IGNORED = 3
+"""Ignored messages logged one by one per client; later ones are only counted (one summary line when the
+client leaves or the game ends)."""
 
 
 @dataclass
@@ -143,6 +146,7 @@ class _Client:
     alive: bool = True
     player: int | None = None
     count: int = 0
+    ignored: int = 0
     task: asyncio.Task | None = None
     id_timer: asyncio.TimerHandle | None = None
 
@@ -282,7 +286,7 @@ class ArenaServer:
         try:
             message = wire.parse_client(text)
         except wire.ProtocolError as exc:
-            log.warning("client %d: ignored %r: %s", client.id, text[:60], exc)
+            self._ignore(client, f"a bad message: {exc}")
             return
         if not client.okayed:
             if isinstance(message, wire.IdOkay):
@@ -290,12 +294,27 @@ class ArenaServer:
             elif isinstance(message, wire.IdNotOkay):
                 self._drop(client, "answered ID_NOT_OKAY")
             else:
-                log.warning("client %d: ignored %r before ID_OKAY", client.id, text)
+                self._ignore(client, f"{text!r} before ID_OKAY")
             return
         if isinstance(message, wire.Move):
             self._move(client, message, text)
         elif not isinstance(message, wire.Ping):
-            log.warning("client %d: ignored %r", client.id, text)
+            self._ignore(client, repr(text))
+
+    def _ignore(self, client: _Client, what: str) -> None:
+        """Log an ignored message (*what*: the message or the reason, naming its text once); from the
+        LOGGED_IGNORED-th on per client only count it (:meth:`_sum_ignored`)."""
+        client.ignored += 1
+        if client.ignored < LOGGED_IGNORED:
+            log.warning("client %d: ignored %s", client.id, what)
+        elif client.ignored == LOGGED_IGNORED:
+            log.warning("client %d: ignored %s (further ignored messages are only counted)", client.id, what)
+
+    @staticmethod
+    def _sum_ignored(client: _Client) -> None:
+        if client.ignored > LOGGED_IGNORED:
+            log.warning("client %d: %d messages ignored in all, %d of them not logged", client.id,
+                        client.ignored, client.ignored - LOGGED_IGNORED)
 
     def _join(self, client: _Client) -> None:
         if client.id_timer is not None:
@@ -320,10 +339,10 @@ class ArenaServer:
 
     def _move(self, client: _Client, message: wire.Move, text: str) -> None:
         if self._window is None or client.player is None:
-            log.warning("client %d: ignored %r outside a round", client.id, text)
+            self._ignore(client, f"{text!r} outside a round")
             return
         if client.player in self._moved:
-            log.warning("client %d: ignored a second MOVE in round %d: %r", client.id, self._window, text)
+            self._ignore(client, f"a second MOVE in round {self._window}: {text!r}")
             return
         self._moved.add(client.player)
         self._moves.append((client.player, message.direction, message.view))
@@ -350,6 +369,7 @@ class ArenaServer:
         client.alive = False
         if client.id_timer is not None:
             client.id_timer.cancel()
+        self._sum_ignored(client)
         if reason:
             log.warning("client %d disconnected: %s", client.id, reason)
         client.writer.close()
@@ -452,6 +472,8 @@ class ArenaServer:
         for client in self._players:
             self._send(client, *last, wire.Disconnect())
         for client in self._players:
+            if client.alive:
+                self._sum_ignored(client)
             client.alive = False
             client.writer.close()
         rows = final_table(game, self.wire_ids)

@@ -177,7 +177,7 @@ def test_s16_bad_line_third_move_silence_second_move_and_300_bytes(caplog):
     assert st.states[1]["players"][2]["facing"] == "NORTH"
     assert st.states[1]["players"][3]["facing"] == "NORTH" and st.states[1]["players"][3]["stay"] == 1
     log_text = caplog.text
-    assert "ignored 'MOVE NNE NORTH'" in log_text
+    assert "client 2: ignored a bad message: MOVE: expected a direction or NONE, got 'NNE'\n" in log_text
     assert "ignored a second MOVE in round 1: 'MOVE WEST WEST'" in log_text
     # round 2: D sends 300 bytes without '|' and is disconnected; its body stays on the map
     for client in (a, b, c, d):
@@ -199,6 +199,29 @@ def test_s16_bad_line_third_move_silence_second_move_and_300_bytes(caplog):
     assert len(st.rounds) == st.states[-1]["round"]
 
 
+def test_ignored_messages_are_logged_once_each_then_only_counted(caplog):
+    caplog.set_level(logging.INFO, logger="arena.server")
+    st = ServerThread(players=2, quiet_rounds=2, move_ms=20000)
+    (a, _), (b, _) = join(st.port), join(st.port)
+    for client in (a, b):
+        client.until("START 1")
+    a.send(b"JUNK ONE|JUNK  TWO|JUNK THREE|JUNK FOUR|JUNK FIVE|")
+    a.send(b"MOVE NONE NORTH|")
+    wait_for(lambda: st.received() == 1, "A's move")
+    threads = in_threads(lambda: play_out(a), lambda: play_out(b))
+    b.send(b"MOVE NONE NORTH|")
+    st.join()
+    for t in threads:
+        t.join(10)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("client 0: ")]
+    assert [line for line in lines if "ignored" in line] == [
+        "client 0: ignored a bad message: unknown command 'JUNK'",
+        "client 0: ignored a bad message: words must be separated by exactly one space: 'JUNK  TWO'",
+        "client 0: ignored a bad message: unknown command 'JUNK' (further ignored messages are only counted)",
+        "client 0: 5 messages ignored in all, 2 of them not logged",
+    ]
+
+
 def test_unknown_command_and_flood(caplog):
     caplog.set_level(logging.INFO, logger="arena.server")
     st = ServerThread(players=3, quiet_rounds=2, move_ms=20000)
@@ -212,7 +235,8 @@ def test_unknown_command_and_flood(caplog):
     # the round ends once every connected player has moved: the flooder is no longer waited for
     wait_for(lambda: len(st.rounds) == 1, "round 1")
     assert [m[0] for m in st.rounds[0][1]] == [0, 2]
-    assert "ignored 'HELLO WORLD'" in caplog.text and "ignored 'FOO'" in caplog.text
+    assert "ignored a bad message: unknown command 'HELLO'" in caplog.text
+    assert "ignored a bad message: unknown command 'FOO'" in caplog.text
     assert "more than 64 messages in one round" in caplog.text
     threads = in_threads(lambda: play_out(a), lambda: play_out(c))
     st.join()
