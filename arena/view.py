@@ -11,8 +11,9 @@ Drawing: walls (40,40,40); free cells shaded from (235,235,225) at toxicity 0.01
 each player a disc in its team colour (blue (50,100,220), red (220,50,47)) whose centre pixel is the pure team
 colour (radius 2/5 of a cell, at least :data:`PLAYER_MIN_RADIUS` px, with a white rim when larger than its
 cell), a white facing pointer, the outline of its 179° view cone (radius 2 cells) and an energy bar along the
-bottom of its cell; a disconnected player has a grey ring. The panel lists every player: colour, id, points (2
-decimals), energy and switch round.
+bottom of its cell; a disconnected player has a grey ring. The panel lists every player under headings:
+colour, rank (once the game is over), id, points (2 decimals), energy, switch round and catches, in a font
+that fits.
 """
 
 from __future__ import annotations
@@ -113,6 +114,25 @@ def _board(arena: Arena, lay: Layout) -> pygame.Surface:
     return board
 
 
+def panel_row(rank: object, wid: object, points: str, energy: str, switch: str, catches: object) -> str:
+    """One line of the score panel: the printed final table's columns (rank, id, points, switch round,
+    catches) plus energy; the rank is empty until the game is over."""
+    return f"{rank!s:>2} {wid!s:>2} {points:>7} {energy:>6} {switch:>3} {catches!s:>5}"
+
+
+PANEL_HEADING = panel_row("#", "id", "points", "energy", "sw", "catch")
+"""The score panel's column headings (sw = the round the player turned red)."""
+
+
+def panel_font_size(width: int, lines: list[str], largest: int) -> int:
+    """The largest font size up to *largest* (at least 10) at which every line is at most *width* px wide."""
+    for size_px in range(largest, 10, -1):
+        font = _font(size_px, True)
+        if all(font.size(line)[0] <= width for line in lines):
+            return size_px
+    return 10
+
+
 class Renderer:
     """Renders states of one arena; keeps the static board between frames (re-built when the size changes)."""
 
@@ -205,16 +225,18 @@ class Renderer:
     def _panel(surface: pygame.Surface, size: tuple[int, int], players: list[dict], ids: list[int],
                table: list[dict] | None) -> None:
         left = size[0] - PANEL_W + 10
-        _text(surface, "id  points energy  sw", (left + 14, TOP_H), 20, mono=True)
         order = sorted(players, key=lambda p: (-Fraction(p["points"]), p["id"]))
         ranks = {row["id"]: row["rank"] for row in table} if table else {}
         line_h = max(14, min(22, (size[1] - TOP_H - BOTTOM_H - 24) // max(1, len(players))))
-        for i, p in enumerate(order):
-            y = TOP_H + 22 + i * line_h
-            surface.fill(TEAM_RGB[p["team"]], (left, y + 2, 10, line_h - 6))
+        lines = []
+        for p in order:
             wid = ids[p["id"]]
             switch = "-" if p["switch_round"] is None else str(p["switch_round"])
-            rank = f"#{ranks[wid]}" if wid in ranks else ""
-            text = (f"{wid:>2} {format_points(Fraction(p['points'])):>7} "
-                    f"{format_hundredths(p['energy']):>6} {switch:>3} {rank}")
-            _text(surface, text, (left + 14, y), min(20, line_h + 2), mono=True)
+            lines.append(panel_row(ranks.get(wid, ""), wid, format_points(Fraction(p["points"])),
+                                   format_hundredths(p["energy"]), switch, p["catches"]))
+        size_px = panel_font_size(PANEL_W - 10 - 14 - 4, [PANEL_HEADING, *lines], min(20, line_h + 2))
+        _text(surface, PANEL_HEADING, (left + 14, TOP_H), size_px, mono=True)
+        for i, (p, text) in enumerate(zip(order, lines, strict=True)):
+            y = TOP_H + 22 + i * line_h
+            surface.fill(TEAM_RGB[p["team"]], (left, y + 2, 10, line_h - 6))
+            _text(surface, text, (left + 14, y), size_px, mono=True)

@@ -179,6 +179,34 @@ def test_every_replay_state_renders_with_the_pinned_colours(tmp_path):
                     assert tuple(surface.get_at(probe))[:3] == WALL_RGB
 
 
+def test_score_panel_has_the_printed_tables_columns_under_headings_and_fits(tmp_path):
+    from arena import view
+    from arena.view import PANEL_HEADING, PANEL_W, TOP_H, panel_font_size, panel_row
+
+    assert PANEL_HEADING.split() == ["#", "id", "points", "energy", "sw", "catch"]
+    widest = panel_row(16, 15, "9999.00", "100.00", "999", 16)
+    assert widest.split() == ["16", "15", "9999.00", "100.00", "999", "16"]
+    # every heading ends where its column ends (all right-aligned)
+    ends = [i + 1 for i, ch in enumerate(PANEL_HEADING) if ch != " " and (i + 1 == len(PANEL_HEADING)
+                                                                            or PANEL_HEADING[i + 1] == " ")]
+    assert ends == [i + 1 for i, ch in enumerate(widest) if ch != " " and (i + 1 == len(widest)
+                                                                            or widest[i + 1] == " ")]
+    fitted = panel_font_size(PANEL_W - 28, [PANEL_HEADING, widest], 20)
+    assert 10 <= fitted < 20 and view._font(fitted, True).size(widest)[0] <= PANEL_W - 28
+    assert view._font(fitted + 1, True).size(widest)[0] > PANEL_W - 28
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=5)
+    rep = replay.load(path)
+    size = view.default_size(rep.arena.width, rep.arena.height)
+    surface = view.Renderer(rep.arena, ids=rep.header["ids"]).render(rep.rounds[-1]["state"], size,
+                                                                 table=rep.final["table"])
+    panel = [tuple(surface.get_at((x, y)))[:3] for x in range(size[0] - 3, size[0])
+             for y in range(TOP_H, size[1] - 30)]
+    assert set(panel) == {view.BACKGROUND_RGB}
+    assert any(tuple(surface.get_at((x, y)))[:3] != view.BACKGROUND_RGB
+               for x in range(size[0] - 40, size[0] - 3) for y in range(TOP_H, TOP_H + 14))
+
+
 def test_output_into_a_closed_pipe_exits_quietly(tmp_path):
     path = tmp_path / "game.jsonl"
     play_game(path, seed=3)
