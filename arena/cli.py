@@ -56,6 +56,8 @@ class Spectators:
         self.renderer = Renderer(arena, title=title)
         self.state: dict | None = None
         self.table: list[dict] | None = None
+        self.note = ""
+        """A word shown in the title band of every window (:meth:`arena.view.Renderer.render`)."""
         specs = [(f"spectator{index}", display, f"arena {title}") for index, display in enumerate(displays)]
         size = default_size(arena.width, arena.height)
         self.windows = list(open_windows(specs, size=size, inbox=self.inbox).values())
@@ -93,7 +95,7 @@ class Spectators:
                 continue
             size = tuple(window.size)
             if size not in frames:
-                frames[size] = self.renderer.render(self.state, size, table=self.table)
+                frames[size] = self.renderer.render(self.state, size, table=self.table, note=self.note)
             window.present(frames[size])
 
     async def watch(self, server: ArenaServer, period_s: float = 0.05) -> None:
@@ -407,6 +409,7 @@ def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
     index, paused = 0, False
 
     def show() -> None:
+        spectators.note = "paused" if paused else ""
         spectators.show(states[index][1], table if index == len(states) - 1 else None)
 
     def schedule() -> None:
@@ -429,6 +432,7 @@ def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
                     return
                 if event.name == "space":
                     paused = not paused
+                    show()
                     schedule()
                 elif event.name in ("Right", "Up"):
                     paused, index = True, min(index + 1, len(states) - 1)

@@ -144,11 +144,12 @@ class Renderer:
         self._board_c = 0
 
     def render(self, state: dict, size: tuple[int, int], *,
-               table: list[dict] | None = None) -> pygame.Surface:
+               table: list[dict] | None = None, note: str = "") -> pygame.Surface:
         """A new 32-bit Surface of *size* showing *state* (:meth:`arena.rules.Game.snapshot` format; before
         the game, no players and ``"waiting"``: the number of bots still missing).
 
-        *table*: final table rows (``TableRow.as_json``) to show ranks once the game is over.
+        *table*: final table rows (``TableRow.as_json``) to show ranks once the game is over; *note*: a word
+        appended to the title band (the replay window's "paused").
         """
         arena = self.arena
         lay = layout(size, arena.width, arena.height)
@@ -168,6 +169,8 @@ class Renderer:
                 f"blue {blues}  red {len(players) - blues}")
         if table is not None:
             head += "   game over"
+        if note:
+            head += f"   {note}"
         if not players:
             missing = state.get("waiting")
             head = f"{self.title}  waiting for the players"

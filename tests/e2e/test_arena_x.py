@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from xvfb import Xvfb
 
-from arena.view import BLUE_RGB, RED_RGB, WALL_RGB, free_colour, layout
+from arena import replay
+from arena.view import BLUE_RGB, RED_RGB, TOP_H, WALL_RGB, Renderer, free_colour, layout
 
 ROOM = ["############", "#          #", "#          #", "#          #", "#  #####   #", "#          #",
         "#          #", "############"]
@@ -77,6 +78,17 @@ def shows(x: Xvfb, geometry, state: dict, colour_of) -> bool:
                for p in state["players"] for cx, cy in [lay.cell_centre(p["x"], p["y"])])
 
 
+def title_band_is(x: Xvfb, geometry, expected, shot: Path) -> bool:
+    """Whether the window's title band (the top TOP_H rows) equals that of the Surface *expected*."""
+    import pygame
+
+    wx, wy, ww, _ = geometry
+    screen = pygame.image.load(str(x.screenshot(shot)))
+    band = pygame.Rect(0, 0, ww, TOP_H)
+    return all(screen.get_at((wx + px, wy + py)) == expected.get_at((px, py))
+               for py in range(band.height) for px in range(0, band.width, 2))
+
+
 def test_replay_window_pixels_and_keys(room, tmp_path, xvfb):
     record = tmp_path / "game.jsonl"
     made = subprocess.run(arena_cmd("play", str(room), "--bots", "3", "--seed", "2", "--no-window",
@@ -105,6 +117,15 @@ def test_replay_window_pixels_and_keys(room, tmp_path, xvfb):
         team = {p["id"]: p["team"] for p in first["players"]}
         poll(lambda: shows(xvfb, geometry, first, lambda p: BLUE_RGB if team[p["id"]] == "BLUE" else RED_RGB),
              "round 1 drawn after Right")
+        rep = replay.load(record)
+        renderer = Renderer(rep.arena, title="room (replay)", ids=rep.header["ids"])
+        shot = tmp_path / "shot.png"
+        poll(lambda: title_band_is(xvfb, geometry, renderer.render(first, (ww, wh), note="paused"), shot),
+             "'paused' in the title band after Right")
+        xvfb.xdotool("key", "space")
+        poll(lambda: title_band_is(xvfb, geometry, renderer.render(first, (ww, wh)), shot),
+             "no 'paused' once space resumes")
+        assert not title_band_is(xvfb, geometry, renderer.render(first, (ww, wh), note="paused"), shot)
         xvfb.xdotool("key", "q")
         assert viewer.wait(30) == 0
     finally:
