@@ -214,7 +214,8 @@ def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms:
                         help=f"time between MAP and round 1 (default {prep_ms})")
     parser.add_argument("--quiet-rounds", type=_whole(1), default=30, metavar="F",
                         help="rounds without a team change before a forced switch (default 30)")
-    parser.add_argument("--id-timeout-ms", type=_whole(1, 86_400_000), default=10000, help=argparse.SUPPRESS)
+    parser.add_argument("--id-timeout-ms", type=_whole(1, 86_400_000), default=10000, metavar="T",
+                        help="time a new client has to answer ID with ID_OKAY (default 10000)")
     parser.add_argument("--replay", metavar="FILE",
                         help="replay file (default in $XDG_STATE_HOME/arena/replays)")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")

@@ -366,7 +366,8 @@ def test_bad_map_and_toxic_files_name_file_line_column(tmp_path):
     ["serve", "office", "--move-ms", "-5"], ["serve", "office", "--prep-ms", "99999999999"],
     ["play", "office", "--round-ms", "x"], ["play", "office", "--linger-ms", "-1"],
     ["replay", "LAST.jsonl", "--step-ms", "-1"], ["replay", "LAST.jsonl", "0::63", "--step-ms", "19"],
-    ["replay", "LAST.jsonl", "--step-ms", "5"], ["bot", "127.0.0.1", "99999"], ["bot", "127.0.0.1", "0"],
+    ["replay", "LAST.jsonl", "--step-ms", "5"], ["serve", "office", "--id-timeout-ms", "0"],
+    ["bot", "127.0.0.1", "99999"], ["bot", "127.0.0.1", "0"],
 ])
 def test_numeric_options_are_range_checked_at_parse_time(argv, capsys):
     from arena.cli import main
@@ -376,6 +377,16 @@ def test_numeric_options_are_range_checked_at_parse_time(argv, capsys):
     assert stop.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert error.startswith("arena ") and "expected a" in error
+
+
+def test_the_id_timeout_is_an_option_shown_in_help(capsys):
+    from arena.cli import _parser
+
+    _, commands = _parser()
+    for name in ("serve", "play"):
+        assert "--id-timeout-ms T" in commands[name].format_help()
+        assert commands[name].parse_args(["office", "--id-timeout-ms", "2500"]).id_timeout_ms == 2500
+        assert commands[name].parse_args(["office"]).id_timeout_ms == 10000
 
 
 def test_replay_path_that_cannot_be_created_is_refused_before_any_bot_joins(tmp_path):
