@@ -5,11 +5,8 @@ with the curses console (``-c``) in a real pseudo-terminal."""
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,6 +14,8 @@ from pathlib import Path
 import pexpect
 import pyte
 import pytest
+from statusrun import StatusRun
+from xvfb import origin
 
 from motti.mapfile import load_map
 
@@ -39,51 +38,17 @@ aaaaabbbbb
 """
 
 
-class Motti:
+class Motti(StatusRun):
     """A running ``motti`` with a ``--status`` file in *cwd*."""
 
     def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
-        self.status_path = cwd / "status.json"
-        self.status_path.unlink(missing_ok=True)
-        self.proc = subprocess.Popen([*MOTTI, *args, "--status", str(self.status_path)], cwd=cwd, env=env,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-    def wait(self, predicate, what: str) -> dict:
-        end = time.monotonic() + DEADLINE_S
-        status = None
-        while time.monotonic() < end:
-            try:
-                status = json.loads(self.status_path.read_text())
-            except (OSError, ValueError):
-                status = None
-            if status is not None and predicate(status):
-                return status
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {what}; last status {status}; exit {self.proc.poll()}")
-
-    def finish(self, timeout: float = 15.0) -> tuple[int, str]:
-        try:
-            _out, err = self.proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            _out, err = self.proc.communicate(timeout=5)
-        return self.proc.returncode, err
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-        self.finish()
+        super().__init__(MOTTI, args, cwd, env)
 
 
 def pointer_to(server, status: dict, cell: tuple[int, int] | None = None) -> list[str]:
     """xdotool words that move the pointer onto *cell* (default: the legend band) of the only window."""
     win = status["windows"][0]
-    out = subprocess.run(["xwininfo", "-display", server.name, "-id", str(win["window_id"])],
-                         capture_output=True, text=True, timeout=10, check=True).stdout
-    left = int(re.search(r"Absolute upper-left X:\s+(-?\d+)", out).group(1))
-    top = int(re.search(r"Absolute upper-left Y:\s+(-?\d+)", out).group(1))
+    left, top = origin(server, win["window_id"])
     x0, y0, c = win["x0"], win["y0"], win["c"]
     if cell is None:
         px, py = win["size"][0] // 2, win["size"][1] - 12
@@ -138,11 +103,11 @@ def test_save_then_resume_continues_exactly(xvfb, tmp_path, ending):
         assert (saved.turn, saved.attacks) == (2, 4)
         if ending == "SIGTERM":
             game.proc.send_signal(signal.SIGTERM)
-            code, err = game.finish()
+            code, _out, err = game.finish()
             assert code == 143, err
         else:
             xvfb.xdotool(*pointer_to(xvfb, played), "key", "q")
-            code, err = game.finish()
+            code, _out, err = game.finish()
             assert code == 0, err
         assert "Traceback" not in err
     finally:

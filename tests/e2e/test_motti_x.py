@@ -5,9 +5,7 @@ map listing and headless script mode."""
 
 from __future__ import annotations
 
-import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -16,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from statusrun import StatusRun
 from xvfb import Xvfb, grab, origin, window_of
 
 from motti import view
@@ -61,48 +60,11 @@ def maps(tmp_path: Path) -> Path:
     return tmp_path
 
 
-class Game:
+class Game(StatusRun):
     """A running ``motti`` process and its status file."""
 
     def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
-        self.status_path = cwd / "status.json"
-        self.proc = subprocess.Popen([*MOTTI, *args, "--status", str(self.status_path)], cwd=cwd, env=env,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-    def status(self) -> dict | None:
-        try:
-            return json.loads(self.status_path.read_text())
-        except (OSError, ValueError):
-            return None
-
-    def wait(self, predicate, what: str) -> dict:
-        """Poll the status file until *predicate* holds (deadline DEADLINE_S)."""
-        end = time.monotonic() + DEADLINE_S
-        status = None
-        while time.monotonic() < end:
-            status = self.status()
-            if status is not None and predicate(status):
-                return status
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {what}; last status {status}; exit {self.proc.poll()}")
-
-    def stop(self) -> tuple[int, str, str]:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-        try:
-            out, err = self.proc.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            out, err = self.proc.communicate(timeout=5)
-        return self.proc.returncode, out, err
-
-
-
-
-
-
+        super().__init__(MOTTI, args, cwd, env)
 
 
 def expected(letter: str) -> tuple[int, int, int]:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from statusrun import StatusRun
 from xvfb import Xvfb, grab, origin, window_of
 
 from starlanes import view
@@ -24,33 +24,12 @@ STARLANES = [sys.executable, "-m", "starlanes"]
 DEADLINE_S = 20.0
 
 
-class Run:
+class Run(StatusRun):
     """A running ``starlanes`` process in X windows and its status file."""
 
     def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
-        self.status_path = cwd / "status.json"
-        self.proc = subprocess.Popen([*STARLANES, *args, "--status", str(self.status_path)], cwd=cwd, env=env,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-    def status(self) -> dict | None:
-        try:
-            return json.loads(self.status_path.read_text())
-        except (OSError, ValueError):
-            return None
-
-    def wait(self, predicate, what: str) -> dict:
-        """Poll the status file until ``predicate`` holds (deadline DEADLINE_S)."""
-        end = time.monotonic() + DEADLINE_S
-        status = None
-        while time.monotonic() < end:
-            status = self.status()
-            if status is not None and predicate(status):
-                return status
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.03)
-        raise AssertionError(f"timed out waiting for {what}; mode {status and status['mode']}, "
-                             f"exit {self.proc.poll()}")
+        super().__init__(STARLANES, args, cwd, env)
+        self.poll_s = 0.03
 
     def wait_game(self, game: Game, what: str) -> dict:
         """Wait until the program's game equals ``game`` (the replay)."""
@@ -61,25 +40,6 @@ class Run:
         """Wait until the window on ``display`` has ignored one more key or click than in ``status``."""
         before = window_of(status, display)["ignored"]
         return self.wait(lambda s: window_of(s, display)["ignored"] > before, f"input on {display} ignored")
-
-    def finish(self, timeout: float = 15.0) -> tuple[int, str, str]:
-        """Wait for the program to end by itself (SIGINT after ``timeout`` seconds)."""
-        try:
-            out, err = self.proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                out, err = self.proc.communicate(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                out, err = self.proc.communicate(timeout=5)
-        return self.proc.returncode, out, err
-
-
-
-
-
-
 
 
 def map_mismatches(server: Xvfb, status: dict, game: Game) -> list[int]:
