@@ -14,6 +14,7 @@ from pathlib import Path
 import pexpect
 import pyte
 import pytest
+from motti_maps import TWO
 from statusrun import StatusRun
 from xvfb import origin
 
@@ -21,21 +22,6 @@ from motti.mapfile import load_map
 
 MOTTI = [sys.executable, "-m", "motti"]
 DEADLINE_S = 20.0
-
-TWO = """\
-motti-map 1
-size 10 6
-players 2
-capital 1 1 1
-capital 2 8 4
-grid
-aaaaabbbbb
-aaaaabbbbb
-aaaaabbbbb
-aaaaabbbbb
-aaaaabbbbb
-..aaabbb..
-"""
 
 
 class Motti(StatusRun):

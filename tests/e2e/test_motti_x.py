@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from motti_maps import THREE, TWO
 from statusrun import StatusRun
 from xvfb import Xvfb, grab, origin, window_of
 
@@ -21,36 +22,6 @@ from motti import view
 
 MOTTI = [sys.executable, "-m", "motti"]
 DEADLINE_S = 20.0
-
-TWO = """\
-# two players face to face, 10x6
-motti-map 1
-size 10 6
-players 2
-capital 1 1 1
-capital 2 8 4
-grid
-aaaaabbbbb
-aaaaabbbbb
-aaaaabbbbb
-aaaaabbbbb
-aaaaabbbbb
-..aaabbb..
-"""
-
-THREE = """\
-# three players in a row, 9x3
-motti-map 1
-size 9 3
-players 3
-capital 1 1 1
-capital 2 4 1
-capital 3 7 1
-grid
-aaabbbccc
-aaabbbccc
-aaabbbccc
-"""
 
 
 @pytest.fixture

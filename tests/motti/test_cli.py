@@ -11,22 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from motti_maps import THREE
 
 from motti import cli
 from motti.mapfile import load_map
-
-THREE = """\
-motti-map 1
-size 9 3
-players 3
-capital 1 1 1
-capital 2 4 1
-capital 3 7 1
-grid
-aaabbbccc
-aaabbbccc
-aaabbbccc
-"""
 
 
 def parse(*argv: str):

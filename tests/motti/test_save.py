@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from motti_maps import TWO
 
 from common.loop import Click, Closed, Inbox, Key
 from motti import ai, savegame, view
@@ -16,21 +17,6 @@ from motti.frontend import Frontend
 from motti.generate import generate
 from motti.mapfile import load_map, parse_map
 from motti.rules import Action, Game
-
-TWO = """\
-motti-map 1
-size 10 6
-players 2
-capital 1 1 1
-capital 2 8 4
-grid
-aaaaabbbbb
-aaaaabbbbb
-aaaaabbbbb
-aaaaabbbbb
-aaaaabbbbb
-..aaabbb..
-"""
 
 
 def resume(text: str, rng: random.Random) -> Game:
