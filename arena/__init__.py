@@ -1,3 +1,1 @@
 """arena: the Right2Live bot game server of freiesMagazin's 2010 contest (spec/arena.md)."""
-
-__version__ = "0.1.0"

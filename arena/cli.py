@@ -29,13 +29,10 @@ from arena import protocol as wire
 from arena.mapfile import MapError, find_map, load_arena, validate
 from arena.rules import Arena, RoundResult
 from arena.server import ArenaServer, ServerError, Settings, TableRow, format_table
+from common.cli import Parser, UsageError, program_version, run_main
 
 log = logging.getLogger("arena")
 STRATEGY_MIX = ("hunt", "flee", "random")
-
-
-class UsageError(Exception):
-    """A user's mistake: printed as one line, exit status 2."""
 
 
 # --- spectator windows --------------------------------------------------------------------------------------
@@ -224,9 +221,9 @@ def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms:
 
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The top-level parser and one parser per command (parsed with intermixed positionals)."""
-    parser = argparse.ArgumentParser(prog="arena",
+    parser = Parser(prog="arena",
                                      description="The Right2Live bot arena: server, bots, replays.")
-    parser.add_argument("--version", action="version", version="arena 0.1.0")
+    parser.add_argument("--version", action="version", version=f"arena {program_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = sub.add_parser("serve", help="run one game for N bots",
@@ -478,7 +475,11 @@ COMMANDS = {"serve": cmd_serve, "play": cmd_play, "bot": cmd_bot, "replay": cmd_
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``arena`` console script; returns the exit status."""
+    """Entry point of the ``arena`` console script; returns the exit status (common/cli.py)."""
+    return run_main("arena", lambda: _run(argv))
+
+
+def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser, commands = _parser()
     if argv and argv[0] in commands:
@@ -491,19 +492,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "seed", 0) is None:
         args.seed = random.SystemRandom().randrange(1 << 31)
     try:
-        status = COMMANDS[args.command](args)
-        sys.stdout.flush()
-        return status
-    except BrokenPipeError:
-        # the reader went away (``| head``): quiet exit, and no second error when Python flushes stdout
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    except UsageError as exc:
-        print(f"arena: {exc}", file=sys.stderr)
-        return 2
+        return COMMANDS[args.command](args)
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
-        return 130
+        raise
 
 
 if __name__ == "__main__":

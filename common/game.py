@@ -16,7 +16,8 @@ A state is played like this::
     print(state.returns())
 
 Players are numbered from 0.  Actions are small hashable values (ints or tuples of ints) whose meaning each
-game documents; ``legal_actions()`` lists every action ``apply_action`` accepts in the state, and nothing else.
+game documents; ``legal_actions()`` lists every action ``apply_action`` accepts in the state, nothing
+else.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ class Game(Protocol):
     name: str
 
     def new_initial_state(self, seed: int | None = None, **options: Any) -> State:
-        """A fresh game. ``options`` are the game's own (map, players, rule options); bad ones raise ValueError."""
+        """A fresh game; ``options`` are the game's own (map, players, rule options). Bad ones: ValueError."""
         ...
 
     def deserialize_state(self, text: str) -> State:

@@ -19,33 +19,9 @@ import os
 import random
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import NoReturn
 
-EXIT_OK = 0
-EXIT_FAULT = 1
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
-
-
-def program_version() -> str:
-    """The installed distribution's version (motti is part of the ``motti-games`` distribution)."""
-    try:
-        return version("motti-games")
-    except PackageNotFoundError:
-        return "unknown"
-
-
-class UserError(Exception):
-    """A mistake of the user's: printed as ``motti: <message>`` on one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (no usage block) and exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UserError(message)
+from common.cli import EXIT_OK, Parser, UsageError, program_version, run_main
 
 
 def _player_list(text: str) -> set[int]:
@@ -72,7 +48,7 @@ def _finite(text: str) -> float:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: the manual's options and defaults (§3.1) plus the project's extras."""
-    parser = _Parser(
+    parser = Parser(
         prog="motti",
         usage="motti [options] [MAP [PLAYERSTRING...]]",
         description="GNU motti: conquer land by encircling it. Without MAP, list the shipped maps. "
@@ -164,16 +140,16 @@ def _load_board(args: argparse.Namespace, rng: random.Random):
                              granularity=args.granularity, plasma_min=args.plasma_min,
                              plasma_max=args.plasma_max, randomness=args.randomness, threshold=args.threshold)
         except GenerateError as error:
-            raise UserError(f"generate: {error}") from None
+            raise UsageError(f"generate: {error}") from None
         return board, board, None, None
     try:
         path = find_map(args.map)
     except FileNotFoundError as error:
-        raise UserError(f"{error} (run motti without arguments to list the shipped maps)") from None
+        raise UsageError(f"{error} (run motti without arguments to list the shipped maps)") from None
     try:
         state = load_map(path)
     except MapError as error:
-        raise UserError(str(error)) from None
+        raise UsageError(str(error)) from None
     board = state.board
     if args.players is None:
         return board, board, state.turn, state.attacks
@@ -185,7 +161,7 @@ def _load_board(args: argparse.Namespace, rng: random.Random):
     try:
         reduced, renumbering = reduce_players(board, args.players, _named_players(args.seats))
     except ValueError as error:
-        raise UserError(f"{path}: {error}") from None
+        raise UsageError(f"{path}: {error}") from None
     return reduced, renumber(reduced, renumbering), None, None
 
 
@@ -196,7 +172,7 @@ def _write_output(path: str, board) -> None:
     try:
         write_atomic(path, dump_map(board))
     except OSError as error:
-        raise UserError(f"-o {path}: cannot write: {error.strerror or error}") from None
+        raise UsageError(f"-o {path}: cannot write: {error.strerror or error}") from None
 
 
 def _run_script(args: argparse.Namespace, game) -> int:
@@ -209,7 +185,7 @@ def _run_script(args: argparse.Namespace, game) -> int:
     try:
         run_script(game, args.script)
     except ScriptError as error:
-        raise UserError(str(error)) from None
+        raise UsageError(str(error)) from None
     if args.status:
         _write_initial_status(args.status, game, None)
     if args.final:
@@ -218,42 +194,42 @@ def _run_script(args: argparse.Namespace, game) -> int:
         try:
             write_atomic(args.final, dump_map(game.board, turn=turn, attacks=attacks))
         except OSError as error:
-            raise UserError(f"--final {args.final}: cannot write: {error.strerror or error}") from None
+            raise UsageError(f"--final {args.final}: cannot write: {error.strerror or error}") from None
     return EXIT_OK
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    """Run motti with *argv* (default ``sys.argv[1:]``); return the exit status. Raises UserError."""
+    """Run motti with *argv* (default ``sys.argv[1:]``); return the exit status. Raises UsageError."""
     args = build_parser().parse_intermixed_args(argv)
     for option, path in (("-o", args.output), ("--status", args.status), ("--save", args.save),
                          ("--script", args.script), ("--final", args.final)):
         if path == "":
-            raise UserError(f"{option}: empty file name")
+            raise UsageError(f"{option}: empty file name")
     if args.map is None:
         if args.script:
-            raise UserError("--script needs a MAP")
+            raise UsageError("--script needs a MAP")
         return _list_maps()
     if args.final and not args.script:
-        raise UserError("--final needs --script")
+        raise UsageError("--final needs --script")
     if args.script and not Path(args.script).exists():
-        raise UserError(f"--script {args.script}: no such file")
+        raise UsageError(f"--script {args.script}: no such file")
     if args.script and not Path(args.script).is_file():
-        raise UserError(f"--script {args.script}: not a regular file")
+        raise UsageError(f"--script {args.script}: not a regular file")
     if args.save and args.script:
-        raise UserError("--save is for interactive games (use --final with --script)")
+        raise UsageError("--save is for interactive games (use --final with --script)")
     if args.script:
         # Script mode plays every player from the file: seats, the terminal and computer players do not apply
         # (player strings only choose, with -p, which players stay: spec §3.1).
         if args.seats and args.players is None:
-            raise UserError(f"player string {args.seats[0]!r}: --script plays without any display")
+            raise UsageError(f"player string {args.seats[0]!r}: --script plays without any display")
         for option, given in (("-c", args.curses), ("--computer", args.computer)):
             if given:
-                raise UserError(f"{option} does not apply to --script (the script plays every player)")
+                raise UsageError(f"{option} does not apply to --script (the script plays every player)")
     for option, path in (("--status", args.status), ("--save", args.save)):
         if path:
             folder = Path(path).parent
             if not folder.is_dir() or not os.access(folder, os.W_OK):
-                raise UserError(f"{option} {path}: cannot write in {folder}")
+                raise UsageError(f"{option} {path}: cannot write in {folder}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     board, output_board, turn, attacks = _load_board(args, rng)
@@ -266,14 +242,14 @@ def run(argv: Sequence[str] | None = None) -> int:
         game = Game(board, rng, capital_rule=args.capital_rule, reset_rule=args.reset_rule, turn=turn,
                     **({} if attacks is None else {"attacks": attacks}))
     except ValueError as error:
-        raise UserError(f"{args.map}: {error}") from None
+        raise UsageError(f"{args.map}: {error}") from None
     if args.script:
         if args.seed is None:
             print(f"motti: seed {seed}", file=sys.stderr)
         return _run_script(args, game)
     bad = sorted(player for player in args.computer if player > board.players)
     if bad:
-        raise UserError(f"--computer: no player {bad[0]} (the map has {board.players})")
+        raise UsageError(f"--computer: no player {bad[0]} (the map has {board.players})")
 
     return _play(args, game, random.Random(f"{seed}:computer"))
 
@@ -286,7 +262,7 @@ def _write_initial_status(path: str, game, console_players: Sequence[int] | None
     try:
         write_status(path, status_data(game, console=console_players))
     except OSError as error:
-        raise UserError(f"--status {path}: cannot write: {error.strerror or error}") from None
+        raise UsageError(f"--status {path}: cannot write: {error.strerror or error}") from None
 
 
 def _write_initial_save(path: str, game) -> None:
@@ -296,7 +272,7 @@ def _write_initial_save(path: str, game) -> None:
     try:
         save_game(game, path)
     except OSError as error:
-        raise UserError(f"--save {path}: cannot write: {error.strerror or error}") from None
+        raise UsageError(f"--save {path}: cannot write: {error.strerror or error}") from None
 
 
 def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
@@ -313,17 +289,17 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
         seats = parse_seats(list(args.seats), game.board.players, default_display=default_display,
                             curses=args.curses or default_display is None, seated=game.alive)
     except PlayerStringError as error:
-        raise UserError(str(error)) from None
+        raise UsageError(str(error)) from None
     for seat in seats:
         out = [p for p in seat.players if p not in game.alive]
         if out:
             alive = ", ".join(map(str, game.alive))
-            raise UserError(f"player {out[0]} is out of this game (players left: {alive}); name only those")
+            raise UsageError(f"player {out[0]} is out of this game (players left: {alive}); name only those")
     unnamed = next((seat.players for seat in seats if seat.display is None), ())
     if not args.curses and not set(unnamed) <= computer:
         listed = ",".join(map(str, unnamed))
         who = f"player {listed} has" if len(unnamed) == 1 else f"players {listed} have"
-        raise UserError(f"{who} no display: $DISPLAY is not set (name one with {listed}:DISPLAY, or play "
+        raise UsageError(f"{who} no display: $DISPLAY is not set (name one with {listed}:DISPLAY, or play "
                         "in this terminal with -c)")
     # A seat whose players are all computer players needs no window; with nobody left to play, the game is
     # watched on the terminal (-c) or in an observer window on $DISPLAY.
@@ -334,7 +310,7 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
         elif default_display is not None:
             seats = [Seat((), default_display)]
         else:
-            raise UserError("no display to watch the computer players on: $DISPLAY is not set (add "
+            raise UsageError("no display to watch the computer players on: $DISPLAY is not set (add "
                             "0:DISPLAY, or watch in this terminal with -c)")
     console_players = tuple(p for seat in seats if seat.display is None for p in seat.players
                             if p not in computer)
@@ -349,7 +325,7 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
             run_console_game(game, console_players, computer=sorted(computer), rng=computer_rng,
                              save=args.save, status=args.status)
         except ConsoleError as error:
-            raise UserError(str(error)) from None
+            raise UsageError(str(error)) from None
         return EXIT_OK
 
     from motti.frontend import Frontend, open_windows
@@ -358,7 +334,7 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
     try:
         windows = open_windows(seats, game, inbox, computer=computer)
     except DisplayError as error:
-        raise UserError(str(error)) from None
+        raise UsageError(str(error)) from None
     console = None
     if args.curses and console_players:
         from motti.console import Console, ConsoleError
@@ -370,7 +346,7 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
             for window, _seat in windows.values():
                 window.close()
             if isinstance(error, ConsoleError):
-                raise UserError(str(error)) from None
+                raise UsageError(str(error)) from None
             raise
     frontend = Frontend(game, inbox, windows, computer=computer, rng=computer_rng, status=args.status,
                         console=console, console_players=console_players, save=args.save)
@@ -379,20 +355,4 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Console-script entry point: run motti and turn errors into the exit statuses of spec §3.4."""
-    try:
-        status = run(argv)
-    except UserError as error:
-        print(f"motti: {error}", file=sys.stderr)
-        status = EXIT_USAGE
-    except KeyboardInterrupt:
-        status = EXIT_INTERRUPTED
-    except SystemExit as exit_:
-        status = exit_.code if isinstance(exit_.code, int) else EXIT_OK
-    except BrokenPipeError:
-        status = EXIT_OK
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader (e.g. ``motti | head -3``) has gone: drop the rest quietly, also at interpreter exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return status
+    return run_main("motti", lambda: run(argv))

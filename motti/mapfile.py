@@ -50,10 +50,6 @@ class MapState:
     attacks: int | None = None
 
 
-def _letter(player: int, occupied: bool) -> str:
-    return chr((ord("A") if occupied else ord("a")) + player - 1)
-
-
 class _Parser:
     def __init__(self, text: str, filename: str) -> None:
         self.filename = filename

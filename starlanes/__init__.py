@@ -1,3 +1,1 @@
 """Star Lanes: interstellar stock trading after the 1995 C game (rules: spec/starlanes.md)."""
-
-__version__ = "0.1.0"

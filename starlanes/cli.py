@@ -25,9 +25,9 @@ import random
 import sys
 import traceback
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
+from common.cli import EXIT_FAULT, Parser, UsageError, program_version, run_main
 from common.save import require_regular
 from common.term import Terminal, TerminalError
 from starlanes.ai import LEVELS
@@ -39,15 +39,8 @@ if TYPE_CHECKING:
     from starlanes.xfront import XGame
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (``starlanes: --delay: ...``, no usage block) and exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message}\n")
-
-
 def parser() -> argparse.ArgumentParser:
-    p = _Parser(
+    p = Parser(
         prog="starlanes",
         description="Star Lanes: a game of interstellar commerce for 1 to 4 players.",
     )
@@ -85,10 +78,6 @@ def _delay(text: str) -> float:
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"must be a finite number of seconds, 0 or more: {text!r}")
     return value
-
-
-class UsageError(Exception):
-    """A mistake in the options or player strings: one line on stderr, exit status 2."""
 
 
 def _highest_named(seats: Sequence[str]) -> int:
@@ -197,43 +186,27 @@ def check_save_path(path: str | None, option: str) -> None:
         raise UsageError(f"{option} {path}: cannot write in {folder}")
 
 
-def program_version() -> str:
-    """The installed distribution's version (the project is one distribution, ``motti-games``)."""
-    try:
-        return version("motti-games")
-    except PackageNotFoundError:
-        return "unknown"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the program; returns the exit status."""
+    """Run the program; returns the exit status (common/cli.py)."""
+    return run_main("starlanes", lambda: _run(argv))
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = parser().parse_intermixed_args(argv)
     if args.version:
         print(f"starlanes {program_version()}")
         return 0
     if not 0 <= args.computer <= MAX_PLAYERS:
-        print(f"starlanes: --computer must be 0 to {MAX_PLAYERS}, not {args.computer}", file=sys.stderr)
-        return 2
-    try:
-        check_save_path(args.save, "--save")
-    except UsageError as exc:
-        print(f"starlanes: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(f"--computer must be 0 to {MAX_PLAYERS}, not {args.computer}")
+    check_save_path(args.save, "--save")
     resumed = None
     if args.resume:
         try:
             resumed = load_game(args.resume)
         except SaveError as exc:
-            print(f"starlanes: cannot resume {exc}", file=sys.stderr)
-            return 2
+            raise UsageError(f"cannot resume {exc}") from None
     if args.seats:
-        try:
-            played = play_x(args, resumed)
-        except UsageError as exc:
-            print(f"starlanes: {exc}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            return 130
+        played = play_x(args, resumed)
         print(standings_text(played.game))
         if not played.over:
             print(unfinished_text(played.save_path))
@@ -241,11 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     for option in ("players", "names", "status"):
         if getattr(args, option) is not None:
-            print(f"starlanes: --{option} needs a player string (the game in X windows)", file=sys.stderr)
-            return 2
+            raise UsageError(f"--{option} needs a player string (the game in X windows)")
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("starlanes: needs a terminal (standard input and output)", file=sys.stderr)
-        return 2
+        raise UsageError("needs a terminal (standard input and output)")
     save_path = args.save or args.resume
     game = None
     try:
@@ -263,19 +234,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             if game is not None:
                 console.play(game, controllers)
     except TerminalError as exc:
-        print(f"starlanes: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+        raise UsageError(str(exc)) from None
+    except (KeyboardInterrupt, SystemExit):
+        raise
     except Exception:
         traceback.print_exc()
         print("starlanes: unexpected fault (the terminal has been restored)", file=sys.stderr)
-        return 1
+        return EXIT_FAULT
     if game is not None:
         print(standings_text(game))
     print("Thank you for playing Star Lanes!")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -223,7 +223,7 @@ def test_output_into_a_closed_pipe_exits_quietly(tmp_path):
     assert reader.stdout.readline().startswith(b"map room")
     reader.stdout.close()
     _, err = reader.communicate(timeout=60)
-    assert err == b"" and reader.returncode == 1
+    assert err == b"" and reader.returncode == 141
 
 
 def _edited(lines: list[str], index: int, edit) -> str:

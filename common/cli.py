@@ -1,0 +1,132 @@
+"""What the three programs share on the command line: one-line usage errors, exit statuses, the version.
+
+Exit statuses, the same for ``motti``, ``starlanes`` and ``arena``:
+
+====================  ======
+what                  status
+====================  ======
+done (``--help`` too)  0
+unexpected fault       1
+user error             2
+SIGHUP                 129
+Ctrl-C (SIGINT)        130
+closed pipe            141
+SIGTERM                143
+====================  ======
+
+A user error is one line on stderr, ``PROG: message``, never a usage block or a traceback.  A closed pipe
+(``motti | head -1``) drops the rest of the output quietly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from importlib.metadata import PackageNotFoundError, version
+from typing import NoReturn
+
+__all__ = [
+    "EXIT_FAULT",
+    "EXIT_HANGUP",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_PIPE",
+    "EXIT_TERMINATED",
+    "EXIT_USAGE",
+    "DISTRIBUTION",
+    "Parser",
+    "UsageError",
+    "exit_on_signals",
+    "program_version",
+    "run_main",
+]
+
+EXIT_OK = 0
+EXIT_FAULT = 1
+EXIT_USAGE = 2
+EXIT_HANGUP = 128 + signal.SIGHUP
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_PIPE = 128 + signal.SIGPIPE
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+DISTRIBUTION = "motti-games"
+
+
+class UsageError(Exception):
+    """A mistake of the user's (bad option, file, player string): one line on stderr and exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose errors raise :class:`UsageError` (one line, exit 2), never a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def program_version() -> str:
+    """The installed distribution's version, from the package metadata (``"unknown"`` when not installed)."""
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+@contextmanager
+def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
+    """Within the block, the given signals raise ``SystemExit(128 + signal)`` so that ``finally`` clauses run
+    (windows close, the terminal is restored, the game is saved).  Outside the main thread it does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def leave(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = {sig: signal.signal(sig, leave) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _quiet_stdout() -> None:
+    """The reader of stdout has gone: send the rest, including the interpreter's last flush, nowhere."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def run_main(prog: str, body: Callable[[], int]) -> int:
+    """Run ``body`` and turn its outcome into the exit status of the table above.
+
+    ``UsageError`` prints ``PROG: message`` on stderr (status 2); Ctrl-C gives 130; ``SystemExit`` keeps its
+    code (argparse's ``--help`` and the signal handlers of :func:`exit_on_signals`); a closed stdout gives 141
+    with nothing printed.
+    """
+    try:
+        status = body()
+        sys.stdout.flush()
+    except UsageError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except SystemExit as exit_:
+        code = exit_.code
+        if code is None:
+            return EXIT_OK
+        if isinstance(code, int):
+            return code
+        print(code, file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_PIPE
+    return status
