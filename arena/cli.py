@@ -28,7 +28,7 @@ from arena import bots, replay
 from arena import protocol as wire
 from arena.mapfile import MapError, find_map, load_arena, validate
 from arena.rules import Arena, RoundResult
-from arena.server import ArenaServer, ServerError, Settings, TableRow, format_table
+from arena.server import ArenaServer, ServerError, Settings, TableRow, format_table, spectator_state
 from common.cli import Parser, UsageError, program_version, run_main
 
 log = logging.getLogger("arena")
@@ -108,15 +108,15 @@ class Spectators:
 
     def on_start(self, server: ArenaServer) -> None:
         self.renderer.ids = server.wire_ids
-        self.show(server.game.snapshot())
+        self.show(spectator_state(server.game.snapshot(), server.connected))
 
     def on_round(self, server: ArenaServer, result: RoundResult, moves: list[tuple[int, str, str]]) -> None:
         self.poll()
-        self.show(server.game.snapshot())
+        self.show(spectator_state(server.game.snapshot(), server.connected))
 
     def on_end(self, server: ArenaServer, table: list[TableRow]) -> None:
         self.poll()
-        self.show(server.game.snapshot(), [row.as_json() for row in table])
+        self.show(spectator_state(server.game.snapshot(), server.connected), [row.as_json() for row in table])
 
     def close(self) -> None:
         for window in self.windows:

@@ -26,7 +26,7 @@ import numpy as np
 
 from arena.mapfile import normalised_text
 from arena.rules import BLUE, DIRECTIONS, MOVES, RED, START_ENERGY, Arena, Game, RoundResult
-from arena.server import final_table
+from arena.server import final_table, spectator_state
 
 if TYPE_CHECKING:
     from arena.server import ArenaServer, TableRow
@@ -62,12 +62,14 @@ def header(arena: Arena, game: Game, *, seed: int, wire_ids: list[int], settings
     }
 
 
-def round_line(game: Game, result: RoundResult, moves: list[tuple[int, str, str]]) -> dict:
-    """The line of a round just played by *game* (state after the round)."""
+def round_line(game: Game, result: RoundResult, moves: list[tuple[int, str, str]],
+               connected: list[bool]) -> dict:
+    """The line of a round just played by *game* (state after the round); *connected*: per player, whether its
+    client was connected in that round."""
     return {
         "type": "round", "round": result.round,
         "moves": [[pid, direction, facing] for pid, direction, facing in moves],
-        "connected": [p.connected for p in game.players],
+        "connected": list(connected),
         "changes": [[c.id, c.team, c.cause] for c in result.changes],
         "catches": [[blue, list(reds)] for blue, reds in result.catches],
         "state": game.snapshot(),
@@ -122,7 +124,7 @@ class ReplayWriter:
 
     def on_round(self, server: ArenaServer, result: RoundResult,
                  moves: list[tuple[int, str, str]]) -> None:
-        self._write(round_line(server.game, result, moves))
+        self._write(round_line(server.game, result, moves, server.connected))
 
     def on_end(self, server: ArenaServer, table: list[TableRow]) -> None:
         self._write({"type": "final", "rounds": server.game.round, "table": [row.as_json() for row in table]})
@@ -150,10 +152,11 @@ class Replay:
         return arena_of(self.header)
 
     def states(self) -> Iterator[tuple[int, dict]]:
-        """(round, state) from the initial state (round 0) to the last recorded round."""
+        """(round, state) from the initial state (round 0) to the last recorded round; each state as the
+        spectator window shows it (:func:`arena.server.spectator_state`: with the connection flags)."""
         yield 0, self.header["initial"]
         for line in self.rounds:
-            yield line["round"], line["state"]
+            yield line["round"], spectator_state(line["state"], line["connected"])
 
 
 class _Bad(Exception):
@@ -348,20 +351,25 @@ def _check_ending(replay: Replay, game: Game) -> list[str]:
     return problems
 
 
+def _rules_state(state: dict) -> dict:
+    """A recorded state without the ``connected`` flags that older replays kept in each player."""
+    if not any("connected" in p for p in state["players"]):
+        return state
+    return {**state, "players": [{k: v for k, v in p.items() if k != "connected"} for p in state["players"]]}
+
+
 def verify(replay: Replay) -> Verdict:
     """Re-simulate *replay* from its header (seed, map, F) and recorded moves; compare every recorded state,
     whether the game finishes, and the final table (spec §4) with the re-simulation."""
     head = replay.header
     game = Game(replay.arena, head["players"], random.Random(head["seed"]), quiet_rounds=head["quiet_rounds"])
-    verdict = Verdict([] if game.snapshot() == head["initial"] else [0])
+    verdict = Verdict([] if game.snapshot() == _rules_state(head["initial"]) else [0])
     for line in replay.rounds:
         if game.is_over():
             verdict.rounds.append(line["round"])
             continue
-        for player, connected in zip(game.players, line["connected"], strict=True):
-            player.connected = connected
         game.play_round([(pid, direction, facing) for pid, direction, facing in line["moves"]])
-        if game.snapshot() != line["state"]:
+        if game.snapshot() != _rules_state(line["state"]):
             verdict.rounds.append(line["round"])
     if not verdict.rounds:
         verdict.ending = _check_ending(replay, game)

@@ -1,8 +1,10 @@
-"""arena rules: one round as a fixed pipeline of small pure stages (spec/arena.md §2).
+"""arena rules: one round as a declared tuple of small pure stages (spec/arena.md §2).
 
-A round runs: moves in arrival order (§2.4), toxicity damage with the stay multiplier (§2.5), energy
+:data:`ROUND` runs: moves in arrival order (§2.4), toxicity damage with the stay multiplier (§2.5), energy
 switches (§2.6 phase 3), catches on a snapshot (phase 4), forced switch (phase 5), end check and the MAXR
-cap. Energy and toxicity are integer hundredths; points are exact :class:`fractions.Fraction` values (§2.8).
+cap. A rule variant is another tuple of stages (``Game(..., stages=...)``). Energy and toxicity are integer
+hundredths; points are exact :class:`fractions.Fraction` values (§2.8). Who is connected is the server's
+business, not the rules'.
 
 This module is pure: no sockets, no windows; randomness comes only from the injected :class:`random.Random`.
 """
@@ -10,8 +12,10 @@ This module is pure: no sockets, no windows; randomness comes only from the inje
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -94,7 +98,11 @@ class Player:
     points: Fraction = field(default_factory=Fraction)
     switch_round: int | None = None
     catches: int = 0
-    connected: bool = True
+
+    def copy(self) -> Player:
+        """An independent copy (all fields are immutable values)."""
+        return Player(self.id, self.x, self.y, self.facing, self.team, self.energy, self.stay, self.points,
+                      self.switch_round, self.catches)
 
 
 @dataclass(frozen=True)
@@ -113,10 +121,12 @@ class RoundResult:
     ``changes``: team changes in phase order, ids ascending within a phase. ``catches``: (caught blue id,
     credited red ids ascending). ``refused``: ids whose (non-NONE) move was refused, in application order.
     ``moved``: ids that changed cell. ``awarded``: points gained this round per id (exact). ``over``: the game
-    has ended.
+    has ended. ``order``: every player's (id, direction, facing) in application order (received moves in
+    arrival order, then the silent players' NONE in id order, §2.4).
     """
 
     round: int
+    order: list[tuple[int, str, str]] = field(default_factory=list)
     changes: list[TeamChange] = field(default_factory=list)
     catches: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
     refused: list[int] = field(default_factory=list)
@@ -140,70 +150,76 @@ def format_points(p: Fraction) -> str:
     return f"{sign}{cents // 100}.{cents % 100:02d}"
 
 
-def _fraction_text(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
-
-
-def _parse_fraction(text: str) -> Fraction:
-    return Fraction(text)
+Stage = Callable[["Game", RoundResult], None]
+"""One step of a round: reads and changes the game, records what happened in the result."""
 
 
 class Game:
-    """The state of one arena game and its round pipeline (spec §2.3–§2.8).
+    """The state of one arena game and its round (spec §2.3–§2.8).
 
     ``players``: list indexed by id (0..n-1). ``round``: last round played (0 before the first). ``quiet``:
-    consecutive rounds without a team change. ``quiet_rounds``: F. ``max_rounds``: MAXR = n × F.
+    consecutive rounds without a team change. ``quiet_rounds``: F. ``max_rounds``: MAXR = n × F. ``stages``:
+    the round's stages in order (default :data:`ROUND`).
     """
 
-    def __init__(self, arena: Arena, n_players: int, rng: random.Random, *, quiet_rounds: int = QUIET_ROUNDS):
-        """Place ``n_players`` on distinct random free cells, all BLUE, facing NORTH (§2.3).
+    def __init__(self, arena: Arena, n_players: int, rng: random.Random | None = None, *,
+                 quiet_rounds: int = QUIET_ROUNDS, positions: Sequence[tuple[int, int]] | None = None,
+                 stages: tuple[Stage, ...] | None = None) -> None:
+        """``n_players`` BLUE players facing NORTH (§2.3) on ``positions`` (x, y) when given, else on distinct
+        free cells drawn with ``rng``.
 
-        Raises ValueError if there are fewer free cells than players, n_players < 1 or quiet_rounds < 1.
+        Raises ValueError if there are fewer free cells than players, n_players < 1, quiet_rounds < 1, or
+        ``positions`` has the wrong length, a wall, an off-map or a shared cell (or neither it nor ``rng``
+        is given).
         """
         if n_players < 1:
             raise ValueError("a game needs at least one player")
         if quiet_rounds < 1:
             raise ValueError("quiet_rounds must be at least 1")
-        free = arena.free_cells()
-        if len(free) < n_players:
-            raise ValueError(f"map {arena.name} has {len(free)} free cells, too few for {n_players} players")
+        if positions is None:
+            if rng is None:
+                raise ValueError("a game needs start positions or a random generator to draw them")
+            free = arena.free_cells()
+            if len(free) < n_players:
+                raise ValueError(f"map {arena.name} has {len(free)} free cells, "
+                                 f"too few for {n_players} players")
+            positions = rng.sample(free, n_players)
+        else:
+            if len(positions) != n_players:
+                raise ValueError(f"{len(positions)} start positions for {n_players} players")
+            if len(set(positions)) != len(positions):
+                raise ValueError("players must start on distinct cells")
+            for x, y in positions:
+                if not arena.is_free(x, y):
+                    raise ValueError(f"({x},{y}) is not a free cell of map {arena.name}")
         self.arena = arena
         self.quiet_rounds = quiet_rounds
         self.max_rounds = n_players * quiet_rounds
         self.round = 0
         self.quiet = 0
-        cells = rng.sample(free, n_players)
-        self.players = [Player(id=i, x=x, y=y) for i, (x, y) in enumerate(cells)]
+        self.stages: tuple[Stage, ...] = ROUND if stages is None else stages
+        self.players = [Player(id=i, x=x, y=y) for i, (x, y) in enumerate(positions)]
 
     @classmethod
     def with_positions(cls, arena: Arena, positions: list[tuple[int, int]], *,
                        quiet_rounds: int = QUIET_ROUNDS) -> Game:
         """A game whose players 0..n-1 start on the given (x, y) cells (BLUE, facing NORTH), for scenarios and
         tests. Raises ValueError for a wall, an off-map or a shared cell."""
-        if len(set(positions)) != len(positions):
-            raise ValueError("players must start on distinct cells")
-        for x, y in positions:
-            if not arena.is_free(x, y):
-                raise ValueError(f"({x},{y}) is not a free cell of map {arena.name}")
-        game = cls(arena, len(positions), random.Random(0), quiet_rounds=quiet_rounds)
-        for p, (x, y) in zip(game.players, positions, strict=True):
-            p.x, p.y = x, y
+        return cls(arena, len(positions), quiet_rounds=quiet_rounds, positions=positions)
+
+    def copy(self) -> Game:
+        """An independent copy sharing the (read-only) arena and stages; cheap: players are flat records."""
+        game = Game.__new__(Game)
+        game.arena = self.arena
+        game.quiet_rounds = self.quiet_rounds
+        game.max_rounds = self.max_rounds
+        game.round = self.round
+        game.quiet = self.quiet
+        game.stages = self.stages
+        game.players = [p.copy() for p in self.players]
         return game
 
     # ----------------------------------------------------------------- queries
-    def occupant(self, x: int, y: int) -> int | None:
-        """The id of the player on (x, y), or None."""
-        for p in self.players:
-            if p.x == x and p.y == y:
-                return p.id
-        return None
-
-    def blues(self) -> list[Player]:
-        return [p for p in self.players if p.team == BLUE]
-
-    def reds(self) -> list[Player]:
-        return [p for p in self.players if p.team == RED]
-
     def legal_move(self, pid: int, direction: str) -> bool:
         """Whether player ``pid`` may move in ``direction`` now (§2.4).
 
@@ -214,12 +230,15 @@ class Game:
             return True
         p = self.players[pid]
         occupied = {(q.x, q.y) for q in self.players}
-        return self._legal(p.x, p.y, direction, occupied)
+        return self.step_ok(p.x, p.y, direction) and (p.x + VECTORS[direction][0],
+                                                      p.y + VECTORS[direction][1]) not in occupied
 
-    def _legal(self, x: int, y: int, direction: str, occupied: set[tuple[int, int]]) -> bool:
+    def step_ok(self, x: int, y: int, direction: str) -> bool:
+        """Whether the walls allow a step from (x, y) in ``direction`` (§2.4, players not considered): the
+        target exists and is no wall, and for a diagonal both orthogonal corner cells too."""
         dx, dy = VECTORS[direction]
         tx, ty = x + dx, y + dy
-        if not self.arena.is_free(tx, ty) or (tx, ty) in occupied:
+        if not self.arena.is_free(tx, ty):
             return False
         if dx and dy:
             return self.arena.is_free(tx, y) and self.arena.is_free(x, ty)
@@ -238,93 +257,6 @@ class Game:
             table.append((rank, p.id, p.points))
         return table
 
-    # ---------------------------------------------------------------- pipeline
-    def play_round(self, moves: list[tuple[int, str, str]]) -> RoundResult:
-        """Play one round.
-
-        ``moves``: (player id, direction or "NONE", facing) in ARRIVAL order. Players absent from the list
-        get ("NONE", facing kept) after all received moves, in id order (§2.4). Raises ValueError for an
-        unknown id, direction or facing, a second move of one player, or when the game is over.
-        """
-        if self.is_over():
-            raise ValueError("the game is over")
-        order = self._order(moves)
-        self.round += 1
-        result = RoundResult(round=self.round)
-        self._stage_moves(order, result)
-        self._stage_damage()
-        self._stage_energy(result)
-        self._stage_catch(result)
-        self._stage_forced(result)
-        self._stage_end(result)
-        result.over = self.is_over()
-        return result
-
-    def _order(self, moves: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
-        seen: set[int] = set()
-        order: list[tuple[int, str, str]] = []
-        for pid, direction, facing in moves:
-            if not isinstance(pid, int) or not 0 <= pid < len(self.players):
-                raise ValueError(f"unknown player id {pid!r}")
-            if direction not in MOVES:
-                raise ValueError(f"unknown direction {direction!r}")
-            if facing not in DIRECTIONS:
-                raise ValueError(f"unknown facing {facing!r}")
-            if pid in seen:
-                raise ValueError(f"second move of player {pid} in one round")
-            seen.add(pid)
-            order.append((pid, direction, facing))
-        for p in self.players:
-            if p.id not in seen:
-                order.append((p.id, NONE, p.facing))
-        return order
-
-    def _stage_moves(self, order: list[tuple[int, str, str]], result: RoundResult) -> None:
-        """Phase 1 (§2.4): one move at a time against the current occupancy; facing always applied."""
-        occupied = {(p.x, p.y) for p in self.players}
-        moved: set[int] = set()
-        for pid, direction, facing in order:
-            p = self.players[pid]
-            p.facing = facing
-            if direction == NONE:
-                continue
-            if self._legal(p.x, p.y, direction, occupied):
-                dx, dy = VECTORS[direction]
-                occupied.discard((p.x, p.y))
-                p.x, p.y = p.x + dx, p.y + dy
-                occupied.add((p.x, p.y))
-                moved.add(pid)
-                result.moved.append(pid)
-            else:
-                result.refused.append(pid)
-        for p in self.players:
-            p.stay = 1 if p.id in moved else p.stay + 1
-
-    def _stage_damage(self) -> None:
-        """Phase 2 (§2.5): everyone loses toxicity × stay, floor 0."""
-        for p in self.players:
-            loss = int(self.arena.toxicity[p.y, p.x]) * p.stay
-            p.energy = max(0, p.energy - loss)
-
-    def _switch(self, switching: list[Player], cause: str, result: RoundResult) -> None:
-        """Turn ``switching`` (all BLUE) RED in one phase; each gets r × R / 10, R = reds before (§2.8)."""
-        reds = sum(1 for p in self.players if p.team == RED)
-        for p in sorted(switching, key=lambda q: q.id):
-            gain = Fraction(self.round * reds, 10)
-            self._award(p, gain, result)
-            p.team = RED
-            p.switch_round = self.round
-            result.changes.append(TeamChange(p.id, RED, cause))
-
-    @staticmethod
-    def _award(p: Player, gain: Fraction, result: RoundResult) -> None:
-        p.points += gain
-        result.awarded[p.id] = result.awarded.get(p.id, Fraction(0)) + gain
-
-    def _stage_energy(self, result: RoundResult) -> None:
-        """Phase 3 (§2.6): every BLUE at energy 0 turns RED (ENERGY)."""
-        self._switch([p for p in self.players if p.team == BLUE and p.energy <= 0], ENERGY, result)
-
     def can_catch(self, red: Player, blue: Player) -> bool:
         """Whether ``red`` is placed to catch ``blue`` (§2.6 phase 4).
 
@@ -342,51 +274,64 @@ class Game:
                 return True
         return False
 
-    def _stage_catch(self, result: RoundResult) -> None:
-        """Phase 4 (§2.6, §2.8): catches on the snapshot after phase 3, no chain reactions.
+    # ------------------------------------------------------------------- round
+    def play_round(self, moves: Sequence[tuple[int, str, str]]) -> RoundResult:
+        """Play one round through :attr:`stages`.
 
-        Each credited catcher gets (MAXR − r) / B / RF.
+        ``moves``: (player id, direction or "NONE", facing) in ARRIVAL order. Players absent from the list
+        get ("NONE", facing kept) after all received moves, in id order (§2.4). Raises ValueError for an
+        unknown id, direction or facing, a second move of one player, or when the game is over; the game is
+        then unchanged.
         """
-        blues = [p for p in self.players if p.team == BLUE]
-        reds = [p for p in self.players if p.team == RED]
-        if not blues or not reds:
-            return
-        b_count = len(blues)
-        caught: list[Player] = []
-        for b in blues:
-            catchers = tuple(r.id for r in reds if self.can_catch(r, b))
-            if catchers:
-                caught.append(b)
-                result.catches.append((b.id, catchers))
-                share = Fraction(self.max_rounds - self.round, b_count * len(catchers))
-                for rid in catchers:
-                    self._award(self.players[rid], share, result)
-                    self.players[rid].catches += 1
-        self._switch(caught, CAUGHT, result)
+        if self.is_over():
+            raise ValueError("the game is over")
+        order = self._order(moves)
+        self.round += 1
+        result = RoundResult(round=self.round, order=order)
+        for stage in self.stages:
+            stage(self, result)
+        result.over = self.is_over()
+        return result
 
-    def _stage_forced(self, result: RoundResult) -> None:
-        """Phase 5 (§2.6): after F quiet rounds the lowest-energy BLUE (ties: lowest id) turns RED."""
-        if result.changes:
-            self.quiet = 0
-            return
-        self.quiet += 1
-        if self.quiet < self.quiet_rounds:
-            return
-        blues = [p for p in self.players if p.team == BLUE]
-        if blues:
-            victim = min(blues, key=lambda p: (p.energy, p.id))
-            self._switch([victim], FORCED, result)
-        self.quiet = 0
+    def _order(self, moves: Sequence[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
+        n = len(self.players)
+        seen = [False] * n
+        order: list[tuple[int, str, str]] = []
+        for pid, direction, facing in moves:
+            if not isinstance(pid, int) or not 0 <= pid < n:
+                raise ValueError(f"unknown player id {pid!r}")
+            if direction not in _MOVE_SET:
+                raise ValueError(f"unknown direction {direction!r}")
+            if facing not in VECTORS:
+                raise ValueError(f"unknown facing {facing!r}")
+            if seen[pid]:
+                raise ValueError(f"second move of player {pid} in one round")
+            seen[pid] = True
+            order.append((pid, direction, facing))
+        if len(order) < n:
+            order.extend((p.id, NONE, p.facing) for p in self.players if not seen[p.id])
+        return order
 
-    def _stage_end(self, result: RoundResult) -> None:
-        """End check (§2.6): at the MAXR cap every remaining BLUE switches as at MAXR (cause CAP)."""
-        if self.round >= self.max_rounds:
-            left = [p for p in self.players if p.team == BLUE]
-            if left:
-                self._switch(left, CAP, result)
+    def switch(self, switching: list[Player], cause: str, result: RoundResult) -> None:
+        """Turn ``switching`` (all BLUE) RED in one phase; each gets r × R / 10, R = reds before (§2.8)."""
+        if not switching:
+            return
+        reds = sum(1 for p in self.players if p.team == RED)
+        gain = Fraction(self.round * reds, 10)
+        for p in sorted(switching, key=lambda q: q.id):
+            self.award(p, gain, result)
+            p.team = RED
+            p.switch_round = self.round
+            result.changes.append(TeamChange(p.id, RED, cause))
+
+    @staticmethod
+    def award(p: Player, gain: Fraction, result: RoundResult) -> None:
+        """Add ``gain`` to ``p``'s points and to this round's ``awarded``."""
+        p.points += gain
+        result.awarded[p.id] = result.awarded.get(p.id, Fraction(0)) + gain
 
     # --------------------------------------------------------------- snapshots
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """The exact state as JSON-able data (points as "num/den" strings)."""
         return {
             "round": self.round,
@@ -402,38 +347,123 @@ class Game:
                     "team": p.team,
                     "energy": p.energy,
                     "stay": p.stay,
-                    "points": _fraction_text(p.points),
+                    "points": f"{p.points.numerator}/{p.points.denominator}",
                     "switch_round": p.switch_round,
                     "catches": p.catches,
-                    "connected": p.connected,
                 }
                 for p in self.players
             ],
         }
 
     @classmethod
-    def from_snapshot(cls, arena: Arena, data: dict) -> Game:
-        """Rebuild a game from :meth:`snapshot` output (no randomness used)."""
-        game = cls.__new__(cls)
-        game.arena = arena
+    def from_snapshot(cls, arena: Arena, data: dict[str, Any], *,
+                      stages: tuple[Stage, ...] | None = None) -> Game:
+        """Rebuild a game from :meth:`snapshot` output (no randomness used). Raises ValueError (or KeyError
+        for a missing field) for data no snapshot of ``arena`` can hold."""
+        records = data["players"]
+        game = cls(arena, len(records), quiet_rounds=int(data["quiet_rounds"]),
+                   positions=[(int(d["x"]), int(d["y"])) for d in records], stages=stages)
+        if int(data["max_rounds"]) != game.max_rounds:
+            raise ValueError(f"max_rounds {data['max_rounds']} is not {len(records)} × {game.quiet_rounds}")
         game.round = int(data["round"])
         game.quiet = int(data["quiet"])
-        game.quiet_rounds = int(data["quiet_rounds"])
-        game.max_rounds = int(data["max_rounds"])
-        game.players = [
-            Player(
-                id=int(d["id"]),
-                x=int(d["x"]),
-                y=int(d["y"]),
-                facing=d["facing"],
-                team=d["team"],
-                energy=int(d["energy"]),
-                stay=int(d["stay"]),
-                points=_parse_fraction(d["points"]),
-                switch_round=d["switch_round"],
-                catches=int(d["catches"]),
-                connected=bool(d.get("connected", True)),
-            )
-            for d in data["players"]
-        ]
+        for p, d in zip(game.players, records, strict=True):
+            if int(d["id"]) != p.id or d["facing"] not in VECTORS or d["team"] not in (BLUE, RED):
+                raise ValueError(f"bad player record {d!r}")
+            p.facing = d["facing"]
+            p.team = d["team"]
+            p.energy = int(d["energy"])
+            p.stay = int(d["stay"])
+            p.points = Fraction(d["points"])
+            p.switch_round = None if d["switch_round"] is None else int(d["switch_round"])
+            p.catches = int(d["catches"])
         return game
+
+
+_MOVE_SET = frozenset(MOVES)
+
+
+# ------------------------------------------------------------------------------------------------- stages
+def stage_moves(game: Game, result: RoundResult) -> None:
+    """Phase 1 (§2.4): ``result.order`` one move at a time against the current occupancy; the facing is always
+    applied; a refused move counts as staying (``stay`` grows)."""
+    players = game.players
+    occupied = {(p.x, p.y) for p in players}
+    moved = [False] * len(players)
+    for pid, direction, facing in result.order:
+        p = players[pid]
+        p.facing = facing
+        if direction == NONE:
+            continue
+        dx, dy = VECTORS[direction]
+        target = (p.x + dx, p.y + dy)
+        if target not in occupied and game.step_ok(p.x, p.y, direction):
+            occupied.discard((p.x, p.y))
+            p.x, p.y = target
+            occupied.add(target)
+            moved[pid] = True
+            result.moved.append(pid)
+        else:
+            result.refused.append(pid)
+    for p in players:
+        p.stay = 1 if moved[p.id] else p.stay + 1
+
+
+def stage_damage(game: Game, result: RoundResult) -> None:
+    """Phase 2 (§2.5): everyone loses toxicity × stay, floor 0."""
+    toxicity = game.arena.toxicity
+    for p in game.players:
+        p.energy = max(0, p.energy - int(toxicity[p.y, p.x]) * p.stay)
+
+
+def stage_energy(game: Game, result: RoundResult) -> None:
+    """Phase 3 (§2.6): every BLUE at energy 0 turns RED (ENERGY)."""
+    game.switch([p for p in game.players if p.team == BLUE and p.energy <= 0], ENERGY, result)
+
+
+def stage_catch(game: Game, result: RoundResult) -> None:
+    """Phase 4 (§2.6, §2.8): catches on the snapshot after phase 3, no chain reactions.
+
+    Each credited catcher gets (MAXR − r) / B / RF.
+    """
+    blues = [p for p in game.players if p.team == BLUE]
+    reds = [p for p in game.players if p.team == RED]
+    if not blues or not reds:
+        return
+    b_count = len(blues)
+    caught: list[Player] = []
+    for b in blues:
+        catchers = tuple(r.id for r in reds if abs(r.x - b.x) <= 1 and abs(r.y - b.y) <= 1
+                         and game.can_catch(r, b))
+        if catchers:
+            caught.append(b)
+            result.catches.append((b.id, catchers))
+            share = Fraction(game.max_rounds - game.round, b_count * len(catchers))
+            for rid in catchers:
+                game.award(game.players[rid], share, result)
+                game.players[rid].catches += 1
+    game.switch(caught, CAUGHT, result)
+
+
+def stage_forced(game: Game, result: RoundResult) -> None:
+    """Phase 5 (§2.6): after F quiet rounds the lowest-energy BLUE (ties: lowest id) turns RED."""
+    if result.changes:
+        game.quiet = 0
+        return
+    game.quiet += 1
+    if game.quiet < game.quiet_rounds:
+        return
+    blues = [p for p in game.players if p.team == BLUE]
+    if blues:
+        game.switch([min(blues, key=lambda p: (p.energy, p.id))], FORCED, result)
+    game.quiet = 0
+
+
+def stage_end(game: Game, result: RoundResult) -> None:
+    """End check (§2.6): at the MAXR cap every remaining BLUE switches as at MAXR (cause CAP)."""
+    if game.round >= game.max_rounds:
+        game.switch([p for p in game.players if p.team == BLUE], CAP, result)
+
+
+ROUND: tuple[Stage, ...] = (stage_moves, stage_damage, stage_energy, stage_catch, stage_forced, stage_end)
+"""The round of spec §2.4–§2.6, stage by stage. A variant is another tuple, e.g. without ``stage_forced``."""

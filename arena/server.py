@@ -125,6 +125,13 @@ def round_messages(game: Game, index: int, seen: dict[int, set[int]], changes: S
     return out
 
 
+def spectator_state(snapshot: dict, connected: Sequence[bool]) -> dict:
+    """A rules snapshot (:meth:`arena.rules.Game.snapshot`) with each player's ``connected`` flag added, as
+    the spectator window shows it (connections are the server's state, not the rules')."""
+    players = [{**p, "connected": bool(c)} for p, c in zip(snapshot["players"], connected, strict=True)]
+    return {**snapshot, "players": players}
+
+
 class Observer(Protocol):
     def on_start(self, server: ArenaServer) -> None: ...
     def on_round(self, server: ArenaServer, result: RoundResult,
@@ -173,6 +180,8 @@ class ArenaServer:
         self.port = settings.port
         self.game: Game | None = None
         self.wire_ids: list[int] = []
+        self.connected: list[bool] = []
+        """Per player index: whether its client was still connected when the last round was played."""
         self.map_copy: Path | None = None
         self.round_times: list[float] = []
         """Server time per round in seconds (vision + messages + rules), for benchmarks."""
@@ -408,6 +417,7 @@ class ArenaServer:
         for index, client in enumerate(self._players):
             client.player = index
         self.wire_ids = [c.id for c in self._players]
+        self.connected = [True] * len(self._players)
         self.game = Game(self.arena, len(self._players), random.Random(self.settings.seed),
                          quiet_rounds=self.settings.quiet_rounds)
         directory = run_dir()
@@ -453,8 +463,7 @@ class ArenaServer:
         self._window = None
         moves = list(self._moves)
         began = time.perf_counter()
-        for client in self._players:
-            game.players[client.player].connected = client.alive
+        self.connected = [client.alive for client in self._players]
         result = game.play_round(moves)
         self._last_changes = list(result.changes)
         self.round_times.append(spent + time.perf_counter() - began)
@@ -481,9 +490,3 @@ class ArenaServer:
         log.info("game over after %d rounds, %d red", game.round, reds)
         return rows
 
-
-async def serve(arena: Arena, settings: Settings, observers: Sequence[Observer] = ()) -> list[TableRow]:
-    """Bind, wait for the players, play one game and return the final table (convenience for the CLI)."""
-    server = ArenaServer(arena, settings, observers)
-    await server.start()
-    return await server.run()

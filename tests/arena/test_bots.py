@@ -144,7 +144,7 @@ def test_every_strategy_plays_whole_games_over_tcp():
         assert sorted(b.id for b in brains) == [0, 1, 2]
         assert all(b.round == server.game.round for b in brains)
         # every bot answered every round: nobody was left to the deadline
-        assert all(p.connected for p in server.game.players)
+        assert all(server.connected)
 
 
 def test_bot_command_without_a_server_is_one_line_exit_2():

@@ -225,10 +225,9 @@ def test_snapshot_is_json_and_resumes_identically():
     assert all(isinstance(p["points"], str) and "/" in p["points"] for p in data["players"])
 
 
-def test_caught_player_keeps_energy_and_idle_bodies_still_count():
+def test_caught_player_keeps_energy_and_silent_players_still_count():
     game = game_on(OPEN, [(1, 1), (2, 1), (8, 8)], toxic="\n 2")
     game.players[0].team = RED
-    game.players[1].connected = False
     game.players[1].energy = 4321
     result = game.play_round([])
     assert result.catches == [(1, (0,))]

@@ -13,7 +13,7 @@ import numpy as np
 
 from arena.protocol import Splitter
 from arena.rules import Arena
-from arena.server import ArenaServer, Settings
+from arena.server import ArenaServer, Settings, spectator_state
 
 DEADLINE_S = 30.0
 
@@ -76,10 +76,10 @@ class ServerThread:
 
     # observer interface
     def on_start(self, server) -> None:
-        self.states.append(server.game.snapshot())
+        self.states.append(spectator_state(server.game.snapshot(), server.connected))
 
     def on_round(self, server, result, moves) -> None:
-        self.states.append(server.game.snapshot())
+        self.states.append(spectator_state(server.game.snapshot(), server.connected))
         self.rounds.append((result.round, list(moves), list(result.changes)))
 
     def on_end(self, server, table) -> None:

@@ -1,0 +1,182 @@
+"""arena through the one game interface (common/game.py; spec/arena.md §2).
+
+A round is one simultaneous step: :meth:`ArenaState.current_player` is ``SIMULTANEOUS`` while the game runs
+and ``TERMINAL`` once no BLUE is left. An action is one int, ``8 * move + facing``: ``move`` indexes
+:data:`arena.rules.MOVES` (the eight directions, then ``NONE`` = 8) and ``facing`` indexes
+:data:`arena.rules.DIRECTIONS`; :func:`action` and :func:`decode` convert. A player's legal actions are every
+facing with ``NONE`` or with a direction the walls allow (§2.4; occupied targets are listed, since the
+occupant may leave earlier in the round, and the rules then refuse or carry out the move in arrival order).
+``apply_actions(joint, order)`` plays the round with the moves arriving in ``order`` (default: player
+order). ``returns()`` are the players' points as floats.
+
+``GAME.new_initial_state(seed=0, map="office", players=4, quiet_rounds=30)``: ``map`` is a shipped map name, a
+``.map`` path or an :class:`arena.rules.Arena`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from arena.rules import DIRECTIONS, MOVES, NONE, QUIET_ROUNDS, Arena, Game
+from common.game import SIMULTANEOUS, TERMINAL, IllegalAction
+
+__all__ = ["GAME", "ArenaGame", "ArenaState", "action", "decode"]
+
+_FACINGS = len(DIRECTIONS)
+_NONE_INDEX = MOVES.index(NONE)
+_TOXIC_CHARS = "abcdefghijklmnopqrstu"
+"""Toxicity 1..20 hundredths written one character per cell in :meth:`ArenaState.serialize`."""
+
+
+def action(direction: str, facing: str) -> int:
+    """The action of moving ``direction`` (or ``"NONE"``) and facing ``facing``. Raises ValueError."""
+    return _FACINGS * MOVES.index(direction) + DIRECTIONS.index(facing)
+
+
+def decode(value: int) -> tuple[str, str]:
+    """(direction or "NONE", facing) of an action int. Raises ValueError outside 0..71."""
+    if not 0 <= value < len(MOVES) * _FACINGS:
+        raise ValueError(f"no arena action {value!r}")
+    return MOVES[value // _FACINGS], DIRECTIONS[value % _FACINGS]
+
+
+class ArenaState:
+    """One arena game (:class:`arena.rules.Game`) and its random generator, as a
+    :class:`common.game.State`."""
+
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        self.game = game
+        self.rng = rng
+
+    # --- the interface ------------------------------------------------------------------------------------
+    def num_players(self) -> int:
+        return len(self.game.players)
+
+    def current_player(self) -> int:
+        return TERMINAL if self.game.is_over() else SIMULTANEOUS
+
+    def is_terminal(self) -> bool:
+        return self.game.is_over()
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Player ``player``'s actions, ascending (``[]`` once over). Raises IllegalAction for no or a bad
+        player while the game runs (every action is someone's in a simultaneous round)."""
+        if self.game.is_over():
+            return []
+        if player is None or not 0 <= player < len(self.game.players):
+            raise IllegalAction(f"arena rounds are simultaneous: name one player 0..{self.num_players() - 1}")
+        p = self.game.players[player]
+        moves = [m for m, d in enumerate(DIRECTIONS) if self.game.step_ok(p.x, p.y, d)] + [_NONE_INDEX]
+        return [_FACINGS * m + f for m in moves for f in range(_FACINGS)]
+
+    def apply_action(self, action: Any) -> None:
+        raise IllegalAction("arena rounds are simultaneous: use apply_actions with one action per player")
+
+    def apply_actions(self, joint: Sequence[Any], order: Sequence[int] | None = None) -> None:
+        """One round: ``joint[p]`` is player p's action; ``order`` the arrival order of the moves (a
+        permutation of the players, default player order), which decides contested cells (§2.4).
+
+        Raises IllegalAction (state unchanged) for a wrong count, an unlisted action or a bad order."""
+        n = self.num_players()
+        if self.game.is_over():
+            raise IllegalAction("the game is over")
+        if len(joint) != n:
+            raise IllegalAction(f"expected {n} actions, one per player, got {len(joint)}")
+        arrival = list(range(n)) if order is None else list(order)
+        if sorted(arrival) != list(range(n)):
+            raise IllegalAction(f"order must be a permutation of the players 0..{n - 1}, got {order!r}")
+        moves = []
+        for pid in arrival:
+            a = joint[pid]
+            if type(a) is not int or a not in self.legal_actions(pid):
+                raise IllegalAction(f"player {pid}: {a!r} is not a legal action")
+            direction, facing = decode(a)
+            moves.append((pid, direction, facing))
+        self.game.play_round(moves)
+
+    def returns(self) -> list[float]:
+        return [float(p.points) for p in self.game.players]
+
+    def clone(self) -> ArenaState:
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return ArenaState(self.game.copy(), rng)
+
+    def reseed(self, seed: int) -> ArenaState:
+        self.rng = random.Random(seed)
+        return self
+
+    def serialize(self) -> str:
+        """JSON: the map (name, wall rows, toxicity one letter per cell), the rules snapshot and the
+        generator."""
+        arena = self.game.arena
+        version, internal, gauss = self.rng.getstate()
+        return json.dumps({
+            "map": arena.name, "walls": _wall_rows(arena),
+            "toxicity": ["".join(_TOXIC_CHARS[v] for v in row) for row in arena.toxicity.tolist()],
+            "state": self.game.snapshot(), "rng": [version, list(internal), gauss],
+        }, separators=(",", ":"))
+
+    def __repr__(self) -> str:
+        g = self.game
+        return f"<arena state {g.arena.name} round {g.round}/{g.max_rounds}, {self.num_players()} players>"
+
+
+def _wall_rows(arena: Arena) -> list[str]:
+    return ["".join("#" if w else " " for w in row) for row in arena.walls.tolist()]
+
+
+@lru_cache(maxsize=16)
+def _arena_of(name: str, walls: tuple[str, ...], toxicity: tuple[str, ...]) -> Arena:
+    if len({len(r) for r in walls}) != 1 or len(toxicity) != len(walls):
+        raise ValueError("serialized arena: walls and toxicity must be equal rows")
+    grid = np.array([[c == "#" for c in row] for row in walls], dtype=bool)
+    tox = np.array([[_TOXIC_CHARS.index(c) for c in row] for row in toxicity], dtype=np.int16)
+    if tox.shape != grid.shape or tox.min(initial=1) < 1:
+        raise ValueError("serialized arena: toxicity rows do not match the walls")
+    return Arena(walls=grid, toxicity=tox, name=name)
+
+
+class ArenaGame:
+    """The arena as a :class:`common.game.Game`."""
+
+    name = "arena"
+
+    def new_initial_state(self, seed: int | None = None, *, map: str | Arena = "office", players: int = 4,
+                          quiet_rounds: int = QUIET_ROUNDS, **options: Any) -> ArenaState:
+        """A game of ``players`` on ``map``, start cells drawn from ``random.Random(seed)`` (§2.3).
+
+        Raises ValueError for an unknown option, a map that cannot be loaded or is unfit for ``players``."""
+        if options:
+            raise ValueError(f"unknown arena option(s): {', '.join(sorted(options))}")
+        if isinstance(map, Arena):
+            arena = map
+        else:
+            from arena.mapfile import find_map, load_arena, validate
+
+            arena = load_arena(find_map(map))
+            validate(arena, players)
+        rng = random.Random(seed)
+        return ArenaState(Game(arena, players, rng, quiet_rounds=quiet_rounds), rng)
+
+    def deserialize_state(self, text: str) -> ArenaState:
+        """The state :meth:`ArenaState.serialize` wrote. Raises ValueError for anything else."""
+        try:
+            data = json.loads(text)
+            arena = _arena_of(data["map"], tuple(data["walls"]), tuple(data["toxicity"]))
+            game = Game.from_snapshot(arena, data["state"])
+            version, internal, gauss = data["rng"]
+            rng = random.Random()
+            rng.setstate((version, tuple(internal), gauss))
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"not a serialized arena state: {exc!r}") from None
+        return ArenaState(game, rng)
+
+
+GAME = ArenaGame()

@@ -1,0 +1,114 @@
+"""arena through the one game interface (arena/game.py); the round as a tuple of stages (arena/rules.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arena.game import GAME, action, decode
+from arena.mapfile import arena_from_text
+from arena.rules import FORCED, RED, ROUND, Game, stage_forced
+from common.game import SIMULTANEOUS, TERMINAL, IllegalAction, load
+
+S1_MAP = "#...\n...#\n.#..\n"
+
+
+def test_load_gives_the_arena_game_and_office_by_default() -> None:
+    state = load("arena").new_initial_state(seed=5)
+    assert state.num_players() == 4
+    assert state.game.arena.name == "office"
+    assert state.current_player() == SIMULTANEOUS
+
+
+def test_actions_encode_move_and_facing() -> None:
+    assert action("NORTH", "NORTH") == 0
+    assert action("NONE", "NORTH_WEST") == 71
+    assert decode(action("SOUTH_WEST", "EAST")) == ("SOUTH_WEST", "EAST")
+    with pytest.raises(ValueError):
+        decode(72)
+
+
+def test_legal_actions_are_the_s1_moves_with_every_facing() -> None:
+    """Spec S1: from (2,1) W, NW, N, S and NONE are legal; E, NE, SE, SW are refused by the walls."""
+    state = GAME.new_initial_state(map=arena_from_text(S1_MAP), players=2, seed=0)
+    state.game.players[0].x, state.game.players[0].y = 2, 1
+    state.game.players[1].x, state.game.players[1].y = 0, 2
+    moves = sorted({decode(a)[0] for a in state.legal_actions(0)})
+    assert moves == ["NONE", "NORTH", "NORTH_WEST", "SOUTH", "WEST"]
+    assert len(state.legal_actions(0)) == 5 * 8
+    with pytest.raises(IllegalAction):
+        state.legal_actions()
+
+
+def test_arrival_order_decides_a_contested_cell() -> None:
+    """Spec S8 through the interface: both target (5,5); the one whose move arrives first gets it."""
+    arena = arena_from_text("\n".join(["." * 12] * 12))
+    for order, winner in (([1, 0], 1), ([0, 1], 0), (None, 0)):
+        state = GAME.new_initial_state(map=arena, players=2, seed=0)
+        (a, b) = state.game.players
+        a.x, a.y, b.x, b.y = 4, 5, 6, 5
+        state.apply_actions([action("EAST", "EAST"), action("WEST", "WEST")], order)
+        at = [(p.x, p.y) for p in state.game.players]
+        assert at[winner] == (5, 5)
+        assert at[1 - winner] == ((4, 5), (6, 5))[1 - winner]
+        assert [p.facing for p in state.game.players] == ["EAST", "WEST"]
+
+
+def test_bad_joint_actions_change_nothing() -> None:
+    state = GAME.new_initial_state(seed=2)
+    before = state.serialize()
+    ok = [state.legal_actions(p)[0] for p in range(4)]
+    for joint, order in ((ok[:3], None), (ok, [0, 1, 2, 2]), ([*ok[:3], 72], None), ([*ok[:3], True], None)):
+        with pytest.raises(IllegalAction):
+            state.apply_actions(joint, order)
+        assert state.serialize() == before
+    with pytest.raises(IllegalAction):
+        state.apply_action(ok[0])
+
+
+def test_playout_ends_with_points_as_returns_and_round_trips() -> None:
+    state = GAME.new_initial_state(seed=9, map="field", players=6, quiet_rounds=5)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        text = state.serialize()
+        assert GAME.deserialize_state(text).serialize() == text
+        state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(6)])
+    assert state.current_player() == TERMINAL
+    assert state.legal_actions(0) == []
+    assert state.returns() == [float(p.points) for p in state.game.players]
+    assert max(state.returns()) > 0
+    assert state.game.round <= 30
+
+
+def test_clone_is_independent_and_keeps_the_generator() -> None:
+    state = GAME.new_initial_state(seed=4)
+    state.rng.random()
+    twin = state.clone()
+    assert twin.rng.random() == state.rng.random()
+    twin.apply_actions([twin.legal_actions(p)[-1] for p in range(4)])
+    assert twin.game.round == 1 and state.game.round == 0
+    assert twin.game.players[0] is not state.game.players[0]
+
+
+def test_a_variant_is_another_stage_tuple() -> None:
+    """Without the forced stage nobody is forced RED after F quiet rounds (spec §2.6 phase 5 left out)."""
+    arena = arena_from_text("\n".join(["." * 10] * 10))
+    plain = Game.with_positions(arena, [(0, 0), (9, 9)], quiet_rounds=3)
+    calm = Game(arena, 2, positions=[(0, 0), (9, 9)], quiet_rounds=3,
+                stages=tuple(s for s in ROUND if s is not stage_forced))
+    for _ in range(3):
+        r1, r2 = plain.play_round([]), calm.play_round([])
+    assert [c.cause for c in r1.changes] == [FORCED]
+    assert r2.changes == [] and all(p.team != RED for p in calm.players)
+
+
+def test_from_snapshot_checks_what_the_constructor_checks() -> None:
+    arena = arena_from_text(S1_MAP)
+    game = Game.with_positions(arena, [(2, 1), (3, 2)])
+    game.play_round([(0, "NORTH", "EAST")])
+    data = game.snapshot()
+    assert Game.from_snapshot(arena, data).snapshot() == data
+    data["players"][1]["x"] = 1  # (1,2) is a wall
+    with pytest.raises(ValueError, match="not a free cell"):
+        Game.from_snapshot(arena, data)
