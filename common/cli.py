@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from importlib.metadata import PackageNotFoundError, version
-from typing import NoReturn
+from typing import Any, NoReturn
 
 __all__ = [
     "EXIT_FAULT",
@@ -61,8 +62,18 @@ class UsageError(Exception):
     """A mistake of the user's (bad option, file, player string): one line on stderr and exit status 2."""
 
 
+#: What the parser takes for a negative number rather than an option: -1, -1.5, -.5, -1e308, -1.5E-3.
+_NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse whose errors raise :class:`UsageError` (one line, exit 2), never a usage block."""
+    """argparse whose errors raise :class:`UsageError` (one line, exit 2), never a usage block; a value such
+    as ``-1e308`` or ``-1e-3`` is a negative number, not an option (argparse before Python 3.13 knows only
+    ``-1`` and ``-.5``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = _NEGATIVE_NUMBER
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)

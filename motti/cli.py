@@ -107,7 +107,7 @@ def _list_maps() -> int:
     from common.data import shipped_dir
     from motti.mapfile import list_maps
 
-    maps = list_maps()
+    maps = list_maps(lambda error: print(f"motti: warning: skipped {error}", file=sys.stderr))
     if not maps:
         print(f"no maps found in {shipped_dir('motti')}")
         return EXIT_OK

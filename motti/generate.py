@@ -3,23 +3,27 @@
 Capitals are placed at random at least ``distance_min`` apart; a cell is land when ``Σ 1/distance to each
 capital − plasma + uniform[0, randomness] > threshold`` (a capital is always land), where the plasma cloud is
 a diamond-square fractal rescaled to ``[plasma_min, plasma_max]``. Land belongs to the nearest capital
-(Euclidean, ties to the lowest number); all land starts unoccupied; nothing is repaired (§4.5). All randomness
-comes from the ``random.Random`` passed in, so a seed gives the same map."""
+(Euclidean, ties to the lowest number); all land starts unoccupied. Islands stay, but a map whose capitals are
+not all in one 8-connected land mass is drawn again, up to 100 times (§4.5). All randomness comes from the
+``random.Random`` passed in, so a seed gives the same map."""
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 import numpy as np
+from scipy import ndimage
 
+from motti.mapfile import MAX_SIDE
 from motti.rules import Board, nearest_capital
 
 MAX_PLAYERS = 9
-#: Longest side of a generated map (cells); larger maps would need gigabytes to draw.
-MAX_SIDE = 2000
 TRIES_PER_CAPITAL = 1000
 RESTARTS = 100
+#: Maps drawn before giving up when the capitals are never all in one land mass (§4.5).
+DRAWS = 100
 
 
 class GenerateError(ValueError):
@@ -101,8 +105,11 @@ def generate(
 ) -> Board:
     """A random board (§4) of ``width`` x ``height`` cells (1..2000 each) for ``players`` (2..9) players.
 
+    A map whose capitals are not all in one 8-connected land mass is drawn again with the next random numbers
+    (§4.5), up to :data:`DRAWS` times.
+
     Raises :class:`GenerateError` for options out of range (sizes, players, non-finite numbers, plasma-min
-    above plasma-max) or capitals that cannot be placed.
+    above plasma-max), capitals that cannot be placed, or no connected map in :data:`DRAWS` draws.
     """
     if width < 1 or height < 1:
         raise GenerateError(f"the map size must be at least 1x1, not {width}x{height}")
@@ -124,20 +131,35 @@ def generate(
     if randomness < 0:
         raise GenerateError(f"--randomness must not be negative, not {randomness:g}")
     rng = rng if rng is not None else random.Random()
-    capitals = place_capitals(width, height, players, distance_min, rng)
-    noise = np.random.default_rng(rng.getrandbits(64))
-    cloud = plasma(width, height, granularity, plasma_min, plasma_max, noise)
-    ys, xs = np.mgrid[0:height, 0:width]
-    value = np.zeros((height, width))
-    with np.errstate(divide="ignore"):
+    for _ in range(DRAWS):
+        capitals = place_capitals(width, height, players, distance_min, rng)
+        noise = np.random.default_rng(rng.getrandbits(64))
+        cloud = plasma(width, height, granularity, plasma_min, plasma_max, noise)
+        ys, xs = np.mgrid[0:height, 0:width]
+        value = np.zeros((height, width))
+        with np.errstate(divide="ignore"):
+            for cx, cy in capitals:
+                value += 1.0 / np.hypot(xs - cx, ys - cy)
+        value += noise.uniform(0.0, randomness, (height, width)) - cloud
+        land = value > threshold
         for cx, cy in capitals:
-            value += 1.0 / np.hypot(xs - cx, ys - cy)
-    value += noise.uniform(0.0, randomness, (height, width)) - cloud
-    land = value > threshold
-    for cx, cy in capitals:
-        land[cy, cx] = True
+            land[cy, cx] = True
+        if capitals_connected(land, capitals):
+            break
+    else:
+        raise GenerateError(
+            f"none of {DRAWS} maps drawn had every capital in one 8-connected land mass: lower "
+            "-t/--threshold or -d/--distance-min, or enlarge the map with -w/-h"
+        )
     owner = np.zeros((height, width), dtype=np.int8)
     ly, lx = np.nonzero(land)
     owner[ly, lx] = nearest_capital(ly, lx, list(enumerate(capitals, start=1)))
     occupied = np.zeros((height, width), dtype=bool)
     return Board(land, owner, occupied, dict(enumerate(capitals, start=1)), players)
+
+
+def capitals_connected(land: np.ndarray, capitals: Sequence[tuple[int, int]]) -> bool:
+    """True when every capital ``(x, y)`` lies in one 8-connected component of *land* (a (H, W) bool array),
+    §4.5."""
+    labels, _count = ndimage.label(land, structure=np.ones((3, 3), dtype=bool))
+    return len({int(labels[y, x]) for x, y in capitals}) <= 1

@@ -15,6 +15,7 @@ Format (UTF-8 text, ``#`` starts a comment line)::
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,10 @@ from motti.rules import ATTACKS_PER_TURN, Board, nearest_capital
 
 MAGIC = "motti-map 1"
 MAX_PLAYERS = 9
+#: Longest side of a map, loaded or generated (cells): larger boards would need gigabytes to hold and draw.
+MAX_SIDE = 2000
+#: Numbers in a map file have at most this many digits (int() refuses strings above 4300 digits).
+_MAX_DIGITS = 18
 
 
 class MapError(ValueError):
@@ -82,7 +87,9 @@ class _Parser:
         out = []
         for (column, token), name in zip(tokens[1:], names, strict=True):
             if not re.fullmatch(r"[+-]?[0-9]+", token):      # ASCII digits only (int() takes ３ and 1_0)
-                raise self.error(lineno, column, f"expected an integer {name}, found '{token}'")
+                raise self.error(lineno, column, f"expected an integer {name}, found '{token[:40]}'")
+            if len(token.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
+                raise self.error(lineno, column, f"{name} is far too large ({len(token)} digits)")
             out.append(int(token))
         return out
 
@@ -97,6 +104,11 @@ class _Parser:
         if width < 1 or height < 1:
             raise self.error(
                 lineno, _tokens(text)[1][0], f"size must be at least 1 1, found {width} {height}"
+            )
+        if width > MAX_SIDE or height > MAX_SIDE:
+            column = _tokens(text)[1 if width > MAX_SIDE else 2][0]
+            raise self.error(
+                lineno, column, f"size must be at most {MAX_SIDE} {MAX_SIDE}, found {width} {height}"
             )
         lineno, text = self.next_line("'players N'")
         if _keyword(text) != "players":
@@ -297,16 +309,20 @@ def find_map(name: str) -> Path:
     raise FileNotFoundError(f"map '{name}' not found in the current directory or in {shipped}")
 
 
-def list_maps() -> list[tuple[str, int, int, int]]:
-    """``(name, W, H, players)`` of every readable map in the shipped map directory, sorted by name."""
-    out = []
+def list_maps(skipped: Callable[[MapError], None] | None = None) -> list[tuple[str, int, int, int]]:
+    """``(name, W, H, players)`` of every readable map in the shipped map directory, sorted by name.
+
+    A file that does not load is left out; *skipped*, if given, is called with its :class:`MapError`."""
+    out: list[tuple[str, int, int, int]] = []
     directory = shipped_dir("motti")
     if not directory.is_dir():
         return out
     for path in sorted(directory.glob("*.map")):
         try:
             state = load_map(path)
-        except MapError:
+        except MapError as error:
+            if skipped is not None:
+                skipped(error)
             continue
         out.append((path.stem, state.board.width, state.board.height, state.board.players))
     return out
@@ -326,7 +342,11 @@ def reduce_players(board: Board, n: int, keep: set[int]) -> tuple[Board, dict[in
     if n < 2:
         raise ValueError(f"-p must be at least 2, found {n}")
     if n > len(alive):
-        raise ValueError(f"-p {n} is more than the {len(alive)} players of this map")
+        counted = f"{len(alive)} player{'' if len(alive) == 1 else 's'}"
+        if len(alive) < board.players:
+            raise ValueError(f"-p {n} is more than the {counted} still alive on this map "
+                             f"({board.players} in the file)")
+        raise ValueError(f"-p {n} is more than the {counted} of this map")
     removable = [p for p in reversed(alive) if p not in keep]
     drop = len(alive) - n
     if drop > len(removable):

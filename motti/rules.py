@@ -593,6 +593,13 @@ def find_encircled(board: Board, mover: int, tie_rule: str = "mover") -> list[tu
 # ------------------------------------------------------------------------------------------------------- game
 
 
+def _too_many_crosses(action: Action) -> str:
+    """The refusal of one cross too many: ``Defend takes at most 3 crosses``, ``Guerilla takes at most 1
+    cross``."""
+    limit = MAX_CROSSES[action]
+    return f"{action.value.capitalize()} takes at most {limit} cross{'' if limit == 1 else 'es'}"
+
+
 class Game:
     """One game of motti (§2): the board, whose turn it is, crosses, and the actions.
 
@@ -712,8 +719,7 @@ class Game:
             return
         self._check(self.selected, x, y)
         if self.crosses_left() <= 0:
-            limit = MAX_CROSSES[self.selected]
-            raise IllegalAction(f"{self.selected.value.capitalize()} takes at most {limit} crosses")
+            raise IllegalAction(_too_many_crosses(self.selected))
         self.crosses.append((x, y))
 
     def select(self, action: Action) -> None:
@@ -767,7 +773,7 @@ class Game:
     def _validate(self, action: Action, cells: Sequence[Cell]) -> list[Cell]:
         cells = [(int(x), int(y)) for x, y in cells]
         if len(cells) > MAX_CROSSES[action]:
-            raise IllegalAction(f"{action.value.capitalize()} takes at most {MAX_CROSSES[action]} crosses")
+            raise IllegalAction(_too_many_crosses(action))
         if len(set(cells)) != len(cells):
             raise IllegalAction("a cell is crossed twice")
         for x, y in cells:

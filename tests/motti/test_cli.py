@@ -288,3 +288,45 @@ def test_listing_into_a_closed_pipe_is_quiet(here):
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+@pytest.mark.parametrize(("argv", "option", "value"), [
+    (["-m", "-1e308"], "plasma_min", -1e308),
+    (["-t", "-1e-3"], "threshold", -1e-3),
+    (["-r", "-2.5E+1"], "randomness", -25.0),
+    (["-d", "-.5"], "distance_min", -0.5),
+    (["-w", "-3"], "width", -3),
+])
+def test_negative_values_in_any_float_form_are_numbers(argv, option, value):
+    assert getattr(parse("generate", *argv), option) == value
+
+
+def test_a_negative_exponent_threshold_generates_a_map(capsys, here):
+    code, _out, err = run(capsys, "generate", "-t", "-1e-3", "-m", "-1e-308", "-M", "0", "--seed", "3", "-o",
+                          "all.map", "--script", "empty.txt")
+    assert (code, err) == (0, "")
+    assert load_map(here / "all.map").board.land.all()
+
+
+def test_an_absurd_map_size_is_a_one_line_error_naming_file_line_and_column(capsys, here):
+    (here / "huge.map").write_text("motti-map 1\nsize 3000000000 3000000000\nplayers 2\n")
+    line = one_line_error(capsys, "huge.map")
+    assert line == (f"motti: {here / 'huge.map'}:2:6: size must be at most 2000 2000, "
+                    "found 3000000000 3000000000")
+
+
+def test_the_listing_warns_about_a_map_it_skips(capsys, here, monkeypatch):
+    monkeypatch.setenv("MOTTI_MAPDIR", str(here))
+    (here / "huge.map").write_text("motti-map 1\nsize 200000 200000\nplayers 2\n")
+    code, out, err = run(capsys)
+    assert code == 0 and out.split() == ["three", "9x3", "3", "players"]
+    assert err == (f"motti: warning: skipped {here / 'huge.map'}:2:6: size must be at most 2000 2000, "
+                   "found 200000 200000\n")
+
+
+def test_p_above_the_players_still_alive_names_both_counts(capsys, here):
+    (here / "left.map").write_text("motti-map 1\nsize 3 1\nplayers 3\ncapital 1 0 0\ncapital 2 2 0\n"
+                                   "eliminated 3\ngrid\nabb\n")
+    line = one_line_error(capsys, "left.map", "-p", "3")
+    assert line == (f"motti: {here / 'left.map'}: -p 3 is more than the 2 players still alive on this map "
+                    "(3 in the file)")

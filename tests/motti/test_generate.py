@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from motti.generate import GenerateError, generate, place_capitals, plasma
+from motti.generate import GenerateError, capitals_connected, generate, place_capitals, plasma
 from motti.mapfile import dump_map, parse_map
 from motti.rules import Game, find_encircled
 
@@ -88,9 +88,11 @@ def test_plasma_range_and_granularity():
 
 
 def test_plasma_lowers_land():
+    # Seed 16: the first cloudy draw already has both capitals in one land mass (§4.5), so both maps come
+    # from the same random numbers.
     kwargs = dict(distance_min=8, randomness=0.0, threshold=0.15)
-    flat = generate(40, 30, 2, random.Random(11), plasma_min=0, plasma_max=0, **kwargs)
-    cloudy = generate(40, 30, 2, random.Random(11), plasma_min=0.1, plasma_max=0.3, **kwargs)
+    flat = generate(40, 30, 2, random.Random(16), plasma_min=0, plasma_max=0, **kwargs)
+    cloudy = generate(40, 30, 2, random.Random(16), plasma_min=0.1, plasma_max=0.3, **kwargs)
     assert cloudy.capitals == flat.capitals
     assert cloudy.land.sum() < flat.land.sum()
     assert not (cloudy.land & ~flat.land).any()
@@ -124,3 +126,59 @@ def test_default_map_round_trips():
     assert (b.width, b.height, b.players) == (20, 15, 2)
     again = parse_map(dump_map(b)).board
     assert (again.owner == b.owner).all() and again.capitals == b.capitals
+
+
+def _one_land_mass(land: np.ndarray, capitals: dict[int, tuple[int, int]]) -> bool:
+    """A plain flood fill over 8 neighbours from the first capital: does it reach every other capital?"""
+    height, width = land.shape
+    start = next(iter(capitals.values()))
+    seen = {start}
+    todo = [start]
+    while todo:
+        x, y = todo.pop()
+        for dx, dy in itertools.product((-1, 0, 1), repeat=2):
+            nx, ny = x + dx, y + dy
+            if 0 <= nx < width and 0 <= ny < height and land[ny, nx] and (nx, ny) not in seen:
+                seen.add((nx, ny))
+                todo.append((nx, ny))
+    return all(cell in seen for cell in capitals.values())
+
+
+@pytest.mark.slow
+def test_t23_every_capital_in_one_land_mass_over_200_default_maps():
+    for seed in range(200):
+        board = generate(rng=random.Random(seed))
+        assert _one_land_mass(board.land, board.capitals), seed
+
+
+def test_a_map_with_capitals_apart_is_drawn_again_and_the_seed_still_decides(monkeypatch):
+    # Seed 46's first two default draws have the capitals on separate land masses: the third draw is used.
+    import motti.generate as module
+
+    drawn: list[bool] = []
+
+    def recording(land, capitals):
+        drawn.append(module_check(land, capitals))
+        return drawn[-1]
+
+    module_check = module.capitals_connected
+    monkeypatch.setattr(module, "capitals_connected", recording)
+    board = generate(rng=random.Random(46))
+    assert drawn == [False, False, True]
+    assert _one_land_mass(board.land, board.capitals)
+    monkeypatch.undo()
+    assert dump_map(generate(rng=random.Random(46))) == dump_map(board)
+
+
+def test_capitals_connected_counts_diagonal_contact():
+    land = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=bool)
+    assert capitals_connected(land, [(0, 0), (2, 2)])
+    land[1, 1] = False
+    assert not capitals_connected(land, [(0, 0), (2, 2)])
+
+
+def test_no_connected_map_in_100_draws_is_a_clear_error():
+    with pytest.raises(GenerateError) as caught:
+        generate(rng=random.Random(1), threshold=5.0)
+    assert str(caught.value) == ("none of 100 maps drawn had every capital in one 8-connected land mass: "
+                                 "lower -t/--threshold or -d/--distance-min, or enlarge the map with -w/-h")

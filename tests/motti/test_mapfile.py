@@ -221,7 +221,8 @@ def test_reduce_players_errors():
     b = parse_map(SAVED).board
     with pytest.raises(ValueError, match="at least 2"):
         reduce_players(b, 1, set())
-    with pytest.raises(ValueError, match="more than the 2 players"):
+    with pytest.raises(ValueError, match=r"^-p 3 is more than the 2 players still alive on this map \(3 in "
+                       r"the file\)$"):
         reduce_players(b, 3, set())
     full = parse_map(
         "motti-map 1\nsize 3 1\nplayers 3\ncapital 1 0 0\ncapital 2 1 0\ncapital 3 2 0\ngrid\nabc\n"
@@ -265,3 +266,45 @@ def test_every_shipped_map_loads():
     continent = load_map(shipped_dir("motti") / "continent.map").board
     assert continent.width >= 200 and continent.height >= 150
     assert [m[0] for m in list_maps()] == sorted(names)
+
+
+@pytest.mark.parametrize(("size_line", "column", "message"), [
+    ("size 3000000000 3000000000", 6, "size must be at most 2000 2000, found 3000000000 3000000000"),
+    ("size 200000 200000", 6, "size must be at most 2000 2000, found 200000 200000"),
+    ("size 20 2001", 9, "size must be at most 2000 2000, found 20 2001"),
+    ("size " + "9" * 5000 + " 1", 6, "W is far too large (5000 digits)"),
+])
+def test_an_absurd_size_line_is_an_error_naming_line_and_column(size_line, column, message):
+    text = f"motti-map 1\n{size_line}\nplayers 2\ncapital 1 0 0\ncapital 2 1 0\ngrid\nab\n"
+    with pytest.raises(MapError) as caught:
+        parse_map(text, "huge.map")
+    assert str(caught.value) == f"huge.map:2:{column}: {message}"
+
+
+def test_a_map_of_2000_cells_a_side_loads():
+    row = "a" * 1000 + "b" * 1000
+    text = "motti-map 1\nsize 2000 2000\nplayers 2\ncapital 1 0 0\ncapital 2 1999 1999\ngrid\n"
+    board = parse_map(text + (row + "\n") * 2000).board
+    assert (board.width, board.height) == (2000, 2000)
+
+
+def test_list_maps_reports_each_file_it_skips(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOTTI_MAPDIR", str(tmp_path))
+    (tmp_path / "b.map").write_text(EXAMPLE)
+    (tmp_path / "huge.map").write_text("motti-map 1\nsize 200000 200000\nplayers 2\n")
+    skipped: list[MapError] = []
+    assert list_maps(skipped.append) == [("b", 8, 4, 2)]
+    assert [str(error) for error in skipped] == [
+        f"{tmp_path / 'huge.map'}:2:6: size must be at most 2000 2000, found 200000 200000"]
+
+
+def test_p_above_the_one_player_left_names_both_counts():
+    one_left = parse_map("motti-map 1\nsize 3 1\nplayers 3\ncapital 1 0 0\neliminated 2\neliminated 3\n"
+                         "grid\na..\n").board
+    with pytest.raises(ValueError) as caught:
+        reduce_players(one_left, 2, set())
+    assert str(caught.value) == "-p 2 is more than the 1 player still alive on this map (3 in the file)"
+    full = parse_map(EXAMPLE).board
+    with pytest.raises(ValueError) as caught:
+        reduce_players(full, 3, set())
+    assert str(caught.value) == "-p 3 is more than the 2 players of this map"
