@@ -1,0 +1,213 @@
+"""Star Lanes through the one game interface of :mod:`common.game` (entry point ``starlanes``).
+
+``GAME.new_initial_state(seed=None, players=2, rules="1995", names=None)`` starts a game of 1–4 players under
+the 1995 rules (spec/starlanes.md) or the 1977 original (spec/starlanes-1977.md); ``state.game`` is the
+:class:`starlanes.rules.Game` with the richer API the front ends use.
+
+Actions are tuples of ints:
+
+- ``(MOVE_ACTION, i)``: take candidate ``i`` (0-based; the screen shows ``i + 1``);
+- ``(TRADE_ACTION, company, amount)``: buy (``amount`` > 0) or sell (< 0) shares of company 0..4 (A..E);
+  ``amount`` 0 is the pass of the 1977 trading, which asks every active company in turn;
+- ``(END_ACTION,)``: end the 1995 trading (its ESC key).
+
+``legal_actions()`` lists every one of them, every trade amount from −holdings to cash // price included, as
+a lazy sequence (a rich player may have thousands of amounts to choose from).
+
+``returns()`` is rank-based: a player's value is (players below − players above) / (players − 1) by net
+worth, so the richest get the highest value, +1 when alone on top and −1 for the poorest alone at the bottom
+(two players: +1/−1, 0 each on a tie); a one-player game returns ``[0.0]``. It is defined throughout and final
+once the game is over.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from common.game import TERMINAL, IllegalAction
+from starlanes import rules as sl
+
+MOVE_ACTION, TRADE_ACTION, END_ACTION = 0, 1, 2
+DEFAULT_PLAYERS = 2
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def decode(action: object) -> sl.Action | None:
+    """The :mod:`starlanes.rules` action an interface action stands for, or None for anything malformed."""
+    if not isinstance(action, tuple) or not action or not all(_is_int(v) for v in action):
+        return None
+    kind, *rest = action
+    if kind == MOVE_ACTION and len(rest) == 1:
+        return sl.Move(rest[0])
+    if kind == TRADE_ACTION and len(rest) == 2 and 0 <= rest[0] < sl.NUM_COMPANIES:
+        return sl.Trade(rest[0], rest[1])
+    if kind == END_ACTION and not rest:
+        return sl.EndTurn()
+    return None
+
+
+def encode(action: sl.Action) -> tuple[int, ...]:
+    """The interface action of a :mod:`starlanes.rules` action (the inverse of :func:`decode`)."""
+    if isinstance(action, sl.Move):
+        return (MOVE_ACTION, action.index)
+    if isinstance(action, sl.Trade):
+        return (TRADE_ACTION, action.company, action.amount)
+    return (END_ACTION,)
+
+
+class LegalActions(Sequence[tuple[int, ...]]):
+    """Every legal action of a state, computed on demand: a head of single actions (the moves, or the end of
+    trading), then for each tradable company the run of amounts from its lowest to its highest."""
+
+    def __init__(self, game: sl.Game) -> None:
+        self._head: list[tuple[int, ...]] = []
+        self._runs: list[tuple[int, int, int]] = []
+        if game.phase == sl.MOVE:
+            self._head = [(MOVE_ACTION, i) for i in range(len(game.candidates))]
+        elif game.phase == sl.TRADE:
+            if game.can_end_trading():
+                self._head = [(END_ACTION,)]
+            self._runs = [(company, *game.trade_limits(company)) for company in game.tradable()]
+        self._len = len(self._head) + sum(high - low + 1 for _, low, high in self._runs)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, ...]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int, ...]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, ...] | list[tuple[int, ...]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("legal action index out of range")
+        if index < len(self._head):
+            return self._head[index]
+        index -= len(self._head)
+        for company, low, high in self._runs:
+            if index <= high - low:
+                return (TRADE_ACTION, company, low + index)
+            index -= high - low + 1
+        raise AssertionError("unreachable")
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, tuple) or not all(_is_int(v) for v in action):
+            return False
+        if action in self._head:
+            return True
+        if len(action) != 3 or action[0] != TRADE_ACTION:
+            return False
+        return any(action[1] == company and low <= action[2] <= high for company, low, high in self._runs)
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        yield from self._head
+        for company, low, high in self._runs:
+            for amount in range(low, high + 1):
+                yield (TRADE_ACTION, company, amount)
+
+
+class StarLanesState:
+    """A game of Star Lanes as a :class:`common.game.State`; ``game`` is the :class:`starlanes.rules.Game`."""
+
+    def __init__(self, game: sl.Game) -> None:
+        self.game = game
+
+    def num_players(self) -> int:
+        return len(self.game.players)
+
+    def current_player(self) -> int:
+        """The player to act (0-based), or :data:`common.game.TERMINAL`."""
+        return TERMINAL if self.game.is_terminal() else self.game.current
+
+    def legal_actions(self, player: int | None = None) -> LegalActions | list[tuple[int, ...]]:
+        """Every legal action (module docstring); empty for a player other than the one to act."""
+        if player is not None and player != self.current_player():
+            return []
+        return LegalActions(self.game)
+
+    def apply_action(self, action: Any) -> None:
+        """Play ``action``. Raises :class:`starlanes.rules.IllegalAction` (a
+        :class:`common.game.IllegalAction`) for anything :meth:`legal_actions` does not list, changing
+        nothing."""
+        decoded = decode(action)
+        if decoded is None:
+            raise sl.IllegalAction(f"not a Star Lanes action: {action!r}")
+        self.game.apply(decoded)
+
+    def apply_actions(self, joint: Sequence[Any], order: Sequence[int] | None = None) -> None:
+        """Star Lanes has no simultaneous steps: always raises :class:`common.game.IllegalAction`."""
+        raise IllegalAction("Star Lanes players act one at a time")
+
+    def is_terminal(self) -> bool:
+        return self.game.is_terminal()
+
+    def returns(self) -> list[float]:
+        """Rank-based values by net worth, in [−1, 1] (module docstring)."""
+        worths = self.game.net_worths()
+        n = len(worths)
+        if n == 1:
+            return [0.0]
+        return [(sum(w < mine for w in worths) - sum(w > mine for w in worths)) / (n - 1) for mine in worths]
+
+    def clone(self) -> StarLanesState:
+        """An independent copy (the generator's state included)."""
+        return StarLanesState(self.game.clone())
+
+    def reseed(self, seed: int) -> StarLanesState:
+        """Replace the game's generator by ``random.Random(seed)``; returns ``self``."""
+        self.game.rng = random.Random(seed)
+        return self
+
+    def serialize(self) -> str:
+        """The state as JSON text (:meth:`starlanes.rules.Game.to_dict`, the rule set named in it)."""
+        return json.dumps(self.game.to_dict(), separators=(",", ":"))
+
+    def __str__(self) -> str:
+        rows = [f"{self.game.rules.name} rules, move {self.game.moves + 1}, player {self.game.current + 1}"]
+        width = sl.MAP_WIDTH
+        rows += ["".join(self.game.grid[y * width:(y + 1) * width]) for y in range(self.game.rules.height)]
+        return "\n".join(rows)
+
+
+class StarLanes:
+    """The Star Lanes :class:`common.game.Game`."""
+
+    name = "starlanes"
+
+    def new_initial_state(self, seed: int | None = None, players: int = DEFAULT_PLAYERS, rules: str = "1995",
+                          names: Sequence[str] | None = None) -> StarLanesState:
+        """A new game of ``players`` (1–4) named ``names`` (default ``Player 1``…) under ``rules``
+        (``"1995"`` or ``"1977"``), its map, first player and candidates drawn from ``random.Random(seed)``.
+        Raises ValueError for a bad option."""
+        rule_set = sl.rule_set(rules)
+        if not 1 <= players <= sl.MAX_PLAYERS:
+            raise ValueError(f"players: 1 to {sl.MAX_PLAYERS}, not {players}")
+        names = list(names) if names is not None else [f"Player {i + 1}" for i in range(players)]
+        if len(names) != players:
+            raise ValueError(f"names: {len(names)} names for {players} players")
+        return StarLanesState(sl.Game.new(names, random.Random(seed), rule_set))
+
+    def deserialize_state(self, text: str) -> StarLanesState:
+        """The state :meth:`StarLanesState.serialize` wrote. Raises ValueError naming the fault."""
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"not JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise ValueError("a Star Lanes state is a JSON object")
+        return StarLanesState(sl.Game.from_dict(data))
+
+
+GAME = StarLanes()
+"""The entry point ``starlanes`` of the ``motti_games.games`` group."""
