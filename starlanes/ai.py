@@ -8,6 +8,10 @@ players replays exactly):
 - ``hard``: moves to the candidate that best improves its net worth over the richest opponent; each turn it
   moves its money into the company with the best expected growth per dollar (stars and room around it), and
   sells out of companies that one black hole could destroy.
+
+Under the 1977 rules (spec/starlanes-1977.md) the same plans are walked through the companies in order A to E,
+one amount each, each amount cut to what the cash at that point allows; and since that game ends after 48
+moves, the hard player values a company's room to grow less as the end nears (none on the last round).
 """
 
 from __future__ import annotations
@@ -18,7 +22,6 @@ from starlanes.rules import (
     EMPTY,
     LETTERS,
     MOVE,
-    NEIGHBOURS,
     NEWCO_COST,
     STAR,
     STAR_COST,
@@ -36,8 +39,8 @@ LEVELS = ("easy", "hard")
 def choose(game: Game, level: str) -> list[Action]:
     """The current player's actions for this phase, in order.
 
-    Move phase: ``[Move(i)]``. Trade phase: the trades, then ``EndTurn()``. Raises ValueError for an unknown
-    level or a finished game.
+    Move phase: ``[Move(i)]``. Trade phase: the trades, then ``EndTurn()`` (1995); or one amount for each
+    company still to be asked, in order (1977). Raises ValueError for an unknown level or a finished game.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown computer level {level!r} (choose from {', '.join(LEVELS)})")
@@ -45,7 +48,7 @@ def choose(game: Game, level: str) -> list[Action]:
         return [choose_move(game, level)]
     if game.phase == TRADE:
         trades = _easy_trades(game) if level == "easy" else _hard_trades(game)
-        return [*trades, EndTurn()]
+        return [*trades, EndTurn()] if game.can_end_trading() else _in_order(game, trades)
     raise ValueError("the game is over")
 
 
@@ -66,6 +69,25 @@ def choose_move(game: Game, level: str) -> Move:
     return Move(best)
 
 
+def _in_order(game: Game, trades: list[Trade]) -> list[Action]:
+    """A plan as the 1977 trading asks for it: one amount for the company asked and each active one after it,
+    in order, each within the limits the cash reached by then allows."""
+    planned: dict[int, int] = {}
+    for trade in trades:
+        planned[trade.company] = planned.get(trade.company, 0) + trade.amount
+    player = game.players[game.current]
+    cash = player.cash
+    walk: list[Action] = []
+    for company in game.active_companies():
+        if game.asking is None or company < game.asking:
+            continue
+        price = game.companies[company].price
+        amount = max(-player.holdings[company], min(planned.get(company, 0), cash // price))
+        cash -= amount * price
+        walk.append(Trade(company, amount))
+    return walk
+
+
 def _easy_trades(game: Game) -> list[Trade]:
     cash = game.players[game.current].cash
     trades = []
@@ -81,7 +103,8 @@ def _frontier(game: Game, company: int) -> set[int]:
     letter = LETTERS[company]
     grid = game.grid
     cells = [i for i, s in enumerate(grid) if s == letter]
-    return {j for i in cells for j in NEIGHBOURS[i] if j >= 0 and grid[j] == EMPTY}
+    table = game.rules.neighbours
+    return {j for i in cells for j in table[i] if j >= 0 and grid[j] == EMPTY}
 
 
 def _growth(game: Game, company: int) -> tuple[int, bool]:
@@ -90,7 +113,7 @@ def _growth(game: Game, company: int) -> tuple[int, bool]:
     gain = 0
     risky = False
     for cell in _frontier(game, company):
-        around = [game.grid[j] for j in NEIGHBOURS[cell] if j >= 0]
+        around = [game.grid[j] for j in game.rules.neighbours[cell] if j >= 0]
         step = NEWCO_COST + STAR_COST * around.count(STAR) - BLACK_HOLE_COST * around.count(BLACK_HOLE)
         gain += step
         risky = risky or price + step <= 0
@@ -99,7 +122,20 @@ def _growth(game: Game, company: int) -> tuple[int, bool]:
 
 def _potential(game: Game, player: int) -> int:
     holdings = game.players[player].holdings
-    return sum(holdings[c] * max(_growth(game, c)[0], 0) // 4 for c in game.active_companies())
+    gain = sum(holdings[c] * max(_growth(game, c)[0], 0) // 4 for c in game.active_companies())
+    return gain * _rounds_left(game) // _HORIZON
+
+
+_HORIZON = 4
+
+
+def _rounds_left(game: Game) -> int:
+    """Rounds of moves left to profit from growth, at most :data:`_HORIZON` (always that without a move
+    limit; 0 once the game is over)."""
+    left = game.moves_remaining()
+    if left is None:
+        return _HORIZON
+    return min(_HORIZON, left // len(game.players))
 
 
 def _hard_trades(game: Game) -> list[Trade]:
