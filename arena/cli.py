@@ -6,6 +6,7 @@ arena serve MAP [--players N] [--host H] [--port P] [--seed S] [--move-ms T] [--
 arena bot [--strategy random|flee|hunt] [--seed S] [HOST] [PORT]
 arena play MAP [--bots N] [--seed S] [--round-ms T] ... [0:DISPLAY ...]
 arena replay FILE [0:DISPLAY] [--step-ms T] [--verify]
+arena tournament BOT... --maps M1,M2 --games N --players K [--jobs J] [--seed S] [--out DIR]
 ```
 A user's mistake (bad map or toxic file, port in use, bad display string, unreadable replay) prints one line
 ``arena: ...`` on stderr and exits 2; Ctrl-C exits 130.
@@ -188,6 +189,8 @@ _players = _whole(2, 16)
 _port = _whole(0, 65535)
 _ms = _whole(0, 86_400_000)
 """Milliseconds: 0 up to a day."""
+VERIFY_DETAILS = 20
+"""Differences ``arena replay --verify`` prints one by one (the rest are counted)."""
 MIN_STEP_MS = 20
 """Shortest time per round in the replay window (a smaller ``--step-ms`` is refused)."""
 
@@ -254,7 +257,33 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     rep.add_argument("--step-ms", type=_whole(MIN_STEP_MS, 86_400_000), default=250,
                      help=f"time per round in the window, at least {MIN_STEP_MS} (default 250)")
     rep.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded state")
-    return parser, {"serve": serve, "play": play, "bot": bot, "replay": rep}
+
+    tour = sub.add_parser("tournament", help="many games between bots, with standings",
+                          description="Games on each map between bots run as processes; standings by mean "
+                                      "points per map, summed over maps.")
+    tour.add_argument("bots", nargs="+", metavar="BOT",
+                      help=f"an example bot ({', '.join(bots.STRATEGIES)}) or a shell command in which "
+                           f"{{port}} and {{host}} are replaced")
+    tour.add_argument("--maps", default="office", metavar="M1,M2",
+                      help="comma-separated maps: .map files or shipped names (default office)")
+    tour.add_argument("--games", type=_whole(1), default=10, metavar="N", help="games per map (default 10)")
+    tour.add_argument("--players", type=_players, default=None, metavar="K",
+                      help="bots per game, 2..16 (default: every bot, at most 16)")
+    tour.add_argument("--jobs", type=_whole(1, 256), default=os.cpu_count() or 1, metavar="J",
+                      help="games at once (default: the number of cores)")
+    tour.add_argument("--seed", type=_positive, default=None, help="seed of pairings, seats and game seeds")
+    tour.add_argument("--out", metavar="DIR",
+                      help="results folder (default $XDG_STATE_HOME/arena/tournaments/YYYYmmdd-HHMMSS)")
+    tour.add_argument("--prep-ms", type=_ms, default=2000,
+                      help="time between MAP and round 1 (default 2000)")
+    tour.add_argument("--move-ms", type=_ms, default=1000,
+                      help="time a bot has to answer START (default 1000)")
+    tour.add_argument("--quiet-rounds", type=_whole(1), default=30, metavar="F",
+                      help="rounds without a team change before a forced switch (default 30)")
+    tour.add_argument("--connect-ms", type=_whole(1, 86_400_000), default=10000, metavar="T",
+                      help="time a bot has to start, connect and answer ID (default 10000)")
+    tour.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    return parser, {"serve": serve, "play": play, "bot": bot, "replay": rep, "tournament": tour}
 
 
 # --- commands -----------------------------------------------------------------------------------------------
@@ -454,6 +483,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if verdict.rounds:
             print(f"{args.file}: {len(verdict.rounds)} rounds differ from the re-simulation: "
                   f"{verdict.rounds[:10]}")
+            for detail in verdict.details[:VERIFY_DETAILS]:
+                print(f"{args.file}: {detail}")
+            if len(verdict.details) > VERIFY_DETAILS:
+                print(f"{args.file}: ... and {len(verdict.details) - VERIFY_DETAILS} more differences")
             return 1
         for problem in verdict.ending:
             print(f"{args.file}: {problem}")
@@ -471,7 +504,59 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"serve": cmd_serve, "play": cmd_play, "bot": cmd_bot, "replay": cmd_replay}
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from arena import tournament
+
+    try:
+        entrants = tournament.parse_bots(args.bots)
+    except tournament.TournamentError as exc:
+        raise UsageError(str(exc)) from None
+    if len(entrants) < 2:
+        raise UsageError("a tournament needs at least 2 bots")
+    players = args.players or min(len(entrants), 16)
+    if players > len(entrants):
+        raise UsageError(f"--players {players}: only {len(entrants)} bots given")
+    names = [name for name in args.maps.split(",") if name]
+    if not names or len(set(names)) != len(names):
+        raise UsageError(f"--maps {args.maps!r}: expected distinct comma-separated maps")
+    maps = {}
+    for name in names:
+        arena = _load(name, None, players)
+        if arena.name in maps:
+            raise UsageError(f"--maps: two maps are named {arena.name}")
+        maps[arena.name] = arena
+    out = Path(args.out) if args.out else (replay.replay_dir().parent / "tournaments"
+                                            / time.strftime("%Y%m%d-%H%M%S"))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create the results folder {out}: {exc.strerror or exc}") from None
+    config = tournament.Config(entrants, maps, args.games, players, out, jobs=args.jobs, seed=args.seed,
+                               prep_ms=args.prep_ms, move_ms=args.move_ms, quiet_rounds=args.quiet_rounds,
+                               connect_ms=args.connect_ms)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(tournament.OutsideGames())
+
+    def show(line: str) -> None:
+        if not args.quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    games = len(maps) * args.games
+    show(f"tournament: {len(entrants)} bots, {games} games of {players} on {', '.join(maps)}, "
+         f"{args.jobs} at once, seed {args.seed}; results in {out}")
+    t, rows = tournament.run(config, show=show)
+    played = sum(1 for r in t.records if r.counts)
+    heading = f"standings after {played} of {t.total} games"
+    print(heading + (f" ({t.stopped})" if t.stopped else ""))
+    print(tournament.format_standings(rows, list(maps)))
+    print(f"results: {out}")
+    if t.stopped:
+        return 143 if t.stopped == "terminated" else 130
+    return 0
+
+
+COMMANDS = {"serve": cmd_serve, "play": cmd_play, "bot": cmd_bot, "replay": cmd_replay,
+            "tournament": cmd_tournament}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,7 +4,10 @@ Line 1, ``{"type": "header", ...}``: format, map name, walls (normalised rows), 
 seed, number of players, their wire ids, F (``quiet_rounds``), MAXR, the timings, the start time and the
 initial state (:meth:`arena.rules.Game.snapshot`). Then one ``{"type": "round", ...}`` line per round: the
 round number, the MOVEs received in arrival order as ``[player, direction, facing]``, which players were still
-connected, the team changes and catches, and the resulting state. Last, ``{"type": "final", "table": [...]}``.
+connected, the team changes and catches, the refused moves as ``[player, reason]``, the round's duration in
+milliseconds (``ms``) and the resulting state. Last, ``{"type": "final", "table": [...],
+"diagnostics": [...]}`` (per player what its bot did wrong, :class:`arena.server.Diagnostics`; ``"stopped"``
+names why a game was cut short by SIGINT or SIGTERM).
 
 Re-simulating the header and the recorded moves (:func:`verify`) reproduces every state line exactly.
 """
@@ -12,6 +15,7 @@ Re-simulating the header and the recorded moves (:func:`verify`) reproduces ever
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import shutil
@@ -25,13 +29,14 @@ from typing import TYPE_CHECKING, TextIO
 import numpy as np
 
 from arena.mapfile import normalised_text
-from arena.rules import BLUE, DIRECTIONS, MOVES, RED, START_ENERGY, Arena, Game, RoundResult
+from arena.rules import BLUE, DIRECTIONS, MOVES, RED, REFUSALS, START_ENERGY, Arena, Game, RoundResult
 from arena.server import final_table, spectator_state
 
 if TYPE_CHECKING:
     from arena.server import ArenaServer, TableRow
 
 FORMAT = 1
+log = logging.getLogger("arena.replay")
 
 
 class ReplayError(ValueError):
@@ -63,17 +68,21 @@ def header(arena: Arena, game: Game, *, seed: int, wire_ids: list[int], settings
 
 
 def round_line(game: Game, result: RoundResult, moves: list[tuple[int, str, str]],
-               connected: list[bool]) -> dict:
+               connected: list[bool], ms: float | None = None) -> dict:
     """The line of a round just played by *game* (state after the round); *connected*: per player, whether its
-    client was connected in that round."""
-    return {
+    client was connected in that round; *ms*: the round's duration."""
+    line = {
         "type": "round", "round": result.round,
         "moves": [[pid, direction, facing] for pid, direction, facing in moves],
         "connected": list(connected),
         "changes": [[c.id, c.team, c.cause] for c in result.changes],
         "catches": [[blue, list(reds)] for blue, reds in result.catches],
+        "refused": [[pid, result.reasons[pid]] for pid in result.refused],
         "state": game.snapshot(),
     }
+    if ms is not None:
+        line["ms"] = round(ms, 1)
+    return line
 
 
 def arena_of(head: dict) -> Arena:
@@ -85,17 +94,34 @@ def arena_of(head: dict) -> Arena:
 
 class ReplayWriter:
     """Server observer writing a replay to *path* line by line, then copying it to ``LAST.jsonl`` beside
-    it."""
+    it.
+
+    A write that fails during the game (disk full, ``/dev/full``) is one warning in the log; the writer then
+    stops writing and the game goes on (``failed`` holds the reason)."""
 
     def __init__(self, path: str | os.PathLike[str], *, last: bool = True) -> None:
         self.path = Path(path)
         self.last = last
+        self.failed: str | None = None
         self._file: TextIO | None = None
+
+    def _fail(self, exc: OSError) -> None:
+        self.failed = exc.strerror or str(exc)
+        log.warning("cannot write the replay %s: %s; the game goes on without it", self.path, self.failed)
+        if self._file is not None:
+            try:
+                self._file.close()
+            except OSError:
+                pass
+            self._file = None
 
     def _write(self, obj: dict) -> None:
         if self._file is not None:
-            self._file.write(json.dumps(obj, separators=(",", ":")) + "\n")
-            self._file.flush()
+            try:
+                self._file.write(json.dumps(obj, separators=(",", ":")) + "\n")
+                self._file.flush()
+            except OSError as exc:
+                self._fail(exc)
 
     def prepare(self) -> None:
         """Check, before a game starts, that the file can be created: the directory is made and the file
@@ -115,8 +141,12 @@ class ReplayWriter:
         self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed in on_end/close
 
     def on_start(self, server: ArenaServer) -> None:
-        if self._file is None:
-            self.open()
+        if self._file is None and self.failed is None:
+            try:
+                self.open()
+            except OSError as exc:
+                self._fail(exc)
+                return
         s = server.settings
         settings = {"move_ms": s.move_ms, "prep_ms": s.prep_ms, "host": s.host, "port": server.port}
         self._write(header(server.arena, server.game, seed=s.seed, wire_ids=server.wire_ids,
@@ -124,17 +154,29 @@ class ReplayWriter:
 
     def on_round(self, server: ArenaServer, result: RoundResult,
                  moves: list[tuple[int, str, str]]) -> None:
-        self._write(round_line(server.game, result, moves, server.connected))
+        self._write(round_line(server.game, result, moves, server.connected,
+                               server.round_ms[-1] if server.round_ms else None))
 
     def on_end(self, server: ArenaServer, table: list[TableRow]) -> None:
-        self._write({"type": "final", "rounds": server.game.round, "table": [row.as_json() for row in table]})
+        final = {"type": "final", "rounds": server.game.round, "table": [row.as_json() for row in table],
+                 "diagnostics": [d.as_json() for d in server.diagnostics()]}
+        if server.stopped:
+            final["stopped"] = server.stopped
+        self._write(final)
         self.close()
-        if self.last:
-            shutil.copyfile(self.path, self.path.parent / "LAST.jsonl")
+        if self.last and self.failed is None:
+            try:
+                shutil.copyfile(self.path, self.path.parent / "LAST.jsonl")
+            except OSError as exc:
+                log.warning("cannot copy the replay to %s: %s", self.path.parent / "LAST.jsonl",
+                            exc.strerror or exc)
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
+            try:
+                self._file.close()
+            except OSError as exc:
+                self._fail(exc)
             self._file = None
 
 
@@ -256,6 +298,14 @@ def _check_round(line: dict, head: dict, walls: np.ndarray, number: int) -> None
         isinstance(c, list) and len(c) == 2 and _is_int(c[0], 0, n - 1) and isinstance(c[1], list)
         and all(_is_int(r, 0, n - 1) for r in c[1]) for c in catches),
         "catches: expected [blue, [reds]] lists")
+    refused = line.get("refused", [])
+    _expect(isinstance(refused, list) and all(
+        isinstance(r, list) and len(r) == 2 and _is_int(r[0], 0, n - 1) and r[1] in REFUSALS
+        for r in refused),
+        f"refused: expected [player, reason] lists, reasons {', '.join(REFUSALS)}")
+    ms = line.get("ms", 0)
+    _expect(isinstance(ms, int | float) and not isinstance(ms, bool) and ms >= 0,
+            "ms: expected the round's duration in milliseconds")
     _check_state(line.get("state"), head, walls)
 
 
@@ -321,19 +371,40 @@ class Verdict:
     """What :func:`verify` found. *rounds*: the rounds whose recorded state differs from the re-simulated one
     (0 = the initial placement); *ending*: one-line descriptions of what is wrong with the end of the game
     (it does not finish, the final table is missing or differs from the re-simulated one). Both empty =
-    conformant."""
+    conformant. *details*: one line per difference in those rounds, naming the round, the player and the
+    field (``round 12: player 3 energy: recorded 9870, re-simulated 9868``)."""
 
     rounds: list[int] = field(default_factory=list)
     ending: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.rounds and not self.ending
 
 
+def differences(number: int, recorded: dict, simulated: dict, ids: list[int]) -> list[str]:
+    """Lines naming what differs between a *recorded* and a *simulated* state of round *number*: the round
+    counters, then per player (``player INDEX (id WIRE)``) each field that differs."""
+    out = []
+    where = "initial state" if number == 0 else f"round {number}"
+    for key, value in simulated.items():
+        if key != "players" and recorded.get(key) != value:
+            out.append(f"{where}: {key}: recorded {recorded.get(key)!r}, re-simulated {value!r}")
+    players = recorded.get("players", [])
+    for index, want in enumerate(simulated["players"]):
+        got = players[index] if index < len(players) else {}
+        for key, value in want.items():
+            if got.get(key) != value:
+                out.append(f"{where}: player {index} (id {ids[index]}) {key}: recorded {got.get(key)!r}, "
+                           f"re-simulated {value!r}")
+    return out
+
+
 def _check_ending(replay: Replay, game: Game) -> list[str]:
     """Compare the end of *replay* with the re-simulated *game* (after all recorded rounds)."""
-    if not game.is_over():
+    stopped = replay.final is not None and replay.final.get("stopped")
+    if not game.is_over() and not stopped:
         return [f"the game does not finish: the replay stops after round {game.round} with blue players left"]
     if replay.final is None:
         return [f"no final table (the game finished in round {game.round})"]
@@ -363,14 +434,26 @@ def verify(replay: Replay) -> Verdict:
     whether the game finishes, and the final table (spec §4) with the re-simulation."""
     head = replay.header
     game = Game(replay.arena, head["players"], random.Random(head["seed"]), quiet_rounds=head["quiet_rounds"])
-    verdict = Verdict([] if game.snapshot() == _rules_state(head["initial"]) else [0])
+    ids = head["ids"]
+    verdict = Verdict()
+    initial = _rules_state(head["initial"])
+    if game.snapshot() != initial:
+        verdict.rounds.append(0)
+        verdict.details += differences(0, initial, game.snapshot(), ids)
     for line in replay.rounds:
         if game.is_over():
             verdict.rounds.append(line["round"])
+            verdict.details.append(f"round {line['round']}: recorded after the game was over")
             continue
-        game.play_round([(pid, direction, facing) for pid, direction, facing in line["moves"]])
-        if game.snapshot() != _rules_state(line["state"]):
+        result = game.play_round([(pid, direction, facing) for pid, direction, facing in line["moves"]])
+        details = differences(line["round"], _rules_state(line["state"]), game.snapshot(), ids)
+        refused = [[pid, result.reasons[pid]] for pid in result.refused]
+        if "refused" in line and line["refused"] != refused:
+            details.append(f"round {line['round']}: refused: recorded {line['refused']!r}, "
+                           f"re-simulated {refused!r}")
+        if details:
             verdict.rounds.append(line["round"])
+            verdict.details += details
     if not verdict.rounds:
         verdict.ending = _check_ending(replay, game)
     return verdict

@@ -41,6 +41,10 @@ START_ENERGY = 10000
 QUIET_ROUNDS = 30
 #: Team-change causes (§2.6).
 ENERGY, CAUGHT, FORCED, CAP = "ENERGY", "CAUGHT", "FORCED", "CAP"
+#: Why a move is refused (§2.4): the target is a wall or off the map, holds another player, or a diagonal
+#: passes a wall or off-map corner.
+WALL, PLAYER, CORNER = "wall", "player", "corner"
+REFUSALS = (WALL, PLAYER, CORNER)
 
 
 @dataclass
@@ -119,7 +123,8 @@ class RoundResult:
     """What one round did.
 
     ``changes``: team changes in phase order, ids ascending within a phase. ``catches``: (caught blue id,
-    credited red ids ascending). ``refused``: ids whose (non-NONE) move was refused, in application order.
+    credited red ids ascending). ``refused``: ids whose (non-NONE) move was refused, in application order;
+    ``reasons``: why, per refused id (:data:`REFUSALS`).
     ``moved``: ids that changed cell. ``awarded``: points gained this round per id (exact). ``over``: the game
     has ended. ``order``: every player's (id, direction, facing) in application order (received moves in
     arrival order, then the silent players' NONE in id order, §2.4).
@@ -130,6 +135,7 @@ class RoundResult:
     changes: list[TeamChange] = field(default_factory=list)
     catches: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
     refused: list[int] = field(default_factory=list)
+    reasons: dict[int, str] = field(default_factory=dict)
     moved: list[int] = field(default_factory=list)
     awarded: dict[int, Fraction] = field(default_factory=dict)
     over: bool = False
@@ -243,6 +249,20 @@ class Game:
         if dx and dy:
             return self.arena.is_free(tx, y) and self.arena.is_free(x, ty)
         return True
+
+    def refusal(self, x: int, y: int, direction: str, occupied: set[tuple[int, int]]) -> str | None:
+        """Why a move from (x, y) in *direction* (not NONE) is refused with the cells in *occupied* taken:
+        WALL (the target is a wall or off the map), PLAYER (it holds a player) or CORNER (a diagonal past a
+        wall or off-map corner), or None when the move is legal (§2.4)."""
+        dx, dy = VECTORS[direction]
+        tx, ty = x + dx, y + dy
+        if not self.arena.is_free(tx, ty):
+            return WALL
+        if (tx, ty) in occupied:
+            return PLAYER
+        if not self.step_ok(x, y, direction):
+            return CORNER
+        return None
 
     def is_over(self) -> bool:
         """True once a round has ended with no BLUE left (§2.6 end check, including the MAXR cap)."""
@@ -405,6 +425,7 @@ def stage_moves(game: Game, result: RoundResult) -> None:
             result.moved.append(pid)
         else:
             result.refused.append(pid)
+            result.reasons[pid] = game.refusal(p.x, p.y, direction, occupied) or WALL
     for p in players:
         p.stay = 1 if moved[p.id] else p.stay + 1
 

@@ -20,9 +20,11 @@ and ``on_end(server, table)`` calls on the event loop; they must not block.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import random
+import re
 import tempfile
 import time
 from collections.abc import Sequence
@@ -33,7 +35,7 @@ from typing import Protocol
 
 from arena import protocol as wire
 from arena.mapfile import normalised_text
-from arena.rules import RED, Arena, Game, RoundResult, format_points
+from arena.rules import RED, REFUSALS, Arena, Game, RoundResult, format_points
 from arena.rules import TeamChange as RuleTeamChange
 from arena.vision import visibility
 
@@ -59,6 +61,10 @@ class Settings:
     quiet_rounds: int = 30
     id_timeout_ms: int = 10000
     ping_ms: int = 2000
+    seat_ports: bool = False
+    """Also listen on one free port per seat (``ArenaServer.seat_ports``): a client joining through seat k's
+    port plays as player k (start cell k of the seed), whenever it joins; tournaments start all bots at once
+    and still seat them by the seed. Clients of the main port take the seats left, in joining order."""
     round_pause_ms: int = 0
     """Pause between the end of a round's MOVE window and the next round's messages, the time spent applying
     the round counted in (0 = next round at once); ``arena play`` uses it to keep a game watchable. MOVEs
@@ -143,11 +149,53 @@ class ServerError(Exception):
     """A one-line reason the server cannot run (port in use, run directory not writable)."""
 
 
+@dataclass
+class Diagnostics:
+    """What one bot did wrong in a game (issue-free bots have all zeros).
+
+    ``refused``: moves refused per reason (:data:`arena.rules.REFUSALS`: wall, player, corner); ``late``:
+    MOVEs that answered a ``START`` after that round's deadline; ``missing``: rounds in which the bot was
+    connected but had no valid MOVE by the deadline; ``ignored``: messages ignored (malformed, unknown, a
+    second MOVE, a MOVE outside a round); ``joined``: False for a seat whose bot never joined;
+    ``left_round``: the round during which the connection ended before the game did (0 = during the
+    preparation), with ``left_reason``.
+    """
+
+    id: int
+    refused: dict[str, int] = field(default_factory=lambda: dict.fromkeys(REFUSALS, 0))
+    late: int = 0
+    missing: int = 0
+    ignored: int = 0
+    joined: bool = True
+    silent_since: int | None = None
+    """The first round of the run of rounds without a valid MOVE that lasts to now (None: it moved in the
+    last round played); a bot still connected but silent at the end of the game hangs."""
+    left_round: int | None = None
+    left_reason: str | None = None
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "refused": dict(self.refused), "late": self.late, "missing": self.missing,
+                "ignored": self.ignored, "joined": self.joined, "silent_since": self.silent_since,
+                "left_round": self.left_round,
+                "left_reason": self.left_reason}
+
+    def summary(self) -> str:
+        """One line for the server log: ``refused 3 (wall 2, player 1, corner 0), late 1, ...``."""
+        refused = ", ".join(f"{reason} {count}" for reason, count in self.refused.items())
+        text = (f"refused {sum(self.refused.values())} ({refused}), late {self.late}, "
+                f"missing {self.missing}, ignored {self.ignored}")
+        if not self.joined:
+            text += ", never joined"
+        elif self.left_round is not None:
+            text += f", left in round {self.left_round} ({self.left_reason})"
+        return text
+
+
 @dataclass(eq=False)
 class _Client:
     id: int
-    reader: asyncio.StreamReader
-    writer: asyncio.StreamWriter
+    reader: asyncio.StreamReader | None
+    writer: asyncio.StreamWriter | None
     splitter: wire.Splitter = field(default_factory=wire.Splitter)
     okayed: bool = False
     alive: bool = True
@@ -156,6 +204,25 @@ class _Client:
     ignored: int = 0
     task: asyncio.Task | None = None
     id_timer: asyncio.TimerHandle | None = None
+    seat: int | None = None
+    starts: list[int] = field(default_factory=list)
+    """Round numbers of the ``START``s sent, in order."""
+    answered: int = 0
+    """How many of those ``START``s a MOVE has answered (the k-th MOVE answers the k-th START)."""
+    diagnostics: Diagnostics = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.diagnostics = Diagnostics(self.id)
+
+
+MAP_NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
+"""What the map copy's name may not contain: 2010 bots split messages on spaces and commas."""
+
+
+def copy_name(map_name: str) -> str:
+    """The prefix of the map copy's file name: *map_name* with every run of characters outside
+    ``[A-Za-z0-9._-]`` replaced by ``_`` ("my office,v2" -> "my_office_v2"; "arena" when nothing is left)."""
+    return MAP_NAME_CHARS.sub("_", map_name).strip("_") or "arena"
 
 
 def run_dir() -> Path:
@@ -185,7 +252,14 @@ class ArenaServer:
         self.map_copy: Path | None = None
         self.round_times: list[float] = []
         """Server time per round in seconds (vision + messages + rules), for benchmarks."""
+        self.round_ms: list[float] = []
+        """Wall-clock duration of each round in milliseconds: from its first message to its moves applied."""
+        self.stopped: str | None = None
+        """Why the game was stopped before its end (:meth:`stop`), else None."""
         self._server: asyncio.Server | None = None
+        self._seat_servers: list[asyncio.Server] = []
+        self.seat_ports: list[int] = []
+        """With ``settings.seat_ports``: the port of each seat, once started."""
         self._next_id = 0
         self._pending: list[_Client] = []
         self._lobby: list[_Client] = []
@@ -197,11 +271,51 @@ class ArenaServer:
         self._moved: set[int] = set()
         self._all_moved = asyncio.Event()
         self._last_changes: list = []
+        self._absent: list[_Client] = []
+        self._stop = asyncio.Event()
 
     @property
     def waiting_for(self) -> int:
         """How many players are still missing before the game can start (0 once it has started)."""
-        return 0 if self._started else max(0, self.settings.players - len(self._lobby))
+        return 0 if self._started else max(0, self.settings.players - len(self._lobby) - len(self._absent))
+
+    @property
+    def joined_ids(self) -> list[int]:
+        """Wire ids of the clients that have answered ``ID_OKAY`` and wait for the game, in joining order."""
+        return [c.id for c in self._lobby]
+
+    @property
+    def joined_seats(self) -> dict[int, int]:
+        """Seat -> wire id of the clients that joined through a seat port and wait for the game."""
+        return {c.seat: c.id for c in self._lobby if c.seat is not None}
+
+    def _seat_taken(self, seat: int | None) -> bool:
+        return seat is not None and any(c.seat == seat for c in [*self._lobby, *self._absent])
+
+    def add_absent(self, seat: int | None = None) -> int:
+        """Reserve a seat (*seat*, or the next free one) for a bot that never joined: it takes the next wire
+        id and plays as an idle body (spec §2.9), and the game starts once the joined clients and the
+        reserved seats fill ``settings.players``. Returns the seat's wire id. Raises RuntimeError once the
+        game has started or when *seat* is taken."""
+        if self._started or self._seat_taken(seat):
+            raise RuntimeError("the game has started" if self._started else f"seat {seat} is taken")
+        client = _Client(self._next_id, None, None, okayed=True, alive=False, seat=seat)
+        client.diagnostics.joined = False
+        self._next_id += 1
+        self._absent.append(client)
+        self._changed.set()
+        return client.id
+
+    def stop(self, reason: str) -> None:
+        """Stop the game early (SIGINT, SIGTERM; call on the event loop): the round under way is dropped,
+        every bot gets ``DISCONNECT`` and :meth:`run` returns the table so far (empty before the game
+        began). Idempotent."""
+        if self.stopped is None:
+            self.stopped = reason
+            log.warning("stopping: %s", reason)
+        self._stop.set()
+        self._changed.set()
+        self._all_moved.set()
 
     # --- lifecycle ------------------------------------------------------------------------------------------
 
@@ -216,6 +330,13 @@ class ArenaServer:
             raise ServerError(f"cannot listen on {where}: {reason}") from None
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("listening on %s:%d", self.settings.host, self.port)
+        if self.settings.seat_ports:
+            for seat in range(self.settings.players):
+                server = await asyncio.start_server(functools.partial(self._accept, seat=seat),
+                                                    self.settings.host, 0)
+                self._seat_servers.append(server)
+                self.seat_ports.append(server.sockets[0].getsockname()[1])
+            log.info("seat ports %s", " ".join(map(str, self.seat_ports)))
 
     async def run(self) -> list[TableRow]:
         """Wait for the players, play one game, return the final table (sorted by rank, then id)."""
@@ -223,11 +344,16 @@ class ArenaServer:
             await self.start()
         try:
             await self._wait_for_players()
+            if self.stopped:
+                return []
             self._begin()
             for observer in self.observers:
                 observer.on_start(self)
-            await asyncio.sleep(self.settings.prep_ms / 1000)
-            while not self.game.is_over():
+            try:
+                await asyncio.wait_for(self._stop.wait(), self.settings.prep_ms / 1000)
+            except TimeoutError:
+                pass
+            while not self.game.is_over() and not self.stopped:
                 await self._round()
             table = self._finish()
             for observer in self.observers:
@@ -241,6 +367,9 @@ class ArenaServer:
         if self._server is not None:
             self._server.close()
             self._server = None
+        for server in self._seat_servers:
+            server.close()
+        self._seat_servers = []
         for client in [*self._pending, *self._lobby, *self._players]:
             self._drop(client, None, announce=False)
         tasks = [c.task for c in [*self._pending, *self._lobby, *self._players]
@@ -252,12 +381,13 @@ class ArenaServer:
 
     # --- connections ----------------------------------------------------------------------------------------
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self._started or len(self._lobby) >= self.settings.players:
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                      seat: int | None = None) -> None:
+        if not self.waiting_for or self._seat_taken(seat):
             writer.write(wire.encode(wire.Disconnect()))
             writer.close()
             return
-        client = _Client(self._next_id, reader, writer)
+        client = _Client(self._next_id, reader, writer, seat=seat)
         self._next_id += 1
         self._pending.append(client)
         log.info("client %d connected from %s", client.id, writer.get_extra_info("peername"))
@@ -314,6 +444,7 @@ class ArenaServer:
         """Log an ignored message (*what*: the message or the reason, naming its text once); from the
         LOGGED_IGNORED-th on per client only count it (:meth:`_sum_ignored`)."""
         client.ignored += 1
+        client.diagnostics.ignored += 1
         if client.ignored < LOGGED_IGNORED:
             log.warning("client %d: ignored %s", client.id, what)
         elif client.ignored == LOGGED_IGNORED:
@@ -329,7 +460,7 @@ class ArenaServer:
         if client.id_timer is not None:
             client.id_timer.cancel()
         self._pending.remove(client)
-        if self._started or len(self._lobby) >= self.settings.players:
+        if not self.waiting_for or self._seat_taken(client.seat):
             self._send(client, wire.Disconnect())
             self._drop(client, "the game is full", announce=False)
             return
@@ -347,6 +478,10 @@ class ArenaServer:
         return list(self._moves)
 
     def _move(self, client: _Client, message: wire.Move, text: str) -> None:
+        if client.answered < len(client.starts):
+            client.answered += 1
+            if client.starts[client.answered - 1] != self._window:
+                client.diagnostics.late += 1
         if self._window is None or client.player is None:
             self._ignore(client, f"{text!r} outside a round")
             return
@@ -381,7 +516,11 @@ class ArenaServer:
         self._sum_ignored(client)
         if reason:
             log.warning("client %d disconnected: %s", client.id, reason)
-        client.writer.close()
+            if self._started and client.player is not None:
+                client.diagnostics.left_round = self._window or self.game.round
+                client.diagnostics.left_reason = reason
+        if client.writer is not None:
+            client.writer.close()
         if client in self._pending:
             self._pending.remove(client)
         if client in self._lobby and not self._started:
@@ -396,9 +535,9 @@ class ArenaServer:
 
     async def _wait_for_players(self) -> None:
         missing = None
-        while len(self._lobby) < self.settings.players:
-            if missing != self.settings.players - len(self._lobby):
-                missing = self.settings.players - len(self._lobby)
+        while self.waiting_for and not self.stopped:
+            if missing != self.waiting_for:
+                missing = self.waiting_for
                 log.info("waiting for %d more player%s", missing, "" if missing == 1 else "s")
             self._changed.clear()
             try:
@@ -413,11 +552,12 @@ class ArenaServer:
         for client in list(self._pending):
             self._send(client, wire.Disconnect())
             self._drop(client, "the game is full", announce=False)
-        self._players = sorted(self._lobby, key=lambda c: c.id)
+        self._players = self._seated([*self._lobby, *self._absent])
         for index, client in enumerate(self._players):
             client.player = index
+            client.count = 0  # the preparation has its own message limit; round 1 counts from its START
         self.wire_ids = [c.id for c in self._players]
-        self.connected = [True] * len(self._players)
+        self.connected = [client.alive for client in self._players]
         self.game = Game(self.arena, len(self._players), random.Random(self.settings.seed),
                          quiet_rounds=self.settings.quiet_rounds)
         directory = run_dir()
@@ -425,7 +565,7 @@ class ArenaServer:
             directory.mkdir(mode=0o755, parents=True, exist_ok=True)
             if directory.stat().st_uid == os.getuid():
                 directory.chmod(0o755)
-            fd, name = tempfile.mkstemp(prefix=f"{self.arena.name}-", suffix=".map", dir=directory)
+            fd, name = tempfile.mkstemp(prefix=f"{copy_name(self.arena.name)}-", suffix=".map", dir=directory)
             os.fchmod(fd, 0o644)  # §3: the path must be readable by the bots, whoever runs them
             with os.fdopen(fd, "w", encoding="ascii") as handle:
                 handle.write(normalised_text(self.arena))
@@ -437,9 +577,21 @@ class ArenaServer:
         for client in self._players:
             self._send(client, wire.Map(str(self.map_copy)))
 
+    def _seated(self, clients: list[_Client]) -> list[_Client]:
+        """*clients* in player order: each on its seat, the others on the seats left in wire-id order."""
+        order: list[_Client | None] = [None] * len(clients)
+        rest = sorted((c for c in clients if c.seat is None or c.seat >= len(clients)), key=lambda c: c.id)
+        for client in clients:
+            if client.seat is not None and client.seat < len(clients):
+                order[client.seat] = client
+        for index, slot in enumerate(order):
+            if slot is None:
+                order[index] = rest.pop(0)
+        return [c for c in order if c is not None]
+
     async def _round(self) -> None:
         game = self.game
-        began = time.perf_counter()
+        began = opened = time.perf_counter()
         number = game.round + 1
         seen = visibility(self.arena, game.players)
         changes = self._last_changes
@@ -448,6 +600,7 @@ class ArenaServer:
             client = self._players[index]
             if client.alive:
                 client.count = 0
+                client.starts.append(number)
                 self._send(client, *round_messages(game, index, seen, changes, self.wire_ids))
         self._moves = []
         self._moved = set()
@@ -461,12 +614,26 @@ class ArenaServer:
             late = [self.wire_ids[c.player] for c in self._players if c.alive and c.player not in self._moved]
             log.info("round %d: no MOVE in time from %s", number, late)
         self._window = None
+        if self.stopped:
+            return
+        for client in self._players:
+            diagnostics = client.diagnostics
+            if client.player in self._moved:
+                diagnostics.silent_since = None
+            elif client.alive:
+                diagnostics.missing += 1
+                if diagnostics.silent_since is None:
+                    diagnostics.silent_since = number
         moves = list(self._moves)
         began = time.perf_counter()
         self.connected = [client.alive for client in self._players]
         result = game.play_round(moves)
         self._last_changes = list(result.changes)
-        self.round_times.append(spent + time.perf_counter() - began)
+        for pid, reason in result.reasons.items():
+            self._players[pid].diagnostics.refused[reason] += 1
+        done = time.perf_counter()
+        self.round_times.append(spent + done - began)
+        self.round_ms.append((done - opened) * 1000)
         for observer in self.observers:
             observer.on_round(self, result, moves)
         if self.settings.round_pause_ms:
@@ -477,16 +644,25 @@ class ArenaServer:
     def _finish(self) -> list[TableRow]:
         game = self.game
         last = [wire.TeamChange(c.team, self.wire_ids[c.id])
-                for c in sorted(self._last_changes, key=lambda c: c.id)]
+                for c in sorted(self._last_changes, key=lambda c: self.wire_ids[c.id])]
         for client in self._players:
             self._send(client, *last, wire.Disconnect())
         for client in self._players:
             if client.alive:
                 self._sum_ignored(client)
             client.alive = False
-            client.writer.close()
+            if client.writer is not None:
+                client.writer.close()
         rows = final_table(game, self.wire_ids)
         reds = sum(1 for p in game.players if p.team == RED)
-        log.info("game over after %d rounds, %d red", game.round, reds)
+        if self.stopped:
+            log.info("game stopped after %d rounds (%s), %d red", game.round, self.stopped, reds)
+        else:
+            log.info("game over after %d rounds, %d red", game.round, reds)
+        for client in self._players:
+            log.info("client %d diagnostics: %s", client.id, client.diagnostics.summary())
         return rows
 
+    def diagnostics(self) -> list[Diagnostics]:
+        """Per player (index order) what its bot did wrong so far."""
+        return [client.diagnostics for client in self._players]

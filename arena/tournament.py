@@ -1,0 +1,638 @@
+"""Tournaments: many games per map between bots run as processes, ranked by spec/arena.md §2.8.
+
+``arena tournament BOT... --maps M1,M2 --games N --players K [--jobs J] [--seed S] [--out DIR]``
+
+- A BOT is an example bot's name (:data:`arena.bots.STRATEGIES`) or a shell command in which ``{host}`` and
+  ``{port}`` are replaced. Each game starts its bots at once, each in its own working folder and process
+  group, with stdout and stderr kept in that folder, and each with the port of its own seat
+  (:attr:`Settings.seat_ports`), so that seats and start cells follow the game seed whoever connects first;
+  when the game ends the group is stopped (SIGTERM, then SIGKILL).
+- :func:`schedule` picks N games per map: which bots play a game rotates so that every pair meets equally
+  often as far as N allows; seats, maps and game seeds all follow ``--seed``.
+- Up to J games run at once, each an :class:`arena.server.ArenaServer` on its own free port of 127.0.0.1, in
+  one event loop.
+- A bot that never joins (crashed at start, wrong port, no ``ID_OKAY``) gets an idle body on its seat
+  (:meth:`ArenaServer.add_absent`); one that crashes, leaves or hangs later stays as an idle body too; each
+  is recorded with its status and the tournament goes on.
+- :func:`standings`: mean points per map, summed over maps (§2.8), with games, wins (rank 1, shared places
+  counting), catches, times caught and mean rank. Written as ``standings.csv`` and ``standings.json``
+  (settings, standings, every game with every seat) under the output folder, after every game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import csv
+import itertools
+import json
+import logging
+import math
+import os
+import random
+import re
+import shlex
+import signal
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+from arena import bots, replay
+from arena.rules import CAUGHT, Arena, RoundResult, format_points
+from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name
+
+log = logging.getLogger("arena.tournament")
+
+HOST = "127.0.0.1"
+GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("arena_tournament_game", default=None)
+"""The number of the game whose task is running (None outside games): routes the server's log lines to that
+game's ``server.log``."""
+COMBINATION_LIMIT = 3000
+"""Up to this many possible line-ups a game's bots are chosen from all of them, beyond it one by one."""
+SCHEDULE_TRIES = 16
+"""Greedy scheduling passes (different tie-breaks) of which the most even is kept."""
+SAFE_WORD = re.compile(r"[\w@%+=:,./{}-]+")
+"""A shell word that needs no quotes (placeholders included)."""
+LABEL_CHARS = 32
+"""Longest label of a bot given as a command."""
+JOIN_POLL_S = 0.02
+"""How often the seating checks which bots have joined."""
+STOP_GRACE_S = 1.0
+"""Time a bot has to exit after ``DISCONNECT`` (and again after SIGTERM) before its group is killed."""
+
+OK, NEVER_JOINED, CRASHED, LEFT, HUNG = "ok", "never connected", "crashed", "left", "hung"
+STATUSES = (OK, NEVER_JOINED, CRASHED, LEFT, HUNG)
+
+
+class TournamentError(Exception):
+    """A user's mistake in the tournament's arguments (one line)."""
+
+
+# --- bots ---------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Bot:
+    """One entrant. ``name``: unique label in the standings; ``spec``: what the user gave; ``strategy``:
+    the example bot's strategy, or None for a shell command."""
+
+    name: str
+    spec: str
+    strategy: str | None
+
+    def argv(self, port: int, seed: int) -> list[str]:
+        """The command that starts this bot for a server on 127.0.0.1:*port*."""
+        if self.strategy is not None:
+            return [sys.executable, "-m", "arena", "bot", "--strategy", self.strategy, "--seed", str(seed),
+                    HOST, str(port)]
+        return ["/bin/sh", "-c", self.spec.replace("{host}", HOST).replace("{port}", str(port))]
+
+
+def absolute_paths(command: str, base: Path) -> str:
+    """*command* with every word that names an existing file or folder relative to *base* and contains a
+    ``/`` made absolute (a bot runs in its own working folder: ``java -jar bots/a.jar {port}`` must still
+    find ``bots/a.jar``). Raises TournamentError for unbalanced quotes."""
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise TournamentError(f"bot {command!r}: {exc}") from None
+    changed = False
+    for i, word in enumerate(words):
+        if "/" in word and not word.startswith("/") and "{" not in word and (base / word).exists():
+            words[i] = str((base / word).resolve())
+            changed = True
+    return " ".join(w if SAFE_WORD.fullmatch(w) else shlex.quote(w) for w in words) if changed else command
+
+
+def parse_bots(specs: Sequence[str], base: Path | None = None) -> list[Bot]:
+    """Bots from the command line: an example bot's name or a command containing ``{port}`` (relative paths
+    in it resolved against *base*, default the current folder: :func:`absolute_paths`). Repeated names get
+    ``#2``, ``#3``; a command is labelled by its words without the placeholders, paths shortened to their
+    last part (``java -jar a.jar``). Raises TournamentError."""
+    out: list[Bot] = []
+    taken: set[str] = set()
+    for spec in specs:
+        if spec in bots.STRATEGIES:
+            label, strategy = spec, spec
+        elif "{port}" in spec:
+            words = [Path(w).name if "/" in w else w for w in spec.split() if "{" not in w]
+            label, strategy = " ".join(words)[:LABEL_CHARS] or "bot", None
+            spec = absolute_paths(spec, base or Path.cwd())
+        else:
+            raise TournamentError(f"bot {spec!r}: expected an example bot ({', '.join(bots.STRATEGIES)}) "
+                                  f"or a command containing {{port}}")
+        name, n = label, 1
+        while name in taken:
+            n += 1
+            name = f"{label}#{n}"
+        taken.add(name)
+        out.append(Bot(name, spec, strategy))
+    return out
+
+
+# --- schedule -----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Scheduled:
+    """One game of the schedule: its number (1-based), map name, seed and the bots' indices in seat
+    order (seat k gets wire id k when every bot joins)."""
+
+    number: int
+    map: str
+    seed: int
+    seats: tuple[int, ...]
+
+
+def _pairs(lineup: Sequence[int]) -> list[tuple[int, int]]:
+    return list(itertools.combinations(sorted(lineup), 2))
+
+
+def _lineups(n_bots: int, maps: Sequence[str], games: int, players: int,
+             rng: random.Random) -> list[tuple[str, list[int]]]:
+    """One greedy pass of :func:`schedule`: (map, line-up) per game, ties drawn with *rng*."""
+    lineups = (list(itertools.combinations(range(n_bots), players))
+               if math.comb(n_bots, players) <= COMBINATION_LIMIT else None)
+    pair_map = {m: dict.fromkeys(_pairs(range(n_bots)), 0) for m in maps}
+    seen_map = {m: [0] * n_bots for m in maps}
+    pair_all = dict.fromkeys(_pairs(range(n_bots)), 0)
+    seen_all = [0] * n_bots
+    out: list[tuple[str, list[int]]] = []
+    for _ in range(games):
+        for name in maps:
+            pm, sm = pair_map[name], seen_map[name]
+
+            def cost(lineup: Sequence[int], pm: dict = pm, sm: list = sm) -> tuple[int, ...]:
+                pairs = _pairs(lineup)
+                return (sum(sm[b] for b in lineup), sum(seen_all[b] for b in lineup),
+                        max(pair_all[p] for p in pairs), sum(pair_all[p] for p in pairs),
+                        sum(pm[p] for p in pairs))
+
+            if lineups is not None:
+                costs = [cost(lineup) for lineup in lineups]
+                best = min(costs)
+                chosen = list(rng.choice([lu for lu, c in zip(lineups, costs, strict=True) if c == best]))
+            else:
+                chosen = []
+                while len(chosen) < players:
+                    rest = [b for b in range(n_bots) if b not in chosen]
+                    keyed = [(sm[b], seen_all[b], sum(pair_all[(min(b, c), max(b, c))] for c in chosen))
+                             for b in rest]
+                    least = min(keyed)
+                    chosen.append(rng.choice([b for b, k in zip(rest, keyed, strict=True) if k == least]))
+            for p in _pairs(chosen):
+                pm[p] += 1
+                pair_all[p] += 1
+            for b in chosen:
+                sm[b] += 1
+                seen_all[b] += 1
+            out.append((name, chosen))
+    return out
+
+
+def schedule(n_bots: int, maps: Sequence[str], games: int, players: int, seed: int) -> list[Scheduled]:
+    """*games* games on each of *maps* (interleaved: game 1 on every map, then game 2, ...) for *players*
+    of *n_bots* bots.
+
+    Each game takes the line-up of the bots that have played least on that map, then overall, then whose
+    pairs have met least (the most-met pair, then all pairs); ties are drawn at random, and of
+    :data:`SCHEDULE_TRIES` such passes the one whose pair meetings are the most even is kept. Seats are
+    shuffled and each game gets a seed; everything is drawn from ``random.Random(seed)``, so one ``seed``
+    always gives the same schedule. Every bot plays each map equally often (±1), and pairs meet equally often
+    as far as the number of games allows. Raises ValueError when *players* is not 2..n_bots.
+    """
+    if not 2 <= players <= n_bots:
+        raise ValueError(f"a game needs 2..{n_bots} players, got {players}")
+    rng = random.Random(seed)
+    best: tuple[tuple[int, int], list[tuple[str, list[int]]]] | None = None
+    for _ in range(SCHEDULE_TRIES):
+        plan = _lineups(n_bots, maps, games, players, random.Random(rng.randrange(1 << 31)))
+        met = Counter(p for _, lineup in plan for p in _pairs(lineup))
+        counts = [met[p] for p in _pairs(range(n_bots))]
+        score = (max(counts) - min(counts), sum(c * c for c in counts))
+        if best is None or score < best[0]:
+            best = (score, plan)
+    assert best is not None
+    out: list[Scheduled] = []
+    for name, chosen in best[1]:
+        rng.shuffle(chosen)
+        out.append(Scheduled(len(out) + 1, name, rng.randrange(1 << 31), tuple(chosen)))
+    return out
+
+
+# --- results ------------------------------------------------------------------------------------------------
+
+@dataclass
+class SeatResult:
+    """One bot in one game: seat, wire id, exact points, rank, how it left BLUE, catches, its status
+    (:data:`STATUSES`), the exit status of its process (None: stopped by the tournament) and the server's
+    :class:`Diagnostics`."""
+
+    bot: int
+    seat: int
+    id: int
+    points: Fraction = Fraction(0)
+    rank: int = 0
+    switch_round: int | None = None
+    cause: str | None = None
+    catches: int = 0
+    status: str = OK
+    exit: int | None = None
+    diagnostics: Diagnostics | None = None
+
+    def as_json(self, bots_: Sequence[Bot]) -> dict:
+        return {"bot": bots_[self.bot].name, "seat": self.seat, "id": self.id,
+                "points": f"{self.points.numerator}/{self.points.denominator}",
+                "shown": format_points(self.points), "rank": self.rank, "switch_round": self.switch_round,
+                "cause": self.cause, "catches": self.catches, "status": self.status, "exit": self.exit,
+                "diagnostics": self.diagnostics.as_json() if self.diagnostics else None}
+
+
+@dataclass
+class GameRecord:
+    """A game played (or cut short: ``stopped``): its schedule entry, folder, rounds and seats."""
+
+    game: Scheduled
+    folder: Path
+    rounds: int = 0
+    seats: list[SeatResult] = field(default_factory=list)
+    stopped: str | None = None
+    error: str | None = None
+
+    @property
+    def counts(self) -> bool:
+        """Whether the game enters the standings (finished, not stopped, no server error)."""
+        return self.stopped is None and self.error is None
+
+
+@dataclass
+class Standing:
+    """One line of the standings (§2.8): ``points`` = sum over maps of the mean points per game there."""
+
+    bot: str
+    rank: int
+    points: Fraction
+    per_map: dict[str, Fraction]
+    games: int
+    wins: int
+    catches: int
+    caught: int
+    mean_rank: Fraction | None
+    faults: dict[str, int]
+
+    def as_json(self) -> dict:
+        return {"rank": self.rank, "bot": self.bot, "points": format_points(self.points),
+                "points_exact": f"{self.points.numerator}/{self.points.denominator}",
+                "per_map": {m: format_points(v) for m, v in self.per_map.items()}, "games": self.games,
+                "wins": self.wins, "catches": self.catches, "caught": self.caught,
+                "mean_rank": None if self.mean_rank is None else round(float(self.mean_rank), 2),
+                "faults": self.faults}
+
+
+def standings(bots_: Sequence[Bot], records: Sequence[GameRecord], maps: Sequence[str]) -> list[Standing]:
+    """The standings of the finished games in *records* (spec §2.8): per bot the mean points per map it
+    played, summed over maps; higher first, equal sums share a place, then by name."""
+    rows: list[Standing] = []
+    for index, bot in enumerate(bots_):
+        seats = [(r.game.map, s) for r in records if r.counts for s in r.seats if s.bot == index]
+        per_map: dict[str, Fraction] = {}
+        for name in maps:
+            points = [s.points for m, s in seats if m == name]
+            if points:
+                per_map[name] = sum(points, Fraction(0)) / len(points)
+        faults = {status: n for status in STATUSES[1:]
+                  if (n := sum(1 for _, s in seats if s.status == status))}
+        rows.append(Standing(
+            bot.name, 0, sum(per_map.values(), Fraction(0)), per_map, len(seats),
+            sum(1 for _, s in seats if s.rank == 1), sum(s.catches for _, s in seats),
+            sum(1 for _, s in seats if s.cause == CAUGHT),
+            Fraction(sum(s.rank for _, s in seats), len(seats)) if seats else None, faults))
+    rows.sort(key=lambda r: (-r.points, r.bot))
+    for i, row in enumerate(rows):
+        row.rank = rows[i - 1].rank if i and rows[i - 1].points == row.points else i + 1
+    return rows
+
+
+def format_standings(rows: Sequence[Standing], maps: Sequence[str]) -> str:
+    """The standings as a text table: rank, bot, points, one column per map, games, wins, catches, caught,
+    mean rank, faults."""
+    width = max([3, *(len(r.bot) for r in rows)])
+    map_cols = [max(8, len(m)) for m in maps]
+    head = (f"{'rank':>4}  {'bot':<{width}} {'points':>8} "
+            + "".join(f"{m:>{w}} " for m, w in zip(maps, map_cols, strict=True))
+            + f"{'games':>5} {'wins':>4} {'catches':>7} {'caught':>6} {'mean rank':>9}  faults")
+    lines = [head]
+    for r in rows:
+        cells = "".join(f"{format_points(r.per_map[m]) if m in r.per_map else '-':>{w}} "
+                        for m, w in zip(maps, map_cols, strict=True))
+        mean = "-" if r.mean_rank is None else f"{float(r.mean_rank):.2f}"
+        faults = ", ".join(f"{n} {status}" for status, n in r.faults.items()) or "-"
+        lines.append(f"{r.rank:>4}  {r.bot:<{width}} {format_points(r.points):>8} {cells}"
+                     f"{r.games:>5} {r.wins:>4} {r.catches:>7} {r.caught:>6} {mean:>9}  {faults}")
+    return "\n".join(lines)
+
+
+# --- running ------------------------------------------------------------------------------------------------
+
+@dataclass
+class Config:
+    """A tournament: bots, maps (name -> loaded arena), games per map, players per game, parallel games,
+    seed, output folder and the server's timings (milliseconds)."""
+
+    bots: list[Bot]
+    maps: dict[str, Arena]
+    games: int
+    players: int
+    out: Path
+    jobs: int = 1
+    seed: int = 0
+    prep_ms: int = 2000
+    move_ms: int = 1000
+    quiet_rounds: int = 30
+    connect_ms: int = 10000
+
+
+class _Causes:
+    """Server observer keeping how each player left BLUE (cause per player index)."""
+
+    def __init__(self) -> None:
+        self.cause: dict[int, str] = {}
+
+    def on_start(self, server: ArenaServer) -> None:
+        pass
+
+    def on_round(self, server: ArenaServer, result: RoundResult, moves: list[tuple[int, str, str]]) -> None:
+        for change in result.changes:
+            self.cause[change.id] = change.cause
+
+    def on_end(self, server: ArenaServer, table: list[TableRow]) -> None:
+        pass
+
+
+class _OnlyGame(logging.Filter):
+    def __init__(self, number: int) -> None:
+        super().__init__()
+        self.number = number
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return GAME.get() == self.number
+
+
+class OutsideGames(logging.Filter):
+    """Passes only log records made outside a tournament game (for the console handler)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return GAME.get() is None
+
+
+@dataclass
+class _Process:
+    bot: int
+    seat: int
+    process: asyncio.subprocess.Process
+    exit: int | None = None
+
+
+async def _stop_group(proc: _Process) -> None:
+    """Give a bot's process STOP_GRACE_S to end by itself (keeping its exit status), then SIGTERM its process
+    group, wait STOP_GRACE_S more, then SIGKILL what is left of the group."""
+    process = proc.process
+    try:
+        proc.exit = await asyncio.wait_for(process.wait(), STOP_GRACE_S)
+    except TimeoutError:
+        proc.exit = None
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            break
+        if sig == signal.SIGTERM:
+            try:
+                await asyncio.wait_for(process.wait(), STOP_GRACE_S)
+            except TimeoutError:
+                pass
+    await process.wait()
+
+
+class Tournament:
+    """Runs a :class:`Config`'s schedule (``await run()``); ``stop()`` (SIGINT, SIGTERM) cuts the games
+    under way short and starts no more. ``records``: the games played so far, in the order they ended."""
+
+    def __init__(self, config: Config,
+                 progress: Callable[[Tournament, GameRecord], None] | None = None) -> None:
+        self.config = config
+        self.schedule = schedule(len(config.bots), list(config.maps), config.games, config.players,
+                                 config.seed)
+        self.records: list[GameRecord] = []
+        self.progress = progress
+        self.started = time.monotonic()
+        self.stopped: str | None = None
+        self._servers: set[ArenaServer] = set()
+
+    @property
+    def total(self) -> int:
+        return len(self.schedule)
+
+    def standings(self) -> list[Standing]:
+        return standings(self.config.bots, self.records, list(self.config.maps))
+
+    def stop(self, reason: str) -> None:
+        if self.stopped is None:
+            self.stopped = reason
+        for server in list(self._servers):
+            server.stop(reason)
+
+    async def run(self) -> list[Standing]:
+        self.config.out.mkdir(parents=True, exist_ok=True)
+        self.started = time.monotonic()
+        queue = list(self.schedule)
+
+        async def worker() -> None:
+            while queue and not self.stopped:
+                game = queue.pop(0)
+                record = await self.play(game)
+                self.records.append(record)
+                self.write()
+                if self.progress:
+                    self.progress(self, record)
+
+        await asyncio.gather(*(worker() for _ in range(max(1, self.config.jobs))))
+        self.write()
+        return self.standings()
+
+    async def play(self, game: Scheduled) -> GameRecord:
+        """Play one game of the schedule; never raises for a bot's fault."""
+        GAME.set(game.number)
+        cfg = self.config
+        folder = cfg.out / "games" / f"{game.number:03d}-{copy_name(game.map)}-s{game.seed}"
+        folder.mkdir(parents=True, exist_ok=True)
+        record = GameRecord(game, folder)
+        handler = logging.FileHandler(folder / "server.log", encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+        handler.addFilter(_OnlyGame(game.number))
+        arena_log = logging.getLogger("arena")
+        arena_log.addHandler(handler)
+        causes = _Causes()
+        writer = replay.ReplayWriter(folder / "replay.jsonl", last=False)
+        settings = Settings(players=len(game.seats), host=HOST, port=0, seed=game.seed, move_ms=cfg.move_ms,
+                            prep_ms=cfg.prep_ms, quiet_rounds=cfg.quiet_rounds, id_timeout_ms=cfg.connect_ms,
+                            seat_ports=True)
+        server = ArenaServer(cfg.maps[game.map], settings, [writer, causes])
+        processes: list[_Process] = []
+        ids: dict[int, int] = {}
+        self._servers.add(server)
+        try:
+            await server.start()
+            running = asyncio.ensure_future(server.run())
+            for seat, index in enumerate(game.seats):
+                port = server.seat_ports[seat]
+                processes.append(await self._start_bot(folder, seat, index, port, game.seed))
+            await self._seat(server, processes, running, ids)
+            table = await running
+            record.rounds = server.game.round if server.game else 0
+            record.stopped = server.stopped
+            self._seat_results(record, game, server, table, ids, causes)
+        except (ServerError, OSError) as exc:
+            record.error = str(exc)
+            log.warning("game %d: %s", game.number, exc)
+        finally:
+            self._servers.discard(server)
+            writer.close()
+            await server.close()
+            await asyncio.gather(*(_stop_group(p) for p in processes))
+            arena_log.removeHandler(handler)
+            handler.close()
+        for proc in processes:
+            for seat in record.seats:
+                if seat.seat == proc.seat:
+                    seat.exit = proc.exit
+                    if seat.status == LEFT and proc.exit not in (None, 0):
+                        seat.status = CRASHED
+        return record
+
+    async def _start_bot(self, folder: Path, seat: int, index: int, port: int, game_seed: int) -> _Process:
+        bot = self.config.bots[index]
+        where = folder / f"{seat}-{copy_name(bot.name)}"
+        where.mkdir(exist_ok=True)
+        with open(where / "stdout.txt", "wb") as out, open(where / "stderr.txt", "wb") as err:
+            process = await asyncio.create_subprocess_exec(
+                *bot.argv(port, random.Random(game_seed * 17 + seat).randrange(1 << 31)),
+                cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True)
+        return _Process(index, seat, process)
+
+    async def _seat(self, server: ArenaServer, processes: list[_Process], running: asyncio.Future,
+                    ids: dict[int, int]) -> None:
+        """Wait until every seat is taken: by its bot joining through the seat's port (*ids*: seat -> wire
+        id), or by an idle body (:meth:`ArenaServer.add_absent`) when the bot's process has ended or
+        ``connect_ms`` has passed first."""
+        end = time.monotonic() + self.config.connect_ms / 1000
+        while not running.done() and server.waiting_for:
+            if self.stopped:
+                server.stop(self.stopped)
+                return
+            ids.update(server.joined_seats)
+            for proc in processes:
+                if proc.seat not in ids and (proc.process.returncode is not None or time.monotonic() > end):
+                    ids[proc.seat] = server.add_absent(proc.seat)
+            await asyncio.sleep(JOIN_POLL_S)
+        ids.update(server.joined_seats)
+
+    def _seat_results(self, record: GameRecord, game: Scheduled, server: ArenaServer, table: list[TableRow],
+                      ids: dict[int, int], causes: _Causes) -> None:
+        rows = {row.id: row for row in table}
+        diagnostics = {d.id: d for d in server.diagnostics()}
+        for seat, index in enumerate(game.seats):
+            if seat not in ids:
+                continue
+            wire_id = ids[seat]
+            result = SeatResult(index, seat, wire_id)
+            row = rows.get(wire_id)
+            if row is not None:
+                result.points, result.rank = row.points, row.rank
+                result.switch_round, result.catches = row.switch_round, row.catches
+                player = server.wire_ids.index(wire_id)
+                result.cause = causes.cause.get(player)
+            diag = diagnostics.get(wire_id)
+            result.diagnostics = diag
+            if diag is None or not diag.joined:
+                result.status = NEVER_JOINED
+            elif diag.left_round is not None:
+                result.status = LEFT
+            elif diag.silent_since is not None:
+                result.status = HUNG
+            record.seats.append(result)
+
+    # --- files ----------------------------------------------------------------------------------------------
+
+    def write(self) -> None:
+        """``standings.csv`` and ``standings.json`` under the output folder (the games so far)."""
+        cfg = self.config
+        maps = list(cfg.maps)
+        rows = self.standings()
+        with open(cfg.out / "standings.csv", "w", newline="", encoding="utf-8") as handle:
+            out = csv.writer(handle)
+            out.writerow(["rank", "bot", "points", *maps, "games", "wins", "catches", "caught", "mean_rank",
+                          *STATUSES[1:]])
+            for r in rows:
+                out.writerow([r.rank, r.bot, format_points(r.points),
+                              *(format_points(r.per_map[m]) if m in r.per_map else "" for m in maps),
+                              r.games, r.wins, r.catches, r.caught,
+                              "" if r.mean_rank is None else f"{float(r.mean_rank):.2f}",
+                              *(r.faults.get(s, 0) for s in STATUSES[1:])])
+        data = {
+            "settings": {"bots": [{"name": b.name, "spec": b.spec} for b in cfg.bots], "maps": maps,
+                         "games": cfg.games, "players": cfg.players, "jobs": cfg.jobs, "seed": cfg.seed,
+                         "prep_ms": cfg.prep_ms, "move_ms": cfg.move_ms, "quiet_rounds": cfg.quiet_rounds,
+                         "connect_ms": cfg.connect_ms},
+            "played": sum(1 for r in self.records if r.counts), "scheduled": self.total,
+            "stopped": self.stopped,
+            "standings": [r.as_json() for r in rows],
+            "games": [{"game": r.game.number, "map": r.game.map, "seed": r.game.seed,
+                       "folder": str(r.folder.relative_to(cfg.out)), "rounds": r.rounds, "stopped": r.stopped,
+                       "error": r.error, "seats": [s.as_json(cfg.bots) for s in r.seats]}
+                      for r in sorted(self.records, key=lambda r: r.game.number)],
+        }
+        (cfg.out / "standings.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def clock(seconds: float) -> str:
+    """``H:MM:SS`` (or ``M:SS`` under an hour)."""
+    whole = int(round(seconds))
+    h, rest = divmod(whole, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def progress_line(t: Tournament, record: GameRecord) -> str:
+    """One line: ``game 3/24 done (#3 office, seed 5, 61 rounds): hunt 12.30, flee 0.00 (crashed) |
+    elapsed 0:42, about 2:48 left``."""
+    done = len(t.records)
+    elapsed = time.monotonic() - t.started
+    left = elapsed / done * (t.total - done) if done else 0.0
+    bots_ = t.config.bots
+    seats = ", ".join(f"{bots_[s.bot].name} {format_points(s.points)}"
+                      + ("" if s.status == OK else f" ({s.status})")
+                      for s in sorted(record.seats, key=lambda s: (s.rank, s.id)))
+    what = record.error or (f"stopped: {record.stopped}" if record.stopped else f"{record.rounds} rounds")
+    return (f"game {done}/{t.total} done (#{record.game.number} {record.game.map}, seed {record.game.seed}, "
+            f"{what}): {seats} | elapsed {clock(elapsed)}, about {clock(left)} left")
+
+
+def run(config: Config, *, show: Callable[[str], None]) -> tuple[Tournament, list[Standing]]:
+    """Run a tournament in a new event loop, SIGINT and SIGTERM stopping it (the games under way are cut
+    short and do not count); *show* gets one progress line per game."""
+    tournament = Tournament(config, lambda t, r: show(progress_line(t, r)))
+
+    async def main() -> list[Standing]:
+        loop = asyncio.get_running_loop()
+        for sig, name in ((signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated")):
+            loop.add_signal_handler(sig, tournament.stop, name)
+        try:
+            return await tournament.run()
+        finally:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+
+    return tournament, asyncio.run(main())

@@ -1,0 +1,216 @@
+"""``arena tournament``: schedule, standings (spec/arena.md §2.8), real tournaments over TCP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from arena import replay
+from arena.tournament import (
+    Bot,
+    GameRecord,
+    Scheduled,
+    SeatResult,
+    TournamentError,
+    format_standings,
+    parse_bots,
+    schedule,
+    standings,
+)
+
+# A bot that joins, then misbehaves: "crash" exits with status 3 after the first START, "hang" never moves.
+BAD_BOT = """\
+import socket, sys, time
+mode, port = sys.argv[1], int(sys.argv[2])
+sock = socket.create_connection(("127.0.0.1", port))
+buffer = b""
+while True:
+    data = sock.recv(4096)
+    if not data:
+        break
+    buffer += data
+    if b"ID " in buffer and b"ID_OKAY" not in buffer:
+        sock.sendall(b"ID_OKAY|")
+        buffer += b"ID_OKAY"
+    if b"START" in buffer:
+        print("round 1 reached", flush=True)
+        if mode == "crash":
+            print("giving up", file=sys.stderr, flush=True)
+            sys.exit(3)
+        time.sleep(3600)
+"""
+
+
+def test_schedule_every_pair_meets_equally_often_and_seed_decides():
+    games = schedule(5, ["office", "field"], 10, 2, seed=4)
+    assert [g.number for g in games] == list(range(1, 21))
+    assert [g.map for g in games[:4]] == ["office", "field", "office", "field"]
+    for name in ("office", "field"):
+        lineups = Counter(tuple(sorted(g.seats)) for g in games if g.map == name)
+        assert lineups == Counter({pair: 1 for pair in itertools.combinations(range(5), 2)})
+    assert schedule(5, ["office", "field"], 10, 2, seed=4) == games
+    other = schedule(5, ["office", "field"], 10, 2, seed=5)
+    assert [g.seed for g in other] != [g.seed for g in games]
+
+
+def test_schedule_balances_bots_per_map_and_pairs_overall():
+    games = schedule(6, ["a", "b", "c"], 12, 4, seed=1)
+    for name in ("a", "b", "c"):
+        seats = Counter(b for g in games if g.map == name for b in g.seats)
+        assert seats == Counter(dict.fromkeys(range(6), 8))
+    # 36 games of 6 pairs each: 216 meetings for 15 pairs, 14.4 each at best
+    pairs = Counter(p for g in games for p in itertools.combinations(sorted(g.seats), 2))
+    assert len(pairs) == 15 and set(pairs.values()) == {14, 15}
+    exact = schedule(5, ["a", "b"], 10, 3, seed=1)  # every line-up of 3 of 5 once per map
+    assert set(Counter(p for g in exact for p in itertools.combinations(sorted(g.seats), 2)).values()) == {6}
+    with pytest.raises(ValueError, match="2..3 players"):
+        schedule(3, ["a"], 1, 4, seed=0)
+
+
+def test_parse_bots_names_commands_and_relative_paths(tmp_path):
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "b.py").write_text("")
+    entrants = parse_bots(["hunt", "hunt", "python3 bots/b.py {host} {port}"], base=tmp_path)
+    assert [b.name for b in entrants] == ["hunt", "hunt#2", "python3 b.py"]
+    assert entrants[2].strategy is None
+    assert entrants[2].spec == f"python3 {tmp_path}/bots/b.py {{host}} {{port}}"
+    assert entrants[2].argv(4000, 1) == ["/bin/sh", "-c", f"python3 {tmp_path}/bots/b.py 127.0.0.1 4000"]
+    assert entrants[0].argv(4000, 9)[-6:] == ["--strategy", "hunt", "--seed", "9", "127.0.0.1", "4000"]
+    with pytest.raises(TournamentError, match="expected an example bot"):
+        parse_bots(["java -jar a.jar"])
+
+
+def _record(number: int, map_name: str, *seats: tuple[int, Fraction, int, str | None, int]) -> GameRecord:
+    game = Scheduled(number, map_name, number, tuple(s[0] for s in seats))
+    record = GameRecord(game, Path("."))
+    for seat, (bot, points, rank, cause, catches) in enumerate(seats):
+        record.seats.append(SeatResult(bot, seat, seat, points=points, rank=rank, cause=cause,
+                                       catches=catches))
+    return record
+
+
+def test_standings_mean_per_map_summed_over_maps():
+    entrants = [Bot("a", "a", None), Bot("b", "b", None), Bot("c", "c", None)]
+    records = [
+        _record(1, "office", (0, Fraction(10), 1, "FORCED", 0), (1, Fraction(5), 2, "CAUGHT", 0)),
+        _record(2, "office", (0, Fraction(20), 1, "CAUGHT", 2), (2, Fraction(20), 1, "ENERGY", 1)),
+        _record(3, "field", (0, Fraction(3), 2, "CAUGHT", 0), (1, Fraction(13), 1, "CAP", 1)),
+        _record(4, "field", (1, Fraction(7), 1, "CAUGHT", 0), (2, Fraction(1, 3), 2, "CAUGHT", 0)),
+    ]
+    stopped = _record(5, "field", (2, Fraction(100), 1, None, 0), (0, Fraction(0), 2, None, 0))
+    stopped.stopped = "interrupted"
+    rows = standings(entrants, [*records, stopped], ["office", "field"])
+    # a: office (10 + 20) / 2 = 15, field 3 -> 18; b: office 5, field (13 + 7) / 2 = 10 -> 15;
+    # c: office 20, field 1/3 -> 61/3 = 20.33 (the stopped game does not count)
+    assert [(r.bot, r.rank, r.points) for r in rows] == [
+        ("c", 1, Fraction(61, 3)), ("a", 2, Fraction(18)), ("b", 3, Fraction(15))]
+    c, a, b = rows
+    assert a.per_map == {"office": Fraction(15), "field": Fraction(3)}
+    assert (a.games, a.wins, a.catches, a.caught, a.mean_rank) == (3, 2, 2, 2, Fraction(4, 3))
+    assert (b.games, b.wins, b.catches, b.caught, b.mean_rank) == (3, 2, 1, 2, Fraction(4, 3))
+    assert (c.games, c.wins, c.caught) == (2, 1, 1)  # rank 1 shared with a in game 2 counts as a win
+    text = format_standings(rows, ["office", "field"]).splitlines()
+    assert text[1].split() == ["1", "c", "20.33", "20.00", "0.33", "2", "1", "1", "1", "1.50", "-"]
+    tie = _record(1, "office", (0, Fraction(4), 1, None, 0), (1, Fraction(4), 1, None, 0))
+    tied = standings(entrants, [tie], ["office"])
+    assert [(r.bot, r.rank) for r in tied] == [("a", 1), ("b", 1), ("c", 3)]
+
+
+def _tournament(args: list[str], out: Path, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "arena", "tournament", *args, "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_small_tournament_with_a_crash_a_hang_and_a_bot_that_never_connects(tmp_path):
+    script = tmp_path / "bad.py"
+    script.write_text(BAD_BOT)
+    command_bot = f"{sys.executable} -m arena bot --strategy random {{host}} {{port}}"
+    bots = ["hunt", "flee", command_bot, f"{sys.executable} {script} crash {{port}}",
+            f"{sys.executable} {script} hang {{port}}", "sleep 600 # {port}"]
+    out = tmp_path / "results"
+    proc = _tournament([*bots, "--maps", "office,field", "--games", "1", "--players", "6", "--jobs", "2",
+                        "--seed", "11", "--prep-ms", "100", "--move-ms", "300", "--quiet-rounds", "2",
+                        "--connect-ms", "15000"], out)
+    stdout, stderr = proc.communicate(timeout=240)
+    assert proc.returncode == 0, stderr
+    assert "game 1/2 done" in stderr and "game 2/2 done" in stderr and "left" in stderr
+    data = json.loads((out / "standings.json").read_text())
+    assert data["played"] == data["scheduled"] == 2
+    names = [b.name for b in parse_bots(bots)]
+    python = Path(sys.executable).name
+    assert names[3:] == [f"{python} bad.py crash", f"{python} bad.py hang", "sleep 600 #"]
+    expected = schedule(6, ["office", "field"], 1, 6, seed=11)
+    assert [(g["map"], g["seed"]) for g in data["games"]] == [(g.map, g.seed) for g in expected]
+    for game, planned in zip(data["games"], expected, strict=True):
+        assert [s["bot"] for s in game["seats"]] == [names[b] for b in planned.seats]
+        status = {s["bot"]: s["status"] for s in game["seats"]}
+        assert status[names[0]] == status[names[1]] == status[names[2]] == "ok"
+        assert status[names[3]] == "crashed" and status[names[5]] == "never connected"
+        assert status[names[4]] == "hung"
+        crash = next(s for s in game["seats"] if s["bot"] == names[3])
+        assert crash["exit"] == 3 and crash["diagnostics"]["left_round"] == 1
+        hang = next(s for s in game["seats"] if s["bot"] == names[4])
+        assert hang["diagnostics"]["silent_since"] == 1 and hang["diagnostics"]["missing"] == game["rounds"]
+        folder = out / game["folder"]
+        rep = replay.load(folder / "replay.jsonl")
+        assert replay.verify(rep).ok
+        assert rep.header["seed"] == game["seed"] and rep.final["rounds"] == game["rounds"]
+        assert all("ms" in line for line in rep.rounds)
+        # the players' points in the replay are the seats' points in the results
+        points = {row["id"]: row["points"] for row in rep.final["table"]}
+        assert {s["id"]: s["points"] for s in game["seats"]} == points
+        crash_dir = next(folder.glob("*crash*"))
+        assert (crash_dir / "stdout.txt").read_text() == "round 1 reached\n"
+        assert (crash_dir / "stderr.txt").read_text() == "giving up\n"
+        assert len(list(folder.glob("*/stdout.txt"))) == 6
+        log = (folder / "server.log").read_text()
+        assert "diagnostics: refused" in log
+    rows = list(csv.reader((out / "standings.csv").open()))
+    assert rows[0][:5] == ["rank", "bot", "points", "office", "field"]
+    assert {r[1] for r in rows[1:]} == set(names)
+    by_bot = {r["bot"]: r for r in data["standings"]}
+    assert by_bot["sleep 600 #"]["faults"] == {"never connected": 2}
+    assert by_bot[names[3]]["faults"] == {"crashed": 2} and by_bot[names[4]]["faults"] == {"hung": 2}
+    assert stdout.startswith("standings after 2 of 2 games\n")
+    assert f"results: {out}" in stdout
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path):
+    out = tmp_path / "results"
+    proc = _tournament(["hunt", "flee", "random", "--maps", "office", "--games", "50", "--players", "3",
+                        "--jobs", "1", "--seed", "3", "--prep-ms", "50", "--move-ms", "200",
+                        "--quiet-rounds", "30"], out)
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        if (out / "standings.json").exists() and json.loads((out / "standings.json").read_text())["played"]:
+            break
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    data = json.loads((out / "standings.json").read_text())
+    assert data["stopped"] == "interrupted" and 1 <= data["played"] < 50
+    assert stdout.startswith(f"standings after {data['played']} of 50 games (interrupted)\n")
+    assert sorted(line.split()[1] for line in stdout.splitlines()[2:5]) == ["flee", "hunt", "random"]
+    cut = [g for g in data["games"] if g["stopped"]]
+    assert len(cut) <= 1
+    for game in cut:  # the game under way was cut short; begun, its replay ends with the table so far
+        if not (out / game["folder"] / "replay.jsonl").exists():
+            assert game["seats"] == []  # stopped while its bots were starting
+            continue
+        rep = replay.load(out / game["folder"] / "replay.jsonl")
+        assert rep.final["stopped"] == "interrupted" and replay.verify(rep).ok
