@@ -293,3 +293,26 @@ def test_players_on_the_big_map_are_discs_of_at_least_4_px_radius():
         for dx, dy in ((3, 0), (-3, 0), (0, 3), (0, -3), (2, 2), (-2, -2)):
             assert tuple(surface.get_at((cx + dx, cy + dy)))[:3] == BLUE_RGB
         assert tuple(surface.get_at((cx - PLAYER_MIN_RADIUS - 1, cy)))[:3] == (255, 255, 255)  # the rim
+
+
+def test_verify_names_the_round_the_player_and_the_field(tmp_path):
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=3)
+    lines = path.read_text().splitlines()
+    obj = json.loads(lines[2])  # round 2
+    obj["state"]["players"][1]["energy"] -= 7
+    lines[2] = json.dumps(obj)
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    verdict = replay.verify(replay.load(tmp_path / "bad.jsonl"))
+    energy = obj["state"]["players"][1]["energy"]
+    ids = json.loads(lines[0])["ids"]
+    final = json.loads(lines[-1])
+    assert [d["id"] for d in final["diagnostics"]] == ids
+    assert all(isinstance(json.loads(line)["ms"], float) for line in lines[1:-1])
+    assert verdict.rounds == [2]
+    assert verdict.details == [f"round 2: player 1 (id {ids[1]}) energy: recorded {energy}, "
+                               f"re-simulated {energy + 7}"]
+    done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(tmp_path / "bad.jsonl")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[1] == f"{tmp_path / 'bad.jsonl'}: {verdict.details[0]}"

@@ -304,3 +304,16 @@ def test_s15_any_player_in_between_hides(team):
     game.players[2].team = team
     assert 1 not in visible(game.arena, game.players, 0)
     assert 1 not in visible_plain(game.arena, game.players, 0)
+
+
+# ----------------------------------------------------------- refusal reasons (per-bot diagnostics)
+@pytest.mark.parametrize(
+    "direction, reason",
+    [("EAST", "wall"), ("SOUTH_WEST", "wall"), ("NORTH_EAST", "corner"), ("SOUTH_EAST", "corner"),
+     ("NORTH", "player"), ("WEST", None)],
+)
+def test_s1_refusal_reasons(direction, reason):
+    game = game_on(S1_MAP, [(2, 1), (2, 0)])
+    result = game.play_round([(0, direction, "EAST")])
+    assert result.reasons == ({} if reason is None else {0: reason})
+    assert result.refused == ([] if reason is None else [0])

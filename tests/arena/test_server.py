@@ -400,3 +400,46 @@ def test_replay_path_that_cannot_be_created_is_refused_before_any_bot_joins(tmp_
 
     ReplayWriter(fresh).prepare()
     assert not fresh.exists()
+
+
+def test_per_bot_diagnostics_refused_late_missing_ignored(caplog):
+    caplog.set_level(logging.INFO, logger="arena.server")
+    corridor = Arena(walls=np.zeros((1, 2), dtype=bool), toxicity=np.ones((1, 2), dtype=np.int16), name="pair")
+    st = ServerThread(corridor, players=2, quiet_rounds=2, move_ms=400)
+    (a, _), (b, _) = join(st.port), join(st.port)
+
+    def late_bot() -> None:  # misses round 1, answers it during round 2, then a second MOVE in round 2
+        a.until("START 1")
+        a.until("START 2")
+        a.send(b"MOVE NORTH NORTH|MOVE NORTH NORTH|")
+        play_out(a, b"MOVE NORTH NORTH|")
+
+    def pushing_bot() -> None:  # one junk message, then always into the other player
+        b.send(b"JUNK|")
+        while True:
+            block = []
+            while not block or not block[-1].startswith(("START", "DISCONNECT")):
+                message = b.recv()
+                if message is None:
+                    return
+                block.append(message)
+            if block[-1] == "DISCONNECT":
+                return
+            x = int(next(m for m in block if m.startswith("SET ")).split()[1].split(",")[0])
+            b.send(b"MOVE EAST NORTH|" if x == 0 else b"MOVE WEST NORTH|")
+
+    threads = in_threads(late_bot, pushing_bot)
+    st.join()
+    for t in threads:
+        t.join(10)
+    rounds = len(st.rounds)
+    late, pushing = st.server.diagnostics()
+    assert (late.refused, late.late, late.missing, late.ignored) == (
+        {"wall": rounds - 1, "player": 0, "corner": 0}, 1, 1, 1)
+    assert (pushing.refused, pushing.late, pushing.missing, pushing.ignored) == (
+        {"wall": 0, "player": rounds, "corner": 0}, 0, 0, 1)
+    assert late.silent_since is None and late.left_round is None
+    assert (f"client 0 diagnostics: refused {rounds - 1} (wall {rounds - 1}, player 0, corner 0), late 1, "
+            f"missing 1, ignored 1") in caplog.text
+    assert (f"client 1 diagnostics: refused {rounds} (wall 0, player {rounds}, corner 0), late 0, missing 0, "
+            f"ignored 1") in caplog.text
