@@ -3,15 +3,18 @@ VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+MAN6 := $(VENV)/share/man/man6
+JOBS ?= 2
 
-.PHONY: install run test bench lint sysdeps clean
+.PHONY: install run test test-fast bench lint sysdeps clean
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(wildcard docs/*.6)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
+	mkdir -p $(MAN6) && cp docs/*.6 $(MAN6)/
 	touch $(STAMP)
 
 run: install
@@ -21,7 +24,10 @@ sysdeps:
 	@scripts/sysdeps
 
 test: install sysdeps
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(JOBS)
+
+test-fast: install
+	$(PY) -m pytest -q -n $(JOBS) -m "not e2e and not slow"
 
 bench: install sysdeps
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

@@ -21,3 +21,16 @@ def xvfb3():
     yield servers
     for server in servers:
         server.stop()
+
+
+E2E_MODULES = {"test_x11.py", "test_xvfb.py", "test_install.py"}
+"""Modules outside tests/e2e that drive real X servers or build and install the package."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark as ``e2e`` (skipped by ``make test-fast``) every test that drives a real X server, terminal or
+    installed package: those under tests/e2e, those in :data:`E2E_MODULES`, those using the Xvfb fixtures."""
+    for item in items:
+        path = item.path
+        if "e2e" in path.parts or path.name in E2E_MODULES or {"xvfb", "xvfb3"} & set(item.fixturenames):
+            item.add_marker(pytest.mark.e2e)
