@@ -112,6 +112,17 @@ class Inbox:
             self._timers = kept
             return dropped
 
+    def wait_time(self) -> float | None:
+        """Seconds until :meth:`get` has something: 0 when an event is waiting or a timer has expired, the
+        time to the next timer, or None when nothing is pending (for a consumer that also waits elsewhere,
+        e.g. for a terminal key)."""
+        with self._cond:
+            if self._events:
+                return 0.0
+            if not self._timers:
+                return None
+            return max(0.0, self._timers[0][0] - time.monotonic())
+
     def get(self, timeout: float | None = None) -> object | None:
         """The next event, waiting at most ``timeout`` seconds (None = for ever); None on timeout."""
         end = None if timeout is None else time.monotonic() + timeout

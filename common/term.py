@@ -236,22 +236,28 @@ class Terminal:
         self.screen.refresh()
         self._resumed = True
 
-    def read_key(self) -> str:
+    def read_key(self, timeout_ms: int | None = None) -> str | None:
         """Wait for the next key and return its name (:func:`decode_key`; an SS3 keypad sequence that curses
-        did not decode is named as its key, see :data:`SS3_KEYS`).
+        did not decode is named as its key, see :data:`SS3_KEYS`); with ``timeout_ms``, None when no key
+        came in that many milliseconds.
 
         ^Z suspends the program and returns :data:`REDRAW` after ``fg``; a resize returns :data:`REDRAW` too
         (``curses.LINES``/``COLS`` are updated first).
         """
         assert self.screen is not None
         while True:
+            self.screen.timeout(-1 if timeout_ms is None else timeout_ms)
             try:
                 raw = self.screen.get_wch()
             except curses.error:
                 if self._resumed:
                     self._resumed = False
                     return REDRAW
+                if timeout_ms is not None:
+                    return None
                 continue
+            finally:
+                self.screen.timeout(-1)
             if self._resumed:
                 self._resumed = False
                 self._unread(raw)

@@ -54,6 +54,9 @@ def parser() -> argparse.ArgumentParser:
                    help=f"the last N players (0-{MAX_PLAYERS}) are played by the computer: the number of "
                    "players (at least N) and the names are still asked, who plays each is not")
     p.add_argument("--level", choices=LEVELS, default="hard", help="strength of those computer players")
+    p.add_argument("--delay", type=_delay, default=1.0, metavar="SECONDS",
+                   help="how long a computer player's steps and announcements stay up (default 1.0; any key "
+                   "goes on sooner in the terminal)")
     p.add_argument("--save", metavar="FILE", help="save the game to FILE at every prompt")
     p.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE (and keep saving there)")
     x = p.add_argument_group("X windows (with player strings)")
@@ -64,8 +67,6 @@ def parser() -> argparse.ArgumentParser:
                    help="number of players (default: the highest player named, at least 2)")
     x.add_argument("--names", metavar="LIST", help='the players\' names, e.g. "Ann,Bob" (default "Player N")')
     x.add_argument("--status", metavar="FILE", help="keep FILE updated with the game state as JSON")
-    x.add_argument("--delay", type=_delay, default=1.0, metavar="SECONDS",
-                   help="how long a computer player's steps and announcements stay up (default 1.0)")
     return p
 
 
@@ -232,7 +233,7 @@ def _run(argv: Sequence[str] | None) -> int:
                 if names is not None:
                     game = Game.new(names, random.Random(args.seed))
             if game is not None:
-                console.play(game, controllers)
+                console.play(game, controllers, args.delay)
     except TerminalError as exc:
         raise UsageError(str(exc)) from None
     except (KeyboardInterrupt, SystemExit):

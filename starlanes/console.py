@@ -5,8 +5,9 @@ general window below (rows 13 on) with the current player's name and cash in its
 A larger terminal gives the company and general windows more room; anything smaller than 80×25 asks to be
 enlarged.
 
-Everything the rules decide comes from :mod:`starlanes.rules`; this module only draws the state, reads keys
-and announces the events. :class:`AmountField` (the trading amount entry) is pure and tested on its own.
+The turn flow is :class:`starlanes.session.Session`'s: this module draws the game and what the session says
+(prompts, announcements, pop-ups, the end) and is its input source, turning terminal keys into
+:class:`common.loop.Key` events of the one inbox (source :data:`TERMINAL_SOURCE`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import curses
 import math
 import os
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from common.loop import Inbox, Key, Timer
 from common.term import (
     REDRAW,
     Cell,
@@ -30,7 +32,7 @@ from common.term import (
     text_width,
     wrap,
 )
-from starlanes import ai, messages
+from starlanes import messages
 from starlanes.rules import (
     COMPANY_NAMES,
     LETTERS,
@@ -38,16 +40,24 @@ from starlanes.rules import (
     MAP_WIDTH,
     MAX_NAME,
     MAX_PLAYERS,
-    MOVE,
-    TRADE,
-    EndTurn,
-    Event,
     Game,
-    Move,
-    Trade,
     cell_xy,
 )
-from starlanes.save import HUMAN, save_game
+from starlanes.save import HUMAN
+from starlanes.session import (
+    OVER,
+    POPUP,
+    QUIT,
+    QUIT_KEYS,
+    TRADE_MODES,
+    Line,
+    Session,
+    chart_history,
+    chart_scale,
+    company_page,
+    final_page,
+    standings_page,
+)
 
 MIN_LINES, MIN_COLS = 25, 80
 MAP_TOP, MAP_LEFT, MAP_H, MAP_W = 1, 1, MAP_HEIGHT + 2, 3 * MAP_WIDTH + 2
@@ -55,11 +65,14 @@ GENERAL_TOP = 13
 GENERAL_H = 11
 TALL_SCREEN = GENERAL_TOP + GENERAL_H + 10
 WIDE_COMPANIES = 60
-AMOUNT_FIELD = 9
-UP_KEYS = ("UP", "8", "k", "K")
-DOWN_KEYS = ("DOWN", "5", "j", "J")
-TRADE_KEYS = ("ENTER", "RIGHT", "^F")
-QUIT_KEYS = ("q", "Q", "^C")
+TERMINAL_SOURCE = "terminal"
+FINAL_TITLE = " GAME OVER - Final Standings "
+_HINTS = {
+    "move": "s standings   c companies   q quit   ^L redraw",
+    "trade": "Trade: up/down choose, Enter trades, Esc ends your turn (s c q ^L)",
+    "amount": "m = the most you can buy, n = sell all, - sells, Esc cancels",
+    "final": "Press any key to continue.",
+}
 LEVEL_KEYS = {"h": HUMAN, "H": HUMAN, "1": "easy", "2": "hard"}
 
 # colour pair numbers
@@ -72,52 +85,6 @@ _PLAYER_COLOURS = (curses.COLOR_CYAN, curses.COLOR_MAGENTA, curses.COLOR_GREEN, 
 
 class QuitGame(Exception):
     """The players confirmed "Really Quit?" (or pressed ^C while naming players)."""
-
-
-class AmountField:
-    """The amount entry of a trade (spec §8 with §0): ``width`` characters, at least 9 and as many as the
-    limits of the trade take (``-123456789012``), so any amount in range can be typed.
-
-    Digits anywhere, ``-`` only first; ``m``/``n`` only first and they finish the entry at once (no key is
-    swallowed afterwards). Backspace erases, Enter finishes, Esc cancels.
-    """
-
-    def __init__(self, width: int = AMOUNT_FIELD) -> None:
-        self.text = ""
-        self.cancelled = False
-        self.width = width
-
-    @classmethod
-    def for_limits(cls, low: int, high: int) -> AmountField:
-        """A field wide enough for every amount from ``low`` to ``high``."""
-        return cls(max(AMOUNT_FIELD, len(str(low)), len(str(high))))
-
-    def feed(self, key: str) -> bool:
-        """Take one key name; returns True when the entry is finished (or cancelled)."""
-        if key == "ENTER":
-            return True
-        if key == "ESC":
-            self.cancelled = True
-            return True
-        if key in ("BACKSPACE", "DELETE"):
-            self.text = self.text[:-1]
-        elif key in ("m", "n") and not self.text:
-            self.text = key
-            return True
-        elif len(self.text) < self.width:
-            if len(key) == 1 and key in "0123456789" or key == "-" and not self.text:
-                self.text += key
-        return False
-
-    def value(self, low: int, high: int) -> int:
-        """The amount typed: ``m`` → ``high``, ``n`` → ``low``, empty or ``-`` → 0, else the number."""
-        if self.text == "m":
-            return high
-        if self.text == "n":
-            return low
-        if self.text in ("", "-"):
-            return 0
-        return int(self.text)
 
 
 class Console:
@@ -138,6 +105,10 @@ class Console:
         self.overlay: Callable[[], None] | None = None
         self.small_hint: str | None = None
         self.title_player: int | None = None
+        self.session: Session | None = None
+        self.inbox = Inbox()
+        self.stage = "play"          # at the end "final" (standings), "chart", then "done"
+        self.dirty = False
         if term.colour:
             try:
                 self._init_colours()
@@ -221,6 +192,9 @@ class Console:
 
     def draw(self, clear: bool = False) -> None:
         """Draw the whole screen from the game state, the general lines, the marks and the popup."""
+        self.dirty = False
+        if self.session is not None:
+            self.compose()
         if clear:
             self.screen.clear()
         self.screen.erase()
@@ -271,15 +245,10 @@ class Console:
         if not active:
             self.put(MAP_TOP + 2, left + 2, "no active companies")
             return
-        holdings = game.players[game.current].holdings
-        rows: list[list[Cell]] = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (holdings[c], "")]
-                                  for c in active]
-        headers = ["Company", "Price", "Holdings"]
-        if width >= WIDE_COMPANIES:
-            headers += ["Size", "Total Worth"]
-            for row, c in zip(rows, active, strict=True):
-                row += [(game.companies[c].size, ""), (game.company_worth(c), "$")]
-        text = table(headers, rows, width - 4)
+        headers, *rows = (list(text) for text, _ in company_page(game, self.holder()))
+        if width < WIDE_COMPANIES:
+            headers, rows = headers[:3], [row[:3] for row in rows]
+        text = table([str(h) for h in headers], rows, width - 4)
         spacing = 2 if 2 * len(active) - 1 <= MAP_H - 3 else 1
         self.put(MAP_TOP + 1, left + 2, text[0], curses.A_UNDERLINE)
         for i, (company, line) in enumerate(zip(active, text[1:], strict=True)):
@@ -314,7 +283,7 @@ class Console:
     def draw_players(self, top: int, height: int, width: int) -> None:
         """The standings, always in view on a tall terminal."""
         self.box(top, 1, height, width, " Players ")
-        body = self.standings_body()[:-2]
+        body = self.standings_body()
         for i, (text, attr) in enumerate(body[:height - 2]):
             self.put(top + 1 + i, 3, clip(text, width - 4), attr)
 
@@ -347,23 +316,6 @@ class Console:
         """Wait for any key (announcements)."""
         self.draw()
         self.key()
-
-    @property
-    def humans(self) -> bool:
-        return HUMAN in self.controllers
-
-    def announce(self, lines: list[tuple[str, int]], player: int | None = None) -> None:
-        """Show lines in the general window, titled with ``player``'s name and cash (default: the player on
-        turn), and wait for a key (not when only computers play)."""
-        self.lines = [*lines, ("", 0), ("Press any key to continue.", curses.A_DIM)]
-        self.title_player = player
-        try:
-            if self.humans:
-                self.wait()
-            else:
-                self.draw()
-        finally:
-            self.title_player = None
 
     def show_popup(self, title: str, body: list[tuple[str, int]]) -> str:
         """Show a popup window until a key is pressed; returns that key."""
@@ -438,171 +390,122 @@ class Console:
 
     # ------------------------------------------------------------------------------------------ playing
 
-    def play(self, game: Game, controllers: list[str]) -> None:
-        """Play ``game`` to its end or until the players quit, then show the final standings and the chart."""
+    def play(self, game: Game, controllers: list[str], delay: float = 1.0) -> None:
+        """Play ``game`` to its end or until the players quit, then show the final standings and the chart.
+
+        The terminal is the input source of a :class:`~starlanes.session.Session`: its keys go into the one
+        :class:`common.loop.Inbox` with the session's timers, and the screen is drawn from the session after
+        every change. A computer's steps and announcements go on after ``delay`` seconds (at once when only
+        computers play); any key goes on sooner.
+        """
         self.game = game
-        self.controllers = list(controllers)
-        try:
-            while not game.is_terminal():
-                if game.phase == MOVE:
-                    self.move_phase()
-                elif game.phase == TRADE:
-                    self.trade_phase()
-        except QuitGame:
-            pass
-        self.autosave()
-        self.lines = []
-        self.small_hint = "Press any key to leave the game."
-        try:
-            self.final_standings()
-            self.chart()
-        finally:
-            self.small_hint = None
+        self.inbox = Inbox()
+        humans = HUMAN in controllers
+        self.session = Session(game, controllers, self.inbox, delay=delay if humans else 0.0,
+                               save_path=None if self.save_path is None else os.fspath(self.save_path),
+                               on_change=self._changed, on_save_error=self._save_error)
+        self.session.advance()
+        while self.stage != "done":
+            wait = self.inbox.wait_time()
+            if wait == 0:
+                event = self.inbox.get(0)
+                if isinstance(event, Timer):
+                    self.session.timer(event.name)
+                elif isinstance(event, Key):
+                    self.press(event.name)
+                continue
+            if self.dirty:
+                self.draw()
+            key = self.term.read_key(None if wait is None else max(1, math.ceil(wait * 1000)))
+            if key is not None:
+                self.inbox.put(Key(TERMINAL_SOURCE, key))
 
-    def autosave(self) -> None:
-        if self.save_path is None:
+    def _changed(self) -> None:
+        self.dirty = True
+        if self.session is not None and self.session.mode == OVER and self.stage == "play":
+            self.stage = "final"
+
+    def _save_error(self, message: str) -> None:
+        if self.session is not None:
+            reason = message.removeprefix("cannot ")
+            self.session.notice = f"Could not {reason}. The game goes on without saving."
+
+    def press(self, key: str) -> None:
+        """One key from the terminal: ^L and resizes redraw; a too-small terminal takes only the quit keys
+        (and the answer, and the keys of the end); a key during a computer's step goes on at once."""
+        session = self.session
+        if key in (REDRAW, "^L"):
+            self.draw(clear=True)
             return
-        try:
-            save_game(self.save_path, self.game, self.controllers)
-        except OSError as exc:
-            path, self.save_path = self.save_path, None
-            self.announce([(f"Could not save to {path}: {exc.strerror or exc}", curses.A_BOLD),
-                           ("The game goes on without saving.", 0)])
-
-    def name(self, player: int) -> str:
-        return printable(self.game.players[player].name)
-
-    def move_phase(self) -> None:
-        game = self.game
-        me = game.current
-        self.autosave()
-        self.marks = {cell: str(i + 1) for i, cell in enumerate(game.candidates)}
-        if self.controllers[me] == HUMAN:
-            action = self.ask_move()
+        if self.too_small() and key not in QUIT_KEYS and self.leave_hint() is None:
+            return
+        if self.stage != "play":
+            self.stage = "chart" if self.stage == "final" else "done"
+            self.dirty = True
+        elif session.actor() is None:
+            session.skip()
         else:
-            action = ai.choose(game, self.controllers[me])[0]
-            self.announce([(messages.computer_move(self.name(me), action.index), curses.A_BOLD)], me)
-        self.marks = {}
-        self.show_events(game.apply(action), me)
+            session.press(key)
 
-    def ask_move(self) -> Move:
+    def leave_hint(self) -> str | None:
+        """What a too-small terminal asks besides enlarging it: the quit question, or how to leave."""
+        if self.stage != "play":
+            return "Press any key to leave the game."
+        if self.session is not None and self.session.mode == QUIT:
+            return "Really Quit? (y/n)"
+        return None
+
+    def compose(self) -> None:
+        """Set what :meth:`draw` shows from the session: the general lines, the marks, the pop-up, whose name
+        titles the general window, the chart."""
+        session = self.session
         game = self.game
-        count = len(game.candidates)
-        digits = {str(i + 1): i for i in range(count)}
-        while True:
-            self.lines = [(f" {messages.move_prompt(self.name(game.current), count)} ", curses.A_BOLD),
-                          ("", 0), ("s standings   c companies   q quit   ^L redraw", curses.A_DIM)]
-            self.draw()
-            key = self.key()
-            if key in digits:
-                return Move(digits[key])
-            self.common_key(key)
+        self.overlay = self.draw_chart if self.stage == "chart" else None
+        self.small_hint = self.leave_hint()
+        self.title_player = session.about
+        self.marks = session.marks()
+        self.popup = None
+        if self.stage == "final":
+            self.popup = (FINAL_TITLE, self.page_lines(final_page(game)))
+        elif session.popup is not None:
+            self.popup = (session.popup[0], self.page_lines(session.popup[1]))
+        if session.mode in TRADE_MODES or session.mode in (POPUP, QUIT) and session.back in TRADE_MODES:
+            note = session.trade_note()
+            self.lines = self.trade_lines(session.cursor)
+            if note:
+                self.lines += [("", 0), (note, curses.A_BOLD)]
+        elif session.mode == OVER:
+            self.lines = []
+        else:
+            self.lines = self.page_lines(session.prompt_lines())
+        if session.notice:
+            self.lines += [("", 0), (session.notice, curses.A_BOLD)]
 
-    def common_key(self, key: str) -> None:
-        """Keys that work at the move prompt and while trading: standings, company detail, quit."""
-        if key in ("s", "S"):
-            self.show_standings(" Standings ")
-        elif key in ("c", "C"):
-            self.show_company_detail()
-        elif key in QUIT_KEYS and self.confirm_quit():
-            raise QuitGame
-
-    def confirm_quit(self) -> bool:
-        """"Really Quit? (y/n)"; it also answers on a terminal too small to show it (the question is shown
-        with the request to enlarge it)."""
-        self.small_hint = "Really Quit? (y/n)"
-        try:
-            key = self.show_popup(" Quit ", [(self.small_hint, curses.A_BOLD)])
-        finally:
-            self.small_hint = None
-        return key in ("y", "Y")
-
-    def trade_phase(self) -> None:
-        game = self.game
-        me = game.current
-        if self.controllers[me] == HUMAN:
-            self.ask_trades()
-            self.show_events(game.apply(EndTurn()), me)
-            return
-        actions = ai.choose(game, self.controllers[me])
-        report = []
-        for action in actions:
-            events = game.apply(action)
-            if isinstance(action, Trade):
-                report.append((messages.trade_report(self.name(me), action), 0))
-        if report:
-            self.announce(report, me)
-        self.show_events(events, me)
+    def holder(self) -> int:
+        """Whose holdings the company window shows: the player the screen is about."""
+        return self.session.holder(()) if self.session is not None else self.game.current
 
     def trade_lines(self, cursor: int) -> list[tuple[str, int]]:
         game = self.game
         _, cols = self.term.size()
         active = game.active_companies()
         holdings = game.players[game.current].holdings
-        rows = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (holdings[c], "")] for c in active]
+        rows: list[list[Cell]] = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (holdings[c], "")]
+                                  for c in active]
         text = table(["Company", "Price", "Holdings"], rows, cols - 6)
-        out = [("Trade: up/down choose, Enter trades, Esc ends your turn (s c q ^L)", curses.A_DIM),
-               (text[0], curses.A_UNDERLINE)]
+        out = [(_HINTS["trade"], curses.A_DIM), (text[0], curses.A_UNDERLINE)]
         for i, line in enumerate(text[1:]):
             out.append((line, curses.A_REVERSE if i == cursor else curses.A_NORMAL))
         return out
 
-    def ask_trades(self) -> None:
-        game = self.game
-        cursor = 0
-        while True:
-            active = game.active_companies()
-            cursor %= len(active)
-            self.autosave()
-            self.lines = self.trade_lines(cursor)
-            self.draw()
-            key = self.key()
-            if key == "ESC":
-                return
-            if key in UP_KEYS:
-                cursor = (cursor - 1) % len(active)
-            elif key in DOWN_KEYS:
-                cursor = (cursor + 1) % len(active)
-            elif key in TRADE_KEYS:
-                self.ask_amount(active[cursor], cursor)
-            else:
-                self.common_key(key)
-
-    def ask_amount(self, company: int, cursor: int) -> None:
-        game = self.game
-        low, high = game.trade_limits(company)
-        _, cols = self.term.size()
-        room = max(4, (cols - 40) // 2)
-        field = AmountField.for_limits(low, high)
-        while True:
-            prompt = f"Amount ({fit_number(low, room)} to {fit_number(high, room)}): "
-            self.lines = [*self.trade_lines(cursor), ("", 0), (prompt + field.text + "_", curses.A_BOLD)]
-            self.draw()
-            if field.feed(self.key()):
-                break
-        if field.cancelled:
-            return
-        amount = field.value(low, high)
-        if low <= amount <= high:
-            if amount:
-                game.apply(Trade(company, amount))
-            return
-        self.lines = [*self.trade_lines(cursor), ("", 0), ("Invalid amount!", curses.A_BOLD)]
-        self.draw()
-        self.term.pause(1000)
-
     # ------------------------------------------------------------------------------------------ announcements
 
-    def show_events(self, events: list[Event], player: int) -> None:
-        """Announce the events of ``player``'s move or turn, a page at a time (:mod:`starlanes.messages`)."""
-        names = [self.name(p) for p in range(len(self.game.players))]
-        for page in messages.event_pages(events, names):
-            self.announce(self.page_lines(page), player)
+    _STYLES = {"": curses.A_NORMAL, "bold": curses.A_BOLD, "dim": curses.A_DIM, "head": curses.A_UNDERLINE,
+               "continue": curses.A_DIM, "hint": curses.A_DIM}
 
-    _STYLES = {"": curses.A_NORMAL, "bold": curses.A_BOLD, "dim": curses.A_DIM, "head": curses.A_UNDERLINE}
-
-    def page_lines(self, page: messages.Page) -> list[tuple[str, int]]:
-        """A page of announcements as general-window lines; its table rows laid out to fit the window."""
+    def page_lines(self, page: Sequence[Line], margin: int = 8) -> list[tuple[str, int]]:
+        """Session lines as screen lines: table rows laid out to fit ``margin`` columns less than the screen,
+        :data:`~starlanes.session.CONTINUE` and the hints in the terminal's words."""
         _, cols = self.term.size()
         out: list[tuple[str, int]] = []
         index = 0
@@ -612,61 +515,27 @@ class Console:
                 while end < len(page) and isinstance(page[end][0], tuple):
                     end += 1
                 headers, *rows = (list(text) for text, _ in page[index:end])
-                text = table([str(h) for h in headers], rows, cols - 8)
+                text = table([str(h) for h in headers], rows, cols - margin)
                 out.append((text[0], curses.A_UNDERLINE))
                 out.extend((line, curses.A_NORMAL) for line in text[1:])
                 index = end
                 continue
             text, style = page[index]
-            out.append((text, self._STYLES[style]))
+            if style == "hint":
+                text = _HINTS[str(text)]
+            elif style == "continue":
+                text = "Press any key to continue."
+            out.append((str(text), self._STYLES[style]))
             index += 1
         return out
 
-    # ------------------------------------------------------------------------------------------ windows
-
-    def standings_body(self, reason: bool = False) -> list[tuple[str, int]]:
-        """The standings window's lines; with ``reason``, why the game ended (when it did)."""
-        game = self.game
-        _, cols = self.term.size()
-        rows = [[self.name(p), (game.stock_value(p), "$"), (game.players[p].cash, "$"),
-                 (game.net_worth(p), "$")] for p in game.standings()]
-        text = table(["Player", "Stock Value", "Cash", "Net Worth"], rows, cols - 8)
-        return [(text[0], curses.A_UNDERLINE), *((line, 0) for line in text[1:]), ("", 0),
-                (f"Available company sectors remaining: {max(game.sectors_remaining(), 0)}", 0), ("", 0),
-                *([(why, curses.A_BOLD), ("", 0)] if reason and (why := messages.end_reason(game)) else []),
-                ("Press any key to continue.", curses.A_DIM)]
-
-    def show_standings(self, title: str, reason: bool = False) -> None:
-        self.show_popup(title, self.standings_body(reason))
-
-    def show_company_detail(self) -> None:
-        game = self.game
-        active = game.active_companies()
-        if not active:
-            return
-        _, cols = self.term.size()
-        rows = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (game.companies[c].size, ""),
-                 (game.company_worth(c), "$")] for c in active]
-        text = table(["Company", "Price", "Size", "Total Worth"], rows, cols - 10)
-        body = [(text[0], curses.A_UNDERLINE), *((line, 0) for line in text[1:]), ("", 0),
-                ("Press any key to continue.", curses.A_DIM)]
-        self.show_popup(" Companies ", body)
-
-    def final_standings(self) -> None:
-        self.show_standings(" GAME OVER - Final Standings ", reason=True)
-
-    def chart(self) -> None:
-        """A full-screen chart of every player's net worth after each turn; any key leaves."""
-        self.overlay = self.draw_chart
-        try:
-            self.draw()
-            self.key()
-        finally:
-            self.overlay = None
+    def standings_body(self) -> list[tuple[str, int]]:
+        """The standings (Players window of a tall terminal)."""
+        return self.page_lines(standings_page(self.game))
 
     def draw_chart(self) -> None:
         game = self.game
-        history = game.history if game.is_terminal() else [*game.history, game.net_worths()]
+        history = chart_history(game)
         lines, cols = self.term.size()
         legend = (len(game.players) + 1) // 2
         top = 3
@@ -695,10 +564,11 @@ class Console:
         for i, player in enumerate(game.standings()):
             y = lines - legend + i // 2
             x = 2 + slot * (i % 2)
-            room = max(4, (slot - 5) // 2, slot - 5 - text_width(self.name(player)))
+            name = printable(game.players[player].name)
+            room = max(4, (slot - 5) // 2, slot - 5 - text_width(name))
             worth = fit_number(game.net_worth(player), room, "$")
             self.put(y, x, f"{player + 1} ", self.player_attr(player))
-            self.put(y, x + 2, f"{clip(self.name(player), slot - 5 - len(worth))}  {worth}")
+            self.put(y, x + 2, f"{clip(name, slot - 5 - len(worth))}  {worth}")
         self.put(1, cols - 28, "Press any key to leave.", curses.A_DIM)
 
 
@@ -722,24 +592,15 @@ def worth_chart(history: list[list[int]], width: int, height: int) -> WorthChart
     The value axis is logarithmic when the values span more than a factor of 100 (money in Star Lanes grows
     geometrically), else linear from $0. Exact for integers of any size.
     """
-    values = [v for row in history for v in row]
-    peak = max(max(values), 1)
-    low = max(min(values), 1)
-    log = peak > 100 * low
-    lo, hi = (math.log10(low), math.log10(peak)) if log else (0.0, 0.0)
-
-    def norm(value: int) -> float:
-        if log:
-            return (math.log10(max(value, 1)) - lo) / (hi - lo)
-        return max(value, 0) / peak
+    scale = chart_scale(history)
 
     def row(fraction: float) -> int:
-        return (height - 1) - round(max(0.0, min(1.0, fraction)) * (height - 1))
+        return (height - 1) - round(fraction * (height - 1))
 
     turns = len(history) - 1
     cells: list[set[tuple[int, int]]] = []
     for player in range(len(history[0])):
-        series = [norm(r[player]) for r in history]
+        series = [scale.fraction(r[player]) for r in history]
         points: set[tuple[int, int]] = set()
         previous = None
         for x in range(width):
@@ -752,13 +613,8 @@ def worth_chart(history: list[list[int]], width: int, height: int) -> WorthChart
             points.add((x, y))
             previous = y
         cells.append(points)
-    if log:
-        centre = (lo + hi) / 2
-        middle = round(10**centre) if centre < 300 else 10 ** round(centre)
-        labels = [(0, peak), (row(0.5), middle), (height - 1, low)]
-    else:
-        labels = [(0, peak), (row(0.5), peak // 2), (height - 1, 0)]
-    return WorthChart(cells, labels, log)
+    labels = [(row(share), value) for share, value in scale.labels()]
+    return WorthChart(cells, labels, scale.log)
 
 
 SHELL_WIDTH = 80

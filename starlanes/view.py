@@ -31,10 +31,10 @@ import pygame  # noqa: E402
 
 from common.render import font as _font  # noqa: E402
 from common.render import render_text, text_size  # noqa: E402
-from common.term import fit_number, money, printable  # noqa: E402
+from common.term import Cell, fit_number, money, printable  # noqa: E402
+from starlanes import messages  # noqa: E402
 from starlanes.rules import (  # noqa: E402
     BLACK_HOLE,
-    COMPANY_NAMES,
     EMPTY,
     LETTERS,
     MAP_HEIGHT,
@@ -44,6 +44,7 @@ from starlanes.rules import (  # noqa: E402
     Game,
     cell_xy,
 )
+from starlanes.session import chart_history, chart_scale, company_page, standings_page  # noqa: E402
 
 DEFAULT_SIZE = (960, 680)
 MARGIN = 8
@@ -417,13 +418,9 @@ def _draw_companies(surface: pygame.Surface, game: Game, lay: Layout, cursor: in
     if not active:
         _text(surface, "no active companies", (inner.x, inner.y + line_height()), TEXT, inner)
         return
-    holdings = game.players[holder].holdings
-    headers = ("Company", "Price", "Holdings", "Size", "Total Worth")
-    rows = [(COMPANY_NAMES[c], money(game.companies[c].price), str(holdings[c]), str(game.companies[c].size),
-             money(game.company_worth(c))) for c in active]
     swatch = lay.row_height - 6
     name_left = inner.x + swatch + 8
-    fitted = fit_table([headers, *rows], inner.right - 2 - name_left)
+    fitted = fit_table([text for text, _ in as_text(company_page(game, holder))], inner.right - 2 - name_left)
     columns = []
     x = name_left
     for width in fitted.widths:
@@ -466,16 +463,22 @@ def general_title(game: Game, player_index: int | None = None, width: int | None
     return title
 
 
+def as_text(lines: Sequence[messages.Line]) -> list[Line]:
+    """Lines of :mod:`starlanes.messages` or :mod:`starlanes.session` as view lines: number cells as text
+    (``$`` amounts with :func:`common.term.money`)."""
+    def text(cell: Cell) -> str:
+        if isinstance(cell, tuple):
+            value, prefix = cell
+            return money(value) if prefix == "$" else str(value)
+        return cell
+
+    return [(tuple(text(c) for c in line) if isinstance(line, tuple) else line, style)
+            for line, style in lines]
+
+
 def standings_lines(game: Game) -> list[Line]:
-    """The standings table (Player / Stock Value / Cash / Net Worth, richest first; ties by player number)
-    and the company sectors remaining (spec §10)."""
-    rows: list[Line] = [(("Player", "Stock Value", "Cash", "Net Worth"), "head")]
-    for p in game.standings():
-        rows.append(((game.players[p].name, money(game.stock_value(p)), money(game.players[p].cash),
-                      money(game.net_worth(p))), ""))
-    rows.append(("", ""))
-    rows.append((f"Available company sectors remaining: {max(game.sectors_remaining(), 0)}", ""))
-    return rows
+    """The standings panel (:func:`starlanes.session.standings_page`) as view lines."""
+    return as_text(standings_page(game))
 
 
 def popup_rect(size: tuple[int, int], title: str, lines: Sequence[Line]) -> pygame.Rect:
@@ -539,41 +542,17 @@ def render(game: Game, size: tuple[int, int], screen: Screen) -> pygame.Surface:
 # ---------------------------------------------------------------------------------------------------- chart
 
 
-def chart_history(game: Game) -> list[list[int]]:
-    """Net worths per finished turn, plus the present when the game was left before its end."""
-    return game.history if game.is_terminal() else [*game.history, game.net_worths()]
-
-
 def chart_points(history: Sequence[Sequence[int]],
                  rect: pygame.Rect) -> tuple[list[list[tuple[int, int]]], bool]:
     """Every player's net worth per turn as pixel points inside ``rect`` (turn 0 at the left edge, the last
-    turn at the right edge; the top edge is the highest worth). Returns ``(points per player, log)``.
-
-    The value axis is logarithmic when the values span more than a factor of 100 (as the terminal chart),
-    else linear from $0.
-    """
-    values = [v for row in history for v in row]
-    peak = max(max(values), 1)
-    low = max(min(values), 1)
-    log = peak > 100 * low
-    lo, hi = (math.log10(low), math.log10(peak)) if log else (0.0, 0.0)
-
-    def fraction(value: int) -> float:
-        if log:
-            return (math.log10(max(value, 1)) - lo) / (hi - lo)
-        return max(value, 0) / peak
-
+    turn at the right edge; the top edge is the highest worth) on the :func:`starlanes.session.chart_scale`
+    axis. Returns ``(points per player, log)``."""
+    scale = chart_scale(history)
     turns = max(len(history) - 1, 1)
-    players = len(history[0])
-    points = []
-    for player in range(players):
-        series = []
-        for turn, row in enumerate(history):
-            x = rect.x + round(turn * (rect.w - 1) / turns)
-            y = rect.bottom - 1 - round(max(0.0, min(1.0, fraction(row[player]))) * (rect.h - 1))
-            series.append((x, y))
-        points.append(series)
-    return points, log
+    points = [[(rect.x + round(turn * (rect.w - 1) / turns),
+                rect.bottom - 1 - round(scale.fraction(row[player]) * (rect.h - 1)))
+               for turn, row in enumerate(history)] for player in range(len(history[0]))]
+    return points, scale.log
 
 
 def chart_area(size: tuple[int, int]) -> pygame.Rect:
@@ -596,16 +575,9 @@ def draw_chart(surface: pygame.Surface, game: Game, area: pygame.Rect) -> None:
                                                                   area.y + 10), DIM, clip, right=True)
     pygame.draw.line(surface, BORDER, (plot.x - 2, plot.y), (plot.x - 2, plot.bottom + 1), 2)
     pygame.draw.line(surface, BORDER, (plot.x - 2, plot.bottom + 1), (plot.right, plot.bottom + 1), 2)
-    values = [v for row in history for v in row]
-    peak, low = max(max(values), 1), max(min(values), 1)
-    if log:
-        centre = (math.log10(low) + math.log10(peak)) / 2
-        middle = round(10**centre) if centre < 300 else 10 ** round(centre)
-        labels = [(plot.y, peak), ((plot.y + plot.bottom) // 2, middle), (plot.bottom - 1, low)]
-    else:
-        labels = [(plot.y, peak), ((plot.y + plot.bottom) // 2, peak // 2), (plot.bottom - 1, 0)]
     line = line_height()
-    for y, value in labels:
+    for share, value in chart_scale(history).labels():
+        y = plot.bottom - 1 - round(share * (plot.bottom - 1 - plot.y))
         _text(surface, fit_number(value, 12, "$"), (plot.x - 8, y - line // 2), TEXT, clip, right=True)
     _text(surface, "turn 0", (plot.x, plot.bottom + 6), TEXT, clip)
     _text(surface, f"turn {len(history) - 1}", (plot.right, plot.bottom + 6), TEXT, clip, right=True)

@@ -15,9 +15,6 @@ events as the console.
 
 from __future__ import annotations
 
-import json
-import sys
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -25,12 +22,10 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize, Timer
-from common.save import write_atomic
-from common.term import money, printable
-from starlanes import ai, messages, view
-from starlanes.console import DOWN_KEYS, QUIT_KEYS, TRADE_KEYS, UP_KEYS, AmountField
-from starlanes.rules import COMPANY_NAMES, MOVE, EndTurn, Event, Game, Move, Trade
-from starlanes.save import HUMAN, save_game
+from common.term import printable
+from starlanes import view
+from starlanes.rules import Game
+from starlanes.session import OVER, QUIT_KEYS, TRADE_MODES, Line, Session, final_page
 
 if TYPE_CHECKING:
     from common.displays import Seat
@@ -38,7 +33,6 @@ if TYPE_CHECKING:
 
 #: Seconds a computer player's announcements stay up, and the pause before its actions.
 COMPUTER_DELAY_S = 1.0
-INVALID_S = 1.0
 POLL_S = 0.5
 _X_KEYS = {
     "Return": "ENTER", "KP_Enter": "ENTER", "Escape": "ESC", "BackSpace": "BACKSPACE", "Delete": "DELETE",
@@ -48,9 +42,14 @@ _X_KEYS = {
 _CONTINUE = ("Press any key or click to continue.", "dim")
 FINAL_TITLE = " GAME OVER - Final Standings "
 
-# modes of the player in turn
-ANNOUNCE, MOVING, TRADING, AMOUNT, POPUP, QUIT, INVALID, COMPUTER, OVER = (
-    "announce", "move", "trade", "amount", "popup", "quit", "invalid", "computer", "over")
+_HINTS: dict[str, list[view.Line]] = {
+    "move": [("Press a number or click a numbered sector.", "dim"),
+             ("s standings   c companies   q quit", "dim")],
+    "trade": [("Trade: up/down or click choose a company, Enter trades it,", "dim"),
+              ("Esc ends your turn (s standings, c companies, q quit).", "dim")],
+    "amount": [("m = the most you can buy, n = sell all, - sells, Esc cancels", "dim")],
+    "final": [("Press a key or click for the chart of net worth per turn.", "dim")],
+}
 
 
 def key_name(name: str) -> str:
@@ -86,30 +85,29 @@ def open_windows(seats: Sequence[Seat], names: Sequence[str], inbox: Inbox, *,
     return {source: (windows[source], seat) for source, seat in indexed}
 
 
-def event_pages(events: Sequence[Event], names: Sequence[str]) -> list[list[view.Line]]:
-    """The announcements of ``events`` (:func:`starlanes.messages.event_pages`) as view lines: numbers in
-    table rows as text (``$`` amounts with :func:`common.term.money`)."""
-    def text(cell: object) -> str:
-        if isinstance(cell, tuple):
-            value, prefix = cell
-            return money(value) if prefix == "$" else str(value)
-        return str(cell)
-
-    return [[(tuple(text(c) for c in line) if isinstance(line, tuple) else line, style)
-             for line, style in page] for page in messages.event_pages(events, names)]
+def text_lines(lines: Sequence[Line]) -> list[view.Line]:
+    """Session lines as view lines (:func:`starlanes.view.as_text`), :data:`~starlanes.session.CONTINUE` and
+    the hints in the windows' words."""
+    out: list[view.Line] = []
+    for line, style in lines:
+        if style == "hint":
+            out.extend(_HINTS[str(line)])
+        elif style == "continue":
+            out.append(_CONTINUE)
+        else:
+            out.extend(view.as_text([(line, style)]))
+    return out
 
 
 def final_lines(game: Game) -> list[view.Line]:
     """The body of the final standings window (spec §9), titled :data:`FINAL_TITLE`: the standings, why the
     game ended (when it did) and what comes next."""
-    reason = messages.end_reason(game)
-    return [*view.standings_lines(game), ("", ""), *([(reason, "bold"), ("", "")] if reason else []),
-            ("Press a key or click for the chart of net worth per turn.", "dim")]
+    return text_lines(final_page(game))
 
 
 def _without_continue(lines: list[view.Line]) -> list[view.Line]:
     """``lines`` without "Press any key or click to continue." (and the blank line before it), for the windows
-    that cannot continue (observers, other players, everyone while a computer's announcement is up)."""
+    that cannot continue (observers, other players)."""
     if _CONTINUE not in lines:
         return lines
     kept = [line for line in lines if line != _CONTINUE]
@@ -130,7 +128,8 @@ class _View:
 
 
 class XGame:
-    """Runs one game on ``windows`` (from :func:`open_windows`) until every window is closed.
+    """Runs one game on ``windows`` (from :func:`open_windows`) until every window is closed: the windows'
+    renderer and input source for one :class:`~starlanes.session.Session` (:attr:`session`).
 
     ``controllers``: per player ``"human"`` or a computer level of :mod:`starlanes.ai` (changed to ``level``
     when a player's window goes); ``status``: a JSON file rewritten after every change (or None);
@@ -142,34 +141,18 @@ class XGame:
                  save_path: str | None = None, delay: float = COMPUTER_DELAY_S) -> None:
         self.game = game
         self.inbox = inbox
-        self.controllers = list(controllers)
-        self.level = level
-        self.status = status
-        self.save_path = save_path
-        self.delay = delay
         self.views = {source: _View(window, tuple(seat.players))
                       for source, (window, seat) in windows.items()}
-        self.names = [p.name for p in game.players]
-        self.pages: deque[list[view.Line]] = deque()
-        self.page_owner = game.current
-        self.mode = MOVING
-        self.cursor = 0
-        self.field: AmountField | None = None
-        self.popup: tuple[str, list[view.Line]] | None = None
-        self.back = MOVING
-        self.notice: str | None = None
-        self.quit = False
-        self.timer_pending = False
-        self.status_failed = False
         self.dirty = False
-        self._turn = (-1, -1)
+        self.session = Session(game, controllers, inbox, level=level, delay=delay, save_path=save_path,
+                               status=status, on_change=self._changed, status_extra=self._status_extra)
 
     # ---- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
         """Play until no window is left; returns 0. The windows are drawn whenever no event is waiting.
         Ctrl-C propagates after every window is closed."""
         try:
-            self.advance()
+            self.session.advance()
             while self.views:
                 event = self.inbox.get(0 if self.dirty else POLL_S)
                 if event is not None:
@@ -184,7 +167,11 @@ class XGame:
 
     @property
     def over(self) -> bool:
-        return self.quit or self.game.is_terminal()
+        return self.session.over
+
+    @property
+    def save_path(self) -> str | None:
+        return self.session.save_path
 
     def handle(self, event: object) -> None:
         """React to one inbox event."""
@@ -193,315 +180,99 @@ class XGame:
         elif isinstance(event, Click):
             self._click(event)
         elif isinstance(event, Resize):
-            self.refresh()
+            self.session.changed()
         elif isinstance(event, Closed | DisplayLost):
             self._lost(event.source)
         elif isinstance(event, Timer):
-            self._timer(event.name)
+            self.session.timer(event.name)
 
-    def advance(self) -> None:
-        """Decide what comes next after a change: an announcement, a computer step, a prompt or the end."""
-        game = self.game
-        if self.pages:
-            self.mode = ANNOUNCE
-            if not self._is_human(self.page_owner):
-                self._schedule("page", self.delay)
-        elif self.over:
-            if self.mode != OVER:
-                self.mode = OVER
-                self.autosave()
-                for state in self.views.values():
+    def _changed(self) -> None:
+        self.dirty = True
+        if self.session.mode == OVER:
+            for state in self.views.values():
+                if state.stage == "play":
                     state.stage = "final"
-        elif not self._is_human(game.current):
-            self.mode = COMPUTER
-            self._schedule("computer", self.delay)
-        else:
-            turn = (len(game.history), game.current)
-            if turn != self._turn:
-                self._turn = turn
-                self.cursor = 0
-            self.mode = MOVING if game.phase == MOVE else TRADING
-            self.autosave()
-        self.refresh()
-
-    def _is_human(self, player: int) -> bool:
-        return self.controllers[player] == HUMAN
-
-    def _schedule(self, name: str, delay: float) -> None:
-        if not self.timer_pending:
-            self.timer_pending = True
-            self.inbox.call_later(delay, name)
-
-    def _timer(self, name: str) -> None:
-        if name == "invalid":
-            if self.mode == INVALID:
-                self.mode = TRADING
-                self.refresh()
-            return
-        self.timer_pending = False
-        if name == "page" and self.mode == ANNOUNCE and not self._is_human(self.page_owner):
-            self.pages.popleft()
-            self.advance()
-        elif name == "computer" and self.mode == COMPUTER:
-            self._computer_step()
-        elif self.mode in (ANNOUNCE, COMPUTER):
-            self.advance()
 
     # ---- input -------------------------------------------------------------------------------------------
-    def actor(self) -> int | None:
-        """The player whose window takes input now (the page owner during announcements), or None."""
-        if self.mode in (COMPUTER, OVER):
-            return None
-        player = self.page_owner if self.mode == ANNOUNCE else self.game.current
-        return player if self._is_human(player) else None
-
     def _acts(self, source: str) -> bool:
-        state = self.views.get(source)
-        player = self.actor()
-        return state is not None and player is not None and player + 1 in state.players
+        """Whether window ``source`` may act now; counts the keys and clicks of a window that may not."""
+        state = self.views[source]
+        player = self.session.actor()
+        if player is not None and player + 1 in state.players:
+            return True
+        state.ignored += 1
+        self.session.write_status()
+        return False
 
     def _key(self, source: str, key: str) -> None:
-        state = self.views.get(source)
-        if state is None:
+        if source not in self.views:
             return
-        if self.mode == OVER:
+        if self.session.mode == OVER:
             self._next_stage(source, close=key in QUIT_KEYS)
-            return
-        if not self._acts(source):
-            state.ignored += 1
-            self.write_status()
-            return
-        if self.mode == ANNOUNCE:
-            self.pages.popleft()
-            self.advance()
-        elif self.mode == POPUP:
-            self.popup = None
-            self.mode = self.back
-            self.refresh()
-        elif self.mode == QUIT:
-            self.popup = None
-            if key in ("y", "Y"):
-                self.quit = True
-                self.advance()
-            else:
-                self.mode = self.back
-                self.refresh()
-        elif self.mode == MOVING:
-            digits = {str(i + 1): i for i in range(len(self.game.candidates))}
-            if key in digits:
-                self._apply(Move(digits[key]))
-            else:
-                self._common_key(key)
-        elif self.mode == TRADING:
-            rows = len(self.game.active_companies())
-            if key == "ESC":
-                self._apply(EndTurn())
-            elif key in UP_KEYS:
-                self.cursor = (self.cursor - 1) % rows
-                self.refresh()
-            elif key in DOWN_KEYS:
-                self.cursor = (self.cursor + 1) % rows
-                self.refresh()
-            elif key in TRADE_KEYS:
-                self._start_amount()
-            else:
-                self._common_key(key)
-        elif self.mode == AMOUNT:
-            if self.field.feed(key):
-                self._finish_amount()
-            else:
-                self.refresh()
-
-    def _common_key(self, key: str) -> None:
-        """Keys of the move prompt and of trading: standings, company detail, quit (spec §10)."""
-        game = self.game
-        if key in ("s", "S"):
-            self._popup(" Standings ", [*view.standings_lines(game), ("", ""), _CONTINUE], POPUP)
-        elif key in ("c", "C") and game.active_companies():
-            rows: list[view.Line] = [(("Company", "Price", "Size", "Total Worth"), "head")]
-            rows += [((COMPANY_NAMES[c], money(game.companies[c].price), str(game.companies[c].size),
-                       money(game.company_worth(c))), "") for c in game.active_companies()]
-            self._popup(" Companies ", [*rows, ("", ""), _CONTINUE], POPUP)
-        elif key in QUIT_KEYS:
-            self._popup(" Quit ", [("Really Quit? (y/n)", "bold")], QUIT)
-
-    def _popup(self, title: str, lines: list[view.Line], mode: str) -> None:
-        self.back = self.mode
-        self.popup = (title, lines)
-        self.mode = mode
-        self.refresh()
+        elif self._acts(source):
+            self.session.press(key)
 
     def _click(self, click: Click) -> None:
         state = self.views.get(click.source)
         if state is None or click.button not in (1, 2, 3):
             return
-        if self.mode == OVER:
+        if self.session.mode == OVER:
             self._next_stage(click.source, close=False)
             return
         if not self._acts(click.source):
-            state.ignored += 1
-            self.write_status()
             return
         size = state.frame.get_size() if state.frame is not None else tuple(state.window.size)
-        if self.mode in (ANNOUNCE, POPUP, QUIT):
-            self._key(click.source, "click")
-        elif self.mode == MOVING:
+        if not self.session.dismiss():
             cell = view.cell_at(click.x, click.y, size)
-            if cell is not None and cell in self.game.candidates:
-                self._apply(Move(self.game.candidates.index(cell)))
-        elif self.mode in (TRADING, AMOUNT):
-            row = view.company_row_at(click.x, click.y, size, len(self.game.active_companies()))
-            if row is not None:
-                self.cursor = row
-                self._start_amount()
-
-    def _start_amount(self) -> None:
-        company = self.game.active_companies()[self.cursor]
-        self.field = AmountField.for_limits(*self.game.trade_limits(company))
-        self.mode = AMOUNT
-        self.refresh()
-
-    def _finish_amount(self) -> None:
-        field, self.field = self.field, None
-        self.mode = TRADING
-        if field.cancelled:
-            self.refresh()
-            return
-        company = self.game.active_companies()[self.cursor]
-        low, high = self.game.trade_limits(company)
-        amount = field.value(low, high)
-        if not low <= amount <= high:
-            self.mode = INVALID
-            self.inbox.call_later(INVALID_S, "invalid")
-            self.refresh()
-            return
-        if amount:
-            self.game.apply(Trade(company, amount))
-        self.advance()
-
-    def _apply(self, action: Move | EndTurn) -> None:
-        self.page_owner = self.game.current
-        self.pages.extend(event_pages(self.game.apply(action), self.names))
-        self.advance()
+            row = view.company_row_at(click.x, click.y, size, len(self.session.trade_rows()))
+            if cell is not None:
+                self.session.pick_cell(cell)
+            elif row is not None:
+                self.session.pick_row(row)
 
     def _next_stage(self, source: str, close: bool) -> None:
         state = self.views[source]
         if state.stage == "final" and not close:
             state.stage = "chart"
-            self.refresh()
-            return
-        state.window.close()
-        del self.views[source]
-        self.refresh()
-
-    # ---- computer players and lost windows ---------------------------------------------------------------
-    def _computer_step(self) -> None:
-        game = self.game
-        me = game.current
-        level = self.controllers[me]
-        self.page_owner = me
-        name = self.names[me]
-        if game.phase == MOVE:
-            action = ai.choose(game, level)[0]
-            events = game.apply(action)
-            self.pages.append([(messages.computer_move(name, action.index), "bold")])
         else:
-            report: list[view.Line] = []
-            events = []
-            for action in ai.choose(game, level):
-                events = game.apply(action)
-                if isinstance(action, Trade):
-                    report.append((messages.trade_report(name, action), ""))
-            if report:
-                self.pages.append(report)
-        self.pages.extend(event_pages(events, self.names))
-        self.advance()
+            state.window.close()
+            del self.views[source]
+        self.session.changed()
 
     def _lost(self, source: str) -> None:
         """Window ``source`` closed or lost: the computer plays for its people; the game goes on."""
         state = self.views.pop(source, None)
-        if state is None:
-            return
-        state.window.close()
-        actor = self.actor()
-        handed = [p for p in state.players if self._is_human(p - 1)]
-        for player in handed:
-            self.controllers[player - 1] = self.level
-        if handed and not self.over:
-            who = ", ".join(self.names[p - 1] for p in handed)
-            self.notice = f"{who}'s window closed: the computer plays for {who}."
-            self.autosave()
-        if actor is not None and not self._is_human(actor) and not self.over:
-            self.popup = None
-            self.field = None
-            self.advance()
-        else:
-            self.refresh()
+        if state is not None:
+            state.window.close()
+            self.session.hand_over(state.players)
 
-    # ---- drawing, saving and status ----------------------------------------------------------------------
+    # ---- drawing and status ------------------------------------------------------------------------------
     def screen(self, state: _View) -> view.Screen:
         """What window ``state`` shows now."""
+        session = self.session
         game = self.game
-        if self.mode == OVER:
+        if session.mode == OVER:
             if state.stage == "chart":
                 return view.Screen(banner="Game over", chart=True)
             return view.Screen(banner="Game over", popup=(FINAL_TITLE, final_lines(game)))
-        actor = self.actor()
+        actor = session.actor()
         acting = actor is not None and actor + 1 in state.players
-        if acting:
-            banner = f"Your turn, {self.names[actor]}"
-        else:
-            banner = f"{self.names[self.page_owner if self.mode == ANNOUNCE else game.current]}'s turn"
-        lines = self._general_lines() if acting else _without_continue(self._general_lines())
-        popup = self.popup
-        if popup is not None and not acting:
-            popup = (popup[0], _without_continue(popup[1]))
-        if self.notice:
-            lines = [*lines, ("", ""), (self.notice, "dim")]
-        cursor = self.cursor if self.mode in (TRADING, AMOUNT, INVALID) else None
-        marks = {cell: str(i + 1) for i, cell in enumerate(game.candidates)} if game.phase == MOVE else {}
-        if self.mode == ANNOUNCE:
-            marks = {}
-        title = self.page_owner if self.mode == ANNOUNCE else game.current
-        return view.Screen(lines=lines, marks=marks, cursor=cursor, popup=popup, banner=banner,
-                           title_player=title, holder=self.holder(state))
+        banner = f"Your turn, {session.names[actor]}" if acting and actor is not None \
+            else f"{session.names[session.about]}'s turn"
+        lines = self.general_lines()
+        popup = session.popup and (session.popup[0], text_lines(session.popup[1]))
+        if not acting:
+            lines = _without_continue(lines)
+            popup = popup and (popup[0], _without_continue(popup[1]))
+        if session.notice:
+            lines = [*lines, ("", ""), (session.notice, "dim")]
+        cursor = session.cursor if session.mode in TRADE_MODES else None
+        return view.Screen(lines=lines, marks=session.marks(), cursor=cursor, popup=popup, banner=banner,
+                           title_player=session.about, holder=session.holder(state.players))
 
-    def holder(self, state: _View) -> int:
-        """Whose holdings window ``state`` shows (player index): its player in turn (or whose announcement
-        is up), else its first player; an observer's window shows the player in turn's."""
-        current = self.page_owner if self.mode == ANNOUNCE else self.game.current
-        if not state.players or current + 1 in state.players:
-            return current
-        return state.players[0] - 1
-
-    def _general_lines(self) -> list[view.Line]:
-        game = self.game
-        name = self.names[game.current]
-        if self.mode == ANNOUNCE:
-            return [*self.pages[0], ("", ""), _CONTINUE]
-        if self.mode == COMPUTER:
-            return [(f"{name} (computer) is thinking...", "bold")]
-        if game.phase == MOVE:
-            return [(messages.move_prompt(name, len(game.candidates)), "bold"), ("", ""),
-                    ("Press a number or click a numbered sector.", "dim"),
-                    ("s standings   c companies   q quit", "dim")]
-        trade = [("Trade: up/down or click choose a company, Enter trades it,", "dim"),
-                 ("Esc ends your turn (s standings, c companies, q quit).", "dim")]
-        company = game.active_companies()[self.cursor % len(game.active_companies())]
-        if self.mode == AMOUNT:
-            low, high = game.trade_limits(company)
-            return [*trade, ("", ""), (f"{COMPANY_NAMES[company]}:", "bold"),
-                    (f"Amount ({low} to {high}): {self.field.text}_", "bold"),
-                    ("m = the most you can buy, n = sell all, - sells, Esc cancels", "dim")]
-        if self.mode == INVALID:
-            return [*trade, ("", ""), ("Invalid amount!", "bold")]
-        return [(f"{name}, you may trade.", "bold"), *trade]
-
-    def refresh(self) -> None:
-        """Note that the windows must be drawn again (the loop draws them once no event is waiting) and
-        rewrite the status file."""
-        self.dirty = True
-        self.write_status()
+    def general_lines(self) -> list[view.Line]:
+        """The general window's text now."""
+        return text_lines(self.session.prompt_lines())
 
     def render(self) -> None:
         """Render what each window shows (once per distinct screen and size) and present what changed."""
@@ -519,48 +290,13 @@ class XGame:
                 state.window.present(surface, None if rect == surface.get_rect() else [rect])
             state.frame = surface
 
-    def autosave(self) -> None:
-        if self.save_path is None:
-            return
-        try:
-            save_game(self.save_path, self.game, self.controllers)
-        except OSError as exc:
-            print(f"starlanes: cannot save to {self.save_path}: {exc.strerror or exc}", file=sys.stderr)
-            self.save_path = None
-
-    def status_data(self) -> dict[str, Any]:
-        """The ``--status`` JSON: the whole game (``Game.to_dict``), who plays each player, the mode of the
-        player in turn and who may act (player index or None), the announcements waiting, the general
-        window's text and every window (with the keys and clicks it sent while it could not act)."""
+    def _status_extra(self) -> dict[str, Any]:
+        """The windows' part of the ``--status`` JSON: the general window's text and every window (with the
+        keys and clicks it sent while it could not act)."""
         windows = []
         for source, state in self.views.items():
-            size = tuple(state.window.size)
             windows.append({"source": source, "display": state.window.display, "players": list(state.players),
-                            "window_id": getattr(state.window, "window_id", None), "size": list(size),
-                            "stage": state.stage, "ignored": state.ignored})
-        lines = [" ".join(text) if isinstance(text, tuple) else text for text, _ in self._general_lines()] \
-            if self.mode != OVER else []
-        return {
-            "game": self.game.to_dict(),
-            "controllers": list(self.controllers),
-            "mode": self.mode,
-            "actor": self.actor(),
-            "pages": len(self.pages),
-            "cursor": self.cursor,
-            "popup": self.popup[0].strip() if self.popup else None,
-            "lines": lines,
-            "notice": self.notice,
-            "over": self.over,
-            "windows": windows,
-        }
-
-    def write_status(self) -> None:
-        """Rewrite the ``--status`` file atomically (nothing without one)."""
-        if self.status is None:
-            return
-        try:
-            write_atomic(self.status, json.dumps(self.status_data()) + "\n")
-        except OSError as error:
-            if not self.status_failed:
-                print(f"starlanes: --status {self.status}: {error.strerror or error}", file=sys.stderr)
-            self.status_failed = True
+                            "window_id": getattr(state.window, "window_id", None),
+                            "size": list(state.window.size), "stage": state.stage, "ignored": state.ignored})
+        lines = [" ".join(text) if isinstance(text, tuple) else text for text, _ in self.general_lines()]
+        return {"lines": lines, "windows": windows}

@@ -92,3 +92,15 @@ def test_many_producers_lose_nothing():
     while (event := inbox.get(0)) is not None:
         seen.setdefault(event.source, []).append(event.x)
     assert seen == {f"p{n}": list(range(500)) for n in range(4)}
+
+
+def test_wait_time_says_when_get_has_something():
+    inbox = Inbox()
+    assert inbox.wait_time() is None
+    inbox.call_later(30.0, "later")
+    assert 29.0 < inbox.wait_time() <= 30.0
+    inbox.call_later(0.0, "now")
+    assert inbox.wait_time() == 0.0
+    assert inbox.get(0) == Timer("now")
+    inbox.put(Key("w", "a"))
+    assert inbox.wait_time() == 0.0

@@ -671,6 +671,27 @@ def test_computer_trades_are_announced_under_the_trader(terms, tmp_path):
     assert "Bob (Cash: $6000)" in term.screen.display[13]
 
 
+def test_the_company_panel_shows_the_holdings_of_the_player_announced(terms, tmp_path):
+    """During a computer's announcements the company panel showed the next player's holdings (the turn had
+    passed): it shows those of the player the screen is about, then Bob's at his prompt."""
+    grid = ["."] * CELLS
+    grid[cell_index(0, 0)] = "A"
+    grid[cell_index(2, 0)] = "B"
+    companies = [Company(1, 300), Company(1, 700)] + [Company() for _ in range(3)]
+    game = Game(grid, [Player("Ann", 1000, [2, 4, 0, 0, 0]), Player("Bob", 6000, [7, 3, 0, 0, 0])],
+                random.Random(3), companies, current=0, phase="trade")
+    term = terms("--delay", "20", "--resume", crafted(tmp_path, "panel.json", game, ["hard", "human"]))
+    term.wait_for(r"Ann \(computer\) is thinking")
+    term.send("x")  # any key: the computer goes on at once
+    term.wait_for(r"Ann sells 4 shares of Beetlejuice, Ltd\.")
+    assert re.search(r"Altair Starways\s+\$300\s+14\b", term.screen.display[3]), term.text()
+    assert re.search(r"Beetlejuice, Ltd\.\s+\$700\s+0\b", term.screen.display[5]), term.text()
+    term.send("x")
+    term.wait_for(r"Bob, enter your move")
+    assert re.search(r"Altair Starways\s+\$300\s+7\b", term.screen.display[3]), term.text()
+    assert re.search(r"Beetlejuice, Ltd\.\s+\$700\s+3\b", term.screen.display[5]), term.text()
+
+
 def test_a_move_into_a_black_hole_is_announced_under_the_mover(terms, tmp_path):
     grid = ["."] * CELLS
     grid[cell_index(4, 5)] = "@"

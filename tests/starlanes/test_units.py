@@ -13,9 +13,10 @@ import pytest
 
 from common.term import clip, decode_key, fit_number, money, printable, table, text_width, wrap
 from starlanes import ai, cli, messages
-from starlanes.console import AmountField, standings_text, worth_chart
+from starlanes.console import standings_text, worth_chart
 from starlanes.rules import MOVE, TRADE, Company, EndTurn, Game, Merged, MergeRow, Move, NewCompany, Trade
 from starlanes.save import SaveError, load_game, save_game
+from starlanes.session import AmountField
 
 
 def typed(keys: list[str]) -> tuple[AmountField, int]:

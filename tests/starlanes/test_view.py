@@ -23,20 +23,8 @@ from starlanes.rules import (
     cell_index,
 )
 from starlanes.save import HUMAN
-from starlanes.xfront import (
-    AMOUNT,
-    ANNOUNCE,
-    COMPUTER,
-    INVALID,
-    MOVING,
-    OVER,
-    POPUP,
-    QUIT,
-    TRADING,
-    XGame,
-    key_name,
-    seat_title,
-)
+from starlanes.session import AMOUNT, ANNOUNCE, COMPUTER, INVALID, MOVING, OVER, POPUP, QUIT, TRADING
+from starlanes.xfront import XGame, key_name, seat_title
 
 SIZES = [view.DEFAULT_SIZE, (640, 480), (1280, 1000)]
 
@@ -238,12 +226,12 @@ def test_press_any_key_shows_only_where_a_key_continues():
     assert continues in screens[0].popup[1]
     assert all(continues not in screen.popup[1] and screen.popup[1][-1] != ("", "") for screen in screens[1:])
     keys(xgame, "seat0", "space", "1")
-    assert xgame.mode == ANNOUNCE
+    assert xgame.session.mode == ANNOUNCE
     screens = [xgame.screen(xgame.views[f"seat{i}"]) for i in range(3)]
     assert continues in screens[0].lines and all(continues not in s.lines for s in screens[1:])
     computer = front(make_game(), controllers=("hard", HUMAN), seats=((1,), (2,)))
     computer.handle(Timer("computer"))
-    assert computer.mode == ANNOUNCE
+    assert computer.session.mode == ANNOUNCE
     assert all(continues not in computer.screen(v).lines for v in computer.views.values())
 
 
@@ -272,7 +260,7 @@ def test_the_company_popup_is_as_wide_as_its_columns():
     game = make_game()
     xgame = front(game)
     keys(xgame, "seat0", "c")
-    title, lines = xgame.popup
+    title, lines = xgame.screen(xgame.views["seat0"]).popup
     rect = view.popup_rect(view.DEFAULT_SIZE, title, lines)
     table = view.fit_table([text for text, _ in lines if isinstance(text, tuple)], 10**6)
     assert rect.w - 4 * view.PAD >= table.width
@@ -316,7 +304,7 @@ def front(game: Game, controllers=(HUMAN, HUMAN), seats=((1,), (2,)), tmp_path=N
     windows = {f"seat{i}": (FakeWindow(f":{i}"), Seat(players, f":{i}")) for i, players in enumerate(seats)}
     status = str(tmp_path / "status.json") if tmp_path is not None else None
     xgame = XGame(game, Inbox(), windows, list(controllers), status=status, delay=0.0)
-    xgame.advance()
+    xgame.session.advance()
     return xgame
 
 
@@ -341,12 +329,12 @@ def test_only_the_player_in_turn_moves_and_clicks_work():
     xgame = front(game)
     keys(xgame, "seat1", "1", "2")
     click_cell(xgame, "seat1", game.candidates[0])
-    assert game.phase == "move" and game.current == 0 and xgame.mode == MOVING
+    assert game.phase == "move" and game.current == 0 and xgame.session.mode == MOVING
     click_cell(xgame, "seat0", cell_index(0, 1))  # not a candidate
     assert game.phase == "move"
     click_cell(xgame, "seat0", cell_index(5, 8))  # candidate 5, empty space all round: an outpost
     assert game.grid[cell_index(5, 8)] == OUTPOST
-    assert game.phase == TRADE and xgame.mode == TRADING and xgame.actor() == 0
+    assert game.phase == TRADE and xgame.session.mode == TRADING and xgame.session.actor() == 0
 
 
 def test_announcement_waits_for_the_movers_window():
@@ -355,19 +343,19 @@ def test_announcement_waits_for_the_movers_window():
     xgame = front(game)
     keys(xgame, "seat0", "1")
     assert game.companies[0].price == 1200 and game.companies[0].size == 2
-    assert xgame.mode == TRADING  # growth is silent
+    assert xgame.session.mode == TRADING  # growth is silent
     game2 = make_game()
     game2.candidates[0] = cell_index(7, 5)  # next to the star only: founds B
     xgame = front(game2)
     keys(xgame, "seat0", "1")
-    assert xgame.mode == ANNOUNCE and xgame.actor() == 0
-    assert xgame.status_data()["lines"][:2] == ["A new shipping company has been formed!",
+    assert xgame.session.mode == ANNOUNCE and xgame.session.actor() == 0
+    assert xgame.session.status_data()["lines"][:2] == ["A new shipping company has been formed!",
                                                 "Its name is Beetlejuice, Ltd."]
     keys(xgame, "seat1", "space")
     xgame.handle(Click("seat1", 1, 10, 10))
-    assert xgame.mode == ANNOUNCE
+    assert xgame.session.mode == ANNOUNCE
     xgame.handle(Click("seat0", 1, 10, 10))
-    assert xgame.mode == TRADING and game2.players[0].holdings[1] == 5
+    assert xgame.session.mode == TRADING and game2.players[0].holdings[1] == 5
 
 
 def test_trading_by_keys_and_clicks(tmp_path):
@@ -375,22 +363,20 @@ def test_trading_by_keys_and_clicks(tmp_path):
     game.grid[cell_index(0, 9)] = "C"
     game.companies[2] = Company(1, 100)
     xgame = front(game, tmp_path=tmp_path)
-    assert xgame.mode == TRADING and xgame.cursor == 0
+    assert xgame.session.mode == TRADING and xgame.session.cursor == 0
     keys(xgame, "seat0", "Return", "m")  # A at $600: max 1
     assert game.players[0].holdings[0] == 6 and game.players[0].cash == 400
     keys(xgame, "seat0", "j", "Return", "5", "Return")  # C at $100: 5 of max 4 -> invalid
-    assert xgame.mode == INVALID and game.players[0].holdings[2] == 0
-    keys(xgame, "seat0", "Return")
-    assert xgame.mode == INVALID
+    assert xgame.session.mode == INVALID and game.players[0].holdings[2] == 0
     xgame.handle(Timer("invalid"))
-    assert xgame.mode == TRADING and xgame.cursor == 1
+    assert xgame.session.mode == TRADING and xgame.session.cursor == 1
     row = view.company_row_rect(0, view.DEFAULT_SIZE)
     xgame.handle(Click("seat0", 1, row.centerx, row.centery))
-    assert xgame.mode == AMOUNT and xgame.cursor == 0
+    assert xgame.session.mode == AMOUNT and xgame.session.cursor == 0
     keys(xgame, "seat0", "minus", "3", "BackSpace", "2", "Return")
     assert game.players[0].holdings[0] == 4 and game.players[0].cash == 1600
     keys(xgame, "seat0", "Escape")
-    assert game.current == 1 and game.phase == "move" and xgame.mode == MOVING
+    assert game.current == 1 and game.phase == "move" and xgame.session.mode == MOVING
     assert '"mode": "move"' in (tmp_path / "status.json").read_text()
 
 
@@ -398,17 +384,17 @@ def test_popups_and_quit():
     game = make_game()
     xgame = front(game)
     keys(xgame, "seat0", "s")
-    assert xgame.mode == POPUP and xgame.popup[0] == " Standings "
+    assert xgame.session.mode == POPUP and xgame.session.popup[0] == " Standings "
     keys(xgame, "seat0", "1")  # closes the pop-up, does not move
-    assert xgame.mode == MOVING and game.phase == "move"
+    assert xgame.session.mode == MOVING and game.phase == "move"
     keys(xgame, "seat0", "c")
-    assert xgame.popup[0] == " Companies "
+    assert xgame.session.popup[0] == " Companies "
     keys(xgame, "seat0", "x", "q")
-    assert xgame.mode == QUIT
+    assert xgame.session.mode == QUIT
     keys(xgame, "seat0", "n")
-    assert xgame.mode == MOVING and not xgame.over
+    assert xgame.session.mode == MOVING and not xgame.over
     keys(xgame, "seat0", "Q", "y")
-    assert xgame.over and xgame.mode == OVER
+    assert xgame.over and xgame.session.mode == OVER
     assert [s.stage for s in xgame.views.values()] == ["final", "final"]
     keys(xgame, "seat1", "space")
     assert xgame.views["seat1"].stage == "chart"
@@ -423,23 +409,23 @@ def test_a_lost_window_hands_its_player_to_the_computer():
     xgame = front(game)
     keys(xgame, "seat0", "s")
     xgame.handle(DisplayLost("seat0", "gone"))
-    assert xgame.controllers == ["hard", HUMAN]
-    assert xgame.mode == COMPUTER and xgame.popup is None
-    assert xgame.notice == "Ann's window closed: the computer plays for Ann."
+    assert xgame.session.controllers == ["hard", HUMAN]
+    assert xgame.session.mode == COMPUTER and xgame.session.popup is None
+    assert xgame.session.notice == "Ann's window closed: the computer plays for Ann."
     window = xgame.views["seat1"].window
     xgame.handle(Timer("computer"))
     # The computer moved for Ann; its announcements go on by timer until Bob's turn.
     for _ in range(10):
-        if xgame.mode not in (ANNOUNCE, COMPUTER):
+        if xgame.session.mode not in (ANNOUNCE, COMPUTER):
             break
-        xgame.handle(Timer("page" if xgame.mode == ANNOUNCE else "computer"))
-    assert game.current == 1 and xgame.mode == MOVING and xgame.actor() == 1
+        xgame.handle(Timer("page" if xgame.session.mode == ANNOUNCE else "computer"))
+    assert game.current == 1 and xgame.session.mode == MOVING and xgame.session.actor() == 1
     assert xgame.dirty and not window.closed
     xgame.render()
     assert not xgame.dirty and len(window.frames) == 1
     assert window.frames[0].get_size() == view.DEFAULT_SIZE
     xgame.handle(Closed("seat1"))
-    assert not xgame.views and xgame.controllers == ["hard", "hard"]
+    assert not xgame.views and xgame.session.controllers == ["hard", "hard"]
 
 
 def test_the_game_is_saved_at_every_prompt(tmp_path):
@@ -449,7 +435,7 @@ def test_the_game_is_saved_at_every_prompt(tmp_path):
     windows = {"seat0": (FakeWindow(":0"), Seat((1, 2), ":0"))}
     path = tmp_path / "game.json"
     xgame = XGame(game, Inbox(), windows, [HUMAN, HUMAN], save_path=str(path), delay=0.0)
-    xgame.advance()
+    xgame.session.advance()
     saved, controllers = load_game(path)
     assert saved.to_dict() == game.to_dict() and controllers == [HUMAN, HUMAN]
     keys(xgame, "seat0", "5")
@@ -463,7 +449,7 @@ def test_announcements_are_titled_with_the_player_they_are_about():
     game = make_game("trade", cash=1000)
     xgame = front(game, controllers=("hard", HUMAN))
     xgame.handle(Timer("computer"))
-    assert game.current == 1 and xgame.mode == ANNOUNCE and xgame.page_owner == 0
+    assert game.current == 1 and xgame.session.mode == ANNOUNCE and xgame.session.page_owner == 0
     screen = xgame.screen(xgame.views["seat1"])
     assert screen.lines[0][0].startswith("Ann ")
     assert screen.title_player == 0
@@ -475,7 +461,7 @@ def test_announcements_are_titled_with_the_player_they_are_about():
     game2.candidates[0] = cell_index(1, 0)  # next to the black hole at (0,0)
     xgame = front(game2)
     keys(xgame, "seat0", "1")
-    assert game2.current == 1 and xgame.mode == ANNOUNCE
+    assert game2.current == 1 and xgame.session.mode == ANNOUNCE
     screen = xgame.screen(xgame.views["seat0"])
     assert screen.lines[0] == ("The new company site just placed has been sucked into a black hole!", "bold")
     assert view.general_title(game2, screen.title_player).startswith("Ann (Cash: ")

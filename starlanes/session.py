@@ -1,0 +1,549 @@
+"""The one turn flow of Star Lanes (spec/starlanes.md §8–§10 with §0), for the terminal and the X windows.
+
+A :class:`Session` owns everything between the rules and a screen: whose turn it is and who may act, the
+candidate moves, the trade prompt (cursor and :class:`AmountField`), the announcements and their pacing
+(a computer's steps and announcements go on by themselves after ``delay`` seconds; a human's wait for a key),
+the pop-up windows, saving at every prompt and the ``--status`` file. It reacts to input in the console's key
+names (:data:`UP_KEYS` …) and to the :class:`common.loop.Timer` events it sets on the one
+:class:`common.loop.Inbox`; it never draws. Each front end is a renderer plus an input source: it turns its
+own events into calls of :meth:`Session.press`, :meth:`Session.pick_cell`, :meth:`Session.pick_row` …, and
+draws from the session's state and the tables computed here (:func:`standings_page`,
+:func:`company_page`, :func:`chart_scale`) whenever ``on_change`` tells it to.
+
+Where a rule set's trade phase plugs in: the methods under "trading" (:meth:`Session.trade_rows`,
+:meth:`Session._trade_key`, :meth:`Session._start_amount`, :meth:`Session._finish_amount`). The 1995 phase
+lets the player move a cursor over the active companies, trade any of them and end with Esc.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from common.loop import Inbox
+from common.save import write_atomic
+from common.term import Cell, printable
+from starlanes import ai, messages
+from starlanes.rules import COMPANY_NAMES, MOVE, EndTurn, Game, Move, Trade
+from starlanes.save import HUMAN, save_game
+
+UP_KEYS = ("UP", "8", "k", "K")
+DOWN_KEYS = ("DOWN", "5", "j", "J")
+TRADE_KEYS = ("ENTER", "RIGHT", "^F")
+QUIT_KEYS = ("q", "Q", "^C")
+AMOUNT_FIELD = 9
+#: Seconds "Invalid amount!" stays up (a key ends it sooner).
+INVALID_S = 1.0
+
+# what the player in turn is doing
+ANNOUNCE, MOVING, TRADING, AMOUNT, POPUP, QUIT, INVALID, COMPUTER, OVER = (
+    "announce", "move", "trade", "amount", "popup", "quit", "invalid", "computer", "over")
+#: The modes of the trade phase (the trade cursor is shown).
+TRADE_MODES = (TRADING, AMOUNT, INVALID)
+
+#: A line of a page (:data:`starlanes.messages.Line`): text or a table row of cells, and a style. Two styles
+#: are the front end's to word: ``"continue"`` (the line telling how to go on; shown only where a key goes
+#: on) and ``"hint"`` (the text names the keys to explain: ``"move"``, ``"trade"``, ``"amount"``,
+#: ``"final"``).
+Line = messages.Line
+CONTINUE: Line = ("continue", "continue")
+
+
+class AmountField:
+    """The amount entry of a trade (spec §8 with §0): ``width`` characters, at least 9 and as many as the
+    limits of the trade take (``-123456789012``), so any amount in range can be typed.
+
+    Digits anywhere, ``-`` only first; ``m``/``n`` only first and they finish the entry at once (no key is
+    swallowed afterwards). Backspace erases, Enter finishes, Esc cancels.
+    """
+
+    def __init__(self, width: int = AMOUNT_FIELD) -> None:
+        self.text = ""
+        self.cancelled = False
+        self.width = width
+
+    @classmethod
+    def for_limits(cls, low: int, high: int) -> AmountField:
+        """A field wide enough for every amount from ``low`` to ``high``."""
+        return cls(max(AMOUNT_FIELD, len(str(low)), len(str(high))))
+
+    def feed(self, key: str) -> bool:
+        """Take one key name; returns True when the entry is finished (or cancelled)."""
+        if key == "ENTER":
+            return True
+        if key == "ESC":
+            self.cancelled = True
+            return True
+        if key in ("BACKSPACE", "DELETE"):
+            self.text = self.text[:-1]
+        elif key in ("m", "n") and not self.text:
+            self.text = key
+            return True
+        elif len(self.text) < self.width:
+            if len(key) == 1 and key in "0123456789" or key == "-" and not self.text:
+                self.text += key
+        return False
+
+    def value(self, low: int, high: int) -> int:
+        """The amount typed: ``m`` → ``high``, ``n`` → ``low``, empty or ``-`` → 0, else the number."""
+        if self.text == "m":
+            return high
+        if self.text == "n":
+            return low
+        if self.text in ("", "-"):
+            return 0
+        return int(self.text)
+
+
+# ---------------------------------------------------------------------------------------------------- tables
+
+
+def standings_page(game: Game) -> list[Line]:
+    """The standings (spec §10): a table Player / Stock Value / Cash / Net Worth, richest first (ties by
+    player number), then the company sectors remaining. Numbers are ``(dollars, "$")`` cells."""
+    rows: list[Line] = [(("Player", "Stock Value", "Cash", "Net Worth"), "head")]
+    rows += [((printable(game.players[p].name), (game.stock_value(p), "$"), (game.players[p].cash, "$"),
+               (game.net_worth(p), "$")), "") for p in game.standings()]
+    return [*rows, ("", ""), (f"Available company sectors remaining: {max(game.sectors_remaining(), 0)}", "")]
+
+
+def company_page(game: Game, holder: int | None = None) -> list[Line]:
+    """The active companies (spec §10) as a table, A→E: Company / Price / Size / Total Worth, with
+    ``holder``'s Holdings (a player index) after the price when given. Numbers are cells."""
+    headers: tuple[Cell, ...] = ("Company", "Price", *(("Holdings",) if holder is not None else ()),
+                                 "Size", "Total Worth")
+    rows: list[Line] = [(headers, "head")]
+    for c in game.active_companies():
+        held: tuple[Cell, ...] = ((game.players[holder].holdings[c], ""),) if holder is not None else ()
+        rows.append(((COMPANY_NAMES[c], (game.companies[c].price, "$"), *held, (game.companies[c].size, ""),
+                      (game.company_worth(c), "$")), ""))
+    return rows
+
+
+def final_page(game: Game) -> list[Line]:
+    """The final standings (spec §9): the standings, why the game ended (when it did), a ``"final"`` hint."""
+    reason = messages.end_reason(game)
+    return [*standings_page(game), ("", ""), *([(reason, "bold"), ("", "")] if reason else []),
+            ("final", "hint")]
+
+
+def chart_history(game: Game) -> list[list[int]]:
+    """Net worths per finished turn, plus the present when the game was left before its end."""
+    return game.history if game.is_terminal() else [*game.history, game.net_worths()]
+
+
+@dataclass(frozen=True)
+class ChartScale:
+    """The value axis of the net-worth chart: logarithmic (``log``) when the values span more than a factor
+    of 100 (money grows geometrically), else linear from $0 to ``peak``. ``low`` is the smallest value (at
+    least 1). Exact for integers of any size."""
+
+    log: bool
+    peak: int
+    low: int
+
+    def fraction(self, value: int) -> float:
+        """Where ``value`` (dollars) sits on the axis: 0.0 at the bottom, 1.0 at the top (clamped)."""
+        if self.log:
+            lo, hi = math.log10(self.low), math.log10(self.peak)
+            share = (math.log10(max(value, 1)) - lo) / (hi - lo)
+        else:
+            share = max(value, 0) / self.peak
+        return max(0.0, min(1.0, share))
+
+    def labels(self) -> list[tuple[float, int]]:
+        """The axis marks as ``(fraction, dollars)``: top, middle and bottom."""
+        if self.log:
+            centre = (math.log10(self.low) + math.log10(self.peak)) / 2
+            middle = round(10**centre) if centre < 300 else 10 ** round(centre)
+            return [(1.0, self.peak), (0.5, middle), (0.0, self.low)]
+        return [(1.0, self.peak), (0.5, self.peak // 2), (0.0, 0)]
+
+
+def chart_scale(history: Sequence[Sequence[int]]) -> ChartScale:
+    """The :class:`ChartScale` of a history (one row of net worths in dollars per turn)."""
+    values = [v for row in history for v in row]
+    peak = max(max(values), 1)
+    low = max(min(values), 1)
+    return ChartScale(peak > 100 * low, peak, low)
+
+
+# ---------------------------------------------------------------------------------------------------- session
+
+
+class Session:
+    """One game's turn flow. ``controllers``: per player ``"human"`` or a computer level of
+    :mod:`starlanes.ai`; ``level``: who takes over a player whose window goes; ``delay``: seconds per computer
+    step and per computer announcement; ``save_path``: saved there at every prompt (None: not saved);
+    ``status``: a JSON file rewritten after every change (None: none); ``on_change``: called after every
+    change (the front end draws again); ``status_extra``: more ``--status`` fields from the front end;
+    ``on_save_error``: told the one-line reason when saving fails (saving then stops).
+    """
+
+    def __init__(self, game: Game, controllers: Sequence[str], inbox: Inbox, *, level: str = "hard",
+                 delay: float = 1.0, save_path: str | None = None, status: str | None = None,
+                 on_change: Callable[[], None] = lambda: None,
+                 status_extra: Callable[[], dict[str, Any]] = dict,
+                 on_save_error: Callable[[str], None] | None = None) -> None:
+        self.game = game
+        self.controllers = list(controllers)
+        self.inbox = inbox
+        self.level = level
+        self.delay = delay
+        self.save_path = save_path
+        self.status = status
+        self.on_change = on_change
+        self.status_extra = status_extra
+        self.on_save_error = on_save_error or self._print_save_error
+        self.names = [printable(p.name) for p in game.players]
+        self.pages: deque[messages.Page] = deque()
+        self.page_owner = game.current
+        self.mode = MOVING
+        self.cursor = 0
+        self.field: AmountField | None = None
+        self.popup: tuple[str, list[Line]] | None = None
+        self.back = MOVING
+        self.notice: str | None = None
+        self.quit = False
+        self.timer_pending = False
+        self.status_failed = False
+        self._turn = (-1, -1)
+
+    @property
+    def over(self) -> bool:
+        """The game ended or the players quit."""
+        return self.quit or self.game.is_terminal()
+
+    @property
+    def about(self) -> int:
+        """The player the screen is about: whose announcement is up, else the player in turn."""
+        return self.page_owner if self.mode == ANNOUNCE else self.game.current
+
+    def is_human(self, player: int) -> bool:
+        return self.controllers[player] == HUMAN
+
+    def actor(self) -> int | None:
+        """The player whose key acts now (the page owner during announcements), or None (a computer's step,
+        a computer's announcement, the end)."""
+        if self.mode in (COMPUTER, OVER):
+            return None
+        return self.about if self.is_human(self.about) else None
+
+    def holder(self, players: Sequence[int]) -> int:
+        """Whose holdings a screen of ``players`` (numbers 1..N; empty for an observer) shows: the player the
+        screen is about when that is one of them or nobody's, else its first player (an index)."""
+        if not players or self.about + 1 in players:
+            return self.about
+        return players[0] - 1
+
+    # ---- flow ----------------------------------------------------------------------------------------------
+    def advance(self) -> None:
+        """Decide what comes next after a change: an announcement, a computer step, a prompt or the end."""
+        game = self.game
+        if self.pages:
+            self.mode = ANNOUNCE
+            if not self.is_human(self.page_owner):
+                self._schedule("page", self.delay)
+        elif self.over:
+            if self.mode != OVER:
+                self.mode = OVER
+                self.autosave()
+        elif not self.is_human(game.current):
+            self.mode = COMPUTER
+            self._schedule("computer", self.delay)
+        else:
+            turn = (len(game.history), game.current)
+            if turn != self._turn:
+                self._turn = turn
+                self.cursor = 0
+            self.mode = MOVING if game.phase == MOVE else TRADING
+            self.autosave()
+        self.changed()
+
+    def _schedule(self, name: str, delay: float) -> None:
+        if not self.timer_pending:
+            self.timer_pending = True
+            self.inbox.call_later(delay, name)
+
+    def timer(self, name: str) -> None:
+        """React to the session's :class:`common.loop.Timer` ``name``."""
+        if name == "invalid":
+            if self.mode == INVALID:
+                self.mode = TRADING
+                self.changed()
+            return
+        self.timer_pending = False
+        self._step(name)
+
+    def _step(self, name: str) -> None:
+        if name == "page" and self.mode == ANNOUNCE and not self.is_human(self.page_owner):
+            self.pages.popleft()
+            self.advance()
+        elif name == "computer" and self.mode == COMPUTER:
+            self._computer_step()
+        elif self.mode in (ANNOUNCE, COMPUTER):
+            self.advance()
+
+    def skip(self) -> bool:
+        """Go on now with a computer's step or announcement (a key while it is up); False when none is."""
+        if self.mode == COMPUTER or self.mode == ANNOUNCE and not self.is_human(self.page_owner):
+            self._step("computer" if self.mode == COMPUTER else "page")
+            return True
+        return False
+
+    def changed(self) -> None:
+        """Tell the front end to draw again and rewrite the status file."""
+        self.on_change()
+        self.write_status()
+
+    # ---- input ---------------------------------------------------------------------------------------------
+    def press(self, key: str) -> None:
+        """A key (console names: ``"1"``, ``"ENTER"``, ``"ESC"``, ``"UP"`` …) of the player who may act."""
+        mode = self.mode
+        if mode == ANNOUNCE:
+            self.pages.popleft()
+            self.advance()
+        elif mode == POPUP:
+            self.close_popup()
+        elif mode == QUIT:
+            self.popup = None
+            if key in ("y", "Y"):
+                self.quit = True
+                self.advance()
+            else:
+                self.mode = self.back
+                self.changed()
+        elif mode == MOVING:
+            digits = {str(i + 1): i for i in range(len(self.game.candidates))}
+            if key in digits:
+                self._apply(Move(digits[key]))
+            else:
+                self._common_key(key)
+        elif mode == INVALID:
+            self.mode = TRADING
+            self._trade_key(key)
+        elif mode == TRADING:
+            self._trade_key(key)
+        elif mode == AMOUNT and self.field is not None:
+            if self.field.feed(key):
+                self._finish_amount()
+            else:
+                self.changed()
+
+    def dismiss(self) -> bool:
+        """A click where a key goes on: past an announcement, a pop-up or (as no) "Really Quit?"; False (and
+        nothing happens) elsewhere."""
+        if self.mode in (ANNOUNCE, POPUP, QUIT):
+            self.press("click")
+            return True
+        return False
+
+    def pick_cell(self, cell: int) -> None:
+        """A click on map cell ``cell`` at the move prompt: moves there when it is a candidate."""
+        if self.mode == MOVING and cell in self.game.candidates:
+            self._apply(Move(self.game.candidates.index(cell)))
+
+    def pick_row(self, row: int) -> None:
+        """A click on company row ``row`` while trading: trade that company."""
+        if self.mode in TRADE_MODES and 0 <= row < len(self.trade_rows()):
+            self.cursor = row
+            self._start_amount()
+
+    def _common_key(self, key: str) -> None:
+        """Keys of the move prompt and of trading: standings, company detail, quit (spec §10)."""
+        if key in ("s", "S"):
+            self.open_popup(" Standings ", [*standings_page(self.game), ("", ""), CONTINUE], POPUP)
+        elif key in ("c", "C") and self.game.active_companies():
+            self.open_popup(" Companies ", [*company_page(self.game), ("", ""), CONTINUE], POPUP)
+        elif key in QUIT_KEYS:
+            self.open_popup(" Quit ", [("Really Quit? (y/n)", "bold")], QUIT)
+
+    def open_popup(self, title: str, lines: list[Line], mode: str) -> None:
+        self.back = self.mode
+        self.popup = (title, lines)
+        self.mode = mode
+        self.changed()
+
+    def close_popup(self) -> None:
+        self.popup = None
+        self.mode = self.back
+        self.changed()
+
+    def _apply(self, action: Move | EndTurn) -> None:
+        self.page_owner = self.game.current
+        self.pages.extend(messages.event_pages(self.game.apply(action), self.names))
+        self.advance()
+
+    # ---- trading (the 1995 rule set's trade phase) -------------------------------------------------------
+    def trade_rows(self) -> list[int]:
+        """The companies the trade cursor walks (indices 0..4, A→E): the active ones."""
+        return self.game.active_companies()
+
+    def trade_company(self) -> int:
+        """The company under the trade cursor."""
+        rows = self.trade_rows()
+        return rows[self.cursor % len(rows)]
+
+    def _trade_key(self, key: str) -> None:
+        rows = len(self.trade_rows())
+        if key == "ESC":
+            self._apply(EndTurn())
+        elif key in UP_KEYS:
+            self.cursor = (self.cursor - 1) % rows
+            self.changed()
+        elif key in DOWN_KEYS:
+            self.cursor = (self.cursor + 1) % rows
+            self.changed()
+        elif key in TRADE_KEYS:
+            self._start_amount()
+        else:
+            self._common_key(key)
+
+    def _start_amount(self) -> None:
+        self.field = AmountField.for_limits(*self.game.trade_limits(self.trade_company()))
+        self.mode = AMOUNT
+        self.changed()
+
+    def _finish_amount(self) -> None:
+        field, self.field = self.field, None
+        self.mode = TRADING
+        if field is None or field.cancelled:
+            self.changed()
+            return
+        company = self.trade_company()
+        low, high = self.game.trade_limits(company)
+        amount = field.value(low, high)
+        if not low <= amount <= high:
+            self.mode = INVALID
+            self.inbox.call_later(INVALID_S, "invalid")
+            self.changed()
+            return
+        if amount:
+            self.game.apply(Trade(company, amount))
+        self.advance()
+
+    def trade_note(self) -> str | None:
+        """``Amount (-4 to 12): 3_`` while an amount is typed, ``Invalid amount!`` after one out of range."""
+        if self.mode == INVALID:
+            return "Invalid amount!"
+        if self.mode != AMOUNT:
+            return None
+        low, high = self.game.trade_limits(self.trade_company())
+        return f"Amount ({low} to {high}): {self.field.text if self.field else ''}_"
+
+    # ---- computers and players handed over -----------------------------------------------------------------
+    def _computer_step(self) -> None:
+        game = self.game
+        me = game.current
+        level = self.controllers[me]
+        self.page_owner = me
+        name = self.names[me]
+        events = []
+        if game.phase == MOVE:
+            action = ai.choose(game, level)[0]
+            events = game.apply(action)
+            self.pages.append([(messages.computer_move(name, action.index), "bold")])
+        else:
+            report: messages.Page = []
+            for trade in ai.choose(game, level):
+                events = game.apply(trade)
+                if isinstance(trade, Trade):
+                    report.append((messages.trade_report(name, trade), ""))
+            if report:
+                self.pages.append(report)
+        self.pages.extend(messages.event_pages(events, self.names))
+        self.advance()
+
+    def hand_over(self, players: Iterable[int], what: str = "window closed") -> None:
+        """The computer (``level``) plays from now on for the human ``players`` (numbers 1..N) among those
+        given; the notice says so: ``Ann's window closed: the computer plays for Ann.``"""
+        actor = self.actor()
+        handed = [p for p in players if self.is_human(p - 1)]
+        for player in handed:
+            self.controllers[player - 1] = self.level
+        if handed and not self.over:
+            who = ", ".join(self.names[p - 1] for p in handed)
+            self.notice = f"{who}'s {what}: the computer plays for {who}."
+            self.autosave()
+        if actor is not None and not self.is_human(actor) and not self.over:
+            self.popup = None
+            self.field = None
+            self.advance()
+        else:
+            self.changed()
+
+    def marks(self) -> dict[int, str]:
+        """The candidate cells and their labels (``"1"``…) while the move is to be chosen, else none."""
+        if self.game.phase != MOVE or self.mode in (ANNOUNCE, OVER):
+            return {}
+        return {cell: str(i + 1) for i, cell in enumerate(self.game.candidates)}
+
+    # ---- words ---------------------------------------------------------------------------------------------
+    def prompt_lines(self) -> list[Line]:
+        """The general window's lines for the mode (announcement, computer thinking, prompt); the front end
+        words :data:`CONTINUE` and the ``"hint"`` lines its own way."""
+        game = self.game
+        name = self.names[game.current]
+        if self.mode == ANNOUNCE:
+            return [*self.pages[0], *([("", ""), CONTINUE] if self.actor() is not None else [])]
+        if self.mode == COMPUTER:
+            return [(f"{name} (computer) is thinking...", "bold")]
+        if self.mode == OVER:
+            return []
+        if game.phase == MOVE:
+            return [(messages.move_prompt(name, len(game.candidates)), "bold"), ("", ""), ("move", "hint")]
+        note = self.trade_note()
+        if self.mode == AMOUNT:
+            return [("trade", "hint"), ("", ""), (f"{COMPANY_NAMES[self.trade_company()]}:", "bold"),
+                    (str(note), "bold"), ("amount", "hint")]
+        if note is not None:
+            return [("trade", "hint"), ("", ""), (note, "bold")]
+        return [(f"{name}, you may trade.", "bold"), ("trade", "hint")]
+
+    # ---- saving and status ---------------------------------------------------------------------------------
+    def autosave(self) -> None:
+        """Save the game (at every prompt and at the end); on failure tell ``on_save_error``, stop saving."""
+        if self.save_path is None:
+            return
+        try:
+            save_game(self.save_path, self.game, self.controllers)
+        except OSError as exc:
+            path, self.save_path = self.save_path, None
+            self.on_save_error(f"cannot save to {path}: {exc.strerror or exc}")
+
+    @staticmethod
+    def _print_save_error(message: str) -> None:
+        print(f"starlanes: {message}", file=sys.stderr)
+
+    def status_data(self) -> dict[str, Any]:
+        """The ``--status`` JSON: the whole game (``Game.to_dict``), who plays each player, the mode of the
+        player in turn and who may act (player index or None), the announcements waiting, the trade cursor,
+        the pop-up's title, the notice, whether the game is over, plus the front end's fields."""
+        return {
+            "game": self.game.to_dict(),
+            "controllers": list(self.controllers),
+            "mode": self.mode,
+            "actor": self.actor(),
+            "pages": len(self.pages),
+            "cursor": self.cursor,
+            "popup": self.popup[0].strip() if self.popup else None,
+            "notice": self.notice,
+            "over": self.over,
+            **self.status_extra(),
+        }
+
+    def write_status(self) -> None:
+        """Rewrite the ``--status`` file atomically (nothing without one)."""
+        if self.status is None:
+            return
+        try:
+            write_atomic(self.status, json.dumps(self.status_data()) + "\n")
+        except OSError as error:
+            if not self.status_failed:
+                print(f"starlanes: --status {self.status}: {error.strerror or error}", file=sys.stderr)
+            self.status_failed = True
