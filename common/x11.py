@@ -48,6 +48,38 @@ def _xauth_warning(*args: object, **_kwargs: object) -> None:
 # fails with a DisplayError of its own if the server wanted one), so the line goes to the log instead.
 xauth.print = _xauth_warning
 
+_X11_UNIX = "/tmp/.X11-unix/X{}"
+_get_socket_by_name = xconnect.get_socket
+
+
+def _local_socket(dname: str, protocol: str | None, host: str, dno: int) -> socket.socket:
+    """Connect to a local display (``:N``, ``unix:N``) as libxcb does: the abstract socket
+    ``@/tmp/.X11-unix/XN`` first (Linux), then the socket file. python-xlib alone tries only the file when it
+    exists, so a socket file it may not open (another user's, or one left by an old server) made it fall back
+    to TCP and report "connection refused" although every other X client gets in. Other names go to
+    python-xlib unchanged. Raises Xlib.error.DisplayConnectionError."""
+    if host not in ("", "unix") or protocol not in (None, "unix"):
+        return _get_socket_by_name(dname, protocol, host, dno)
+    path = _X11_UNIX.format(dno)
+    addresses = ["\0" + path, path] if sys.platform.startswith("linux") else [path]
+    failed: OSError | None = None
+    for address in addresses:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(address)
+        except OSError as exc:
+            sock.close()
+            failed = exc
+            continue
+        return sock
+    if isinstance(failed, PermissionError):
+        raise xerror.DisplayConnectionError(dname, f"{path}: {failed.strerror} (and no abstract socket)")
+    # No server there: python-xlib's own way, which also tries TCP for a name without a host.
+    return _get_socket_by_name(dname, protocol, host, dno)
+
+
+xconnect.get_socket = _local_socket
+
 _EVENT_MASK = X.ExposureMask | X.ButtonPressMask | X.KeyPressMask | X.StructureNotifyMask
 _SELECT_TIMEOUT_S = 0.1
 _RETRY_DELAY_S = 0.1
@@ -182,7 +214,8 @@ class Window:
     """One top-level X window on one display, served by its own I/O thread. Create with :func:`open_window`.
 
     Attributes: ``source`` (the name events carry), ``display`` (the display string), ``size`` (current
-    ``(width, height)`` in pixels, updated on ConfigureNotify), ``window_id`` (the X window id), ``alive``.
+    ``(width, height)`` in pixels, updated on ConfigureNotify, never larger than the screen: that is the size
+    of the frames to present), ``window_id`` (the X window id), ``alive``.
     """
 
     def __init__(self, display: str, inbox: Inbox, source: str, size: tuple[int, int]) -> None:
@@ -202,6 +235,7 @@ class Window:
         self._xerror: xerror.XError | None = None
         self._conn: Display | None = None
         self._format: _PixelFormat | None = None
+        self._screen_size = (1 << 15, 1 << 15)
         self._wake_recv, self._wake_send = socket.socketpair()
         self._wake_recv.setblocking(False)
         self._wake_send.setblocking(False)
@@ -358,8 +392,11 @@ class Window:
             self._wm_protocols = conn.intern_atom("WM_PROTOCOLS")
             self._wm_delete = conn.intern_atom("WM_DELETE_WINDOW")
             win.set_wm_protocols([self._wm_delete])
-            win.set_wm_normal_hints(flags=Xutil.PMinSize | Xutil.PSize, min_width=min(min_size[0], width),
-                                    min_height=min(min_size[1], height), width=width, height=height)
+            self._screen_size = (screen.width_in_pixels, screen.height_in_pixels)
+            win.set_wm_normal_hints(flags=Xutil.PMinSize | Xutil.PMaxSize | Xutil.PSize,
+                                    min_width=min(min_size[0], width), min_height=min(min_size[1], height),
+                                    max_width=self._screen_size[0], max_height=self._screen_size[1],
+                                    width=width, height=height)
             win.set_wm_hints(flags=Xutil.InputHint, input=1)
             self._gc = win.create_gc()
             win.map()
@@ -423,7 +460,10 @@ class Window:
             if name is not None:
                 self._inbox.put(Key(self.source, name))
         elif kind == X.ConfigureNotify:
-            size = (event.width, event.height)
+            # A window stretched beyond its screen (xdotool, a WM ignoring the maximum-size hint) still gets
+            # frames no larger than the screen: the part past the screen's edge could never be seen, and
+            # drawing it would cost every other window's turn time and memory.
+            size = (min(event.width, self._screen_size[0]), min(event.height, self._screen_size[1]))
             if event.window.id == self.window_id and size != self.size:
                 self.size = size
                 self._inbox.put(Resize(self.source, *size))

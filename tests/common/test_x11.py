@@ -527,3 +527,89 @@ def test_a_window_larger_than_the_screen_is_cut_to_it(inbox, windows):
         assert window.size == (640, 480)
         geometry = small.xdotool("getwindowgeometry", str(window.window_id))
         assert "Geometry: 640x480" in geometry
+        small.xdotool("windowsize", str(window.window_id), "5000", "300")
+        assert next_event(inbox, Resize) == Resize("x", 640, 300)
+        small.xdotool("windowsize", str(window.window_id), "5000", "5000")
+        assert next_event(inbox, Resize) == Resize("x", 640, 480)
+        assert window.size == (640, 480)
+        assert "Geometry: 5000x5000" in small.xdotool("getwindowgeometry", str(window.window_id))
+
+
+# --- local displays: the abstract socket, as libxcb clients use it ----------------------------------------
+
+
+def _without_file_permissions() -> list[str]:
+    """A command prefix under which socket-file permissions apply (root ignores them otherwise)."""
+    if os.geteuid() != 0:
+        return []
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search",
+            "--inh-caps=-dac_override,-dac_read_search"]
+
+
+_OPEN_IN_CHILD = """
+import sys
+from common.loop import Inbox
+from common.x11 import DisplayError, open_window
+try:
+    window = open_window(sys.argv[1], title="x", size=(40, 30), inbox=Inbox(), source="x")
+except DisplayError as error:
+    print(error)
+else:
+    print("opened", window.size)
+    window.close()
+"""
+
+
+def _open_as_a_user(name: str) -> str:
+    done = subprocess.run([*_without_file_permissions(), sys.executable, "-c", _OPEN_IN_CHILD, name],
+                          capture_output=True, text=True, timeout=60, cwd=os.getcwd())
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.e2e
+def test_a_socket_file_the_user_may_not_open_is_passed_by_the_abstract_socket(xvfb):
+    path = f"/tmp/.X11-unix/X{xvfb.number}"
+    os.chmod(path, 0)
+    probe = subprocess.run([*_without_file_permissions(), "xdpyinfo", "-display", xvfb.name],
+                           capture_output=True, text=True, timeout=30)
+    assert probe.returncode == 0, "xdpyinfo (libxcb) should get in through the abstract socket"
+    assert _open_as_a_user(xvfb.name) == "opened (40, 30)"
+
+
+@pytest.mark.e2e
+def test_a_socket_file_that_refuses_or_is_gone_is_passed_by_the_abstract_socket(xvfb, inbox, windows):
+    path = f"/tmp/.X11-unix/X{xvfb.number}"
+    os.rename(path, path + ".moved")
+    try:
+        windows.append(open_window(xvfb.name, title="x", size=(40, 30), inbox=inbox, source="gone"))
+        with open(path, "w") as stale:            # a plain file where the socket was: connect() is refused
+            stale.write("not a socket\n")
+        windows.append(open_window(xvfb.name, title="x", size=(40, 30), inbox=inbox, source="stale"))
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
+        os.rename(path + ".moved", path)
+    assert [window.size for window in windows] == [(40, 30), (40, 30)]
+
+
+def test_a_socket_file_the_user_may_not_open_and_no_abstract_socket_is_named(tmp_path):
+    # No Xvfb here: one started with -nolisten local could share its display number with another server's
+    # abstract socket. A socket file in tmp_path stands in for /tmp/.X11-unix/XN; nothing holds its abstract
+    # name.
+    tmp_path.chmod(0o755)
+    path = tmp_path / "X7"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(path))
+    listener.listen(1)
+    path.chmod(0)
+    child = _OPEN_IN_CHILD.replace("try:", f"import common.x11\ncommon.x11._X11_UNIX = {str(tmp_path)!r} + "
+                                   "'/X{}'\ntry:", 1)
+    try:
+        done = subprocess.run([*_without_file_permissions(), sys.executable, "-c", child, ":7"],
+                              capture_output=True, text=True, timeout=60)
+    finally:
+        listener.close()
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.strip() == (f'cannot open display ":7": {path}: Permission denied '
+                                   "(and no abstract socket)")
