@@ -33,3 +33,8 @@ def test_regular_install_finds_shipped_maps(tmp_path):
         shipped = sorted(p.name for p in (ROOT / "maps" / game).iterdir() if p.suffix in (".map", ".toxic"))
         assert shipped, f"no {game} maps in the checkout"
         assert sorted(p.name for p in directory.iterdir()) == shipped
+    manuals = target / "share" / "man" / "man6"
+    assert sorted(p.name for p in manuals.iterdir()) == ["arena.6", "motti.6", "starlanes.6"]
+    page = subprocess.run(["man", "-M", str(target / "share" / "man"), "motti"], capture_output=True,
+                          text=True, timeout=60, env={"PATH": "/usr/bin:/bin", "MANPAGER": "cat"})
+    assert page.returncode == 0 and "conquer land by encircling it" in page.stdout
