@@ -4,10 +4,10 @@ Implements the pinned drawing of spec/motti.md §6: a 48 px toolbar of four equa
 N, Defend, Guerilla, the crosses-left indicator on the current player's colour), a 24 px legend band at the
 bottom, and the board between them with cell side ``c = floor(min(win_w / W, (win_h - 72) / H))``.
 Occupied cells are drawn bright, unoccupied ones dark (each colour component × 0.45, rounded down), sea in its
-own colour. Grid lines, capital rings and crosses stay inside a cell's inner area, so the probe pixel
+own colour; the sea and all eighteen player colours differ pairwise by a CIEDE2000 ΔE of at least 12. Grid
+lines, capital rings and crosses stay inside a cell's inner area, so the probe pixel
 ``(x0 + c·x + 1, y0 + c·y + c//2)`` always shows the pure fill colour for ``c >= 4``. Sea cells have no grid
-lines but, from ``c >= 8``, two short lighter wave strokes (``~``) clear of the probe pixel, so that sea never
-looks like the land of a player with a dark blue (player 3's free land is close to the sea colour).
+lines but, from ``c >= 8``, two short lighter wave strokes (``~``) clear of the probe pixel.
 
 The view only reads a :class:`motti.rules.Game`; it never talks to X (ARCHITECTURE.md seam 3). Surfaces are
 32-bit and need no display: pygame runs with ``SDL_VIDEODRIVER=dummy``.
@@ -48,9 +48,10 @@ PLAYER_COLOURS: dict[int, tuple[int, int, int]] = {
     8: (150, 150, 150),
     9: (240, 240, 240),
 }
-SEA = (25, 45, 95)
+#: Light, like the water of an atlas; CIEDE2000 ΔE ≥ 20 from every player colour (tests/motti/test_colours).
+SEA = (120, 170, 230)
 #: The sea's wave strokes (not a pinned colour: probe pixels never fall on them).
-WAVE = (70, 105, 170)
+WAVE = (185, 215, 250)
 GRID = (12, 12, 12)
 #: Grid lines are drawn from this cell side on (px); below it they would hide the cells' colours.
 GRID_MIN_CELL = 8

@@ -59,7 +59,7 @@ def test_colours_are_the_pinned_ones():
     assert view.dark(2) == (27, 76, 27)
     assert view.dark(4) == (103, 90, 18)
     assert view.dark(9) == (108, 108, 108)
-    assert view.SEA == (25, 45, 95)
+    assert view.SEA == (120, 170, 230)
 
 
 @pytest.mark.parametrize(("width", "height", "size"), [
@@ -247,7 +247,7 @@ def test_sea_has_waves_and_no_grid_lines_and_land_keeps_them():
             assert rgb(surface, x0 + c * x + 1, y0 + c * y + c // 2) == view.SEA       # the probe pixel
         if c >= view.GRID_MIN_CELL:
             assert rgb(surface, x0 + c * 1 + c - 1, y0 + c // 2) == view.GRID        # land cell (1, 0)
-    # player 3's free land (close to the sea colour; (1, 2) is its capital, ringed) shows no wave
+    # player 3's free land ((1, 2) is its capital, ringed) shows no wave
     surface = view.render(g, (480, 200), (1,))
     x0, y0, c = view.layout(480, 200, 7, 4)
     pixels = {rgb(surface, x0 + c + dx, y0 + 2 * c + dy) for dx in range(c - 1) for dy in range(c - 1)}
