@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -53,7 +54,7 @@ class Arena:
 
     ``walls``: ``(H, W)`` bool, True = wall. ``toxicity``: ``(H, W)`` int16 in hundredths (1..20; values
     on wall cells are meaningless). ``name``: the map's name (file stem). ``path``: the ``.map`` file it came
-    from (None when built in memory).
+    from (None when built in memory). The grids are read-only once the arena is in use: lookups are cached.
     """
 
     walls: np.ndarray
@@ -75,7 +76,17 @@ class Arena:
 
     def is_free(self, x: int, y: int) -> bool:
         """Whether (x, y) exists and is not a wall (players are not considered)."""
-        return self.exists(x, y) and not bool(self.walls[y, x])
+        return (x, y) in self.free_set
+
+    @cached_property
+    def free_set(self) -> frozenset[tuple[int, int]]:
+        """The free cells as a set of (x, y)."""
+        return frozenset(self.free_cells())
+
+    @cached_property
+    def toxicity_rows(self) -> list[list[int]]:
+        """``toxicity`` as plain lists, ``toxicity_rows[y][x]`` (hundredths)."""
+        return [[int(v) for v in row] for row in self.toxicity.tolist()]
 
     def free_cells(self) -> list[tuple[int, int]]:
         """All free cells as (x, y), in reading order (row by row, top to bottom, left to right)."""
@@ -243,12 +254,10 @@ class Game:
         """Whether the walls allow a step from (x, y) in ``direction`` (§2.4, players not considered): the
         target exists and is no wall, and for a diagonal both orthogonal corner cells too."""
         dx, dy = VECTORS[direction]
-        tx, ty = x + dx, y + dy
-        if not self.arena.is_free(tx, ty):
+        free = self.arena.free_set
+        if (x + dx, y + dy) not in free:
             return False
-        if dx and dy:
-            return self.arena.is_free(tx, y) and self.arena.is_free(x, ty)
-        return True
+        return not (dx and dy) or ((x + dx, y) in free and (x, y + dy) in free)
 
     def refusal(self, x: int, y: int, direction: str, occupied: set[tuple[int, int]]) -> str | None:
         """Why a move from (x, y) in *direction* (not NONE) is refused with the cells in *occupied* taken:
@@ -432,9 +441,9 @@ def stage_moves(game: Game, result: RoundResult) -> None:
 
 def stage_damage(game: Game, result: RoundResult) -> None:
     """Phase 2 (§2.5): everyone loses toxicity × stay, floor 0."""
-    toxicity = game.arena.toxicity
+    toxicity = game.arena.toxicity_rows
     for p in game.players:
-        p.energy = max(0, p.energy - int(toxicity[p.y, p.x]) * p.stay)
+        p.energy = max(0, p.energy - toxicity[p.y][p.x] * p.stay)
 
 
 def stage_energy(game: Game, result: RoundResult) -> None:

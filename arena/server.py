@@ -131,6 +131,30 @@ def round_messages(game: Game, index: int, seen: dict[int, set[int]], changes: S
     return out
 
 
+def round_payloads(game: Game, seen: dict[int, set[int]], changes: Sequence[RuleTeamChange],
+                   wire_ids: Sequence[int]) -> list[bytes]:
+    """Every player's wire bytes before round ``game.round + 1``, by player index: the same messages as
+    :func:`round_messages`, encoded, built with each player's ``SEE_PLAYER`` text made once for everyone (the
+    server's hot path)."""
+    players = game.players
+    by_wire = sorted(range(len(players)), key=wire_ids.__getitem__)
+    see = [f"SEE_PLAYER {p.x},{p.y} {p.facing} {wire_ids[p.id]}|" for p in players]
+    teams = [p.team for p in players]
+    ordered = sorted(changes, key=lambda c: wire_ids[c.id])
+    tail = "".join(f"TEAMCHANGE {c.team} {wire_ids[c.id]}|" for c in ordered) + f"START {game.round + 1}|"
+    toxicity = game.arena.toxicity_rows
+    out: list[bytes] = []
+    for me in players:
+        mine = me.id
+        team = me.team
+        opponents = seen.get(mine, ())
+        seen_text = "".join([see[k] for k in by_wire if k != mine and (teams[k] == team or k in opponents)])
+        energy, tox, x, y = me.energy, toxicity[me.y][me.x], me.x, me.y
+        out.append((f"SET {x},{y} {me.facing}|{seen_text}TOXIC {x},{y} {tox // 100}.{tox % 100:02d}|"
+                    f"LIFE {energy // 100}.{energy % 100:02d} {wire_ids[mine]}|{tail}").encode("ascii"))
+    return out
+
+
 def spectator_state(snapshot: dict, connected: Sequence[bool]) -> dict:
     """A rules snapshot (:meth:`arena.rules.Game.snapshot`) with each player's ``connected`` flag added, as
     the spectator window shows it (connections are the server's state, not the rules')."""
@@ -251,7 +275,8 @@ class ArenaServer:
         """Per player index: whether its client was still connected when the last round was played."""
         self.map_copy: Path | None = None
         self.round_times: list[float] = []
-        """Server time per round in seconds (vision + messages + rules), for benchmarks."""
+        """Server time per round in seconds (vision, state messages, rules and the observers, such as the
+        replay line), for benchmarks."""
         self.round_ms: list[float] = []
         """Wall-clock duration of each round in milliseconds: from its first message to its moves applied."""
         self.stopped: str | None = None
@@ -497,13 +522,16 @@ class ArenaServer:
             self._all_moved.set()
 
     def _send(self, client: _Client, *messages: wire.Message) -> None:
+        self._write(client, wire.encode(*messages))
+
+    def _write(self, client: _Client, data: bytes) -> None:
         if not client.alive:
             return
         transport = client.writer.transport
         if transport.is_closing():
             self._drop(client, "connection lost")
             return
-        client.writer.write(wire.encode(*messages))
+        client.writer.write(data)
         if transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
             self._drop(client, "does not read its messages")
 
@@ -596,12 +624,13 @@ class ArenaServer:
         seen = visibility(self.arena, game.players)
         changes = self._last_changes
         n = len(self._players)
+        payloads = round_payloads(game, seen, changes, self.wire_ids)
         for index in send_order(number, n):
             client = self._players[index]
             if client.alive:
                 client.count = 0
                 client.starts.append(number)
-                self._send(client, *round_messages(game, index, seen, changes, self.wire_ids))
+                self._write(client, payloads[index])
         self._moves = []
         self._moved = set()
         self._all_moved.clear()
@@ -632,10 +661,10 @@ class ArenaServer:
         for pid, reason in result.reasons.items():
             self._players[pid].diagnostics.refused[reason] += 1
         done = time.perf_counter()
-        self.round_times.append(spent + done - began)
         self.round_ms.append((done - opened) * 1000)
         for observer in self.observers:
             observer.on_round(self, result, moves)
+        self.round_times.append(spent + time.perf_counter() - began)
         if self.settings.round_pause_ms:
             left = self.settings.round_pause_ms / 1000 - (time.perf_counter() - began)
             if left > 0:

@@ -92,72 +92,88 @@ def in_cone(facing: str, vx: int, vy: int) -> bool:
     return dot > 0 and abs(cross) <= int(_bound_for(dot)[dot])
 
 
-def _code_grid(arena: Arena, players: list[Player]) -> np.ndarray:
-    """``(H+2, W+2)`` int32 padded with free cells: -1 wall, player id on a player's cell, -2 free."""
-    code = np.full((arena.height + 2, arena.width + 2), _FREE, dtype=np.int32)
-    code[1:-1, 1:-1][arena.walls] = _WALL
-    for p in players:
-        code[p.y + 1, p.x + 1] = p.id
-    return code
+def _wall_grids(arena: Arena) -> np.ndarray:
+    """The walls twice, flat: a ``Q×Q`` grid (Q = max(W, H) + 2, the map at (1, 1), free cells around) in
+    row-major order, then the same grid transposed. Cached on the arena."""
+    cached: np.ndarray | None = getattr(arena, "_vision_walls", None)
+    if cached is None:
+        side = max(arena.width, arena.height) + 2
+        square = np.zeros((side, side), dtype=bool)
+        square[1:arena.height + 1, 1:arena.width + 1] = arena.walls
+        cached = np.concatenate([square.ravel(), square.T.ravel()])
+        arena._vision_walls = cached  # type: ignore[attr-defined]
+    return cached
 
 
-def _blocks(codes: np.ndarray, viewer: np.ndarray, target: np.ndarray) -> np.ndarray:
-    return (codes == _WALL) | ((codes >= 0) & (codes != viewer) & (codes != target))
+def _segments_blocked(grids: np.ndarray, side: int, ex: np.ndarray, ey: np.ndarray, cx: np.ndarray,
+                      cy: np.ndarray, own: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """True where the open segment E→C (doubled coordinates) is blocked (§2.7 b).
 
+    ``grids``: :func:`_wall_grids` with the players' cells set, ``side`` = Q; ``own``/``other``: flat indices
+    (in the row-major grid) of the viewer's and the target's cells, which never block.
 
-def _blocked_major(code: np.ndarray, px, py, qx, qy, viewer, target) -> np.ndarray:
-    """For segments with |qx - px| ≥ |qy - py| > 0 (doubled coordinates, ``code`` padded and indexed
-    [y+1, x+1]): True where the open segment is blocked (§2.7 b)."""
-    swap = qx < px
-    px, qx = np.where(swap, qx, px), np.where(swap, px, qx)
-    py, qy = np.where(swap, qy, py), np.where(swap, py, qy)
-    a = qx - px
-    b = qy - py
-    i0 = px // 2
-    n = (qx + 1) // 2 - i0
-    seg = np.repeat(np.arange(len(px)), n)
+    Every segment is walked along its major axis (x-major ones in the row-major grid, y-major ones in the
+    transposed grid, so that the walk always runs along a row), one column (two doubled units) at a time,
+    from the end with the smaller major coordinate. With ``N(u) = big · minor(u)`` (an integer on integer
+    points u), the open segment crosses, in the column [2i, 2i+2], the interiors of the rows from
+    ⌊min N / 2big⌋ to ⌈max N / 2big⌉ − 1 — at most two, since |minor slope| ≤ 1 — and passes exactly through
+    a grid point on the column's left edge when N(2i) is a multiple of 2big. The quotients are float64
+    divisions: numerators and denominators are far below 2^26, so an exact multiple divides to an exact
+    integer and any other quotient stays at least 1/2big away from an integer, far more than the rounding
+    error; they are never negative, so truncation is the floor. The viewer's cell can only be crossed in
+    the walk's first or last column, and so can the target's: only those are checked against ``own`` and
+    ``other``. The two cells beside a crack point are never the viewer's or the target's (the segment passes
+    through both of those).
+    """
+    a = cx - ex
+    b = cy - ey
+    xmajor = np.abs(a) >= np.abs(b)
+    p0 = np.where(xmajor, ex, ey)
+    q0 = np.where(xmajor, ey, ex)
+    big = np.where(xmajor, a, b)
+    small = np.where(xmajor, b, a)
+    back = big < 0
+    p0 = np.where(back, p0 + big, p0)
+    q0 = np.where(back, q0 + small, q0)
+    big = np.abs(big)
+    small = np.where(back, -small, small)
+    first = p0 // 2
+    n = (p0 + big + 1) // 2 - first
     starts = np.cumsum(n) - n
-    j = np.arange(int(n.sum())) - np.repeat(starts, n)
-    i = i0[seg] + j
-    pxs, pys, as_, bs = px[seg], py[seg], a[seg], b[seg]
-    two_a = 2 * as_
-    xa = np.maximum(pxs, 2 * i)
-    xb = np.minimum(qx[seg], 2 * i + 2)
-    na = pys * as_ + bs * (xa - pxs)
-    nb = pys * as_ + bs * (xb - pxs)
-    lo = np.minimum(na, nb)
-    hi = np.maximum(na, nb)
-    r_lo = lo // two_a
-    r_hi = -((-hi) // two_a) - 1
-    v, t = viewer[seg], target[seg]
-    bad = _blocks(code[r_lo + 1, i + 1], v, t) | _blocks(code[r_hi + 1, i + 1], v, t)
-    # grid points on the vertical line x = 2i (the strip's left edge, strictly inside the segment)
-    nk = pys * as_ + bs * (2 * i - pxs)
-    on = (j >= 1) & (nk % two_a == 0)
-    if on.any():
-        m = nk // two_a
-        down = bs > 0
-        s1x = np.where(down, i, i - 1)
-        s1y = m - 1
-        s2x = np.where(down, i - 1, i)
-        s2y = m
-        crack = _blocks(code[s1y + 1, s1x + 1], v, t) & _blocks(code[s2y + 1, s2x + 1], v, t)
-        bad |= on & crack
-    return np.bincount(seg, weights=bad, minlength=len(px)) > 0
-
-
-def _segments_blocked(code: np.ndarray, ex, ey, cx, cy, viewer, target) -> np.ndarray:
-    a = np.abs(cx - ex)
-    b = np.abs(cy - ey)
-    xmajor = a >= b
-    out = np.zeros(len(ex), dtype=bool)
-    if xmajor.any():
-        s = xmajor
-        out[s] = _blocked_major(code, ex[s], ey[s], cx[s], cy[s], viewer[s], target[s])
-    if (~xmajor).any():
-        s = ~xmajor
-        out[s] = _blocked_major(code.T, ey[s], ex[s], cy[s], cx[s], viewer[s], target[s])
-    return out
+    ends = starts + n - 1
+    step = 2 * small
+    seg = np.repeat(np.arange(len(a)), n)
+    ar = np.arange(int(ends[-1]) + 1)
+    step_s = step[seg]
+    nl = (q0 * big + small * (2 * first - p0) - step * starts)[seg] + step_s * ar
+    nr = nl + step_s
+    nl[starts] = q0 * big
+    nr[ends] = (q0 + small) * big
+    den_s = (2 * big)[seg]
+    dl = nl / den_s
+    dr = nr / den_s
+    r_lo = np.minimum(dl, dr).astype(np.int64)
+    # own and other in the walk's grid: the transposed one for y-major segments
+    offset = np.where(xmajor, 0, side * side)
+    own_w = np.where(xmajor, own, offset + (own % side) * side + own // side)
+    other_w = np.where(xmajor, other, offset + (other % side) * side + other // side)
+    lo = (offset + side + first + 1 - starts)[seg] + ar + r_lo * side
+    hi = lo + (np.maximum(dl, dr) > r_lo + 1) * side
+    bad = grids[lo] | grids[hi]
+    for at in (starts, ends):
+        lo_e, hi_e = lo[at], hi[at]
+        bad[at] = ((grids[lo_e] & (lo_e != own_w) & (lo_e != other_w))
+                   | (grids[hi_e] & (hi_e != own_w) & (hi_e != other_w)))
+    exact = dl == np.floor(dl)
+    exact[starts] = False
+    on = np.nonzero(exact)[0]
+    if len(on):
+        corner = lo[on] + (dl[on].astype(np.int64) - r_lo[on]) * side
+        down = small[seg[on]] > 0
+        s1 = corner - np.where(down, side, side + 1)
+        s2 = corner - np.where(down, 1, 0)
+        bad[on] |= grids[s1] & grids[s2]
+    return np.logical_or.reduceat(bad, starts)
 
 
 def visibility(arena: Arena, players: list[Player], viewers: list[int] | None = None) -> dict[int, set[int]]:
@@ -169,40 +185,43 @@ def visibility(arena: Arena, players: list[Player], viewers: list[int] | None = 
     result: dict[int, set[int]] = {p.id: set() for p in players}
     if len(players) < 2:
         return result
-    n = len(players)
-    ids = np.array([p.id for p in players], dtype=np.int64)
-    xs = np.array([p.x for p in players], dtype=np.int64)
-    ys = np.array([p.y for p in players], dtype=np.int64)
-    fx = np.array([VECTORS[p.facing][0] for p in players], dtype=np.int64)
-    fy = np.array([VECTORS[p.facing][1] for p in players], dtype=np.int64)
-    red = np.array([p.team == "RED" for p in players])
+    ids = [p.id for p in players]
+    table = np.array([(p.x, p.y, *VECTORS[p.facing], p.team == "RED") for p in players], dtype=np.int64)
+    xs, ys, fx, fy, red = table.T
     pairs = red[:, None] != red[None, :]
     if viewers is not None:
-        pairs &= np.isin(ids, np.array(list(viewers), dtype=np.int64))[:, None]
+        pairs &= np.isin(np.array(ids), np.array(list(viewers), dtype=np.int64))[:, None]
     vi, ti = np.nonzero(pairs)
     if len(vi) == 0:
         return result
     vi = np.repeat(vi, 4)
     ti = np.repeat(ti, 4)
-    corner = np.tile(np.arange(4), len(vi) // 4)
     ex = 2 * xs[vi] + 1
     ey = 2 * ys[vi] + 1
-    cx = 2 * xs[ti] + 2 * (corner & 1)
-    cy = 2 * ys[ti] + 2 * (corner >> 1)
+    cx = 2 * xs[ti] + _CORNER_X[: len(vi)]
+    cy = 2 * ys[ti] + _CORNER_Y[: len(vi)]
     vx, vy = cx - ex, cy - ey
-    dot = fx[vi] * vx + fy[vi] * vy
-    cross = fx[vi] * vy - fy[vi] * vx
-    bound = _bound_for(int(dot.max(initial=0)))
-    cone = (dot > 0) & (np.abs(cross) <= bound[np.maximum(dot, 0)])
-    vi, ti, ex, ey, cx, cy = vi[cone], ti[cone], ex[cone], ey[cone], cx[cone], cy[cone]
-    if len(vi):
-        code = _code_grid(arena, players)
-        clear = ~_segments_blocked(code, ex, ey, cx, cy, ids[vi], ids[ti])
-        seen = np.zeros((n, n), dtype=bool)
-        seen[vi[clear], ti[clear]] = True
-        for a_, b_ in zip(*np.nonzero(seen), strict=True):
-            result[int(ids[a_])].add(int(ids[b_]))
+    fxv, fyv = fx[vi], fy[vi]
+    dot = fxv * vx + fyv * vy
+    cross = fxv * vy - fyv * vx
+    bound = _bound_for(int(dot.max()))
+    cone = np.nonzero((dot > 0) & (np.abs(cross) <= bound[np.maximum(dot, 0)]))[0]
+    if len(cone) == 0:
+        return result
+    vi, ti = vi[cone], ti[cone]
+    side = max(arena.width, arena.height) + 2
+    flat = (ys + 1) * side + xs + 1
+    grids = _wall_grids(arena).copy()
+    grids[flat] = True
+    grids[side * side + (xs + 1) * side + ys + 1] = True
+    clear = ~_segments_blocked(grids, side, ex[cone], ey[cone], cx[cone], cy[cone], flat[vi], flat[ti])
+    for a_, b_ in set(zip(vi[clear].tolist(), ti[clear].tolist(), strict=True)):
+        result[ids[a_]].add(ids[b_])
     return result
+
+
+_CORNER_X = np.tile(np.array([0, 2, 0, 2], dtype=np.int64), 16 * 16)
+_CORNER_Y = np.tile(np.array([0, 0, 2, 2], dtype=np.int64), 16 * 16)
 
 
 def visible(arena: Arena, players: list[Player], viewer: int) -> set[int]:

@@ -16,8 +16,8 @@ import pytest
 from arena_helpers import RawClient, ServerThread, in_threads, join, play_out, small_arena, wait_for
 
 from arena import protocol as wire
-from arena.rules import Arena, Game, TeamChange
-from arena.server import round_messages, send_order
+from arena.rules import DIRECTIONS, Arena, Game, TeamChange
+from arena.server import round_messages, round_payloads, send_order
 from arena.vision import visibility
 
 MOVES = ["NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST", "NONE"]
@@ -66,9 +66,31 @@ def test_s17_round_bytes():
     messages = round_messages(game, 4, seen, [TeamChange(5, "RED", "FORCED")], [0, 1, 2, 3, 4, 5])
     assert wire.encode(*messages) == (b"SET 4,3 NORTH|SEE_PLAYER 10,8 WEST 0|SEE_PLAYER 7,3 WEST 5|"
                                       b"TOXIC 4,3 0.04|LIFE 98.73 4|TEAMCHANGE RED 5|START 12|")
+    fast = round_payloads(game, seen, [TeamChange(5, "RED", "FORCED")], [0, 1, 2, 3, 4, 5])
+    assert fast[4] == wire.encode(*messages)
     # the same player as the server sees it with real vision: 5 is in the cone, 1..3 behind it
     assert 5 in visibility(arena, game.players)[4]
     assert not {1, 2, 3} & visibility(arena, game.players)[4]
+
+
+def test_round_payloads_are_the_encoded_round_messages():
+    """The server's fast path sends exactly the normative messages, whatever the wire ids and changes."""
+    rng = random.Random(16)
+    arena = Arena(walls=np.zeros((9, 11), dtype=bool), toxicity=np.ones((9, 11), dtype=np.int16), name="m")
+    arena.walls[4, 2:9] = True
+    arena.toxicity[::2, ::3] = 20
+    for _ in range(40):
+        game = Game(arena, rng.randint(2, 16), rng)
+        for p in game.players:
+            p.team = rng.choice(("BLUE", "RED"))
+            p.facing = rng.choice(DIRECTIONS)
+            p.energy = rng.randrange(0, 10001)
+        game.round = rng.randrange(0, 99)
+        ids = rng.sample(range(40), len(game.players))
+        changes = [TeamChange(p.id, "RED", "CAUGHT") for p in rng.sample(game.players, rng.randint(0, 2))]
+        seen = visibility(arena, game.players)
+        fast = round_payloads(game, seen, changes, ids)
+        assert fast == [wire.encode(*round_messages(game, k, seen, changes, ids)) for k in range(len(ids))]
 
 
 def test_complete_game_split_and_packed_messages_in_normative_order():
