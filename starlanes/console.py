@@ -34,7 +34,6 @@ from common.term import (
 )
 from starlanes import messages
 from starlanes.rules import (
-    COMPANY_NAMES,
     LETTERS,
     MAP_HEIGHT,
     MAP_WIDTH,
@@ -254,7 +253,7 @@ class Console:
         for i, (company, line) in enumerate(zip(active, text[1:], strict=True)):
             y = MAP_TOP + 2 + spacing * i
             self.put(y, left + 2, line)
-            self.put(y, left + 2, clip(COMPANY_NAMES[company], 1), self.symbol_attr(LETTERS[company]))
+            self.put(y, left + 2, clip(game.company_name(company), 1), self.symbol_attr(LETTERS[company]))
 
     def general_title(self) -> str:
         """The general window's title: the name and cash of the player the window is about (the one whose
@@ -488,10 +487,9 @@ class Console:
     def trade_lines(self, cursor: int) -> list[tuple[str, int]]:
         game = self.game
         _, cols = self.term.size()
-        active = game.active_companies()
         holdings = game.players[game.current].holdings
-        rows: list[list[Cell]] = [[COMPANY_NAMES[c], (game.companies[c].price, "$"), (holdings[c], "")]
-                                  for c in active]
+        rows: list[list[Cell]] = [[game.company_name(c), (game.companies[c].price, "$"), (holdings[c], "")]
+                                  for c in self.session.trade_rows()]
         text = table(["Company", "Price", "Holdings"], rows, cols - 6)
         out = [(_HINTS["trade"], curses.A_DIM), (text[0], curses.A_UNDERLINE)]
         for i, line in enumerate(text[1:]):

@@ -29,7 +29,7 @@ from common.loop import Inbox
 from common.save import write_atomic
 from common.term import Cell, printable
 from starlanes import ai, messages
-from starlanes.rules import COMPANY_NAMES, MOVE, EndTurn, Game, Move, Trade
+from starlanes.rules import MOVE, Action, Game, Move, Trade
 from starlanes.save import HUMAN, save_game
 
 UP_KEYS = ("UP", "8", "k", "K")
@@ -105,11 +105,12 @@ class AmountField:
 
 def standings_page(game: Game) -> list[Line]:
     """The standings (spec §10): a table Player / Stock Value / Cash / Net Worth, richest first (ties by
-    player number), then the company sectors remaining. Numbers are ``(dollars, "$")`` cells."""
+    player number), then how far the end is (:func:`starlanes.messages.remaining_text`). Numbers are
+    ``(dollars, "$")`` cells."""
     rows: list[Line] = [(("Player", "Stock Value", "Cash", "Net Worth"), "head")]
     rows += [((printable(game.players[p].name), (game.stock_value(p), "$"), (game.players[p].cash, "$"),
                (game.net_worth(p), "$")), "") for p in game.standings()]
-    return [*rows, ("", ""), (f"Available company sectors remaining: {max(game.sectors_remaining(), 0)}", "")]
+    return [*rows, ("", ""), (messages.remaining_text(game), "")]
 
 
 def company_page(game: Game, holder: int | None = None) -> list[Line]:
@@ -120,8 +121,8 @@ def company_page(game: Game, holder: int | None = None) -> list[Line]:
     rows: list[Line] = [(headers, "head")]
     for c in game.active_companies():
         held: tuple[Cell, ...] = ((game.players[holder].holdings[c], ""),) if holder is not None else ()
-        rows.append(((COMPANY_NAMES[c], (game.companies[c].price, "$"), *held, (game.companies[c].size, ""),
-                      (game.company_worth(c), "$")), ""))
+        rows.append(((game.company_name(c), (game.companies[c].price, "$"), *held,
+                      (game.companies[c].size, ""), (game.company_worth(c), "$")), ""))
     return rows
 
 
@@ -292,6 +293,9 @@ class Session:
     def skip(self) -> bool:
         """Go on now with a computer's step or announcement (a key while it is up); False when none is."""
         if self.mode == COMPUTER or self.mode == ANNOUNCE and not self.is_human(self.page_owner):
+            for name in ("computer", "page"):
+                self.inbox.cancel(name)
+            self.timer_pending = False
             self._step("computer" if self.mode == COMPUTER else "page")
             return True
         return False
@@ -349,10 +353,19 @@ class Session:
             self._apply(Move(self.game.candidates.index(cell)))
 
     def pick_row(self, row: int) -> None:
-        """A click on company row ``row`` while trading: trade that company."""
-        if self.mode in TRADE_MODES and 0 <= row < len(self.trade_rows()):
-            self.cursor = row
+        """A click on row ``row`` of the company window (the active companies, A→E) while trading: trade that
+        company when the rule set lets it be traded now."""
+        active = self.game.active_companies()
+        if self.mode in TRADE_MODES and 0 <= row < len(active) and active[row] in self.trade_rows():
+            self.cursor = self.trade_rows().index(active[row])
             self._start_amount()
+
+    def panel_row(self) -> int | None:
+        """The row of the company window (the active companies, A→E) under the trade cursor, or None when
+        not trading."""
+        if self.mode not in TRADE_MODES:
+            return None
+        return self.game.active_companies().index(self.trade_company())
 
     def _common_key(self, key: str) -> None:
         """Keys of the move prompt and of trading: standings, company detail, quit (spec §10)."""
@@ -374,15 +387,18 @@ class Session:
         self.mode = self.back
         self.changed()
 
-    def _apply(self, action: Move | EndTurn) -> None:
+    def _apply(self, action: Action) -> None:
         self.page_owner = self.game.current
-        self.pages.extend(messages.event_pages(self.game.apply(action), self.names))
+        events = self.game.apply(action)
+        self.pages.extend(messages.event_pages(events, self.names, self.game.rules.company_names))
         self.advance()
 
-    # ---- trading (the 1995 rule set's trade phase) -------------------------------------------------------
+    # ---- trading: where a rule set's trade phase plugs in ------------------------------------------------
+    # The rule set decides which companies may be traded now (``Game.tradable``: every active one in 1995, the
+    # one asked in 1977) and what passes (``EndTurn`` ends the 1995 phase; 1977 passes a company with 0).
     def trade_rows(self) -> list[int]:
-        """The companies the trade cursor walks (indices 0..4, A→E): the active ones."""
-        return self.game.active_companies()
+        """The companies the trade cursor walks (indices 0..4, A→E): those the rule set lets be traded now."""
+        return self.game.tradable()
 
     def trade_company(self) -> int:
         """The company under the trade cursor."""
@@ -392,7 +408,7 @@ class Session:
     def _trade_key(self, key: str) -> None:
         rows = len(self.trade_rows())
         if key == "ESC":
-            self._apply(EndTurn())
+            self._apply(self._pass())
         elif key in UP_KEYS:
             self.cursor = (self.cursor - 1) % rows
             self.changed()
@@ -403,6 +419,10 @@ class Session:
             self._start_amount()
         else:
             self._common_key(key)
+
+    def _pass(self) -> Action:
+        """What Esc does while trading: end the turn (1995) or pass the company asked (1977)."""
+        return self.game.legal_actions()[0]
 
     def _start_amount(self) -> None:
         self.field = AmountField.for_limits(*self.game.trade_limits(self.trade_company()))
@@ -422,10 +442,10 @@ class Session:
             self.mode = INVALID
             self.inbox.call_later(INVALID_S, "invalid")
             self.changed()
-            return
-        if amount:
-            self.game.apply(Trade(company, amount))
-        self.advance()
+        elif amount or not self.game.can_end_trading():
+            self._apply(Trade(company, amount))
+        else:
+            self.advance()
 
     def trade_note(self) -> str | None:
         """``Amount (-4 to 12): 3_`` while an amount is typed, ``Invalid amount!`` after one out of range."""
@@ -453,10 +473,10 @@ class Session:
             for trade in ai.choose(game, level):
                 events = game.apply(trade)
                 if isinstance(trade, Trade):
-                    report.append((messages.trade_report(name, trade), ""))
+                    report.append((messages.trade_report(name, trade, game.rules.company_names), ""))
             if report:
                 self.pages.append(report)
-        self.pages.extend(messages.event_pages(events, self.names))
+        self.pages.extend(messages.event_pages(events, self.names, game.rules.company_names))
         self.advance()
 
     def hand_over(self, players: Iterable[int], what: str = "window closed") -> None:
@@ -499,7 +519,7 @@ class Session:
             return [(messages.move_prompt(name, len(game.candidates)), "bold"), ("", ""), ("move", "hint")]
         note = self.trade_note()
         if self.mode == AMOUNT:
-            return [("trade", "hint"), ("", ""), (f"{COMPANY_NAMES[self.trade_company()]}:", "bold"),
+            return [("trade", "hint"), ("", ""), (f"{self.game.company_name(self.trade_company())}:", "bold"),
                     (str(note), "bold"), ("amount", "hint")]
         if note is not None:
             return [("trade", "hint"), ("", ""), (note, "bold")]

@@ -25,7 +25,7 @@ from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize, Timer
 from common.term import printable
 from starlanes import view
 from starlanes.rules import Game
-from starlanes.session import OVER, QUIT_KEYS, TRADE_MODES, Line, Session, final_page
+from starlanes.session import OVER, QUIT_KEYS, Line, Session, final_page
 
 if TYPE_CHECKING:
     from common.displays import Seat
@@ -224,7 +224,7 @@ class XGame:
         size = state.frame.get_size() if state.frame is not None else tuple(state.window.size)
         if not self.session.dismiss():
             cell = view.cell_at(click.x, click.y, size)
-            row = view.company_row_at(click.x, click.y, size, len(self.session.trade_rows()))
+            row = view.company_row_at(click.x, click.y, size, len(self.game.active_companies()))
             if cell is not None:
                 self.session.pick_cell(cell)
             elif row is not None:
@@ -266,9 +266,8 @@ class XGame:
             popup = popup and (popup[0], _without_continue(popup[1]))
         if session.notice:
             lines = [*lines, ("", ""), (session.notice, "dim")]
-        cursor = session.cursor if session.mode in TRADE_MODES else None
-        return view.Screen(lines=lines, marks=session.marks(), cursor=cursor, popup=popup, banner=banner,
-                           title_player=session.about, holder=session.holder(state.players))
+        return view.Screen(lines=lines, marks=session.marks(), cursor=session.panel_row(), popup=popup,
+                           banner=banner, title_player=session.about, holder=session.holder(state.players))
 
     def general_lines(self) -> list[view.Line]:
         """The general window's text now."""
