@@ -2,14 +2,15 @@
 
 ```
 arena serve MAP [--players N] [--host H] [--port P] [--seed S] [--move-ms T] [--prep-ms T] [--quiet-rounds F]
-                [--replay FILE] [0:DISPLAY ...]
+                [--replay FILE] [--round-ms T] [--linger-ms T] [0:DISPLAY ...]
 arena bot [--strategy random|flee|hunt] [--seed S] [HOST] [PORT]
 arena play MAP [--bots N] [--seed S] [--round-ms T] ... [0:DISPLAY ...]
 arena replay FILE [0:DISPLAY] [--step-ms T] [--verify]
 arena tournament BOT... --maps M1,M2 --games N --players K [--jobs J] [--seed S] [--out DIR]
 ```
 A user's mistake (bad map or toxic file, port in use, bad display string, unreadable replay) prints one line
-``arena: ...`` on stderr and exits 2; Ctrl-C exits 130.
+``arena: ...`` on stderr and exits 2. SIGINT (Ctrl-C), SIGTERM or SIGHUP during a game sends every bot
+``DISCONNECT``, prints and records the table so far and exits 128 + the signal's number (130, 143, 129).
 """
 
 from __future__ import annotations
@@ -19,15 +20,16 @@ import asyncio
 import logging
 import os
 import random
+import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 
 from arena import bots, replay
 from arena import protocol as wire
-from arena.mapfile import MapError, find_map, load_arena, validate
+from arena.mapfile import MapError, find_map, load_arena
 from arena.rules import Arena, RoundResult
 from arena.server import ArenaServer, ServerError, Settings, TableRow, format_table, spectator_state
 from common.cli import Parser, UsageError, program_version, run_main
@@ -151,8 +153,7 @@ def _open_spectators(arena: Arena, displays: Sequence[str], title: str) -> Spect
 
 def _load(map_name: str, toxic: str | None, players: int) -> Arena:
     try:
-        arena = load_arena(find_map(map_name), toxic)
-        validate(arena, players)
+        arena = load_arena(find_map(map_name), toxic, players)
     except MapError as exc:
         raise UsageError(str(exc)) from None
     return arena
@@ -222,6 +223,14 @@ def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms:
     parser.add_argument("spectators", nargs="*", metavar="0:DISPLAY", help="spectator window on DISPLAY")
 
 
+def _add_watch_options(parser: argparse.ArgumentParser, *, round_ms: int, linger_ms: int) -> None:
+    parser.add_argument("--round-ms", type=_ms, default=round_ms,
+                        help=f"pause after each round's moves, to watch (default {round_ms})")
+    parser.add_argument("--linger-ms", type=_ms, default=linger_ms,
+                        help=f"keep the spectator windows after the game (until q or closed; "
+                             f"default {linger_ms})")
+
+
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The top-level parser and one parser per command (parsed with intermixed positionals)."""
     parser = Parser(prog="arena",
@@ -233,16 +242,14 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                            description="Wait for N bots, play one game.")
     _add_game_options(serve, move_ms=5000, prep_ms=5000, port=15000)
     serve.add_argument("--players", type=_players, default=4, help="bots to wait for, 2..16 (default 4)")
+    _add_watch_options(serve, round_ms=0, linger_ms=0)
 
     play = sub.add_parser("play", help="server + example bots + a spectator window",
                           description="A server, N example bots and a spectator window on $DISPLAY.")
     _add_game_options(play, move_ms=1000, prep_ms=300, port=0)
     play.add_argument("--bots", type=_players, default=6, help="number of example bots, 2..16 (default 6)")
-    play.add_argument("--round-ms", type=_ms, default=120,
-                      help="pause after each round's moves, to watch (default 120)")
+    _add_watch_options(play, round_ms=120, linger_ms=10000)
     play.add_argument("--no-window", action="store_true", help="no spectator window on $DISPLAY")
-    play.add_argument("--linger-ms", type=_ms, default=10000,
-                      help="keep the window after the game (until q or closed; default 10000)")
 
     bot = sub.add_parser("bot", help="an example bot",
                          description="An example bot speaking the wire protocol.")
@@ -288,30 +295,58 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 
 # --- commands -----------------------------------------------------------------------------------------------
 
-def _print_table(table: list[TableRow], rounds: int) -> None:
-    print(f"game over after {rounds} rounds")
+def _print_table(table: list[TableRow], rounds: int, stopped: str | None = None) -> None:
+    print(f"game stopped after {rounds} rounds ({stopped})" if stopped
+          else f"game over after {rounds} rounds")
     print(format_table(table))
 
 
-async def _run_server(server: ArenaServer, extra: Sequence = (),
-                      spectators: Spectators | None = None) -> list[TableRow]:
+STOP_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
+"""Signals that end a game early (:meth:`ArenaServer.stop`): every bot gets DISCONNECT, the table so far is
+printed and written, the map copy removed; the exit status is 128 + the signal's number."""
+
+
+async def _run_server(server: ArenaServer, extra: Sequence[Callable[[], Awaitable[object]]] = (),
+                      spectators: Spectators | None = None) -> tuple[list[TableRow], int | None]:
+    """Start *server*, then the coroutines made by *extra* (so that none is made when the port is busy), and
+    play the game; return the table and the number of the signal that stopped it (None: played out)."""
     try:
         await server.start()
     except ServerError as exc:
         raise UsageError(str(exc)) from None
-    tasks = [asyncio.ensure_future(coro) for coro in extra]
+    loop = asyncio.get_running_loop()
+    caught: list[int] = []
+
+    def stop(signum: int) -> None:
+        caught.append(signum)
+        server.stop(STOP_SIGNALS[signum])
+
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop, signum)
+    tasks = [asyncio.ensure_future(make()) for make in extra]
     watch = asyncio.ensure_future(spectators.watch(server)) if spectators else None
     try:
-        return await server.run()
+        return await server.run(), (caught[0] if caught else None)
     except ServerError as exc:
         raise UsageError(str(exc)) from None
     finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
         if watch:
             watch.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=5)
             for task in tasks:
                 task.cancel()
+
+
+def _report(server: ArenaServer, table: list[TableRow], writer: replay.ReplayWriter) -> None:
+    """Print the final table (or why there is none) and where the replay went."""
+    if server.game is None:
+        print(f"arena: {server.stopped} before the game began", file=sys.stderr)
+        return
+    _print_table(table, server.game.round, server.stopped)
+    print(f"replay: {writer.path}" if writer.failed is None else f"replay: not written ({writer.failed})")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -322,14 +357,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     observers = [writer] + ([spectators] if spectators else [])
     server = ArenaServer(arena, _settings(args, args.players), observers)
     try:
-        table = asyncio.run(_run_server(server, spectators=spectators))
+        table, signum = asyncio.run(_run_server(server, spectators=spectators))
+        _report(server, table, writer)
+        if spectators and spectators.windows and signum is None:
+            _linger(spectators, args.linger_ms / 1000)
     finally:
         writer.close()
         if spectators:
             spectators.close()
-    _print_table(table, server.game.round)
-    print(f"replay: {writer.path}")
-    return 0
+    return 0 if signum is None else 128 + signum
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -358,22 +394,22 @@ def cmd_play(args: argparse.Namespace) -> int:
         brain = await bots.run_bot(host, server.port, strategy, random.Random(seed))
         strategies[brain.id] = strategy
 
-    async def game() -> list[TableRow]:
-        mix = [STRATEGY_MIX[i % len(STRATEGY_MIX)] for i in range(args.bots)]
-        return await _run_server(server, [bot(strategy, rng.random()) for strategy in mix], spectators)
+    def starter(strategy: str, seed: float) -> Callable[[], Awaitable[None]]:
+        return lambda: bot(strategy, seed)
 
+    mix = [STRATEGY_MIX[i % len(STRATEGY_MIX)] for i in range(args.bots)]
     try:
-        table = asyncio.run(game())
-        _print_table(table, server.game.round)
-        print("strategies: " + ", ".join(f"{i}={strategies[i]}" for i in sorted(strategies)))
-        print(f"replay: {writer.path}")
-        if spectators and spectators.windows:
+        table, signum = asyncio.run(_run_server(server, [starter(s, rng.random()) for s in mix], spectators))
+        _report(server, table, writer)
+        if server.game is not None:
+            print("strategies: " + ", ".join(f"{i}={strategies[i]}" for i in sorted(strategies)))
+        if spectators and spectators.windows and signum is None:
             _linger(spectators, args.linger_ms / 1000)
     finally:
         writer.close()
         if spectators:
             spectators.close()
-    return 0
+    return 0 if signum is None else 128 + signum
 
 
 def _linger(spectators: Spectators, seconds: float) -> None:

@@ -120,12 +120,12 @@ def arena_from_text(map_text: str, toxic_text: str | None = None, name: str = "a
     return Arena(walls=walls, toxicity=tox, name=name)
 
 
-def load_arena(map_path: str | Path, toxic_path: str | Path | None = None) -> Arena:
+def load_arena(map_path: str | Path, toxic_path: str | Path | None = None, players: int = 1) -> Arena:
     """Load a map and its toxicity (§2.2).
 
     ``toxic_path`` None: ``NAME.toxic`` beside the map if it exists (a directory of that name is an error,
-    as for ``--toxic``), else 0.01 everywhere. The map is checked for connectivity (see :func:`validate`,
-    with one player). Raises MapError.
+    as for ``--toxic``), else 0.01 everywhere. The map is checked for room for *players* and connectivity
+    (:func:`validate`). Raises MapError.
     """
     map_path = Path(map_path)
     walls = parse_map(_read_rows(map_path, _MAP_CHARS), map_path)
@@ -137,7 +137,7 @@ def load_arena(map_path: str | Path, toxic_path: str | Path | None = None) -> Ar
     else:
         tox = parse_toxic(_read_rows(Path(toxic_path), _TOXIC_CHARS), walls.shape, toxic_path)
     arena = Arena(walls=walls, toxicity=tox, name=map_path.stem, path=str(map_path))
-    validate(arena, 1)
+    validate(arena, players)
     return arena
 
 
@@ -153,7 +153,8 @@ def validate(arena: Arena, n_players: int) -> None:
     free = ~arena.walls
     n_free = int(free.sum())
     if n_free < n_players:
-        raise MapError(file, 0, 0, f"{n_free} free cells, but {n_players} players need one each")
+        need = "1 player needs one" if n_players == 1 else f"{n_players} players need one each"
+        raise MapError(file, 0, 0, f"{n_free} free cells, but {need}")
     labels, count = ndimage.label(free)
     if count > 1:
         first = labels.flat[np.flatnonzero(labels)[0]]

@@ -14,6 +14,7 @@ Re-simulating the header and the recorded moves (:func:`verify`) reproduces ever
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -127,7 +128,13 @@ class ReplayWriter:
         """Check, before a game starts, that the file can be created: the directory is made and the file
         opened for appending (nothing written; a file that did not exist is removed again).
 
-        Raises OSError when that is impossible (a directory at *path*, no permission, ...)."""
+        Raises OSError when that is impossible (a directory at *path*, a file where a folder should be, no
+        permission, ...)."""
+        for folder in (self.path.parent, *self.path.parent.parents):
+            if folder.exists():
+                if not folder.is_dir():
+                    raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+                break
         self.path.parent.mkdir(parents=True, exist_ok=True)
         existed = self.path.exists()
         with open(self.path, "a", encoding="utf-8"):

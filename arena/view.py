@@ -160,8 +160,10 @@ class Renderer:
         surface.blit(self._board, (lay.x0, lay.y0))
         players = state["players"]
         ids = self.ids or [p["id"] for p in players]
-        for p in players:
+        surface.set_clip(pygame.Rect(lay.x0, lay.y0, lay.c * arena.width, lay.c * arena.height))
+        for p in players:  # cones stay on the board, out of the bands and the panel
             self._cone(surface, lay, p)
+        surface.set_clip(None)
         for p in players:
             self._player(surface, lay, p, ids[p["id"]])
         blues = sum(1 for p in players if p["team"] == "BLUE")

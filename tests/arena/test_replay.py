@@ -316,3 +316,29 @@ def test_verify_names_the_round_the_player_and_the_field(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert done.stdout.splitlines()[1] == f"{tmp_path / 'bad.jsonl'}: {verdict.details[0]}"
+
+
+def test_view_cones_are_clipped_to_the_board():
+    from arena.view import BLUE_RGB, Renderer, default_size, layout
+
+    arena = small_arena()
+    cone = tuple(int(v * 0.6) for v in BLUE_RGB)
+    state = {"round": 1, "max_rounds": 8, "players": [
+        {"id": 0, "x": 5, "y": 7, "facing": "SOUTH", "team": "BLUE", "energy": 10000, "points": "0/1",
+         "switch_round": None, "catches": 0},
+        {"id": 1, "x": 0, "y": 3, "facing": "WEST", "team": "BLUE", "energy": 10000, "points": "0/1",
+         "switch_round": None, "catches": 0}]}
+    size = default_size(arena.width, arena.height)
+    lay = layout(size, arena.width, arena.height)
+    surface = Renderer(arena, title="room").render(state, size)
+    board = (lay.x0, lay.y0, lay.x0 + lay.c * arena.width, lay.y0 + lay.c * arena.height)
+
+    def cone_pixels(inside: bool) -> int:
+        return sum(1 for x in range(size[0]) for y in range(size[1])
+                   if (board[0] <= x < board[2] and board[1] <= y < board[3]) == inside
+                   and tuple(surface.get_at((x, y)))[:3] == cone)
+
+    # both players face off the board (south from the bottom row, west from the left column): the parts of
+    # their cones on the board are drawn, nothing of them in the legend band, the margin or the panel
+    assert cone_pixels(inside=True) > 0
+    assert cone_pixels(inside=False) == 0

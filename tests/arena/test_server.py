@@ -426,7 +426,8 @@ def test_replay_path_that_cannot_be_created_is_refused_before_any_bot_joins(tmp_
 
 def test_per_bot_diagnostics_refused_late_missing_ignored(caplog):
     caplog.set_level(logging.INFO, logger="arena.server")
-    corridor = Arena(walls=np.zeros((1, 2), dtype=bool), toxicity=np.ones((1, 2), dtype=np.int16), name="pair")
+    corridor = Arena(walls=np.zeros((1, 2), dtype=bool), toxicity=np.ones((1, 2), dtype=np.int16),
+                     name="pair")
     st = ServerThread(corridor, players=2, quiet_rounds=2, move_ms=400)
     (a, _), (b, _) = join(st.port), join(st.port)
 

@@ -1,0 +1,140 @@
+"""Regression tests for faults found by testers (issue: tournaments, diagnostics and faults), real TCP on
+127.0.0.1 and the real command line."""
+
+from __future__ import annotations
+
+import re
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from arena_helpers import ServerThread, in_threads, join, play_out
+
+from arena import replay
+from arena.mapfile import MapError, load_arena
+
+ROOM = "\n".join(["#########", "#       #", "#  ###  #", "#       #", "#########"]) + "\n"
+
+
+def arena_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "arena", *args]
+
+
+def listening_port(proc: subprocess.Popen) -> int:
+    """The port an ``arena serve --port 0`` logs (``arena: listening on 127.0.0.1:PORT``)."""
+    for line in proc.stderr:
+        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        if found:
+            return int(found.group(1))
+    raise AssertionError("the server never said where it listens")
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_signal_mid_game_disconnects_every_bot_prints_the_table_and_removes_the_map_copy(tmp_path, signum):
+    map_file = tmp_path / "my office,v2.map"
+    map_file.write_text(ROOM)
+    record = tmp_path / "game.jsonl"
+    proc = subprocess.Popen(arena_cmd("serve", str(map_file), "--players", "2", "--port", "0", "--seed", "4",
+                                      "--prep-ms", "50", "--move-ms", "60000", "--replay", str(record)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = listening_port(proc)
+        (a, _), (b, _) = join(port), join(port)
+        received = [a.until("START 1"), b.until("START 1")]
+        paths = {next(m for m in messages if m.startswith("MAP ")).split(" ", 1)[1] for messages in received}
+        assert len(paths) == 1
+        copy = Path(paths.pop())
+        # 2010 bots split messages on spaces and commas: the copy's name has neither
+        assert re.fullmatch(r"my_office_v2-[A-Za-z0-9._-]+\.map", copy.name) and copy.is_file()
+        a.send(b"MOVE EAST NORTH|")
+        proc.send_signal(signum)
+        assert a.until("DISCONNECT")[-1] == "DISCONNECT" and b.until("DISCONNECT")[-1] == "DISCONNECT"
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    reason = "terminated" if signum == signal.SIGTERM else "interrupted"
+    assert proc.returncode == 128 + signum, stderr
+    lines = stdout.splitlines()
+    assert lines[0] == f"game stopped after 0 rounds ({reason})"
+    assert lines[1].split() == ["id", "points", "switch", "catches", "rank"]
+    assert [line.split() for line in lines[2:4]] == [["0", "0.00", "-", "0", "1"],
+                                                     ["1", "0.00", "-", "0", "1"]]
+    assert lines[4] == f"replay: {record}"
+    assert not copy.exists()
+    rep = replay.load(record)
+    assert rep.final["stopped"] == reason and rep.final["rounds"] == 0 and replay.verify(rep).ok
+
+
+@pytest.mark.e2e
+def test_a_replay_that_cannot_be_written_mid_game_is_one_warning_and_the_game_goes_on():
+    done = subprocess.run(arena_cmd("play", "office", "--bots", "2", "--no-window", "--replay", "/dev/full",
+                                    "--seed", "2", "--quiet-rounds", "2", "--round-ms", "0",
+                                    "--prep-ms", "50", "-q"),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "arena: cannot write the replay /dev/full: No space left on device; the game goes on without it"]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("game over after ")
+    assert lines[-2] == "replay: not written (No space left on device)"
+
+
+def test_a_replay_path_that_can_never_be_written_is_refused_before_any_bot_joins(tmp_path):
+    (tmp_path / "file").write_text("")
+    target = tmp_path / "file" / "game.jsonl"
+    done = subprocess.run(arena_cmd("serve", "office", "--port", "0", "--replay", str(target)),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [f"arena: cannot write the replay {target}: Not a directory"]
+
+
+def test_no_room_names_the_players_that_need_a_cell(tmp_path):
+    walls = tmp_path / "walls.map"
+    walls.write_text("###\n###\n")
+    with pytest.raises(MapError) as info:
+        load_arena(walls, players=5)
+    assert str(info.value) == f"{walls}: 0 free cells, but 5 players need one each"
+    done = subprocess.run(arena_cmd("serve", str(walls), "--players", "5", "--port", "0"),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [f"arena: {walls}: 0 free cells, but 5 players need one each"]
+
+
+def test_play_on_a_busy_port_prints_exactly_one_line():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(arena_cmd("play", "office", "--bots", "3", "--no-window", "--port", str(port)),
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [f"arena: cannot listen on 127.0.0.1:{port}: Address already in use"]
+    assert done.stdout == ""
+
+
+@pytest.mark.e2e
+def test_the_preparation_has_its_own_64_message_limit_and_round_1_counts_from_its_start():
+    st = ServerThread(players=3, prep_ms=1500, move_ms=20000, quiet_rounds=2)
+    (a, _), (b, _) = join(st.port), join(st.port)
+    a.send(b"PING|" * 40)  # waiting for the third player
+    c, _ = join(st.port)
+    for client in (a, b, c):
+        client.until("MAP ")
+    a.send(b"PING|" * 60)  # 40 + 60 before round 1: within the limits of waiting and of the preparation
+    c.send(b"PING|" * 65)  # more than 64 in the preparation
+    assert c.eof()
+    a.until("START 1")
+    a.send(b"PING|" * 60 + b"MOVE NONE NORTH|")  # 61 in round 1
+    threads = in_threads(lambda: play_out(a), lambda: play_out(b))
+    st.join()
+    for t in threads:
+        t.join(10)
+    first, second, third = st.server.diagnostics()
+    assert first.left_round is None and second.left_round is None
+    assert third.left_round == 0 and third.left_reason == "more than 64 messages during the preparation"
+    assert len(st.rounds) >= 2 and st.rounds[0][1][0] == (0, "NONE", "NORTH")
