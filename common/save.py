@@ -1,11 +1,14 @@
 """Atomic file writes: a reader sees the old file or the new one, never half of one.
 
-Used for save games, status files and map output. The data goes to a temporary file in the same directory, is
-flushed and fsynced, then renamed over the target (``os.replace`` is atomic on POSIX). A rename would replace
-whatever the name stood for, so a target that is a directory, FIFO, device or socket is refused (``--save
-/dev/null`` must not turn the device into a file), and a symbolic link is written through (the link stays).
-The file gets the mode a plain ``open()`` would give it: a replaced file keeps its mode, a new one gets
-``0o666`` less the umask (the temporary file alone would be ``0o600``).
+Used for save games, status files and map output; JSON files are read back through a typed decoder
+(:func:`decode_json`) whose errors name the file and the JSON path.
+
+The data goes to a temporary file in the same directory, is flushed and fsynced, then renamed over the target
+(``os.replace`` is atomic on POSIX). A rename would replace whatever the name stood for, so a target that is a
+directory, FIFO, device or socket is refused (``--save /dev/null`` must not turn the device into a file), and
+a symbolic link is written through (the link stays). The file gets the mode a plain ``open()`` would give it:
+a replaced file keeps its mode, a new one gets ``0o666`` less the umask (the temporary file alone would be
+``0o600``).
 """
 
 from __future__ import annotations
@@ -13,10 +16,16 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import msgspec
+
+T = TypeVar("T")
+BOM = b"\xef\xbb\xbf"
 
 _SPECIAL = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
             (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
@@ -106,3 +115,52 @@ def load_json(path: str | os.PathLike[str]) -> Any:
     require_regular(path)
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)
+
+
+class FileFormatError(ValueError):
+    """A file that is not what it should be; the message is one line naming the file and the place.
+
+    ``game.json: $.game.companies[0]: expected array of length 2`` (a JSON path) or
+    ``game.json:3:14: JSON is malformed: invalid character`` (line and column).
+    """
+
+
+def _line_col(data: bytes, offset: int) -> str:
+    line = data.count(b"\n", 0, offset) + 1
+    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return f"{line}:{column}"
+
+
+def _validation_message(error: msgspec.ValidationError) -> tuple[str, str]:
+    """msgspec's ``Expected `int`, got `str` - at `$.a[0]``` as (``$.a[0]``, ``expected int, got str``)."""
+    text, _, where = str(error).partition(" - at `")
+    text = text.replace("`", "")
+    return (where.rstrip("`") or "$"), text[:1].lower() + text[1:]
+
+
+def decode_json(path: str | os.PathLike[str], type_: type[T]) -> T:
+    """Read the JSON file at *path* as *type_* (a ``msgspec.Struct`` or any type msgspec decodes).
+
+    A leading UTF-8 byte-order mark is skipped. Raises :class:`NotARegularFile` for a directory, FIFO or
+    device, OSError when the file cannot be read, and :class:`FileFormatError` with one line naming the file
+    and the line and column (bad JSON) or the JSON path (wrong shape or type), nesting too deep included.
+    """
+    require_regular(path)
+    with open(path, "rb") as handle:
+        data = handle.read()
+    body = data[len(BOM):] if data.startswith(BOM) else data
+    name = os.fspath(path)
+    try:
+        return msgspec.json.decode(body, type=type_)
+    except msgspec.ValidationError as error:
+        where, what = _validation_message(error)
+        raise FileFormatError(f"{name}: {where}: {what}") from None
+    except msgspec.DecodeError as error:
+        text = str(error)
+        found = re.search(r"\(byte (\d+)\)", text)
+        offset = int(found.group(1)) if found else len(body) if "truncated" in text else None
+        place = None if offset is None else _line_col(body, offset)
+        text = re.sub(r"\s*\(byte \d+\)", "", text)
+        raise FileFormatError(f"{name}:{place}: {text}" if place else f"{name}: {text}") from None
+    except RecursionError:
+        raise FileFormatError(f"{name}: nested too deeply to be a file of this kind") from None

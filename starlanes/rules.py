@@ -1164,7 +1164,10 @@ class Game:
                 raise ValueError("asking: not a company")
             version, internal, gauss = data["rng"]
             rng = random.Random()
-            rng.setstate((version, tuple(internal), gauss))
+            try:
+                rng.setstate((version, tuple(internal), gauss))
+            except (OverflowError, ValueError, TypeError):
+                raise ValueError("rng: not a state of Python's random generator") from None
             game = cls(grid, players, rng, companies, current, phase, candidates, history, rules, moves,
                        asking)
         except (KeyError, TypeError) as exc:
