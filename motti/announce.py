@@ -1,49 +1,228 @@
-"""One line announcing what a move did, from the rules' events (motti.rules), for every front end.
+"""What happened, in the same words in every front end, and which cells the last turn changed.
 
-The X windows' legend band is narrow and names players ``P2``; the console's message line names them
-``player 2``. The words are otherwise the same.
+A :class:`Chronicle` follows one game's events (the rules' events of motti.rules, spec/motti.md §2) action by
+action. For every action it makes one announcement, e.g. ``P2 defended 3 cells``, ``P1 guerilla at 4,9``,
+``P1 attack 3/6 took 5,2 — encircled 4 cells of P2`` or ``P1 attack 4/6 failed``, keeps the last
+:data:`HISTORY` of them (the ``m`` key, spec §7) and gathers the cells each turn changed into a
+:class:`LastTurn` (spec §6 "The last turn"): the previous turn's record stays until the next turn ends.
+
+:func:`shorten` cuts a text that does not fit at a word bound (never mid-word), for the windows' legend band
+and the console's message line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
-from motti.rules import AttackDrawn, CapitalCaptured, Eliminated, Encircled, GameOver, Reset, TurnPassed
+from motti.rules import (
+    ATTACKS_PER_TURN,
+    AttackDrawn,
+    CapitalCaptured,
+    CellsChanged,
+    Eliminated,
+    Encircled,
+    GameOver,
+    Reset,
+    TurnPassed,
+)
 
-_WHY_OUT = {"capital": "lost the capital", "closed": "left", "quit": "quit"}
+#: How many announcements the ``m`` key shows (spec §7).
+HISTORY = 20
+#: Joins an action and what followed from it in one announcement.
+THEN = " — "
+#: Ends a text shortened by :func:`shorten`.
+ELLIPSIS = "…"
+
+#: The changes of a cell in the last turn, spec §6: gains (the mover's) and losses (to a new owner).
+GAINS = ("conquered", "occupied", "captured")
+LOSSES = ("encircled",)
+
+Cell = tuple[int, int]
 
 
-def describe(events: Iterable[object], mover: int | None = None, *, short: bool = False) -> str | None:
-    """One line telling what *events* did, or None when there is nothing to say.
+def who(player: int | None) -> str:
+    """How every front end names a player in announcements: ``P2``."""
+    return f"P{player}"
 
-    *mover* is the player who was in turn when the events happened (named when the turn passes on); *short*
-    names players ``P2`` instead of ``player 2``. Land handed on by a player who left or quit (spec/motti.md
-    §2.7) is not announced as encircled.
+
+def quit_question(players: Iterable[int]) -> str:
+    """The question ``q`` asks in a window and at the console: ``Quit and give up players 1, 2? (y/n)``."""
+    players = list(players)
+    names = ", ".join(str(p) for p in players)
+    return f"Quit and give up player{'s' if len(players) > 1 else ''} {names}? (y/n)"
+
+
+def plural(count: int, word: str) -> str:
+    """``1 cell``, ``3 cells``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+@dataclass
+class LastTurn:
+    """The cells one turn changed (spec §6): *player* the mover, *action* ``attack``, ``defend``,
+    ``guerilla`` or ``pass`` (a turn without any action), *cells* each changed cell ``(x, y)`` with its last
+    change (``conquered``, ``occupied``, ``captured``, ``encircled``), *owners* the owner each cell went to,
+    *reset* whether a global reset (§2.8) happened in the turn (announced, not marked cell by cell)."""
+
+    player: int
+    action: str = "pass"
+    cells: dict[Cell, str] = field(default_factory=dict)
+    owners: dict[Cell, int] = field(default_factory=dict)
+    reset: bool = False
+
+    def gained(self) -> list[Cell]:
+        """The cells the mover gained (outlined in the mover's colour)."""
+        return [cell for cell, change in self.cells.items() if change in GAINS]
+
+    def lost(self) -> list[tuple[Cell, int]]:
+        """The cells lost to another player, with their new owner (outlined dashed in its colour)."""
+        return [(cell, self.owners[cell]) for cell, change in self.cells.items() if change in LOSSES]
+
+    def to_json(self) -> dict[str, Any]:
+        """The status file's ``last_turn`` (spec §6): ``{"player", "action", "cells": [[x, y, CHANGE], ...],
+        "reset"}``, cells ordered by row, then column."""
+        order = sorted(self.cells.items(), key=lambda item: (item[0][1], item[0][0]))
+        cells = [[x, y, change] for (x, y), change in order]
+        return {"player": self.player, "action": self.action, "cells": cells, "reset": self.reset}
+
+
+_WHY_OUT = {"capital": "is out", "closed": "left, out", "quit": "quit, out"}
+_DRAWS = {"unreachable": "a draw: nobody can reach anybody any more",
+          "land": "a draw: several own the most land", "left": "everyone left: game over"}
+
+
+class Chronicle:
+    """Announcements and last-turn records of one game (see the module docstring).
+
+    *player* is the player in turn when following starts and *attacks_left* its attacks left (a resumed game
+    may start in the middle of an Attack turn, so that attacks are numbered right).
     """
-    def who(player: int | None) -> str:
-        return f"P{player}" if short else f"player {player}"
 
-    events = list(events)
-    left = any(isinstance(event, Eliminated) and event.cause in ("closed", "quit") for event in events)
-    parts: list[str] = []
-    for event in events:
-        if isinstance(event, AttackDrawn):
-            if event.cell is None:
-                parts.append(f"{who(event.player)}'s attack failed")
-            else:
-                parts.append(f"{who(event.player)} took {event.cell[0]},{event.cell[1]}")
-        elif isinstance(event, Encircled) and not left:
-            parts.append(f"{who(event.to)} encircled {len(event.cells)} of {who(event.victim)}")
-        elif isinstance(event, CapitalCaptured):
-            parts.append(f"{who(event.by)} captured {who(event.player)}'s capital")
-        elif isinstance(event, Eliminated):
-            parts.append(f"{who(event.player)} {_WHY_OUT.get(event.cause, event.cause)}, out")
-        elif isinstance(event, Reset):
-            parts.append("reset: all land free")
-        elif isinstance(event, TurnPassed):
-            parts.append(f"{who(mover)}'s turn ended" if mover not in (None, event.to) else "turn passed")
-        elif isinstance(event, GameOver) and event.winner is not None:
-            parts.append(f"{who(event.winner)} wins!")
-        elif isinstance(event, GameOver):
-            parts.append("everyone left: game over")
-    return "; ".join(parts) if parts else None
+    def __init__(self, player: int, attacks_left: int = ATTACKS_PER_TURN, history: int = HISTORY) -> None:
+        self.turn = LastTurn(player)
+        self.attacks_done = ATTACKS_PER_TURN - attacks_left
+        self.last_turn: LastTurn | None = None
+        self.lines: deque[str] = deque(maxlen=history)
+
+    def record(self, events: Iterable[object], action: str | None = None) -> str | None:
+        """Follow the *events* of one action and return its announcement (also kept in :attr:`lines`), or
+        None when there is nothing to say. *action* names what was done (``attack``, ``defend``,
+        ``guerilla``, ``pass``) or None for what no action of the mover caused (a window closed, a player
+        quit); Defend and Guerilla are known by it, attacks by their ``AttackDrawn`` events."""
+        events = list(events)
+        left = any(isinstance(e, Eliminated) and e.cause in ("closed", "quit") for e in events)
+        parts: list[str] = []
+        turn = self.turn
+        first_cells = True
+        for event in events:
+            turn = self.turn
+            if isinstance(event, AttackDrawn):
+                self.attacks_done += 1
+                turn.action = "attack"
+                head = f"{who(event.player)} attack {self.attacks_done}/{ATTACKS_PER_TURN}"
+                if event.cell is None:
+                    parts.append(f"{head} failed")
+                else:
+                    self._mark(event.cell, "conquered", event.player)
+                    parts.append(f"{head} took {event.cell[0]},{event.cell[1]}")
+            elif isinstance(event, CellsChanged) and first_cells and action in ("defend", "guerilla"):
+                first_cells = False
+                turn.action = action
+                change = "occupied" if action == "defend" else "conquered"
+                for cell in event.cells:
+                    self._mark(cell, change, turn.player)
+                if action == "defend":
+                    parts.append(f"{who(turn.player)} defended {plural(len(event.cells), 'cell')}")
+                else:
+                    x, y = event.cells[0]
+                    parts.append(f"{who(turn.player)} guerilla at {x},{y}")
+            elif isinstance(event, Encircled):
+                for cell in event.cells:
+                    self._mark(cell, "encircled", event.to)
+                if not left:
+                    taker = "" if event.to == turn.player else f"{who(event.to)} "
+                    cells = plural(len(event.cells), "cell")
+                    parts.append(f"{taker}encircled {cells} of {who(event.victim)}")
+            elif isinstance(event, CapitalCaptured):
+                self._mark(event.cell, "captured", event.by)
+                taker = "" if event.by == turn.player else f"{who(event.by)} "
+                parts.append(f"{taker}captured the capital of {who(event.player)}")
+            elif isinstance(event, Eliminated):
+                parts.append(f"{who(event.player)} {_WHY_OUT.get(event.cause, event.cause + ', out')}")
+            elif isinstance(event, Reset):
+                turn.reset = True
+                parts.append("reset: all land is free again")
+            elif isinstance(event, TurnPassed):
+                if action == "pass" and turn.action == "pass":
+                    parts.append(f"{who(turn.player)} passed")
+                elif action == "pass":
+                    parts.append(f"{who(turn.player)} ended the turn")
+                self._end_turn(event.to)
+            elif isinstance(event, GameOver):
+                self._end_turn(None)
+                parts.append(_game_over(event))
+        if not parts:
+            return None
+        text = parts[0] + "".join(f"{THEN}{part}" for part in parts[1:])
+        self.lines.append(text)
+        return text
+
+    def note(self, text: str) -> None:
+        """Keep *text* (e.g. ``saved to FILE``) among the announcements shown by ``m``."""
+        self.lines.append(text)
+
+    def _mark(self, cell: Cell, change: str, owner: int) -> None:
+        cell = (int(cell[0]), int(cell[1]))
+        self.turn.cells.pop(cell, None)   # its last change goes last
+        self.turn.cells[cell] = change
+        self.turn.owners[cell] = owner
+
+    def _end_turn(self, to: int | None) -> None:
+        self.last_turn = self.turn
+        self.turn = LastTurn(to if to is not None else self.turn.player)
+        self.attacks_done = 0
+
+
+def _game_over(event: GameOver) -> str:
+    if event.winner is not None:
+        return f"{who(event.winner)} wins!"
+    return _DRAWS.get(getattr(event, "reason", "") or "left", "game over: a draw")
+
+
+def shorten(text: str, fits: Callable[[str], bool]) -> str:
+    """*text* itself if ``fits(text)``, else the longest run of its first words followed by ``…`` that fits
+    (never cut mid-word; a lone ``…`` or an empty string when not even that fits)."""
+    if fits(text):
+        return text
+    words = text.split(" ")
+    for count in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:count]).rstrip(" —;,·")
+        if head and fits(head + ELLIPSIS):
+            return head + ELLIPSIS
+    return ELLIPSIS if fits(ELLIPSIS) else ""
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """*text* in lines of at most *width* characters, broken at spaces (a word longer than *width* is cut)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while len(word) > width:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:width])
+            word = word[width:]
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines

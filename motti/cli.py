@@ -46,6 +46,14 @@ def _finite(text: str) -> float:
     return value
 
 
+def _delay(text: str) -> float:
+    """``--delay SECONDS``: a finite number, at least 0."""
+    value = _finite(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a delay cannot be negative: {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: the manual's options and defaults (§3.1) plus the project's extras."""
     parser = Parser(
@@ -87,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--computer", type=_player_list, default=set(), metavar="LIST",
                       help="players the computer plays, e.g. 2,3")
     play.add_argument("--seed", type=int, metavar="INT", help="seed of the random numbers (maps and attacks)")
+    play.add_argument("--delay", type=_delay, default=0.4, metavar="SECONDS",
+                      help="how long each action of a computer player stays on screen before its next one "
+                      "(default 0.4; 0 for none)")
     play.add_argument("--capital-rule", choices=("v3", "v2"), default="v3",
                       help="losing the capital: v3 divides the land as if encircled, v2 gives it all to the "
                       "invader (default v3)")
@@ -318,25 +329,18 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
         _write_initial_status(args.status, game, console_players if args.curses else None)
     if args.save:
         _write_initial_save(args.save, game)
-    if all(seat.display is None for seat in seats):
-        from motti.console import ConsoleError, run_console_game
-
-        try:
-            run_console_game(game, console_players, computer=sorted(computer), rng=computer_rng,
-                             save=args.save, status=args.status)
-        except ConsoleError as error:
-            raise UsageError(str(error)) from None
-        return EXIT_OK
-
     from motti.frontend import Frontend, open_windows
 
     inbox = Inbox()
-    try:
-        windows = open_windows(seats, game, inbox, computer=computer)
-    except DisplayError as error:
-        raise UsageError(str(error)) from None
+    windows = {}
+    if any(seat.display is not None for seat in seats):
+        try:
+            windows = open_windows(seats, game, inbox, computer=computer)
+        except DisplayError as error:
+            raise UsageError(str(error)) from None
     console = None
-    if args.curses and console_players:
+    if args.curses and (console_players or not windows):
+        # The terminal: its players, or (nobody else watching) the computer players' game.
         from motti.console import Console, ConsoleError
 
         try:
@@ -349,7 +353,8 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
                 raise UsageError(str(error)) from None
             raise
     frontend = Frontend(game, inbox, windows, computer=computer, rng=computer_rng, status=args.status,
-                        console=console, console_players=console_players, save=args.save)
+                        console=console, console_players=console_players, save=args.save,
+                        computer_delay=args.delay)
     return frontend.run()
 
 

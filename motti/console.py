@@ -10,42 +10,41 @@ cells in inverse video and capitals underlined.
 
 Keys: arrows or ``h j k l`` move the cursor; space toggles a cross; ``z``/``x``/``c`` perform attack, defend,
 guerilla with the current crosses (beep if illegal); ``a``/``d``/``g`` select an action; ``Enter`` performs
-the selected one; ``Tab`` cycles it; ``s`` saves the game (motti/savegame.py); ``q`` asks for confirmation,
-then gives up the terminal's players.
+the selected one; ``Tab`` cycles it; ``m`` shows the last announcements; ``s`` saves the game
+(motti/savegame.py); ``q`` asks for confirmation, then gives up the terminal's players.
 
-Threads: :class:`Console` runs its own thread, the only one that ever calls curses; the game loop hands it
-snapshots through :meth:`Console.show` and receives :class:`common.loop.Command` events (source ``"console"``)
-through the Inbox. The terminal is restored on every exit path (normal close, exception in the console thread,
-interpreter exit).
+The cells the last turn changed (spec §6 "The last turn") are drawn in reverse video (italic without
+colours, where inverse video means occupied) until the next turn ends; ``m`` shows the last 20
+announcements in full (any key returns). The message line shows the last announcement, shortened at a word
+bound when it does not fit.
 
-Debug entry: ``python -m motti.console MAP [--seed N] [--computer LIST] [--players LIST] [--mono]`` plays
-a whole game on the terminal alone (:func:`run_console_game`).
+Threads: :class:`Console` is a renderer and a key source, nothing more: it runs its own thread, the only one
+that ever calls curses; the one controller (motti.frontend.Frontend, also for a game on the terminal alone)
+hands it snapshots through :meth:`Console.show` and receives :class:`common.loop.Command` events (source
+``"console"``) through the Inbox. The terminal is restored on every exit path (normal close, exception in the
+console thread, interpreter exit).
 """
 
 from __future__ import annotations
 
-import argparse
 import atexit
 import curses
 import os
-import random
-import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from common.loop import Command, Inbox, Timer
-from motti.announce import describe
-from motti.commands import apply_command
-from motti.rules import (
-    Action,
-    Game,
-    IllegalAction,
-)
+from common.loop import Command, Inbox
+from motti.announce import HISTORY, quit_question, shorten, who, wrap
+from motti.rules import Action, Game
+
+if TYPE_CHECKING:
+    from motti.announce import LastTurn
 
 SOURCE = "console"
 POLL_MS = 40
@@ -65,8 +64,8 @@ COLOURS_8 = {
     5: curses.COLOR_MAGENTA, 6: curses.COLOR_CYAN, 7: curses.COLOR_YELLOW, 8: curses.COLOR_WHITE,
     9: curses.COLOR_WHITE,
 }
-#: The key help of the message line; 78 characters, so that it fits an 80-column terminal whole.
-KEYS_HELP = "arrows/hjkl move  space cross  z/x/c/Enter perform  Tab action  s save  q quit"
+#: The key help of the message line; 75 characters, so that it fits an 80-column terminal whole.
+KEYS_HELP = "arrows move  space cross  z/x/c/Enter act  Tab action  m log  s save  q quit"
 ROWS_AROUND_MAP = 5   # status, top frame, bottom frame, legend, message
 
 
@@ -95,10 +94,16 @@ class Snapshot:
     legal: dict[Action, np.ndarray]
     winner: int | None
     message: str = ""
+    ended: bool = False
+    marked: frozenset[tuple[int, int]] = frozenset()
+    history: tuple[str, ...] = ()
+    computer: frozenset[int] = frozenset()
 
     @classmethod
-    def of(cls, game: Game, message: str = "") -> Snapshot:
-        """Copy *game*'s state (call in the thread that owns *game*)."""
+    def of(cls, game: Game, message: str = "", last_turn: LastTurn | None = None,
+           history: tuple[str, ...] = (), computer: Collection[int] = ()) -> Snapshot:
+        """Copy *game*'s state (call in the thread that owns *game*); *last_turn* gives the cells to mark,
+        *history* the announcements ``m`` shows, *computer* the computer players."""
         board = game.board
         over = game.is_terminal()
         return cls(
@@ -115,6 +120,10 @@ class Snapshot:
             legal={a: game.legal_mask(a).copy() for a in Action},
             winner=game.winner,
             message=message,
+            ended=over,
+            marked=frozenset(() if last_turn is None else last_turn.cells),
+            history=tuple(history),
+            computer=frozenset(computer),
         )
 
     @property
@@ -127,7 +136,8 @@ class Snapshot:
 
     @property
     def over(self) -> bool:
-        return self.winner is not None
+        """The game has ended: a winner, a draw, or everyone left."""
+        return self.ended or self.winner is not None
 
     def can_toggle(self, x: int, y: int) -> bool:
         """True when a cross may be added at or removed from (x, y) under the selected action (§2.2)."""
@@ -156,6 +166,7 @@ class _View:
     cursor: tuple[int, int] = (0, 0)
     origin: tuple[int, int] = (0, 0)
     confirming: bool = False
+    history: bool = False   # the announcements of ``m`` are shown
     placed: bool = False
     last_local: int | None = None
 
@@ -214,11 +225,12 @@ class Console:
             self.close()
             raise ConsoleError(f"cannot use this terminal (TERM={os.environ.get('TERM', '')}): {self.error}")
 
-    def show(self, game: Game, events: Iterable[object] = (), message: str | None = None) -> None:
-        """Redraw from *game* (copied now, in the caller's thread); *events* or *message* go on the message
-        line."""
-        text = message if message is not None else describe(events) or ""
-        snap = Snapshot.of(game, text)
+    def show(self, game: Game, message: str | None = None, *, last_turn: LastTurn | None = None,
+             history: tuple[str, ...] = (), computer: Collection[int] = ()) -> None:
+        """Redraw from *game* (copied now, in the caller's thread): *message* on the message line, the cells
+        of *last_turn* in reverse video, *history* (the announcements, oldest first) for ``m``; *computer*
+        the computer players (named while they think)."""
+        snap = Snapshot.of(game, message or "", last_turn, history, computer)
         with self._lock:
             self._snapshot = snap
         self._dirty.set()
@@ -327,6 +339,12 @@ class Console:
             if key in (ord("y"), ord("Y")):
                 self._post("quit")
             return
+        if view.history:
+            view.history = False
+            return
+        if key in (ord("m"), ord("M")) and not self._too_small:
+            view.history = True
+            return
         if self._too_small and key not in (ord("q"), ord("Q")):
             return
         if key in MOVES:
@@ -401,6 +419,9 @@ class Console:
             return
         self._follow_turn(snap)
         view = self._view
+        if view.history:
+            self._draw_history(stdscr, snap, rows, cols)
+            return
         vw = min(snap.width, cols - 2)
         vh = min(snap.height, rows - ROWS_AROUND_MAP)
         self._too_small = vw < 1 or vh < 1
@@ -426,9 +447,12 @@ class Console:
             for col in range(vw):
                 x = ox + col
                 glyph, attr = self._cell(snap, x, y, (x, y) in crosses, capitals.get((x, y)))
+                if (x, y) in snap.marked:
+                    # The last turn's cells (spec §7); without colours inverse video means occupied.
+                    attr |= curses.A_REVERSE if self._colour else curses.A_ITALIC
                 _put(stdscr, 2 + row, 1 + col, glyph, attr)
         self._draw_legend(stdscr, 3 + vh, cols, snap)
-        _put(stdscr, 4 + vh, 0, self._message(snap)[: max(cols - 1, 0)])
+        _put(stdscr, 4 + vh, 0, shorten(self._message(snap), lambda text: len(text) <= cols - 1))
         cx, cy = view.cursor
         try:
             stdscr.move(2 + cy - oy, 1 + cx - ox)
@@ -457,7 +481,7 @@ class Console:
 
     def _draw_status(self, stdscr: curses.window, snap: Snapshot, cols: int) -> None:
         if snap.over:
-            head = "Game over: everyone left" if snap.winner is None else f"Player {snap.winner} wins"
+            head = f"Player {snap.winner} wins" if snap.winner is not None else "Game over"
             _put(stdscr, 0, 0, f"{head} | q quits"[: cols - 1], curses.A_BOLD)
             return
         if snap.selected is Action.ATTACK:
@@ -482,29 +506,45 @@ class Console:
 
     def _draw_legend(self, stdscr: curses.window, row: int, cols: int, snap: Snapshot) -> None:
         if self._colour:
-            text = "p land  P occupied  o capital  O occupied capital  x cross  players:"
+            text = "p/P land free/occupied  o/O capital  x cross  inverse: last turn  players:"
             col = _put(stdscr, row, 0, text, curses.A_NORMAL, cols)
             for player in sorted(snap.capitals):
                 if snap.capitals[player] is None:
                     continue
                 col = _put(stdscr, row, col, f" {player}", curses.color_pair(player) | curses.A_BOLD, cols)
         else:
-            text = "1-9 land of that player  inverse occupied  underlined capital  x cross"
+            text = "1-9 owner  inverse occupied  underline capital  x cross  italic last turn"
             _put(stdscr, row, 0, text, curses.A_NORMAL, cols)
 
     def _message(self, snap: Snapshot) -> str:
         if self._view.confirming:
-            names = ", ".join(str(p) for p in self.players)
-            return f"Quit and give up player{'s' if len(self.players) > 1 else ''} {names}? (y/n)"
+            return quit_question(self.players)
         if snap.over:
             return snap.message or ("everyone left" if snap.winner is None else f"player {snap.winner} wins")
-        if snap.current_player not in self.players:
-            return "; ".join(t for t in (snap.message, f"waiting for player {snap.current_player}") if t)
+        player = snap.current_player
+        if player not in self.players:
+            waiting = f"{who(player)} (computer) is thinking" if player in snap.computer else \
+                f"waiting for {who(player)}"
+            return " · ".join(t for t in (waiting, snap.message) if t)
         return snap.message or KEYS_HELP
+
+    def _draw_history(self, stdscr: curses.window, snap: Snapshot, rows: int, cols: int) -> None:
+        """The ``m`` screen: the last announcements in full, newest last, wrapped at word bounds."""
+        width = max(cols - 1, 1)
+        lines: list[str] = []
+        for said in snap.history[-HISTORY:]:
+            lines += wrap(said, width)
+        room = max(rows - 2, 0)
+        _put(stdscr, 0, 0, f"The last {HISTORY} announcements (any key returns)"[:width], curses.A_BOLD)
+        for row, text in enumerate(lines[-room:] if room else []):
+            _put(stdscr, 1 + row, 0, text)
+        if not lines:
+            _put(stdscr, 1, 0, "nothing happened yet"[:width])
+        stdscr.refresh()
 
 
 def _with_message(snap: Snapshot, message: str) -> Snapshot:
-    return Snapshot(**{**snap.__dict__, "message": message})
+    return replace(snap, message=message)
 
 
 def _scroll(origin: int, cursor: int, visible: int, total: int) -> int:
@@ -538,183 +578,3 @@ def _restore(stdscr: curses.window) -> None:
             step()
         except curses.error:
             pass
-
-
-def run_console_game(game: Game, players: Sequence[int], computer: Sequence[int] = (),
-                     rng: random.Random | None = None, *, mono: bool | None = None,
-                     delay: float = 0.3, save: str | None = None, status: str | None = None) -> int | None:
-    """Play *game* to its end on this terminal alone: *players* at the keyboard, *computer* by ``motti.ai``.
-
-    The computer moves one action every *delay* seconds so that the terminal can follow. ``q`` (confirmed)
-    gives up every player at the terminal (``Game.defeat(..., cause="quit")``) and returns; at the end the
-    winner is shown until ``q``. Returns the winner (None after a quit that left the game undecided). Ctrl-C
-    raises KeyboardInterrupt and SIGTERM SystemExit(143), both after the terminal has been restored;
-    :class:`ConsoleError` if the terminal cannot host the console.
-
-    With *save* (``--save``) the game is written there after every action and on every way out; a quit saves
-    the game as it was before the quit's defeat, so that ``motti FILE`` resumes it. ``s`` saves to *save* or,
-    without it, to :func:`motti.savegame.default_path`, and says where on the message line.
-
-    With *status* (``--status``) the status JSON of motti/status.py (no windows; ``console`` = *players*) is
-    rewritten after every change; a failed write is said once on the message line.
-    """
-    from motti import ai, savegame
-    from motti import status as status_json
-
-    rng = rng if rng is not None else random.Random()
-    inbox = Inbox()
-    console = Console(inbox, tuple(players), mono=mono)
-    computer = frozenset(computer)
-    pending = False
-    suspended = False   # the save holds the state before the quit
-    status_failed = False
-
-    def show(events: Iterable[object] = (), message: str | None = None) -> None:
-        nonlocal status_failed
-        text = message if message is not None else describe(events) or ""
-        console.show(game, message=text)
-        if status is None:
-            return
-        try:
-            status_json.write_status(status, status_json.status_data(game, message=text or None,
-                                                                     console=players))
-        except OSError as error:
-            if not status_failed:
-                console.refuse(f"cannot write --status {status}: {error.strerror or error}")
-            status_failed = True
-
-    def write_save() -> None:
-        if save is None or suspended:
-            return
-        try:
-            savegame.save_game(game, save)
-        except OSError as error:
-            console.refuse(f"cannot save to {save}: {error.strerror or error}")
-
-    def save_now() -> None:
-        target = save if save is not None else savegame.default_path()
-        try:
-            show(message=f"saved to {savegame.save_game(game, save)}")
-        except OSError as error:
-            console.refuse(f"cannot save to {target}: {error.strerror or error}")
-
-    def schedule() -> None:
-        nonlocal pending
-        if not pending and not game.is_terminal() and game.current_player in computer:
-            pending = True
-            inbox.call_later(delay, "motti-computer")
-
-    console.start()
-    previous = _exit_on_sigterm()
-    try:
-        show()
-        schedule()
-        while True:
-            if console.error is not None and not console.alive:
-                raise RuntimeError(f"terminal console failed: {console.error}")
-            event = inbox.get(0.5)
-            if event is None:
-                continue
-            if isinstance(event, Timer) and event.name == "motti-computer":
-                pending = False
-                if not game.is_terminal() and game.current_player in computer:
-                    events = game.apply(ai.choose_action(game, rng))
-                    write_save()
-                    show(events)
-                schedule()
-            elif isinstance(event, Command) and event.source == SOURCE:
-                if event.verb == "quit":
-                    if console.error is not None:
-                        raise RuntimeError(f"terminal console failed: {console.error}")
-                    write_save()
-                    suspended = True
-                    if not game.is_terminal():
-                        local = [p for p in players if p in game.alive]
-                        if local:
-                            show(game.defeat(local, cause="quit"))
-                    return game.winner
-                if event.verb == "save":
-                    save_now()
-                    continue
-                if game.is_terminal() or game.current_player not in players:
-                    console.refuse("not your turn")
-                    continue
-                try:
-                    events = apply_command(game, event)
-                except (IllegalAction, ValueError) as exc:
-                    console.refuse(str(exc))
-                else:
-                    if events:
-                        write_save()
-                    show(events)
-                schedule()
-    finally:
-        write_save()
-        console.close()
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-
-
-def _exit_on_sigterm() -> signal.Handlers | None:
-    """In the main thread, turn SIGTERM into SystemExit(143) so that the terminal is restored on the way out;
-    returns the previous handler (None when not in the main thread)."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-
-    def leave(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
-
-    return signal.signal(signal.SIGTERM, leave)
-
-
-def _player_list(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(p) for p in text.split(",") if p)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a list of player numbers: {text!r}") from None
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Debug entry: play MAP on this terminal (``python -m motti.console MAP``); see the module docstring."""
-    from motti.mapfile import MapError, find_map, load_map
-
-    parser = argparse.ArgumentParser(prog="python -m motti.console",
-                                     description="Play a motti map on this terminal alone (debug entry).")
-    parser.add_argument("map")
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--computer", type=_player_list, default=(), help="players played by the computer")
-    parser.add_argument("--players", type=_player_list, default=None,
-                        help="players at the terminal (default: all that are not computer players)")
-    parser.add_argument("--mono", action="store_true", help="no colours")
-    parser.add_argument("--delay", type=float, default=0.3, help="seconds between computer actions")
-    args = parser.parse_args(argv)
-    try:
-        state = load_map(find_map(args.map))
-    except (MapError, FileNotFoundError) as exc:
-        print(f"motti: {exc}", file=sys.stderr)
-        return 2
-    seed = args.seed if args.seed is not None else random.randrange(2**32)
-    rng = random.Random(seed)
-    kwargs = {}
-    if state.turn is not None:
-        kwargs["turn"] = state.turn
-    if state.attacks is not None:
-        kwargs["attacks"] = state.attacks
-    game = Game(state.board, rng, **kwargs)
-    everyone = [p for p in range(1, state.board.players + 1) if state.board.capitals.get(p) is not None]
-    players = args.players
-    if players is None:
-        players = tuple(p for p in everyone if p not in args.computer)
-    try:
-        run_console_game(game, players, args.computer, random.Random(seed + 1), mono=args.mono or None,
-                         delay=args.delay)
-    except ConsoleError as exc:
-        print(f"motti: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

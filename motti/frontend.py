@@ -14,7 +14,7 @@ import random
 import signal
 import sys
 import threading
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,7 @@ import pygame
 from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize, Timer
 from motti import savegame, view
 from motti import status as status_json
-from motti.announce import describe
+from motti.announce import Chronicle, quit_question, who
 from motti.commands import apply_command
 from motti.rules import (
     Game,
@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from common.displays import Seat
     from common.x11 import Window
 
-#: Pause between two moves of a computer player, so that people can follow them (seconds).
-COMPUTER_DELAY_S = 0.35
+#: How long each action of a computer player stays on screen before its next one (seconds; ``--delay``).
+COMPUTER_DELAY_S = 0.4
 #: How long one wait on the inbox lasts before the loop looks again (seconds; keeps Ctrl-C responsive).
 POLL_S = 0.5
 COMPUTER_TIMER = "computer"
@@ -80,22 +80,35 @@ class _View:
     players: tuple[int, ...]      # every player of the seat (shown as "yours")
     humans: tuple[int, ...]       # the seat's players that people play (not --computer ones)
     frame: pygame.Surface | None = None
+    note: str | None = None       # this window's own line on the legend band (why a click did nothing)
+    confirming: bool = False      # "Quit and give up ...? (y/n)" is asked
 
 
 class Frontend:
-    """Runs one game: reacts to window events, console commands and computer timers until no window is left,
-    or until every player has left (quit or closed their windows): then the observers' windows close too.
+    """Runs one game: the one controller of every window, the console and the computer players (spec §5–§7).
 
-    *windows* maps each source to its open window and seat (see :func:`open_windows`); *console* is an
-    object with ``show(game)`` and ``close()`` for the curses players *console_players* (or None); *computer*
-    holds the players that :mod:`motti.ai` plays, with *rng* for its choices; *status* is the ``--status``
-    file or None; *save* is the ``--save`` file or None.
+    It reacts to window events, console commands and computer timers until no window and no console is left,
+    or until every player has left (quit or closed their windows): then the observers' windows close too. A
+    game played on the terminal alone runs here as well, with no window.
+
+    *windows* maps each source to its open window and seat (see :func:`open_windows`); *console* is the
+    :class:`motti.console.Console` of the curses players *console_players* (or None); *computer* holds the
+    players that :mod:`motti.ai` plays, with *rng* for its choices, each of their actions staying on screen
+    *computer_delay* seconds before the next (``--delay``; the windows stay responsive meanwhile); *status*
+    is the ``--status`` file or None; *save* is the ``--save`` file or None.
+
+    Every action is announced once, in the same words on every window and the console
+    (:class:`motti.announce.Chronicle`), and the previous turn's cells stay marked until the next turn ends
+    (spec §6 "The last turn"; the status file's ``last_turn``).
 
     Saving (motti/savegame.py): with *save*, the game is written there after every action that changed it and
     when the loop ends (quit, last window closed, Ctrl-C, SIGTERM). A quit or close that leaves no person
     playing suspends the game rather than forfeiting it: the file keeps the state before that defeat, so that
     ``motti FILE`` resumes it. The ``s`` key (and the console's ``s``) saves to *save*, or without it to
-    :func:`motti.savegame.default_path`, and says where on the legend band.
+    :func:`motti.savegame.default_path`, and says where.
+
+    Window keys: ``q`` asks :func:`motti.announce.quit_question` on the legend band and ``y`` gives the
+    window's players up (an observer's window, or one whose players are out, closes at once); ``s`` saves.
     """
 
     def __init__(self, game: Game, inbox: Inbox, windows: dict[str, tuple[Window, Seat]], *,
@@ -110,6 +123,7 @@ class Frontend:
         self.console = console
         self.console_players = tuple(p for p in console_players if p not in self.computer)
         self.computer_delay = computer_delay
+        self.chronicle = Chronicle(game.current_player, game.attacks_left)
         self.message: str | None = None
         self.computer_pending = False
         self.status_failed = False
@@ -125,7 +139,8 @@ class Frontend:
     def run(self) -> int:
         """Play until no window (and no console) is left; return the exit status 0. Ctrl-C propagates
         (KeyboardInterrupt) after every window is closed; SIGTERM (in the main thread) ends the loop the same
-        way with SystemExit(143). With ``--save`` the game is saved on the way out."""
+        way with SystemExit(143); a console whose thread failed raises RuntimeError. With ``--save`` the game
+        is saved on the way out."""
         previous = _exit_on_sigterm()
         try:
             self.refresh()
@@ -173,13 +188,36 @@ class Frontend:
 
     # ---- people --------------------------------------------------------------------------------------------
     def _in_turn(self, humans: Collection[int]) -> bool:
-        return self.game.winner is None and self.game.current_player in humans
+        return not self.game.is_terminal() and self.game.current_player in humans
+
+    def _why_not(self, humans: Collection[int]) -> str:
+        """Why input at a seat of *humans* does nothing now."""
+        game = self.game
+        if game.is_terminal():
+            return "the game is over"
+        if not any(p in game.alive for p in humans):
+            return "you are out of the game: watching"
+        player = game.current_player
+        if player in self.computer:
+            return f"not your turn: {who(player)} (computer) is thinking"
+        return f"not your turn: waiting for {who(player)}"
 
     def _click(self, click: Click) -> None:
         state = self.views.get(click.source)
-        if state is None or state.frame is None or not self._in_turn(state.humans):
+        if state is None or state.frame is None:
+            return
+        if state.confirming:
+            self._cancel_question(state)
             return
         size = state.frame.get_size()
+        if not self._in_turn(state.humans):
+            board = self.game.board
+            on_board = view.cell_at(click.x, click.y, size, board.width, board.height) is not None
+            if state.humans and (on_board or view.toolbar_box_at(click.x, click.y, size) is not None):
+                state.note = self._why_not(state.humans)
+                self.refresh()
+            return
+        state.note = None
         if click.button == 1:
             box = view.toolbar_box_at(click.x, click.y, size)
             if box is not None:
@@ -192,24 +230,37 @@ class Frontend:
         elif click.button == 2:
             self._act(self.game.cycle_action)
         elif click.button == 3:
-            self._act(self.game.perform)
+            self._act(self.game.perform, self.game.selected.value)
 
     def _key(self, key: Key) -> None:
         state = self.views.get(key.source)
         if state is None:
+            return
+        if state.confirming:
+            if key.name in ("y", "Y"):
+                self._lost(key.source, "quit")
+            elif key.name not in _MODIFIERS:
+                self._cancel_question(state)
             return
         if key.name in ("s", "S"):
             self.save_now()
             return
         if key.name not in ("q", "Q"):
             return
-        if self.game.winner is None and any(p in self.game.alive for p in state.humans):
-            self._lost(key.source, "quit")
+        if not self.game.is_terminal() and any(p in self.game.alive for p in state.humans):
+            state.confirming = True
+            state.note = quit_question(p for p in state.humans if p in self.game.alive)
+            self.refresh()
         else:
             state.window.close()
             del self.views[key.source]
             self.refresh()
             self.write_status()
+
+    def _cancel_question(self, state: _View) -> None:
+        state.confirming = False
+        state.note = None
+        self.refresh()
 
     def _command(self, command: Command) -> None:
         if command.source != CONSOLE_SOURCE:
@@ -221,35 +272,55 @@ class Frontend:
             self.save_now()
             return
         if not self._in_turn(self.console_players):
+            if self.console is not None:
+                self.console.refuse(self._why_not(self.console_players))
             return
         game = self.game
-        self._act(lambda: apply_command(game, command))
+        action = None
+        if command.verb == "perform":
+            action = command.args[0] if command.args else game.selected.value
+        self._act(lambda: apply_command(game, command), action)
 
     def _console_quit(self) -> None:
+        console = self.console
         players = [p for p in self.console_players if p in self.game.alive]
-        if self.console is not None:
-            self.console.close()
+        if console is not None:
+            console.close()
             self.console = None
-        if players and self.game.winner is None:
-            self._suspend_if_last()
-            self._after(self.game.defeat(players, cause="quit"), self.game.current_player)
+            if console.error is not None:
+                raise RuntimeError(f"terminal console failed: {console.error}")
+        if not players or self.game.is_terminal():
+            return
+        self._suspend_if_last()
+        said = self._after(self.game.defeat(players, cause="quit"))
+        if self.views:
+            # The terminal is the console's again: say there what happened and where the game goes on.
+            goes_on = "" if self.game.is_terminal() else "; the game goes on in the windows"
+            print(f"motti: {said}{goes_on}", flush=True)
 
-    def _act(self, change) -> None:
-        """Apply one change to the game (a callable returning events or None); announce, redraw, save."""
-        mover = self.game.current_player
+    def _act(self, change: Callable[[], Any], action: str | None = None) -> None:
+        """Apply one change to the game (a callable returning events or None; *action* names what is
+        performed, for the announcement); announce, redraw, save."""
         try:
             events = change() or []
-        except IllegalAction as error:
+        except (IllegalAction, ValueError) as error:
             self.message = str(error)
+            if self.console is not None:
+                self.console.refuse(str(error))
             self.refresh()
             self.write_status()
             return
-        self._after(events, mover)
+        self._after(events, action)
 
-    def _after(self, events: list[object], mover: int | None = None) -> None:
-        said = describe(events, mover, short=True)
-        if said is not None or events:
+    def _after(self, events: list[object], action: str | None = None) -> str | None:
+        """Announce *events* (the result of *action*), save, redraw, write the status, schedule the computer.
+        Returns the announcement."""
+        said = self.chronicle.record(events, action)
+        if said is not None:
             self.message = said
+            for state in self.views.values():
+                if not state.confirming:
+                    state.note = None
         if events:
             self.write_save()
         self.refresh()
@@ -260,6 +331,7 @@ class Frontend:
             # (the status file keeps the final message).
             self.close_all()
             self.write_status()
+        return said
 
     def _lost(self, source: str, cause: str) -> None:
         """Window *source* closed or lost: defeat its players still alive (§2.7); observers defeat nobody."""
@@ -268,9 +340,9 @@ class Frontend:
             return
         state.window.close()
         players = [p for p in state.humans if p in self.game.alive]
-        if players and self.game.winner is None:
+        if players and not self.game.is_terminal():
             self._suspend_if_last()
-            self._after(self.game.defeat(players, cause=cause), self.game.current_player)
+            self._after(self.game.defeat(players, cause=cause))
         else:
             self.refresh()
             self.write_status()
@@ -293,10 +365,10 @@ class Frontend:
         try:
             savegame.save_game(self.game, self.save)
         except OSError as error:
-            # Shown on the legend band of every window (and kept on stderr once): the game is not being saved.
+            # Shown on every window and the console (and kept on stderr once): the game is not being saved.
             failed = f"cannot save to {self.save}: {error.strerror or error}"
             self.message = failed if self.message is None else f"{self.message}; {failed}"
-            if not self.save_failed:
+            if not self.save_failed and self.console is None:
                 print(f"motti: --save {self.save}: {error.strerror or error}", file=sys.stderr)
             self.save_failed = True
 
@@ -309,13 +381,14 @@ class Frontend:
             self.message = f"cannot save to {target}: {error.strerror or error}"
         else:
             self.message = f"saved to {path}"
+        self.chronicle.note(self.message)
         self.refresh()
         self.write_status()
 
     # ---- computer players ----------------------------------------------------------------------------------
     def _schedule_computer(self) -> None:
         game = self.game
-        if game.winner is None and game.current_player in self.computer and not self.computer_pending:
+        if not game.is_terminal() and game.current_player in self.computer and not self.computer_pending:
             self.computer_pending = True
             self.inbox.call_later(self.computer_delay, COMPUTER_TIMER)
 
@@ -323,32 +396,34 @@ class Frontend:
         from motti import ai
 
         game = self.game
-        if game.winner is not None or game.current_player not in self.computer:
+        if game.is_terminal() or game.current_player not in self.computer:
             return
-        mover = game.current_player
         action = ai.choose_action(game, self.rng)
-        self._after(game.apply(action), mover)
+        self._after(game.apply(action), str(action[0]))
 
     # ---- drawing and status --------------------------------------------------------------------------------
     def refresh(self) -> None:
         """Bring every window (and the console) up to date: the board is rendered once per distinct window
-        size (the windows of the player in turn get a copy with their own legend), and each window gets only
-        the rectangles that changed since its last frame."""
+        size, each window gets a copy with its own legend band when its text differs from an observer's
+        (your move, waiting, its note or question), and only the rectangles that changed since its last
+        frame."""
         game = self.game
         width, height = game.board.width, game.board.height
+        last_turn = self.chronicle.last_turn
+        boards: dict[tuple[int, ...], pygame.Surface] = {}
         rendered: dict[tuple[Any, ...], pygame.Surface] = {}
         for state in self.views.values():
             size = tuple(state.window.size)
-            in_turn = view.viewer_in_turn(game, state.players)
-            surface = rendered.get((size, in_turn))
+            viewer = state.players or None
+            key = (size, view.turn_text(game, viewer, self.computer), state.note)
+            surface = rendered.get(key)
             if surface is None:
-                base = rendered.get((size, False))
+                base = boards.get(size)
                 if base is None:
-                    base = rendered[(size, False)] = view.render(game, size, None, self.message)
-                surface = base
-                if in_turn:
-                    surface = rendered[(size, True)] = base.copy()
-                    view.draw_legend(surface, game, state.players, self.message)
+                    base = boards[size] = view.render(game, size, None, self.message, computer=self.computer,
+                                                      last_turn=last_turn)
+                surface = rendered[key] = base.copy()
+                view.draw_legend(surface, game, viewer, self.message, computer=self.computer, note=state.note)
             rects = view.dirty_rects(state.frame, surface, width, height)
             if rects is None:
                 state.window.present(surface)
@@ -356,7 +431,8 @@ class Frontend:
                 state.window.present(surface, rects)
             state.frame = surface
         if self.console is not None:
-            self.console.show(game, message=self.message)
+            self.console.show(game, message=self.message, last_turn=last_turn,
+                              history=tuple(self.chronicle.lines), computer=self.computer)
 
     def status_data(self) -> dict[str, Any]:
         """The ``--status`` JSON of spec §6 as a dict (motti/status.py)."""
@@ -369,7 +445,8 @@ class Frontend:
                             "window_id": getattr(state.window, "window_id", None), "size": list(size),
                             "x0": x0, "y0": y0, "c": cell})
         return status_json.status_data(self.game, message=self.message, windows=windows,
-                                  console=self.console_players if self.console is not None else None)
+                                       console=self.console_players if self.console is not None else None,
+                                       last_turn=self.chronicle.last_turn)
 
     def write_status(self) -> None:
         """Rewrite the ``--status`` file atomically (no-op without one)."""
@@ -379,8 +456,17 @@ class Frontend:
             status_json.write_status(self.status, self.status_data())
         except OSError as error:
             if not self.status_failed:
-                print(f"motti: --status {self.status}: {error.strerror or error}", file=sys.stderr)
+                text = f"cannot write --status {self.status}: {error.strerror or error}"
+                if self.console is not None:
+                    self.console.refuse(text)
+                else:
+                    print(f"motti: {text}", file=sys.stderr)
             self.status_failed = True
+
+
+#: Key names that alone do not answer the quit question (Shift for a capital Y, and the like).
+_MODIFIERS = frozenset({"Shift_L", "Shift_R", "Control_L", "Control_R", "Alt_L", "Alt_R", "Caps_Lock",
+                        "Meta_L", "Meta_R", "Super_L", "Super_R", "ISO_Level3_Shift"})
 
 
 def _exit_on_sigterm() -> Any:

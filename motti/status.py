@@ -5,7 +5,9 @@ keys: ``board`` (rows in the map grid format of §3.2), ``width``, ``height``, `
 (``{"k": [x, y] or null}``), ``turn`` (null once the game is over), ``action``, ``attacks_left``,
 ``crosses`` (``[[x, y], ...]``), ``alive``, ``winner``, ``message`` (the last announcement or null),
 ``windows`` (per open window: source, display, players, window_id, size ``[w, h]`` px, ``x0``, ``y0``, ``c``)
-and ``console`` (the players at the terminal, or null without a console).
+``console`` (the players at the terminal, or null without a console) and ``last_turn`` (the cells the
+previous turn changed: ``{"player", "action", "cells": [[x, y, CHANGE], ...], "reset"}``, null before the
+first turn ended; motti.announce.LastTurn).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from common.save import write_atomic
 from motti.mapfile import dump_map
 
 if TYPE_CHECKING:
+    from motti.announce import LastTurn
     from motti.rules import Game
 
 
@@ -27,9 +30,10 @@ def board_rows(game: Game) -> list[str]:
 
 
 def status_data(game: Game, *, message: str | None = None, windows: list[dict[str, Any]] | None = None,
-                console: Collection[int] | None = None) -> dict[str, Any]:
+                console: Collection[int] | None = None, last_turn: LastTurn | None = None) -> dict[str, Any]:
     """The status JSON as a dict; *windows* as described in the module docstring, *console* the players at
-    the terminal (None when no console is open)."""
+    the terminal (None when no console is open), *last_turn* the turn before (spec §6, None before the first
+    turn ended)."""
     board = game.board
     return {
         "board": board_rows(game),
@@ -46,6 +50,7 @@ def status_data(game: Game, *, message: str | None = None, windows: list[dict[st
         "message": message,
         "windows": list(windows or []),
         "console": None if console is None else list(console),
+        "last_turn": None if last_turn is None else last_turn.to_json(),
     }
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -27,10 +27,21 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
 from common.render import font as _font  # noqa: E402
+from motti.announce import shorten  # noqa: E402
 from motti.rules import Action  # noqa: E402
 
 if TYPE_CHECKING:
     from motti.rules import Game
+
+
+class LastTurnMarks(Protocol):
+    """What :func:`draw_last_turn` reads of a motti.announce.LastTurn."""
+
+    player: int
+
+    def gained(self) -> list[tuple[int, int]]: ...
+
+    def lost(self) -> list[tuple[tuple[int, int], int]]: ...
 
 TOOLBAR_HEIGHT = 48
 LEGEND_HEIGHT = 24
@@ -177,20 +188,27 @@ def _blit_text(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: tu
 
 def viewer_in_turn(game: Game, viewer: Collection[int] | None) -> bool:
     """True when the window of *viewer* (its players; None or empty = observer) holds the player in turn."""
-    return bool(viewer) and game.winner is None and game.current_player in viewer
+    return bool(viewer) and game.winner is None and not game.is_terminal() and game.current_player in viewer
 
 
-def turn_text(game: Game, viewer: Collection[int] | None) -> str:
-    """The legend's whose-turn text: the winner at the end, else whose move it is."""
+def turn_text(game: Game, viewer: Collection[int] | None, computer: Collection[int] = ()) -> str:
+    """The legend's whose-turn text: the winner at the end, else whose move it is: ``Your move, player 1``
+    in the window of the player in turn; in the others ``P2 (computer) is thinking`` while a *computer*
+    player moves, else ``waiting for P2`` (``Player 2 to move`` for an observer)."""
     if game.winner is not None:
         return f"Player {game.winner} wins"
     if not game.alive:
         return "Game over: everyone left"
-    if len(game.alive) < 2:
+    if len(game.alive) < 2 or game.is_terminal():
         return "Game over"
+    player = game.current_player
     if viewer_in_turn(game, viewer):
-        return f"Your move, player {game.current_player}"
-    return f"Player {game.current_player} to move"
+        return f"Your move, player {player}"
+    if player in computer:
+        return f"P{player} (computer) is thinking"
+    if viewer:
+        return f"waiting for P{player}"
+    return f"Player {player} to move"
 
 
 def _draw_toolbar(surface: pygame.Surface, game: Game, size: tuple[int, int]) -> None:
@@ -343,12 +361,15 @@ def _draw_players(surface: pygame.Surface, game: Game, left: int, band: pygame.R
 
 
 def draw_legend(surface: pygame.Surface, game: Game, viewer: Collection[int] | None = None,
-                message: str | None = None) -> None:
+                message: str | None = None, *, computer: Collection[int] = (),
+                note: str | None = None) -> None:
     """(Re)draw the legend band of a rendered *surface* in place: a swatch of the player in turn (or the
-    winner), the turn text for *viewer* and any *message* (in a smaller font or clipped when it does not
-    fit); then, at the right while at least 1/3 of the band stays for the text, the players' colour swatches
-    with their numbers (players out of the game slashed) and the key (bright = occupied, dark = free, ring,
-    X). Front ends use it to make the "your move" variant of a frame without rendering the board again."""
+    winner), the turn text for *viewer* (:func:`turn_text`; *computer* the computer players) and any *message*
+    (or, instead of it, the window's own *note*, e.g. a question), in a smaller font or shortened at a word
+    bound (``…``) when it does not fit; then, at the right while at least 1/3 of the band stays for the text,
+    the players' colour swatches with their numbers (players out of the game slashed) and the key (bright =
+    occupied, dark = free, ring, X). Front ends use it to make each window's variant of a frame without
+    rendering the board again."""
     band = legend_rect(surface.get_size())
     surface.fill(INK, band)
     player = game.winner if game.winner is not None else game.current_player
@@ -361,20 +382,86 @@ def draw_legend(surface: pygame.Surface, game: Game, viewer: Collection[int] | N
         text_right -= width + 12
     tag = pygame.Rect(band.left + 6, band.centery - 6, 12, 12)
     surface.fill(bright(player), tag)
-    text = turn_text(game, viewer)
-    if message:
-        text = f"{text} · {message}"
+    text = turn_text(game, viewer, computer)
+    said = note if note is not None else message
+    if said:
+        text = f"{text} · {said}"
     area = pygame.Rect(tag.right + 6, band.top, max(0, text_right - tag.right - 6), band.height)
-    text, points = fit_text((text,), area.width, 18)
+    text, points = fit_words(text, area.width, 18)
     _blit_text(surface, text, area, WHITE, points, centre=False)
 
 
+def fit_words(text: str, width: int, largest: int = 18) -> tuple[str, int]:
+    """*text* at the largest font size from *largest* down to 14 points at which it fits *width* px, else
+    shortened at a word bound (``…``, motti.announce.shorten) at 14 points. Returns ``(text, points)``."""
+    sizes = [p for p in _FIT_POINTS if 14 <= p <= largest] or [14]
+    for points in sizes:
+        if _font(points).size(text)[0] <= width:
+            return text, points
+    points = sizes[-1]
+    return shorten(text, lambda t: _font(points).size(t)[0] <= width), points
+
+
+def _outline(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int], line: int,
+             dashed: bool) -> None:
+    """A square outline of *line* px just inside *rect*: solid with a thin contrasting edge on both sides
+    (so that it shows on a cell of its own colour), or dashed (dashes and gaps of about ``rect.width // 4``).
+    """
+    if not dashed:
+        edge = _ink_on(colour)
+        pygame.draw.rect(surface, edge, rect, 1)
+        pygame.draw.rect(surface, colour, rect.inflate(-2, -2), line)
+        pygame.draw.rect(surface, edge, rect.inflate(-2 - 2 * line, -2 - 2 * line), 1)
+        return
+    dash = max(2, rect.width // 4)
+    for start in range(0, max(rect.width, rect.height), 2 * dash):
+        for x in range(rect.left + start, min(rect.right, rect.left + start + dash)):
+            surface.fill(colour, (x, rect.top, 1, line))
+            surface.fill(colour, (x, rect.bottom - line, 1, line))
+        for y in range(rect.top + start, min(rect.bottom, rect.top + start + dash)):
+            surface.fill(colour, (rect.left, y, line, 1))
+            surface.fill(colour, (rect.right - line, y, line, 1))
+
+
+#: The smallest size of a last-turn mark (spec §6 "Marks at small sizes"): below this cell side the mark is
+#: drawn this wide, centred on its cell, over the neighbours.
+MARK_MIN = 7
+
+
+def mark_rect(x0: int, y0: int, cell: int, x: int, y: int) -> pygame.Rect:
+    """Where the last-turn mark of cell (x, y) goes: the cell's inner area (clear of the probe pixel and the
+    grid lines) for ``c >= 7``, else a :data:`MARK_MIN` px square centred on the cell."""
+    if cell >= MARK_MIN:
+        return _cell_inner(x0, y0, cell, x, y)
+    centre = (x0 + cell * x + cell // 2, y0 + cell * y + cell // 2)
+    rect = pygame.Rect(0, 0, MARK_MIN, MARK_MIN)
+    rect.center = centre
+    return rect
+
+
+def draw_last_turn(surface: pygame.Surface, last_turn: LastTurnMarks | None, x0: int, y0: int,
+                   cell: int) -> None:
+    """The last turn's marks (spec §6 "The last turn") on a board drawn at *x0*, *y0* with cell side
+    *cell*: every cell the mover gained outlined in the mover's colour, every cell lost outlined dashed in the
+    colour of its new owner (:func:`mark_rect` says where). Nothing for None (before the first turn)."""
+    if last_turn is None:
+        return
+    line = max(1, cell // 10) if cell >= MARK_MIN else 1
+    for x, y in last_turn.gained():
+        _outline(surface, mark_rect(x0, y0, cell, x, y), bright(last_turn.player), line, dashed=False)
+    for (x, y), owner in last_turn.lost():
+        _outline(surface, mark_rect(x0, y0, cell, x, y), bright(owner), max(2, line), dashed=True)
+
+
 def render(game: Game, size: tuple[int, int], viewer: Collection[int] | None = None,
-           message: str | None = None) -> pygame.Surface:
+           message: str | None = None, *, computer: Collection[int] = (),
+           last_turn: LastTurnMarks | None = None) -> pygame.Surface:
     """Draw *game* into a new 32-bit Surface of *size* ``(win_w, win_h)`` pixels (spec §6).
 
-    *viewer* holds the players at the window (None or empty for an observer); it only changes the legend's
-    turn text ("Your move" vs "Player k to move"). *message* (an announced event) is appended to that text.
+    *viewer* holds the players at the window (None or empty for an observer) and *computer* the computer
+    players; they only change the legend's turn text (:func:`turn_text`). *message* (an announcement) is
+    appended to that text. *last_turn* (motti.announce.LastTurn) adds the last turn's marks
+    (:func:`draw_last_turn`).
     """
     win_w, win_h = size
     surface = pygame.Surface((max(1, win_w), max(1, win_h)), 0, 32)
@@ -384,11 +471,16 @@ def render(game: Game, size: tuple[int, int], viewer: Collection[int] | None = N
     visible = pygame.Rect(0, TOOLBAR_HEIGHT, win_w, max(0, win_h - BANDS))
     if visible.width >= cell * width and visible.height >= cell * height:
         _draw_board(surface, game, x0, y0, cell)
+        clip = surface.get_clip()
+        surface.set_clip(visible)
+        draw_last_turn(surface, last_turn, x0, y0, cell)
+        surface.set_clip(clip)
     else:
         board = pygame.Surface((cell * width, cell * height), 0, 32)
         _draw_board(board, game, 0, 0, cell)
+        draw_last_turn(board, last_turn, 0, 0, cell)
         surface.blit(board, (x0, y0), area=pygame.Rect(0, 0, visible.width, visible.height))
-    draw_legend(surface, game, viewer, message)
+    draw_legend(surface, game, viewer, message, computer=computer)
     _draw_toolbar(surface, game, size)
     return surface
 

@@ -145,7 +145,8 @@ def test_status_map_frame_legend_and_colours(terminals, tmp_path: Path, small: P
     assert lines[0].rstrip() == STATUS_1
     assert lines[1].rstrip() == "-" * 10 and lines[6].rstrip() == "-" * 10
     assert [line[:10] for line in lines[2:6]] == ["| pppp   |", "|poppppp |", "| pppppop|", "|  ppppp |"]
-    assert lines[7].startswith("p land  P occupied  o capital  O occupied capital  x cross")
+    assert lines[7].startswith("p/P land free/occupied  o/O capital  x cross  inverse: last turn  "
+                               "players: 1 2")
     assert lines[8].rstrip() == console.KEYS_HELP and len(console.KEYS_HELP) < COLS - 1
     assert term.cursor() == (2, 3)   # on player 1's capital (1,1)
     buffer = term.screen.buffer
@@ -205,7 +206,7 @@ def test_tab_cycles_and_attack_draws(terminals, tmp_path: Path, small: Path) -> 
     term.wait_text(STATUS_1)
     term.send("z")   # an attack with no cross always fails (§2.2)
     term.wait_text("Player 1 | Attack: 5 left | Crosses: 6")
-    assert "player 1's attack failed" in term.lines()[8]
+    assert term.lines()[8].rstrip() == "P1 attack 1/6 failed"
 
 
 def test_quit_asks_then_exits_and_restores_the_terminal(terminals, tmp_path: Path, small: Path) -> None:
@@ -284,14 +285,15 @@ def test_large_map_scrolls_with_the_cursor(terminals, tmp_path: Path) -> None:
 
 
 def test_mono_fallback_shows_owner_digits(terminals, tmp_path: Path, small: Path) -> None:
-    term = motti(terminals, tmp_path, str(small), "--seed", "3", "--mono", module="motti.console")
+    term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", env="NO_COLOR=1 ")
     term.wait_text(STATUS_1)
     assert term.map_rows(4, 8) == [" 1112   ", "1111222 ", " 1122222", "  12222 "]
-    assert "1-9 land of that player  inverse occupied  underlined capital" in term.lines()[7]
+    assert "1-9 owner  inverse occupied  underline capital  x cross" in term.lines()[7]
     assert term.screen.buffer[3][2].underscore and not term.screen.buffer[3][2].reverse
     term.send(" x")
     term.wait_text("Player 2 |")
     assert term.screen.buffer[3][2].reverse   # occupied now
+    assert term.screen.buffer[3][2].italics and not term.screen.buffer[3][3].italics   # the last turn's cell
 
 
 def test_resize_redraws_to_the_new_size(terminals, tmp_path: Path) -> None:
@@ -306,7 +308,7 @@ def test_resize_redraws_to_the_new_size(terminals, tmp_path: Path) -> None:
     lines = term.lines()
     assert lines[0] == STATUS_1[:40]
     assert [row.index(" ") for row in term.map_rows(visible, 10)] == [y % 10 for y in range(visible)]
-    assert lines[1 + visible + 2].startswith("p land  P occupied")
+    assert lines[1 + visible + 2].startswith("p/P land free/occupied")
 
 
 def test_a_terminal_too_small_ignores_game_keys_but_q_still_asks(terminals, tmp_path: Path,
@@ -343,7 +345,7 @@ def test_a_won_game_shows_the_winner_and_q_leaves(terminals, tmp_path: Path) -> 
     term.send("\r")
     term.wait_text("Player 1 wins | q quits")
     assert term.map_rows(3, 6) == ["opPppp", "ppPPpp", "ppPppp"]
-    assert "player 1 captured player 2's capital" in term.text()
+    assert "P1 guerilla at 3,1 — captured the capital of P2" in term.text()
     term.send("q")
     term.child.expect(pexpect.EOF)
     term.child.close()
@@ -416,7 +418,7 @@ def test_with_c_an_all_computer_game_is_watched_on_the_terminal(terminals, tmp_p
                  "--status", str(path), env="DISPLAY=:99999 ")
     status = wait_status(term, path, lambda s: s["attacks_left"] < 6 or s["turn"] == 2, "a computer move")
     assert status["console"] == [] and status["windows"] == []
-    term.wait_text("waiting for player")
+    term.wait_text("(computer) is thinking")
     term.send("q")
     term.child.expect(pexpect.EOF)
     term.child.close()

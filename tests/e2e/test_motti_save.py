@@ -92,7 +92,7 @@ def test_save_then_resume_continues_exactly(xvfb, tmp_path, ending):
             code, _out, err = game.finish()
             assert code == 143, err
         else:
-            xvfb.xdotool(*pointer_to(xvfb, played), "key", "q")
+            xvfb.xdotool(*pointer_to(xvfb, played), "key", "q", "key", "y")
             code, _out, err = game.finish()
             assert code == 0, err
         assert "Traceback" not in err
@@ -163,7 +163,12 @@ def test_console_saves_after_each_action_and_on_quit(tmp_path):
         saved = load_map(tmp_path / "saved.map")
         assert (saved.turn, saved.attacks) == (1, 5)
         child.send("s")
-        wait_for(f"saved to {str(tmp_path / 'saved.map')[:60]}")   # the message line is cut at the edge
+        wait_for("saved to")               # a path too long for the line is shortened at a word bound…
+        child.send("m")                     # … and shown in full by m
+        wait_for("announcements (any key returns)")
+        assert str(tmp_path / "saved.map") in "".join(line.rstrip() for line in screen.display)
+        child.send(" ")
+        wait_for("Player 1 | Attack: 5 left")
         child.send("q")
         wait_for("(y/n)")
         child.send("y")

@@ -474,6 +474,8 @@ def test_when_every_player_quits_the_board_stays_and_the_observer_window_closes(
         board = status["board"]
         left, top = origin(d1, window_of(status, d1.name)["window_id"])
         d1.xdotool("mousemove", str(left + 10), str(top + 60), "key", "q")
+        game.wait(lambda s: s["alive"] == [1, 2] and s["message"] is None, "the question only")
+        d1.xdotool("key", "y")
         code = game.proc.wait(timeout=15)
         err = game.proc.stderr.read()
     finally:
@@ -484,6 +486,6 @@ def test_when_every_player_quits_the_board_stays_and_the_observer_window_closes(
     status = game.status()
     assert status["board"] == board
     assert status["alive"] == [] and status["winner"] is None and status["windows"] == []
-    assert status["message"] == "P1 quit, out; P2 quit, out; everyone left: game over"
+    assert status["message"] == "P1 quit, out — P2 quit, out — everyone left: game over"
     assert "motti" not in subprocess.run(["xwininfo", "-display", d2.name, "-root", "-tree"],
                                          capture_output=True, text=True, timeout=10).stdout

@@ -1,23 +1,121 @@
-from motti.announce import describe
-from motti.rules import AttackDrawn, CapitalCaptured, Eliminated, Encircled, GameOver, Reset, TurnPassed
+"""motti/announce.py: one announcement per action in the words of issue 17, and the last turn of spec §6,
+played on the worked scenarios of spec/motti.md §9."""
+
+from __future__ import annotations
+
+from motti_maps import game
+
+from motti.announce import Chronicle, shorten, wrap
+from motti.rules import Eliminated, Encircled, GameOver
 
 
-def test_console_words() -> None:
-    assert describe([AttackDrawn(1, 4, None)]) == "player 1's attack failed"
-    assert describe([AttackDrawn(2, 0, (3, 4)), Encircled(((1, 1), (1, 2)), 2, 1)]) == (
-        "player 2 took 3,4; player 2 encircled 2 of player 1")
-    assert describe([CapitalCaptured(2, 1, (3, 1)), Eliminated(2, "capital"), GameOver(1)]) == (
-        "player 1 captured player 2's capital; player 2 lost the capital, out; player 1 wins!")
-    assert describe([Reset()]) == "reset: all land free"
-    assert describe([]) is None
+def play(g, chronicle: Chronicle, verb: str, *args):
+    """Play one action through Game.apply and let *chronicle* follow it; returns the announcement."""
+    return chronicle.record(g.apply((verb, *args)), verb)
 
 
-def test_legend_band_words_name_players_short() -> None:
-    events = [AttackDrawn(1, 0, (3, 1)), TurnPassed(2)]
-    assert describe(events, 1, short=True) == "P1 took 3,1; P1's turn ended"
-    assert describe([TurnPassed(2)], short=True) == "turn passed"
+def test_defend_that_encircles_t6() -> None:
+    g = game("aaaabbb/aAAAbbb/aABAbbb/aAaAbbb/aaaabbb", {1: (0, 0), 2: (6, 0)})
+    chronicle = Chronicle(g.current_player)
+    assert chronicle.last_turn is None
+    said = play(g, chronicle, "defend", [(2, 3)])
+    assert said == "P1 defended 1 cell — encircled 1 cell of P2"
+    assert chronicle.last_turn.to_json() == {
+        "player": 1, "action": "defend", "cells": [[2, 2, "encircled"], [2, 3, "occupied"]], "reset": False}
+    assert chronicle.last_turn.gained() == [(2, 3)]
+    assert chronicle.last_turn.lost() == [((2, 2), 1)]
 
 
-def test_land_of_a_player_who_left_is_not_called_encircled() -> None:
-    events = [Eliminated(2, "closed"), Encircled(((0, 0),), 1, 2)]
-    assert describe(events, short=True) == "P2 left, out"
+def test_attacks_are_numbered_and_the_last_turn_waits_for_the_turn_to_end_t2_t3() -> None:
+    g = game("aabb/aAbb/aabb", {1: (0, 0), 2: (3, 0)}, draws=[0, 4, 5, 5, 5, 5])
+    chronicle = Chronicle(g.current_player)
+    assert play(g, chronicle, "attack", [(2, 1), (0, 0)]) == "P1 attack 1/6 took 2,1"
+    assert chronicle.last_turn is None   # the turn goes on
+    assert play(g, chronicle, "attack", [(0, 0)]) == "P1 attack 2/6 failed"
+    for number in range(3, 6):
+        assert play(g, chronicle, "attack", []) == f"P1 attack {number}/6 failed"
+    assert play(g, chronicle, "attack", []) == "P1 attack 6/6 failed"
+    assert chronicle.last_turn.to_json() == {"player": 1, "action": "attack", "cells": [[2, 1, "conquered"]],
+                                             "reset": False}
+    assert play(g, chronicle, "defend", [(3, 1)]) == "P2 defended 1 cell"
+    assert chronicle.last_turn.to_json()["cells"] == [[3, 1, "occupied"]]
+    assert list(chronicle.lines)[-1] == "P2 defended 1 cell"
+    assert len(chronicle.lines) == 7
+
+
+def test_a_resumed_turn_counts_the_attacks_already_made() -> None:
+    g = game("aabb/aAbb/aabb", {1: (0, 0), 2: (3, 0)}, draws=[5], attacks=3)
+    chronicle = Chronicle(g.current_player, g.attacks_left)
+    assert play(g, chronicle, "attack", []) == "P1 attack 4/6 failed"
+
+
+def test_guerilla_t5_and_pass() -> None:
+    g = game("aabb/aAbb/aabb", {1: (0, 0), 2: (3, 0)})
+    chronicle = Chronicle(g.current_player)
+    assert play(g, chronicle, "guerilla", (2, 0)) == "P1 guerilla at 2,0"
+    assert chronicle.last_turn.to_json() == {"player": 1, "action": "guerilla",
+                                             "cells": [[2, 0, "conquered"]], "reset": False}
+    assert chronicle.record(g.apply(("pass",)), "pass") == "P2 passed"
+    assert chronicle.last_turn.to_json() == {"player": 2, "action": "pass", "cells": [], "reset": False}
+
+
+def test_capital_capture_t13() -> None:
+    g = game("aaAbbb/aaAbbb/aaAbbb", {1: (0, 0), 2: (3, 1)}, draws=[0])
+    chronicle = Chronicle(g.current_player)
+    said = play(g, chronicle, "attack", [(3, 1)])
+    assert said == ("P1 attack 1/6 took 3,1 — captured the capital of P2 — encircled 8 cells of P2"
+                    " — P2 is out — P1 wins!")
+    last = chronicle.last_turn.to_json()
+    assert last["player"] == 1 and last["action"] == "attack" and last["reset"] is False
+    changes = {(x, y): change for x, y, change in last["cells"]}
+    assert changes[(3, 1)] == "captured"
+    assert sorted(cell for cell, change in changes.items() if change == "encircled") == [
+        (3, 0), (3, 2), (4, 0), (4, 1), (4, 2), (5, 0), (5, 1), (5, 2)]
+
+
+def test_capital_capture_with_two_heirs_then_a_strict_reset_t14() -> None:
+    g = game("aAbbbCc/aAbbbCc/aAbbbCc", {1: (0, 0), 2: (2, 1), 3: (6, 0)}, draws=[0, 5, 5, 5, 5, 5],
+             reset_rule="strict")
+    chronicle = Chronicle(g.current_player)
+    said = play(g, chronicle, "attack", [(2, 1)])
+    assert said.startswith("P1 attack 1/6 took 2,1 — captured the capital of P2 — ")
+    assert "P3 encircled 3 cells of P2" in said
+    assert said.endswith("P2 is out — reset: all land is free again")
+    for _ in range(5):
+        play(g, chronicle, "attack", [])
+    last = chronicle.last_turn.to_json()
+    assert last["reset"] is True
+    changes = {(x, y): change for x, y, change in last["cells"]}
+    assert changes[(2, 1)] == "captured"
+    assert chronicle.last_turn.lost() and {owner for _, owner in chronicle.last_turn.lost()} == {1, 3}
+
+
+def test_reset_inside_an_attack_turn_t16() -> None:
+    g = game("AABB/AaBB", {1: (0, 0), 2: (3, 0)}, draws=[0])
+    chronicle = Chronicle(g.current_player)
+    assert play(g, chronicle, "attack", [(1, 1)]) == "P1 attack 1/6 took 1,1 — reset: all land is free again"
+    assert chronicle.turn.reset is True and chronicle.turn.cells == {(1, 1): "conquered"}
+
+
+def test_leaving_is_not_called_encircled_and_the_ends() -> None:
+    chronicle = Chronicle(1)
+    assert chronicle.record([Eliminated(2, "closed"), Encircled(((0, 0),), 1, 2)]) == "P2 left, out"
+    assert chronicle.turn.cells == {(0, 0): "encircled"}
+    assert chronicle.record([Eliminated(1, "quit"), Eliminated(3, "quit"), GameOver(None)]) == (
+        "P1 quit, out — P3 quit, out — everyone left: game over")
+    assert chronicle.record([]) is None
+
+
+def test_shorten_cuts_at_word_bounds_only() -> None:
+    text = "P1 attack 3/6 took 5,2 — encircled 4 cells of P2"
+    assert shorten(text, lambda t: len(t) <= 60) == text
+    assert shorten(text, lambda t: len(t) <= 40) == "P1 attack 3/6 took 5,2 — encircled 4…"
+    assert shorten(text, lambda t: len(t) <= 26) == "P1 attack 3/6 took 5,2…"
+    assert shorten(text, lambda t: len(t) <= 2) == "…"
+    assert shorten(text, lambda t: False) == ""
+
+
+def test_wrap_breaks_at_spaces() -> None:
+    assert wrap("P1 attack 3/6 took 5,2 — encircled 4 cells of P2", 20) == [
+        "P1 attack 3/6 took", "5,2 — encircled 4", "cells of P2"]
+    assert wrap("abcdefghij", 4) == ["abcd", "efgh", "ij"]

@@ -154,7 +154,9 @@ def test_frontend_saves_after_every_action_and_keeps_the_state_before_a_final_qu
     saved = load_map(path)
     assert (saved.turn, saved.attacks) == (1, 5)
     assert np.array_equal(saved.board.occupied, game.board.occupied)
-    front.handle(Key("seat0", "q"))                # the only window quits: the game is suspended
+    front.handle(Key("seat0", "q"))                # the question: nothing given up yet
+    assert game.alive == [1, 2]
+    front.handle(Key("seat0", "y"))                # the only window quits: the game is suspended
     assert game.alive != [1, 2]                    # (its players were defeated in this session)
     saved = load_map(path)
     assert (saved.turn, saved.attacks) == (1, 5) and saved.board.alive_players() == [1, 2]

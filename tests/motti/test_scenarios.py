@@ -3,54 +3,21 @@ T23, the generator, in test_generate.py)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from motti_maps import board, game, grid
 
 from motti.mapfile import dump_map, parse_map, reduce_players, renumber
 from motti.rules import (
     Action,
     AttackDrawn,
-    Board,
     CapitalCaptured,
     Eliminated,
     Encircled,
-    Game,
     GameOver,
     IllegalAction,
     Reset,
     TurnPassed,
 )
-
-
-class Scripted(random.Random):
-    """A Random whose randrange(6) returns the scripted draws in order (and fails the test on any other use).
-    """
-
-    def __init__(self, draws: list[int]) -> None:
-        super().__init__(0)
-        self.draws = list(draws)
-
-    def randrange(self, *args, **kwargs):  # type: ignore[override]
-        assert args == (6,) and not kwargs, f"unexpected randrange{args}"
-        assert self.draws, "no scripted draw left"
-        return self.draws.pop(0)
-
-
-def board(grid: str, caps: dict[int, tuple[int, int]]) -> Board:
-    """A board in the map grid notation of §3.2: rows separated by '/' or newlines."""
-    rows = grid.replace("/", "\n").split()
-    lines = ["motti-map 1", f"size {len(rows[0])} {len(rows)}", f"players {max(caps)}"]
-    lines += [f"capital {k} {x} {y}" for k, (x, y) in sorted(caps.items())]
-    return parse_map("\n".join([*lines, "grid", *rows]) + "\n", "<test>").board
-
-
-def grid(b: Board) -> str:
-    return "/".join(dump_map(b).split("grid\n", 1)[1].split())
-
-
-def game(grid_text: str, caps: dict[int, tuple[int, int]], draws=(), **kwargs) -> Game:
-    return Game(board(grid_text, caps), Scripted(list(draws)), **kwargs)
 
 
 def cells(mask) -> set[tuple[int, int]]:

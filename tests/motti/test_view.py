@@ -187,7 +187,8 @@ def test_selected_box_follows_the_action_and_indicator_the_player():
 def test_legend_names_the_turn_and_the_winner():
     g2 = Game(board(["aaAbbb", "aaAbbb", "aaAbbb"], {1: (0, 0), 2: (3, 1)}), Draws(0))
     assert view.turn_text(g2, (1,)) == "Your move, player 1"
-    assert view.turn_text(g2, (2,)) == "Player 1 to move"
+    assert view.turn_text(g2, (2,)) == "waiting for P1"
+    assert view.turn_text(g2, (2,), computer={1}) == "P1 (computer) is thinking"
     assert view.turn_text(g2, ()) == "Player 1 to move"
     g2.toggle_cross(3, 1)
     g2.perform()             # T13: capital captured, player 1 wins
@@ -278,3 +279,55 @@ def test_toolbar_labels_fit_their_boxes(width):
     assert view.fit_text(("Attack 5", "Att 5", "A5"), 480 // 4 - 10) == ("Attack 5", 24)
     assert view.fit_text(("Crosses 6", "X 6", "6"), 300 // 4 - 10, bold=True)[0] == "Crosses 6"
     assert view.fit_text(("Crosses 6", "X 6", "6"), 200 // 4 - 10, bold=True)[0] == "X 6"
+
+
+def test_last_turn_marks_gains_solid_in_the_movers_colour_losses_dashed_in_the_new_owners():
+    """T6: player 1 defends (2,3) and encircles (2,2) of player 2 (spec §6 "The last turn")."""
+    from motti.announce import Chronicle
+
+    g = Game(board(["aaaabbb", "aAAAbbb", "aABAbbb", "aAaAbbb", "aaaabbb"], {1: (0, 0), 2: (6, 0)}), Draws())
+    chronicle = Chronicle(1)
+    chronicle.record(g.apply(("defend", [(2, 3)])), "defend")
+    size = (480, 232)
+    x0, y0, cell = view.layout(*size, 7, 5)
+    assert cell == 32
+    plain = view.render(g, size)
+    marked = view.render(g, size, last_turn=chronicle.last_turn)
+    changed = view.dirty_rects(plain, marked, 7, 5)
+    assert [(r.left, r.top) for r in changed] == [(x0 + 2 * cell, y0 + 2 * cell),
+                                                  (x0 + 2 * cell, y0 + 3 * cell)]
+    # (2,3) gained by player 1 (bright red): a solid red frame with a contrasting edge, the middle untouched
+    left, top = x0 + 2 * cell, y0 + 3 * cell
+    line = cell // 10
+    assert rgb(marked, left + 2, top + cell // 2) == view.WHITE   # the contrasting edge on red
+    assert rgb(marked, left + 3, top + cell // 2) == view.bright(1)
+    assert rgb(marked, left + 3 + line, top + cell // 2) == view.WHITE
+    assert rgb(marked, left + cell // 2, top + cell // 2) == view.bright(1)
+    # (2,2) lost to player 1 (now dark red): bright red dashes on its edge, gaps between them
+    left, top = x0 + 2 * cell, y0 + 2 * cell
+    edge = [rgb(marked, x, top + 2) for x in range(left + 2, left + cell - 2)]
+    assert view.bright(1) in edge and view.dark(1) in edge
+    # the probe pixels keep the pure fill (spec §6)
+    assert rgb(marked, left + 1, top + cell // 2) == view.dark(1)
+    assert rgb(marked, left + 1, top + cell + cell // 2) == view.bright(1)
+
+
+def test_marks_at_small_cells_are_seven_pixels_across():
+    from motti.announce import LastTurn
+
+    turn = LastTurn(2, "guerilla", {(1, 1): "conquered"}, {(1, 1): 2})
+    rect = view.mark_rect(10, 48, 4, 1, 1)
+    assert rect.size == (7, 7) and rect.center == (10 + 4 + 2, 48 + 4 + 2)
+    surface = view.render(game(), (16, 12 + view.BANDS), last_turn=turn)
+    x0, y0, cell = view.layout(16, 12 + view.BANDS, 4, 3)
+    assert cell == 4
+    rect = view.mark_rect(x0, y0, cell, 1, 1)
+    assert [rgb(surface, rect.left, y) for y in range(rect.top, rect.bottom)] == [view.WHITE] * 7
+    assert rgb(surface, rect.left + 1, rect.top + 3) == view.bright(2)
+
+
+def test_a_long_message_is_shortened_at_a_word_bound_on_the_legend():
+    whole = "Your move, player 1 · P1 attack 3/6 took 5,2 — encircled 4 cells of P2"
+    text, points = view.fit_words(whole, 260)
+    assert points == 14 and text.endswith("…")
+    assert whole.startswith(text[:-1]) and whole[len(text) - 1] == " "   # cut at a word bound
