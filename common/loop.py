@@ -13,6 +13,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ class Command:
 
     source: str
     verb: str
-    args: tuple = ()
+    args: tuple[Any, ...] = ()
 
 
 class Inbox:

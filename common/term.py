@@ -142,7 +142,7 @@ class Terminal:
         self.want_colour = colour
         self.colour = False
         self.screen: curses.window | None = None
-        self._saved: dict[int, object] = {}
+        self._saved: dict[int, signal._HANDLER] = {}
         self._resumed = False
 
     def __enter__(self) -> Terminal:
@@ -366,7 +366,7 @@ def table(headers: list[str], rows: list[list[Cell]], width: int, flex: int = 0,
         widths[flex] = max(least[flex], min(natural[flex], room - sum(least) + least[flex]))
 
         def used(i: int, columns: int) -> int:
-            numbers = [r[i] for r in rows if isinstance(r[i], tuple)]
+            numbers = [cell for r in rows if isinstance(cell := r[i], tuple)]
             return max([text_width(headers[i])] + [len(fit_number(v, columns, p)) for v, p in numbers])
 
         # The widest number column gives up a digit at a time, so every column keeps the most digits.

@@ -49,7 +49,13 @@ def _xauth_warning(*args: object, **_kwargs: object) -> None:
 xauth.print = _xauth_warning
 
 _X11_UNIX = "/tmp/.X11-unix/X{}"
-_get_socket_by_name = xconnect.get_socket
+_xlib_get_socket = xconnect.get_socket
+
+
+def _get_socket_by_name(dname: str, protocol: str | None, host: str, dno: int) -> socket.socket:
+    """python-xlib's own connection (TCP for a host name, the socket file else)."""
+    sock: socket.socket = _xlib_get_socket(dname, protocol, host, dno)
+    return sock
 
 
 def _local_socket(dname: str, protocol: str | None, host: str, dno: int) -> socket.socket:
@@ -193,13 +199,13 @@ def _image_bytes(frame: pygame.Surface, rect: pygame.Rect, fmt: _PixelFormat) ->
     stride = fmt.stride(rect.w)
     row = rect.w * fmt.bpp // 8
     proxy = frame.get_buffer()
-    with memoryview(proxy) as view:
+    with memoryview(proxy) as view:  # type: ignore[arg-type]  # a BufferProxy exports the buffer
         if rect.x == 0 and rect.w == frame.get_width() and pitch == stride:
             data = bytes(view[rect.y * pitch:rect.bottom * pitch])
         else:
             start = rect.x * fmt.bpp // 8
             pad = bytes(stride - row)
-            parts = []
+            parts: list[bytes | memoryview] = []
             for y in range(rect.y, rect.bottom):
                 parts.append(view[y * pitch + start:y * pitch + start + row])
                 if pad:
@@ -437,7 +443,7 @@ class Window:
     def _send_frame(self, conn: Display) -> None:
         fmt = self._format
         with self._lock:
-            if self._frame is None or not self._dirty:
+            if self._frame is None or not self._dirty or fmt is None:
                 return
             images = [(rect, _image_bytes(self._frame, rect, fmt)) for rect in self._dirty]
             self._dirty = []
@@ -451,7 +457,7 @@ class Window:
                                     data[top * stride:(top + count) * stride])
         conn.flush()
 
-    def _handle(self, conn: Display, event: object) -> None:
+    def _handle(self, conn: Display, event: Any) -> None:
         kind = event.type
         if kind == X.ButtonPress:
             self._inbox.put(Click(self.source, event.detail, event.event_x, event.event_y))
@@ -479,7 +485,7 @@ class Window:
             raise _WindowGone
 
     @staticmethod
-    def _key_name(conn: Display, event: object) -> str | None:
+    def _key_name(conn: Display, event: Any) -> str | None:
         """The keysym name with Shift (and Caps Lock for letters) applied; None for modifier keys."""
         base = conn.keycode_to_keysym(event.detail, 0)
         if base == X.NoSymbol or base in _MODIFIER_KEYSYMS:
