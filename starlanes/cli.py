@@ -3,7 +3,8 @@
 ``starlanes`` asks for 1–4 players, their names and who plays each (a human or the computer), then plays in
 colour when the terminal has it. ``-m`` forces mono, ``-c`` colour, ``-v`` prints the version. Beyond the
 original: ``--seed N`` (a reproducible game), ``--computer N`` / ``--level`` (the last N players are
-computers), ``--save FILE`` (saved at every prompt) and ``--resume FILE``.
+computers), ``--save FILE`` (saved at every prompt) and ``--resume FILE``. ``--rules 1977`` plays Steven
+Faber's 1977 original (spec/starlanes-1977.md) instead of the 1995 rules.
 
 With player strings (``starlanes [options] PLAYERSTRING...``, motti's syntax: ``1,2:host:0``, ``0:host:0`` for
 an observer) the game is played in X windows, one per string; players no string names share a window on
@@ -32,7 +33,7 @@ from common.save import require_regular
 from common.term import Terminal, TerminalError
 from starlanes.ai import LEVELS
 from starlanes.console import Console, QuitGame, standings_text
-from starlanes.rules import MAX_NAME, MAX_PLAYERS, Game
+from starlanes.rules import MAX_NAME, MAX_PLAYERS, RULE_SETS, Game, rule_set
 from starlanes.save import HUMAN, SaveError, load_game
 
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ def parser() -> argparse.ArgumentParser:
                         help="force colour")
     colour.add_argument("-m", "--mono", dest="colour", action="store_const", const=False, help="force mono")
     p.add_argument("--seed", type=int, help="seed of the random generator (a reproducible game)")
+    p.add_argument("--rules", choices=tuple(RULE_SETS), help="the rules: 1995 (the C game, the default) or "
+                   "1977 (the original BASIC game: 12x9 map, no black holes, 48 moves)")
     p.add_argument("--computer", type=int, default=0, metavar="N",
                    help=f"the last N players (0-{MAX_PLAYERS}) are played by the computer: the number of "
                    "players (at least N) and the names are still asked, who plays each is not")
@@ -151,7 +154,7 @@ def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> 
                              "(add 0:DISPLAY)")
         seats = [Seat((), display)]
     if game is None:
-        game = Game.new(names, random.Random(args.seed))
+        game = new_game(names, args)
     inbox = Inbox()
     try:
         windows = open_windows(seats, [p.name for p in game.players], inbox)
@@ -192,6 +195,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_main("starlanes", lambda: _run(argv))
 
 
+def new_game(names: Sequence[str], args: argparse.Namespace) -> Game:
+    """A new game of ``names`` under ``--rules`` (default 1995) from ``--seed``."""
+    return Game.new(names, random.Random(args.seed), rule_set(args.rules or "1995"))
+
+
 def _run(argv: Sequence[str] | None) -> int:
     args = parser().parse_intermixed_args(argv)
     if args.version:
@@ -206,6 +214,9 @@ def _run(argv: Sequence[str] | None) -> int:
             resumed = load_game(args.resume)
         except SaveError as exc:
             raise UsageError(f"cannot resume {exc}") from None
+        saved = resumed[0].rules.name
+        if args.rules is not None and args.rules != saved:
+            raise UsageError(f"--rules {args.rules}: the game in {args.resume} plays the {saved} rules")
     if args.seats:
         played = play_x(args, resumed)
         print(standings_text(played.game))
@@ -231,7 +242,7 @@ def _run(argv: Sequence[str] | None) -> int:
                 except QuitGame:
                     names = None
                 if names is not None:
-                    game = Game.new(names, random.Random(args.seed))
+                    game = new_game(names, args)
             if game is not None:
                 console.play(game, controllers, args.delay)
     except TerminalError as exc:

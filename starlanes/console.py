@@ -69,6 +69,7 @@ FINAL_TITLE = " GAME OVER - Final Standings "
 _HINTS = {
     "move": "s standings   c companies   q quit   ^L redraw",
     "trade": "Trade: up/down choose, Enter trades, Esc ends your turn (s c q ^L)",
+    "ask": "Type the shares to buy (- sells) and Enter; Esc keeps (s c q ^L)",
     "amount": "m = the most you can buy, n = sell all, - sells, Esc cancels",
     "final": "Press any key to continue.",
 }
@@ -212,7 +213,8 @@ class Console:
         self.screen.attron(self._pair(_BORDER))
         self.screen.hline(0, 0, curses.ACS_HLINE, cols)
         self.screen.attroff(self._pair(_BORDER))
-        self.put(0, (cols - 12) // 2, " Star Lanes ", curses.A_BOLD)
+        title = f" {messages.title(self.game) if self.game is not None else 'Star Lanes'} "
+        self.put(0, (cols - len(title)) // 2, title, curses.A_BOLD)
         if self.overlay is not None:
             self.overlay()
         elif self.game is not None:
@@ -491,7 +493,8 @@ class Console:
         rows: list[list[Cell]] = [[game.company_name(c), (game.companies[c].price, "$"), (holdings[c], "")]
                                   for c in self.session.trade_rows()]
         text = table(["Company", "Price", "Holdings"], rows, cols - 6)
-        out = [(_HINTS["trade"], curses.A_DIM), (text[0], curses.A_UNDERLINE)]
+        hint = _HINTS["trade" if self.session is None or self.session.asked() is None else "ask"]
+        out = [(hint, curses.A_DIM), (text[0], curses.A_UNDERLINE)]
         for i, line in enumerate(text[1:]):
             out.append((line, curses.A_REVERSE if i == cursor else curses.A_NORMAL))
         return out

@@ -61,6 +61,14 @@ def trade_report(name: str, trade: Trade, company_names: Sequence[str] = COMPANY
     return sentence(f"{name} {verb} {abs(trade.amount)} shares of {company}")
 
 
+TITLES = {"1995": "Star Lanes", "1977": "Star Lanes 1977"}
+
+
+def title(game: Game) -> str:
+    """The game's title by its rule set: ``Star Lanes`` (1995), ``Star Lanes 1977``."""
+    return TITLES[game.rules.name]
+
+
 def remaining_text(game: Game) -> str:
     """How far the end is: the company sectors left (1995, spec §10) or the moves left (1977 §11)."""
     moves = game.moves_remaining()

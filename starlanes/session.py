@@ -29,7 +29,7 @@ from common.loop import Inbox
 from common.save import write_atomic
 from common.term import Cell, printable
 from starlanes import ai, messages
-from starlanes.rules import MOVE, Action, Game, Move, Trade
+from starlanes.rules import MOVE, TRADE, Action, Game, Move, Trade
 from starlanes.save import HUMAN, save_game
 
 UP_KEYS = ("UP", "8", "k", "K")
@@ -405,10 +405,18 @@ class Session:
         rows = self.trade_rows()
         return rows[self.cursor % len(rows)]
 
+    def asked(self) -> int | None:
+        """The company the 1977 trading asks for an amount now, or None (1995 trading, or no trading)."""
+        game = self.game
+        return None if game.phase != TRADE or game.can_end_trading() else game.asking
+
     def _trade_key(self, key: str) -> None:
         rows = len(self.trade_rows())
         if key == "ESC":
             self._apply(self._pass())
+        elif self.asked() is not None and len(key) == 1 and key in "0123456789-mn":
+            self._start_amount()
+            self.press(key)
         elif key in UP_KEYS:
             self.cursor = (self.cursor - 1) % rows
             self.changed()
@@ -518,11 +526,15 @@ class Session:
         if game.phase == MOVE:
             return [(messages.move_prompt(name, len(game.candidates)), "bold"), ("", ""), ("move", "hint")]
         note = self.trade_note()
+        hint = "trade" if self.asked() is None else "ask"
         if self.mode == AMOUNT:
-            return [("trade", "hint"), ("", ""), (f"{self.game.company_name(self.trade_company())}:", "bold"),
+            return [(hint, "hint"), ("", ""), (f"{self.game.company_name(self.trade_company())}:", "bold"),
                     (str(note), "bold"), ("amount", "hint")]
         if note is not None:
-            return [("trade", "hint"), ("", ""), (note, "bold")]
+            return [(hint, "hint"), ("", ""), (note, "bold")]
+        if self.asked() is not None:
+            return [(f"{name}, how many shares of {game.company_name(self.trade_company())}?", "bold"),
+                    ("ask", "hint")]
         return [(f"{name}, you may trade.", "bold"), ("trade", "hint")]
 
     # ---- saving and status ---------------------------------------------------------------------------------

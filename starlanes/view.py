@@ -366,11 +366,11 @@ def _table(surface: pygame.Surface, rows: Sequence[Line], rect: pygame.Rect, y: 
     return y
 
 
-def _draw_title(surface: pygame.Surface, banner: str) -> None:
+def _draw_title(surface: pygame.Surface, game: Game, banner: str) -> None:
     width = surface.get_width()
     bar = pygame.Rect(0, 0, width, TITLE_HEIGHT)
     surface.fill(BORDER, bar)
-    _text(surface, "Star Lanes", (MARGIN, 5), HEAD, bar, bold=True)
+    _text(surface, messages.title(game), (MARGIN, 5), HEAD, bar, bold=True)
     if banner:
         _text(surface, banner, (width - MARGIN, 5), HEAD, bar, bold=True, right=True)
 
@@ -518,12 +518,12 @@ def render(game: Game, size: tuple[int, int], screen: Screen) -> pygame.Surface:
     surface = pygame.Surface((max(1, size[0]), max(1, size[1])), 0, 32)
     surface.fill(BACKGROUND)
     if screen.chart:
-        _draw_title(surface, screen.banner)
+        _draw_title(surface, game, screen.banner)
         draw_chart(surface, game, pygame.Rect(0, TITLE_HEIGHT, surface.get_width(),
                                               max(1, surface.get_height() - TITLE_HEIGHT)))
         return surface
     lay = layout(size)
-    _draw_title(surface, screen.banner)
+    _draw_title(surface, game, screen.banner)
     _draw_map(surface, game, lay, screen.marks)
     _draw_companies(surface, game, lay, screen.cursor, screen.holder)
     _panel(surface, lay.general, general_title(game, screen.title_player, lay.general.w - 2 * PAD))

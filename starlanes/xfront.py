@@ -47,6 +47,8 @@ _HINTS: dict[str, list[view.Line]] = {
              ("s standings   c companies   q quit", "dim")],
     "trade": [("Trade: up/down or click choose a company, Enter trades it,", "dim"),
               ("Esc ends your turn (s standings, c companies, q quit).", "dim")],
+    "ask": [("Type the shares to buy (- sells) and Enter; Esc keeps", "dim"),
+            ("(s standings, c companies, q quit).", "dim")],
     "amount": [("m = the most you can buy, n = sell all, - sells, Esc cancels", "dim")],
     "final": [("Press a key or click for the chart of net worth per turn.", "dim")],
 }

@@ -6,6 +6,7 @@ save files (``--resume``) or from computer players; the expected tables are comp
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -19,7 +20,7 @@ import pyte
 import pytest
 
 from starlanes import ai
-from starlanes.rules import CELLS, Company, EndTurn, Game, Player, Trade, cell_index
+from starlanes.rules import CELLS, CELLS_1977, RULES_1977, Company, EndTurn, Game, Player, Trade, cell_index
 from starlanes.save import save_game
 
 UP, DOWN, ESC = "\x1bOA", "\x1bOB", "\x1b"
@@ -807,3 +808,72 @@ def test_computer_players_set_the_fewest_players_and_names_are_still_asked(terms
         term.send(f"C{number}\r")
     term.wait_for(r"Ann, enter your move|C\d \(computer\) takes move")
     assert "Who plays" not in term.raw.decode("utf-8", "replace")
+
+
+# ------------------------------------------------------------------------------------------------ 1977 rules
+
+
+def test_1977_full_game_by_computers_ends_after_48_moves(terms):
+    term = terms("--rules", "1977", "--seed", "7")
+    term.wait_for(r"How many players \(1-4\)\?")
+    term.send("2")
+    for name, level in (("Ann", "2"), ("Bob", "1")):
+        term.wait_for(r"enter your name:")
+        term.send(f"{name}\r")
+        term.wait_for(rf"Who plays for {name}\?")
+        term.send(level)
+    term.wait_for(r"GAME OVER - Final Standings", deadline=90)
+    expected = Game.new(["Ann", "Bob"], random.Random(7), RULES_1977)
+    levels = ["hard", "easy"]
+    while not expected.is_terminal():
+        for action in ai.choose(expected, levels[expected.current]):
+            expected.apply(action)
+    assert expected.moves == 48
+    text = term.text()
+    for player in expected.standings():
+        found = re.search(money_row(expected.players[player].name), text)
+        assert found, text
+        assert [int(v) for v in found.groups()] == [
+            expected.stock_value(player), expected.players[player].cash, expected.net_worth(player)]
+    assert "Moves remaining: 0" in text and "all 48 moves have been played" in text
+    term.send("x")
+    term.wait_for(r"Net worth per turn")
+    term.send("x")
+    assert term.finish() == 0
+
+
+def test_1977_trading_asks_each_company_in_order_and_refuses_what_it_must(terms, tmp_path):
+    """S19 under decisions 7 and 8 through the keys: A 5 refused, A 3; C -6 refused, C -4."""
+    grid = ["."] * CELLS_1977
+    grid[cell_index(0, 0)] = "A"
+    grid[cell_index(11, 8)] = "C"
+    companies = [Company(1, 300), Company(0, 100), Company(1, 700), Company(0, 100), Company(0, 100)]
+    players = [Player("Ann", 1000, [2, 0, 4, 0, 0]), Player("Bob")]
+    game = Game(grid, players, random.Random(3), companies, candidates=[cell_index(5, 4)], rules=RULES_1977)
+    path = crafted(tmp_path, "s19.json", game)
+    term = terms("--resume", path)
+    term.wait_for(r"Ann, enter your move \[1\]:")
+    term.send("1")
+    term.wait_for(r"Type the shares to buy")
+    term.send("5")
+    term.wait_for(r"Amount \(-2 to 3\): 5_")
+    term.send("\r")
+    term.wait_for(r"Invalid amount!")
+    term.send("3", "\r")
+    term.wait_for(r"Cash: \$270")
+    term.send("-6", "\r")
+    term.wait_for(r"Invalid amount!")
+    term.send("-4", "\r")
+    term.wait_for(r"Bob, enter your move")
+    saved = Game.from_dict(json.loads(Path(path).read_text())["game"])
+    assert saved.rules is RULES_1977 and saved.current == 1 and saved.moves == 1
+    assert saved.players[0].cash == 3070 and saved.players[0].holdings == [5, 0, 0, 0, 0]
+    term.send("q")
+    term.wait_for(r"Really Quit\?")
+    term.send("y")
+    term.wait_for(r"GAME OVER - Final Standings")
+    assert "Moves remaining: 47" in term.text()
+    term.send("x")
+    term.wait_for(r"Net worth per turn")
+    term.send("x")
+    assert term.finish() == 0

@@ -17,7 +17,7 @@ from statusrun import StatusRun
 from xvfb import Xvfb, grab, origin, window_of
 
 from starlanes import view
-from starlanes.rules import EndTurn, Game, Move, Trade
+from starlanes.rules import RULES_1977, EndTurn, Game, Move, Trade
 from starlanes.xfront import FINAL_TITLE, final_lines
 
 STARLANES = [sys.executable, "-m", "starlanes"]
@@ -53,7 +53,7 @@ def map_mismatches(server: Xvfb, status: dict, game: Game) -> list[int]:
     # At the end the final standings cover the middle of the window.
     cover = view.popup_rect(size, FINAL_TITLE, final_lines(game)) if status["mode"] == "over" else None
     bad = []
-    for cell in range(120):
+    for cell in range(len(game.grid)):
         rect = view.cell_rect(cell, size)
         if cover is not None and cover.colliderect(rect):
             continue
@@ -312,3 +312,28 @@ def test_computer_players_finish_a_game_that_an_observer_watches(xvfb, tmp_path)
     assert code == 0, err
     ranking = [replay.players[p].name for p in replay.standings()]
     assert [line.split("  ")[0] for line in out.splitlines()[1:3]] == ranking
+
+
+def test_1977_rules_in_a_window_computers_to_the_48th_move(xvfb, tmp_path):
+    from starlanes import ai
+
+    seed = 5
+    run = Run(["--rules", "1977", "--seed", str(seed), "--players", "3", "--computer", "3", "--delay", "0",
+               f"0:{xvfb.name}"], tmp_path, xvfb.env())
+    replay = Game.new(["Player 1", "Player 2", "Player 3"], random.Random(seed), RULES_1977)
+    while not replay.is_terminal():
+        for action in ai.choose(replay, "hard"):
+            replay.apply(action)
+    try:
+        status = run.wait(lambda s: s["mode"] == "over", "the end of the game")
+        assert status["game"] == replay.to_dict()
+        assert status["game"]["rules"] == "1977" and status["game"]["moves"] == 48
+        wait_map(xvfb, status, replay)
+        press(xvfb, status, "space")
+        run.wait(lambda s: s["windows"][0]["stage"] == "chart", "the chart")
+        press(xvfb, status, "space")
+    finally:
+        code, out, err = run.finish()
+    assert code == 0, err
+    ranking = [replay.players[p].name for p in replay.standings()]
+    assert [line.split("  ")[0] for line in out.splitlines()[1:4]] == ranking
