@@ -66,3 +66,19 @@ def test_m_and_n_answer_at_once_and_s_shows_the_moves_remaining():
     session.press("x")
     session.press("m")
     assert game.players[0].holdings[2] == 4 + 1770 // 700 and game.current == 1
+
+
+def test_rules_option_is_checked_against_the_save(tmp_path):
+    import subprocess
+    import sys
+
+    from starlanes.save import save_game
+
+    path = tmp_path / "game.json"
+    save_game(path, Game.new(["Ann"], random.Random(1), RULES_1977), ["human"])
+    for args, message in [(["--rules", "1995", "--resume", str(path)], "plays the 1977 rules"),
+                          (["--rules", "1980"], "invalid choice: '1980'")]:
+        result = subprocess.run([sys.executable, "-m", "starlanes", *args], capture_output=True, text=True,
+                                stdin=subprocess.DEVNULL, timeout=30)
+        assert result.returncode == 2 and message in result.stderr, result.stderr
+        assert len(result.stderr.splitlines()) == 1
