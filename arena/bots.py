@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from arena import STRATEGIES
 from arena import protocol as wire
 from arena.mapfile import split_rows
 
@@ -30,7 +31,6 @@ VECTORS: dict[str, tuple[int, int]] = {
     "NORTH": (0, -1), "NORTH_EAST": (1, -1), "EAST": (1, 0), "SOUTH_EAST": (1, 1),
     "SOUTH": (0, 1), "SOUTH_WEST": (-1, 1), "WEST": (-1, 0), "NORTH_WEST": (-1, -1),
 }
-STRATEGIES = ("random", "flee", "hunt")
 MEMORY_ROUNDS = 12
 """How long a bot trusts a last-seen opponent position (rounds)."""
 SEARCH_LIMIT = 60

@@ -16,7 +16,6 @@ A user's mistake (bad map or toxic file, port in use, bad display string, unread
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
 import random
@@ -24,15 +23,16 @@ import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from arena import bots, replay
-from arena import protocol as wire
-from arena.mapfile import MapError, find_map, load_arena
-from arena.rules import Arena, RoundResult
-from arena.server import ArenaServer, ServerError, Settings, TableRow, format_table, spectator_state
+from arena import STRATEGIES
 from common.cli import Parser, UsageError, program_version, run_main
+
+if TYPE_CHECKING:  # the commands import what they need when they run: --help and --version stay fast
+    from arena import replay
+    from arena.rules import Arena, RoundResult
+    from arena.server import ArenaServer, Settings, TableRow
 
 log = logging.getLogger("arena")
 STRATEGY_MIX = ("hunt", "flee", "random")
@@ -101,6 +101,8 @@ class Spectators:
     async def watch(self, server: ArenaServer, period_s: float = 0.05) -> None:
         """Run on the server's event loop for the whole game (cancel it to stop): handles resize, close and a
         lost display between rounds, and shows how many bots the server still waits for."""
+        import asyncio
+
         shown = None
         while True:
             self.poll()
@@ -110,14 +112,20 @@ class Spectators:
             await asyncio.sleep(period_s)
 
     def on_start(self, server: ArenaServer) -> None:
+        from arena.server import spectator_state
+
         self.renderer.ids = server.wire_ids
         self.show(spectator_state(server.game.snapshot(), server.connected))
 
     def on_round(self, server: ArenaServer, result: RoundResult, moves: list[tuple[int, str, str]]) -> None:
+        from arena.server import spectator_state
+
         self.poll()
         self.show(spectator_state(server.game.snapshot(), server.connected))
 
     def on_end(self, server: ArenaServer, table: list[TableRow]) -> None:
+        from arena.server import spectator_state
+
         self.poll()
         self.show(spectator_state(server.game.snapshot(), server.connected), [row.as_json() for row in table])
 
@@ -152,6 +160,8 @@ def _open_spectators(arena: Arena, displays: Sequence[str], title: str) -> Spect
 # --- shared helpers -----------------------------------------------------------------------------------------
 
 def _load(map_name: str, toxic: str | None, players: int) -> Arena:
+    from arena.mapfile import MapError, find_map, load_arena
+
     try:
         arena = load_arena(find_map(map_name), toxic, players)
     except MapError as exc:
@@ -160,6 +170,8 @@ def _load(map_name: str, toxic: str | None, players: int) -> Arena:
 
 
 def _replay_writer(path: str | None, arena: Arena, seed: int) -> replay.ReplayWriter:
+    from arena import replay
+
     target = Path(path) if path else replay.default_path(arena.name, seed)
     writer = replay.ReplayWriter(target, last=path is None)
     try:
@@ -197,6 +209,8 @@ MIN_STEP_MS = 20
 
 
 def _settings(args: argparse.Namespace, players: int) -> Settings:
+    from arena.server import Settings
+
     return Settings(players=players, host=args.host, port=args.port, seed=args.seed, move_ms=args.move_ms,
                     prep_ms=args.prep_ms, quiet_rounds=args.quiet_rounds, id_timeout_ms=args.id_timeout_ms,
                     round_pause_ms=getattr(args, "round_ms", 0))
@@ -231,11 +245,23 @@ def _add_watch_options(parser: argparse.ArgumentParser, *, round_ms: int, linger
                              f"default {linger_ms})")
 
 
+class _Version(argparse.Action):
+    """``--version``: reads the package metadata only when asked (it is slow to import)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=str(kwargs.get("help", "")))
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"arena {program_version()}")
+        parser.exit()
+
+
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The top-level parser and one parser per command (parsed with intermixed positionals)."""
     parser = Parser(prog="arena",
                                      description="The Right2Live bot arena: server, bots, replays.")
-    parser.add_argument("--version", action="version", version=f"arena {program_version()}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = sub.add_parser("serve", help="run one game for N bots",
@@ -253,7 +279,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 
     bot = sub.add_parser("bot", help="an example bot",
                          description="An example bot speaking the wire protocol.")
-    bot.add_argument("--strategy", choices=bots.STRATEGIES, default="hunt", help="default hunt")
+    bot.add_argument("--strategy", choices=STRATEGIES, default="hunt", help="default hunt")
     bot.add_argument("--seed", type=_positive, default=None, help="seed of the bot's random choices")
     bot.add_argument("host", nargs="?", default="127.0.0.1", metavar="HOST")
     bot.add_argument("port", nargs="?", type=_whole(1, 65535), default=15000, metavar="PORT")
@@ -269,7 +295,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                           description="Games on each map between bots run as processes; standings by mean "
                                       "points per map, summed over maps.")
     tour.add_argument("bots", nargs="+", metavar="BOT",
-                      help=f"an example bot ({', '.join(bots.STRATEGIES)}) or a shell command in which "
+                      help=f"an example bot ({', '.join(STRATEGIES)}) or a shell command in which "
                            f"{{port}} and {{host}} are replaced")
     tour.add_argument("--maps", default="office", metavar="M1,M2",
                       help="comma-separated maps: .map files or shipped names (default office)")
@@ -296,6 +322,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 # --- commands -----------------------------------------------------------------------------------------------
 
 def _print_table(table: list[TableRow], rounds: int, stopped: str | None = None) -> None:
+    from arena.server import format_table
+
     print(f"game stopped after {rounds} rounds ({stopped})" if stopped
           else f"game over after {rounds} rounds")
     print(format_table(table))
@@ -310,6 +338,10 @@ async def _run_server(server: ArenaServer, extra: Sequence[Callable[[], Awaitabl
                       spectators: Spectators | None = None) -> tuple[list[TableRow], int | None]:
     """Start *server*, then the coroutines made by *extra* (so that none is made when the port is busy), and
     play the game; return the table and the number of the signal that stopped it (None: played out)."""
+    import asyncio
+
+    from arena.server import ServerError
+
     try:
         await server.start()
     except ServerError as exc:
@@ -350,6 +382,10 @@ def _report(server: ArenaServer, table: list[TableRow], writer: replay.ReplayWri
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from arena.server import ArenaServer
+
     arena = _load(args.map, args.toxic, args.players)
     displays = _observer_displays(args.spectators)
     writer = _replay_writer(args.replay, arena, args.seed)
@@ -369,6 +405,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from arena import bots
+    from arena.server import ArenaServer
+
     arena = _load(args.map, args.toxic, args.bots)
     displays = _observer_displays(args.spectators)
     local = os.environ.get("DISPLAY")
@@ -423,6 +464,11 @@ def _linger(spectators: Spectators, seconds: float) -> None:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from arena import bots
+    from arena import protocol as wire
+
     rng = random.Random(args.seed)
     try:
         brain = asyncio.run(bots.run_bot(args.host, args.port, args.strategy, rng))
@@ -435,6 +481,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 
 def _print_replay(rep: replay.Replay) -> None:
+    from fractions import Fraction
+
+    from arena.server import TableRow
+
     head = rep.header
     ids = head["ids"]
     print(f"map {head['map']}, {head['players']} players, seed {head['seed']}, F {head['quiet_rounds']}, "
@@ -510,6 +560,8 @@ def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from arena import replay
+
     try:
         rep = replay.load(args.file)
     except replay.ReplayError as exc:
@@ -541,7 +593,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from arena import tournament
+    from arena import replay, tournament
 
     try:
         entrants = tournament.parse_bots(args.bots)

@@ -13,7 +13,6 @@ import codecs
 from pathlib import Path
 
 import numpy as np
-from scipy import ndimage
 
 from arena.rules import Arena
 from common.data import shipped_dir
@@ -155,6 +154,8 @@ def validate(arena: Arena, n_players: int) -> None:
     if n_free < n_players:
         need = "1 player needs one" if n_players == 1 else f"{n_players} players need one each"
         raise MapError(file, 0, 0, f"{n_free} free cells, but {need}")
+    from scipy import ndimage  # only validation needs it: importing scipy costs a bot's start-up time
+
     labels, count = ndimage.label(free)
     if count > 1:
         first = labels.flat[np.flatnonzero(labels)[0]]

@@ -28,7 +28,6 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any, NoReturn
 
 __all__ = [
@@ -81,6 +80,8 @@ class Parser(argparse.ArgumentParser):
 
 def program_version() -> str:
     """The installed distribution's version, from the package metadata (``"unknown"`` when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version  # slow to import: only when asked
+
     try:
         return version(DISTRIBUTION)
     except PackageNotFoundError:
