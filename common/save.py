@@ -18,7 +18,9 @@ import json
 import os
 import re
 import stat
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -85,7 +87,7 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
         mode = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=directory)
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -99,6 +101,88 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def remove_stale_temporaries(path: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files :func:`write_atomic` left beside *path* when its process was killed
+    mid-write (``.NAME.PID.XXXXXXXX.tmp`` of a process that is gone). Returns what was removed."""
+    target = Path(os.path.realpath(path))
+    pattern = re.compile(re.escape(f".{target.name}.") + r"(\d+)\.[^.]+\.tmp$")
+    removed: list[Path] = []
+    try:
+        candidates = list(target.parent.iterdir())
+    except OSError:
+        return removed
+    for candidate in candidates:
+        found = pattern.match(candidate.name)
+        if found is None or _alive(int(found.group(1))):
+            continue
+        try:
+            candidate.unlink()
+        except OSError:
+            continue
+        removed.append(candidate)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Sink:
+    """One file the game keeps up to date (a save or a status file), with the one failure policy of all games.
+
+    ``write(writer)`` calls ``writer(path)`` (which writes atomically, e.g. with :func:`write_atomic`). A
+    failure is reported once, as one line, to ``show`` (where the player looks: the legend band, the message
+    line) and on stderr as ``PROG: line`` (unless ``echo`` is false: stderr is the curses screen itself); the next ``write`` tries again, and a success after failures clears
+    ``failure`` and reports ``"PROG: WHAT PATH: written again"`` on stderr. The last good file is never
+    damaged (the write is atomic). Stale temporary files of a killed process are removed when the sink is
+    made.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None, what: str, prog: str,
+                 show: Callable[[str], None] | None = None, echo: bool = True) -> None:
+        self.path = None if path is None else os.fspath(path)
+        self.echo = echo
+        self.what = what
+        self.prog = prog
+        self.show = show
+        self.failure: str | None = None
+        if self.path is not None:
+            remove_stale_temporaries(self.path)
+
+    def write(self, writer: Callable[[str], object]) -> bool:
+        """Write through ``writer(path)``; True when written (or nothing to write), False when it failed."""
+        if self.path is None:
+            return True
+        try:
+            writer(self.path)
+        except OSError as error:
+            line = f"cannot write {self.what} {self.path}: {error.strerror or error}"
+            if self.failure is None:
+                if self.echo:
+                    print(f"{self.prog}: {line}", file=sys.stderr)
+                if self.show is not None:
+                    self.show(line)
+            self.failure = line
+            return False
+        if self.failure is not None:
+            self.failure = None
+            if self.echo:
+                print(f"{self.prog}: {self.what} {self.path}: written again", file=sys.stderr)
+        return True
+
+    def write_text(self, text: str) -> bool:
+        """``write`` of *text* with :func:`write_atomic`."""
+        return self.write(lambda path: write_atomic(path, text))
 
 
 def save_json(path: str | os.PathLike[str], state: Any) -> None:

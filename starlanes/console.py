@@ -404,7 +404,7 @@ class Console:
         humans = HUMAN in controllers
         self.session = Session(game, controllers, self.inbox, delay=delay if humans else 0.0,
                                save_path=None if self.save_path is None else os.fspath(self.save_path),
-                               on_change=self._changed, on_save_error=self._save_error)
+                               on_change=self._changed, echo_errors=False)
         self.session.advance()
         while self.stage != "done":
             wait = self.inbox.wait_time()
@@ -425,11 +425,6 @@ class Console:
         self.dirty = True
         if self.session is not None and self.session.mode == OVER and self.stage == "play":
             self.stage = "final"
-
-    def _save_error(self, message: str) -> None:
-        if self.session is not None:
-            reason = message.removeprefix("cannot ")
-            self.session.notice = f"Could not {reason}. The game goes on without saving."
 
     def press(self, key: str) -> None:
         """One key from the terminal: ^L and resizes redraw; a too-small terminal takes only the quit keys

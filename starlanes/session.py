@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from common.loop import Inbox
-from common.save import write_atomic
+from common.save import Sink
 from common.term import Cell, printable
 from starlanes import ai, messages
 from starlanes.rules import MOVE, TRADE, Action, Game, Move, Trade
@@ -183,14 +182,16 @@ class Session:
     step and per computer announcement; ``save_path``: saved there at every prompt (None: not saved);
     ``status``: a JSON file rewritten after every change (None: none); ``on_change``: called after every
     change (the front end draws again); ``status_extra``: more ``--status`` fields from the front end;
-    ``on_save_error``: told the one-line reason when saving fails (saving then stops).
+    ``echo_errors``: a failed save or status file is also reported on stderr (false where stderr is the curses
+    screen). Saving follows :class:`common.save.Sink`: a failure is shown once as the notice, retried at the
+    next prompt, and the last good file stays.
     """
 
     def __init__(self, game: Game, controllers: Sequence[str], inbox: Inbox, *, level: str = "hard",
                  delay: float = 1.0, save_path: str | None = None, status: str | None = None,
                  on_change: Callable[[], None] = lambda: None,
                  status_extra: Callable[[], dict[str, Any]] = dict,
-                 on_save_error: Callable[[str], None] | None = None) -> None:
+                 echo_errors: bool = True) -> None:
         self.game = game
         self.controllers = list(controllers)
         self.inbox = inbox
@@ -200,7 +201,8 @@ class Session:
         self.status = status
         self.on_change = on_change
         self.status_extra = status_extra
-        self.on_save_error = on_save_error or self._print_save_error
+        self.saves = Sink(save_path, "the save", "starlanes", show=self._save_failed, echo=echo_errors)
+        self.status_file = Sink(status, "--status", "starlanes", echo=echo_errors)
         self.names = [printable(p.name) for p in game.players]
         self.pages: deque[messages.Page] = deque()
         self.page_owner = game.current
@@ -212,7 +214,6 @@ class Session:
         self.notice: str | None = None
         self.quit = False
         self.timer_pending = False
-        self.status_failed = False
         self._turn = (-1, -1)
 
     @property
@@ -539,18 +540,12 @@ class Session:
 
     # ---- saving and status ---------------------------------------------------------------------------------
     def autosave(self) -> None:
-        """Save the game (at every prompt and at the end); on failure tell ``on_save_error``, stop saving."""
-        if self.save_path is None:
-            return
-        try:
-            save_game(self.save_path, self.game, self.controllers)
-        except OSError as exc:
-            path, self.save_path = self.save_path, None
-            self.on_save_error(f"cannot save to {path}: {exc.strerror or exc}")
+        """Save the game (at every prompt and at the end) through the save sink."""
+        self.saves.write(lambda path: save_game(path, self.game, self.controllers))
 
-    @staticmethod
-    def _print_save_error(message: str) -> None:
-        print(f"starlanes: {message}", file=sys.stderr)
+    def _save_failed(self, line: str) -> None:
+        reason = line.removeprefix("cannot write the save ")
+        self.notice = f"Could not save to {reason}. Trying again at the next prompt."
 
     def status_data(self) -> dict[str, Any]:
         """The ``--status`` JSON: the whole game (``Game.to_dict``), who plays each player, the mode of the
@@ -571,11 +566,5 @@ class Session:
 
     def write_status(self) -> None:
         """Rewrite the ``--status`` file atomically (nothing without one)."""
-        if self.status is None:
-            return
-        try:
-            write_atomic(self.status, json.dumps(self.status_data()) + "\n")
-        except OSError as error:
-            if not self.status_failed:
-                print(f"starlanes: --status {self.status}: {error.strerror or error}", file=sys.stderr)
-            self.status_failed = True
+        if self.status is not None:
+            self.status_file.write_text(json.dumps(self.status_data()) + "\n")
