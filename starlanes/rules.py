@@ -1092,7 +1092,7 @@ class Game:
         copy.rules = self.rules
         copy.grid = list(self.grid)
         copy.players = [Player(p.name, p.cash, list(p.holdings)) for p in self.players]
-        copy.rng = random.Random()
+        copy.rng = random.Random.__new__(random.Random)  # no seeding from the OS: setstate replaces it all
         copy.rng.setstate(self.rng.getstate())
         copy.companies = [Company(c.size, c.price) for c in self.companies]
         copy.current = self.current
