@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml $(wildcard docs/*.6)
 	touch $(STAMP)
 
 run: install
-	$(VENV)/bin/motti generate
+	$(VENV)/bin/motti generate --computer 2
 
 sysdeps:
 	@scripts/sysdeps

@@ -216,6 +216,7 @@ class Frontend:
             if state.humans and (on_board or view.toolbar_box_at(click.x, click.y, size) is not None):
                 state.note = self._why_not(state.humans)
                 self.refresh()
+                self.write_status()
             return
         state.note = None
         if click.button == 1:
@@ -251,6 +252,7 @@ class Frontend:
             state.confirming = True
             state.note = quit_question(p for p in state.humans if p in self.game.alive)
             self.refresh()
+            self.write_status()
         else:
             state.window.close()
             del self.views[key.source]
@@ -261,6 +263,7 @@ class Frontend:
         state.confirming = False
         state.note = None
         self.refresh()
+        self.write_status()
 
     def _command(self, command: Command) -> None:
         if command.source != CONSOLE_SOURCE:
@@ -443,7 +446,7 @@ class Frontend:
             x0, y0, cell = view.layout(size[0], size[1], board.width, board.height)
             windows.append({"source": source, "display": state.window.display, "players": list(state.players),
                             "window_id": getattr(state.window, "window_id", None), "size": list(size),
-                            "x0": x0, "y0": y0, "c": cell})
+                            "x0": x0, "y0": y0, "c": cell, "note": state.note})
         return status_json.status_data(self.game, message=self.message, windows=windows,
                                        console=self.console_players if self.console is not None else None,
                                        last_turn=self.chronicle.last_turn)

@@ -4,7 +4,8 @@ The file is rewritten atomically (common.save.write_atomic) after every action a
 keys: ``board`` (rows in the map grid format of §3.2), ``width``, ``height``, ``players``, ``capitals``
 (``{"k": [x, y] or null}``), ``turn`` (null once the game is over), ``action``, ``attacks_left``,
 ``crosses`` (``[[x, y], ...]``), ``alive``, ``winner``, ``message`` (the last announcement or null),
-``windows`` (per open window: source, display, players, window_id, size ``[w, h]`` px, ``x0``, ``y0``, ``c``)
+``windows`` (per open window: source, display, players, window_id, size ``[w, h]`` px, ``x0``, ``y0``, ``c``,
+``note``: the window's own line, a question or why a click did nothing, or null)
 ``console`` (the players at the terminal, or null without a console) and ``last_turn`` (the cells the
 previous turn changed: ``{"player", "action", "cells": [[x, y, CHANGE], ...], "reset"}``, null before the
 first turn ended; motti.announce.LastTurn).

@@ -1,0 +1,339 @@
+"""Following a motti game as people do (issue 17; spec/motti.md §6 "The last turn", §7): windows on real Xvfb
+displays driven with xdotool and read back through screenshots, the console in a real terminal (pexpect +
+pyte), and the ``--status`` file's ``last_turn`` after turns that conquer, encircle, capture and reset."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pexpect
+import pyte
+from statusrun import StatusRun
+from xvfb import Xvfb, origin
+
+from motti import view
+
+MOTTI = [sys.executable, "-m", "motti"]
+SHOTS = os.environ.get("MOTTI_SHOTS")   # a folder to keep the screenshots in, to look at them
+
+#: spec §9 T6: player 1 defends (2,3) and so encircles player 2's (2,2).
+T6 = """\
+motti-map 1
+size 7 5
+players 2
+capital 1 0 0
+capital 2 6 0
+grid
+aaaabbb
+aAAAbbb
+aABAbbb
+aAaAbbb
+aaaabbb
+"""
+
+#: spec §9 T13: player 2's capital (3,1) is free and next to player 1's occupied wall.
+T13 = "motti-map 1\nsize 6 3\nplayers 2\ncapital 1 0 0\ncapital 2 3 1\ngrid\naaAbbb\naaAbbb\naaAbbb\n"
+
+#: spec §9 T15: player 1 defends its last free cell (1,1); no free land is left, so every cell is freed.
+T15 = "motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\ngrid\nAABB\nAaBB\n"
+
+
+def window_for(status: dict, players: list[int]) -> dict:
+    return next(w for w in status["windows"] if w["players"] == players)
+
+
+def click(server: Xvfb, win: dict, button: int, cell: tuple[int, int] | None = None,
+          box: int | None = None) -> None:
+    """Click *button* in window *win* (a status entry) on board *cell* or on toolbar *box*."""
+    left, top = origin(server, win["window_id"])
+    if box is not None:
+        px, py = box * win["size"][0] // 4 + win["size"][0] // 8, 24
+    else:
+        x, y = cell
+        px, py = win["x0"] + win["c"] * x + win["c"] // 2, win["y0"] + win["c"] * y + win["c"] // 2
+    server.xdotool("mousemove", str(left + px), str(top + py), "click", str(button))
+
+
+def key(server: Xvfb, win: dict, name: str) -> None:
+    left, top = origin(server, win["window_id"])
+    server.xdotool("mousemove", str(left + 10), str(top + 60), "key", name)
+
+
+def shot(server: Xvfb, win: dict, name: str) -> np.ndarray:
+    """The window's pixels, read from a screenshot of the screen (xwd | convert), kept in $MOTTI_SHOTS."""
+    import pygame
+
+    folder = Path(SHOTS) if SHOTS else Path(os.environ.get("TMPDIR", "/tmp"))
+    path = server.screenshot(folder / f"{name}.png")
+    left, top = origin(server, win["window_id"])
+    width, height = win["size"]
+    screen = pygame.surfarray.array3d(pygame.image.load(str(path))).transpose(1, 0, 2)   # (H, W, 3)
+    pixels = screen[top:top + height, left:left + width]
+    if not SHOTS:
+        path.unlink()
+    return pixels
+
+
+def gained_frame(pixels: np.ndarray, win: dict, cell: tuple[int, int], colour: tuple[int, int, int]) -> bool:
+    """Whether *cell* carries the solid outline of a gained cell in *colour*: on the left and the top edge of
+    its inner area, inside the contrasting edge."""
+    x0, y0, c = win["x0"], win["y0"], win["c"]
+    left, top = x0 + c * cell[0], y0 + c * cell[1]
+    return (tuple(pixels[top + c // 2, left + 3]) == colour
+            and tuple(pixels[top + 3, left + c // 2]) == colour
+            and tuple(pixels[top + c // 2, left + 2]) in (view.INK, view.WHITE))
+
+
+def dashed_frame(pixels: np.ndarray, win: dict, cell: tuple[int, int], colour: tuple[int, int, int]) -> bool:
+    """Whether *cell*'s inner top edge is dashed: both *colour* and other pixels along it."""
+    x0, y0, c = win["x0"], win["y0"], win["c"]
+    left, top = x0 + c * cell[0], y0 + c * cell[1]
+    edge = {tuple(p) for p in pixels[top + 2, left + 2:left + c - 2]}
+    return colour in edge and len(edge) > 1
+
+
+def probe(pixels: np.ndarray, win: dict, cell: tuple[int, int]) -> tuple[int, int, int]:
+    x0, y0, c = win["x0"], win["y0"], win["c"]
+    return tuple(pixels[y0 + c * cell[1] + c // 2, x0 + c * cell[0] + 1])
+
+
+def test_windows_mark_the_last_turn_and_the_waiting_window_says_why(xvfb3, tmp_path):
+    d1, d2, _ = xvfb3
+    (tmp_path / "t6.map").write_text(T6)
+    game = StatusRun(MOTTI, ["t6.map", f"1:{d1.name}", f"2:{d2.name}", "--seed", "4"], tmp_path, d1.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 2, "two windows")
+        assert status["last_turn"] is None
+        mine, theirs = window_for(status, [1]), window_for(status, [2])
+        # A click in the waiting window does nothing, and that window says why.
+        click(d2, theirs, 1, (5, 2))
+        status = game.wait(lambda s: window_for(s, [2])["note"] is not None, "the note")
+        assert window_for(status, [2])["note"] == "not your turn: waiting for P1"
+        assert status["crosses"] == []
+        # Player 1 defends (2,3): T6, player 2's (2,2) is encircled.
+        click(d1, mine, 1, box=1)
+        game.wait(lambda s: s["action"] == "defend", "Defend selected")
+        click(d1, mine, 1, (2, 3))
+        game.wait(lambda s: s["crosses"] == [[2, 3]], "the cross")
+        click(d1, mine, 3, (2, 3))
+        status = game.wait(lambda s: s["turn"] == 2, "player 2's turn")
+        assert status["message"] == "P1 defended 1 cell — encircled 1 cell of P2"
+        assert status["last_turn"] == {"player": 1, "action": "defend",
+                                       "cells": [[2, 2, "encircled"], [2, 3, "occupied"]], "reset": False}
+        assert window_for(status, [2])["note"] is None
+        for server, win, name in ((d1, mine, "defend-p1"), (d2, theirs, "defend-p2")):
+            deadline = 50
+            while True:
+                pixels = shot(server, win, name)
+                if gained_frame(pixels, win, (2, 3), view.bright(1)) or deadline == 0:
+                    break
+                deadline -= 1
+            assert gained_frame(pixels, win, (2, 3), view.bright(1)), name
+            assert dashed_frame(pixels, win, (2, 2), view.bright(1)), name
+            assert probe(pixels, win, (2, 3)) == view.bright(1) and probe(pixels, win, (2, 2)) == view.dark(1)
+            for cell in ((1, 1), (3, 3), (5, 2)):   # unmarked cells keep plain inner areas
+                assert not gained_frame(pixels, win, cell, view.bright(1))
+        # Player 2 attacks six times with six crosses on its own free cells: each attack conquers one of the
+        # crosses left (a draw below their count), and the marks move to player 2's conquests.
+        targets = [(4, 0), (5, 0), (4, 1), (5, 1), (4, 2), (5, 2)]
+        for cell in targets:
+            click(d2, theirs, 1, cell)
+        game.wait(lambda s: len(s["crosses"]) == 6, "six crosses")
+        # the marks of player 1's turn stay while player 2's turn goes on
+        click(d2, theirs, 3, targets[0])
+        status = game.wait(lambda s: s["attacks_left"] == 5, "the first attack")
+        assert status["last_turn"]["player"] == 1
+        for left in range(4, -1, -1):
+            click(d2, theirs, 3, targets[0])
+            status = game.wait(lambda s, n=left: s["attacks_left"] == n or s["turn"] == 1, "an attack")
+        status = game.wait(lambda s: s["turn"] == 1, "player 1's turn again")
+        last = status["last_turn"]
+        assert (last["player"], last["action"], last["reset"]) == (2, "attack", False)
+        occupied = {(x, y) for y, row in enumerate(status["board"]) for x, ch in enumerate(row) if ch == "B"}
+        assert {(x, y) for x, y, change in last["cells"]} == occupied and 1 <= len(occupied) <= 6
+        assert {change for *_, change in last["cells"]} == {"conquered"}
+        taken = sorted(occupied)[0]
+        pixels = shot(d1, mine, "attack-p1")
+        for _ in range(50):
+            if gained_frame(pixels, mine, taken, view.bright(2)):
+                break
+            pixels = shot(d1, mine, "attack-p1")
+        assert gained_frame(pixels, mine, taken, view.bright(2))
+        assert not gained_frame(pixels, mine, (2, 3), view.bright(1))   # player 1's marks are gone
+        # q asks first; n goes on.
+        key(d1, mine, "q")
+        status = game.wait(lambda s: window_for(s, [1])["note"] is not None, "the question")
+        assert window_for(status, [1])["note"] == "Quit and give up player 1? (y/n)"
+        key(d1, mine, "n")
+        status = game.wait(lambda s: window_for(s, [1])["note"] is None, "the question answered")
+        assert status["alive"] == [1, 2]
+    finally:
+        game.stop()
+
+
+class Terminal:
+    """motti in a pty of 24 x 80 with TERM=xterm; the screen as pyte sees it."""
+
+    def __init__(self, args: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
+        env = dict(env or os.environ, TERM="xterm", ESCDELAY="25")
+        for name in ("TMUX", "LINES", "COLUMNS", "NO_COLOR"):
+            env.pop(name, None)
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        command = " ".join(shlex.quote(a) for a in [*MOTTI, *args])
+        self.child = pexpect.spawn("/bin/bash", ["--norc", "--noprofile", "-c", command], cwd=str(cwd),
+                                   env=env, dimensions=(24, 80), timeout=30)
+
+    def pump(self) -> None:
+        while True:
+            try:
+                self.stream.feed(self.child.read_nonblocking(65536, timeout=0.05))
+            except (pexpect.TIMEOUT, pexpect.EOF):
+                return
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def wait_text(self, text: str, run: StatusRun | None = None) -> None:
+        import time
+
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            self.pump()
+            if text in self.text():
+                return
+        raise AssertionError(f"{text!r} not on the screen:\n{self.text()}")
+
+    def close(self) -> None:
+        if self.child.isalive():
+            self.child.terminate(force=True)
+
+
+def status_of(path: Path) -> dict | None:
+    import json
+
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def test_console_capture_marks_reverse_video_and_m_shows_the_announcements(tmp_path):
+    (tmp_path / "t13.map").write_text(T13)
+    term = Terminal(["-c", "t13.map", "--seed", "2", "--status", "s.json"], tmp_path)
+    try:
+        term.wait_text("Player 1 | Attack: 6 left")
+        term.child.send("lllj")    # the cursor from (0,0) to player 2's capital (3,1)
+        term.child.send("g")
+        term.wait_text("Player 1 | Guerilla | Crosses: 1")
+        term.child.send(" ")
+        term.wait_text("Player 1 | Guerilla | Crosses: 0")
+        term.child.send("\r")
+        term.wait_text("Player 1 wins")
+        status = status_of(tmp_path / "s.json")
+        assert status["message"] == ("P1 guerilla at 3,1 — captured the capital of P2 — encircled 8 cells "
+                                     "of P2 — P2 is out — P1 wins!")
+        last = status["last_turn"]
+        assert (last["player"], last["action"], last["reset"]) == (1, "guerilla", False)
+        cells = {(x, y): change for x, y, change in last["cells"]}
+        assert cells.pop((3, 1)) == "captured"
+        assert set(cells.values()) == {"encircled"} and len(cells) == 8
+        # reverse video on exactly the marked cells (map row y is screen row 2 + y, column 1 + x)
+        buffer = term.screen.buffer
+        reversed_cells = {(x, y) for y in range(3) for x in range(6) if buffer[2 + y][1 + x].reverse}
+        assert reversed_cells == {(x, y) for x, y, _ in last["cells"]}
+        # the message line is shortened at a word bound; m shows the whole announcement
+        line = term.screen.display[7].rstrip()
+        assert line.endswith("…") and status["message"].startswith(line[:-1])
+        assert status["message"][len(line) - 1] == " "
+        term.child.send("m")
+        term.wait_text("(any key returns)")
+        assert "".join(row.rstrip() + " " for row in term.screen.display).count("P1 wins!") == 1
+        term.child.send(" ")
+        term.wait_text("Player 1 wins | q quits")
+        term.child.send("q")
+        term.child.expect(pexpect.EOF)
+    finally:
+        term.close()
+
+
+def test_a_reset_is_announced_and_recorded_not_marked(tmp_path):
+    (tmp_path / "t15.map").write_text(T15)
+    term = Terminal(["-c", "t15.map", "--seed", "2", "--status", "s.json", "--reset-rule", "empty"], tmp_path)
+    try:
+        term.wait_text("Player 1 | Attack: 6 left")
+        term.child.send("j")       # (0,1) is occupied; (1,1) is player 1's last free cell
+        term.child.send("l x")
+        term.wait_text("Player 2 | Attack: 6 left")
+        status = status_of(tmp_path / "s.json")
+        assert status["board"] == ["aabb", "aabb"]
+        assert status["message"] == "P1 defended 1 cell — reset: all land is free again"
+        assert status["last_turn"] == {"player": 1, "action": "defend", "cells": [[1, 1, "occupied"]],
+                                       "reset": True}
+        term.child.send("q")
+        term.wait_text("(y/n)")
+        term.child.send("y")
+        term.child.expect(pexpect.EOF)
+    finally:
+        term.close()
+
+
+def test_quitting_at_the_console_of_a_mixed_game_says_the_game_goes_on(xvfb, tmp_path):
+    three = ("motti-map 1\nsize 9 3\nplayers 3\ncapital 1 1 1\ncapital 2 4 1\ncapital 3 7 1\ngrid\n"
+             "aaabbbccc\naaabbbccc\naaabbbccc\n")
+    (tmp_path / "three.map").write_text(three)
+    term = Terminal(["-c", "three.map", f"1,3:{xvfb.name}", "--seed", "2", "--status", "s.json"], tmp_path,
+                    env=xvfb.env())
+    try:
+        term.wait_text("waiting for P1")
+        status = status_of(tmp_path / "s.json")
+        assert status["console"] == [2] and len(status["windows"]) == 1
+        term.child.send("q")
+        term.wait_text("Quit and give up player 2? (y/n)")
+        term.child.send("y")
+        term.wait_text("motti: P2 quit, out; the game goes on in the windows")
+        status = status_of(tmp_path / "s.json")
+        assert status["alive"] == [1, 3] and status["console"] is None and len(status["windows"]) == 1
+        assert subprocess.run(["xwininfo", "-display", xvfb.name, "-root", "-tree"], capture_output=True,
+                              text=True, timeout=10).stdout.count("motti: players 1, 3") == 1
+    finally:
+        term.close()
+
+
+def test_a_computer_turn_goes_one_action_at_a_time_and_an_observer_q_closes_at_once(xvfb, tmp_path):
+    """Two computers watched in an observer window: every single action is written (status) and drawn before
+    the next one, none skipped; meanwhile the window answers keys: its `q` closes it at once."""
+    (tmp_path / "t6.map").write_text(T6)
+    game = StatusRun(MOTTI, ["t6.map", "--computer", "1,2", "--seed", "3", "--delay", "0.4"], tmp_path,
+                     xvfb.env())
+    try:
+        said: list[str] = []
+        status = game.wait(lambda s: s["windows"] and s["message"], "the first action")
+        while len(said) < 8 and status["winner"] is None:
+            said.append(status["message"])
+            status = game.wait(lambda s, m=status["message"]: s["message"] != m or s["winner"] is not None,
+                               "the next action")
+        attacks = [(text[:2], int(text.split(" ")[2].split("/")[0])) for text in said if " attack " in text]
+        for player, number in attacks:   # attack n of a turn is seen only after attack n-1 was
+            assert number == 1 or (player, number - 1) in attacks, said
+        win = status["windows"][0]
+        assert win["players"] == []
+        key(xvfb, win, "q")
+        code, _out, err = game.finish()
+        assert code == 0, err
+        assert game.status()["winner"] is None and game.status()["windows"] == []
+    finally:
+        game.stop()
+
+
+def test_delay_must_be_a_number_of_seconds(tmp_path):
+    (tmp_path / "t6.map").write_text(T6)
+    for bad in ("-1", "soon", "nan"):
+        done = subprocess.run([*MOTTI, "t6.map", "--delay", bad], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=30)
+        assert done.returncode == 2 and done.stderr.startswith("motti: argument --delay: "), done.stderr
