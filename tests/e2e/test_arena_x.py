@@ -227,3 +227,38 @@ def test_replay_window_at_step_0_idles_at_the_end_and_stops_on_sigterm(room, tmp
         if viewer.poll() is None:
             viewer.kill()
             viewer.wait(10)
+
+
+def test_serve_window_takes_round_ms_and_lingers_on_the_final_table(room, tmp_path, xvfb):
+    record = tmp_path / "game.jsonl"
+    server = subprocess.Popen(arena_cmd("serve", str(room), "--players", "2", "--port", "0", "--seed", "3",
+                                        "--quiet-rounds", "2", "--prep-ms", "50", "--round-ms", "100",
+                                        "--linger-ms", "600000", "--replay", str(record), f"0:{xvfb.name}"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    bots = []
+    try:
+        port = None
+        for line in server.stderr:
+            if "listening on 127.0.0.1:" in line:
+                port = line.rsplit(":", 1)[1].strip()
+                break
+        bots = [subprocess.Popen(arena_cmd("bot", "--seed", str(i), "127.0.0.1", port),
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i in range(2)]
+        assert server.stdout.readline().startswith("game over after ")
+        geometry = poll(lambda: window_geometry(xvfb), "the spectator window")
+        rep = replay.load(record)
+        final = list(rep.states())[-1][1]
+        renderer = Renderer(rep.arena, title="room", ids=rep.header["ids"])
+        shot = tmp_path / "shot.png"
+        expected = renderer.render(final, geometry[2:], table=rep.final["table"])
+        poll(lambda: title_band_is(xvfb, geometry, expected, shot), "'game over' in the title band")
+        assert server.poll() is None  # lingering on the final table
+        wx, wy, ww, wh = geometry
+        xvfb.xdotool("mousemove", str(wx + ww // 2), str(wy + wh // 2))
+        xvfb.xdotool("key", "q")
+        assert server.wait(30) == 0
+    finally:
+        for proc in [server, *bots]:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
