@@ -690,7 +690,7 @@ class ArenaServer:
             log.info("game stopped after %d rounds (%s), %d red", game.round, self.stopped, reds)
         else:
             log.info("game over after %d rounds, %d red", game.round, reds)
-        for client in self._players:
+        for client in sorted(self._players, key=lambda c: c.id):
             log.info("client %d diagnostics: %s", client.id, client.diagnostics.summary())
         return rows
 

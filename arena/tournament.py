@@ -119,7 +119,7 @@ def parse_bots(specs: Sequence[str], base: Path | None = None) -> list[Bot]:
             label, strategy = spec, spec
         elif "{port}" in spec:
             words = [Path(w).name if "/" in w else w for w in spec.split() if "{" not in w]
-            label, strategy = " ".join(words)[:LABEL_CHARS] or "bot", None
+            label, strategy = " ".join(words)[:LABEL_CHARS].rstrip() or "bot", None
             spec = absolute_paths(spec, base or Path.cwd())
         else:
             raise TournamentError(f"bot {spec!r}: expected an example bot ({', '.join(bots.STRATEGIES)}) "
@@ -473,6 +473,8 @@ class Tournament:
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
         handler.addFilter(_OnlyGame(game.number))
         arena_log = logging.getLogger("arena")
+        if arena_log.getEffectiveLevel() > logging.INFO:
+            arena_log.setLevel(logging.INFO)  # the game's log is complete whatever the console shows
         arena_log.addHandler(handler)
         causes = _Causes()
         writer = replay.ReplayWriter(folder / "replay.jsonl", last=False)
