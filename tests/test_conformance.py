@@ -134,6 +134,7 @@ def _playout(name: str, seed: int, sample_every: int, rng: random.Random) -> tup
     return state.serialize(), sampled
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_random_playouts(name: str) -> None:
     rng = random.Random(name)
