@@ -16,7 +16,7 @@ reset nobody holds an occupied cell, so a capital falls only to a player who own
 it (its *ring*) and attacks first: one attack occupies a ring cell, a later one the capital. Therefore the
 player is pulled towards the weakest enemy capital (``SIEGE``: every own cell weighs ``exp(-steps / 2)``,
 steps over land to that capital, so conquests near it count most) and values ring cells highly; while that
-capital is occupied every player, and one holding ring cells all the more, fills land to bring the next reset;
+capital is occupied every player fills land to bring the next reset;
 after a reset the ring cells and then the capital are crossed first. A Guerilla is valued after the
 opponent's best Guerilla in reply, since that can often take its cell, or the pocket it closed, straight
 back (two players swapping cells like that for ever never reach a reset).
@@ -45,7 +45,6 @@ OCCUPIED = 0.4                  # an occupied cell cannot be attacked and walls 
 EXPOSED = 0.3                   # own unoccupied cell an enemy can attack next turn
 ENEMY_CAPITAL_IN_REACH = 15.0   # the weakest enemy's capital is attackable by us
 RESET_PRESSURE = 1.0            # per unoccupied land cell while the target enemy capital is occupied
-RESET_PRESSURE_SIEGE = 3.0      # the same for a player owning cells next to that capital
 APPROACH = 0.6                  # per step between our occupied cells and the weakest enemy capital
 FILL_ATTACKS = 3                # attacks left for a player behind to start filling towards a reset
 CUT_POINT = 3.0                 # prior bonus for a cell between two walls (it may close a pocket)
@@ -170,10 +169,10 @@ def evaluate(game: Game, me: int) -> float:
         dist = land_distance(board.land, (tx, ty))
         ring = int(np.count_nonzero(mine & (dist == 1)))
         if occupied[ty, tx]:
-            # Only a global reset (§2.8) frees an occupied capital: fill the board to bring it, all the more
-            # when owning cells next to that capital (after the reset they let us attack it).
-            pressure = RESET_PRESSURE_SIEGE if ring else RESET_PRESSURE
-            score -= pressure * float(np.count_nonzero(board.land & ~occupied))
+            # Only a global reset (§2.8) frees an occupied capital: fill the board to bring it. The pressure
+            # is the same with or without cells next to that capital: a pressure that grew with the first
+            # such cell would make conquering it cost more than it gains, and the computer never besieged.
+            score -= RESET_PRESSURE * float(np.count_nonzero(board.land & ~occupied))
         closeness = np.exp(-dist / SIEGE_STEPS)
         score += SIEGE * float(closeness[mine].sum())
         score += TARGET_NEIGHBOUR * ring
@@ -399,15 +398,28 @@ def plan(game: Game, rng: random.Random) -> tuple[Action | None, list[tuple[int,
     return action, cells
 
 
-def choose_action(game: Game, rng: random.Random) -> tuple:
-    """The next action of the player in turn, in ``Game.apply`` form (spec §2.2, rules.legal_actions).
+LEVELS = ("easy", "medium", "hard")
+EASY_CHOICES = 12               # easy crosses a random six of this many best targets by the static prior
+
+
+def choose_action(game: Game, rng: random.Random, level: str = "medium") -> tuple:
+    """The next action of the player in turn at *level* (:data:`LEVELS`), in ``Game.apply`` form (spec §2.2,
+    rules.legal_actions).
 
     ``("attack", cells)`` with 0..6 cells is ONE attack, ``("defend", cells)`` 1..3 cells,
-    ``("guerilla", (x, y))``, or ``("pass",)`` when nothing is worth attacking. Raises ``IllegalAction``
-    if the game is over.
+    ``("guerilla", (x, y))``, or ``("pass",)`` when nothing is worth attacking. Raises ``IllegalAction`` if
+    the game is over, ``ValueError`` for an unknown level.
     """
     if game.is_terminal():
         raise IllegalAction("the game is over")
+    if level == "hard":
+        from motti import hard
+
+        return hard.choose_action(game, rng)
+    if level == "easy":
+        return choose_easy(game, rng)
+    if level != "medium":
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
     action, cells = plan(game, rng)
     if action is None:
         return ("pass",)
@@ -416,10 +428,35 @@ def choose_action(game: Game, rng: random.Random) -> tuple:
     return (action.value, tuple(cells))
 
 
-def play_turn(game: Game, rng: random.Random) -> list[Event]:
-    """Play the whole turn of the player in turn (every attack, or one Defend/Guerilla); return the events."""
+def choose_easy(game: Game, rng: random.Random) -> tuple:
+    """The ``easy`` level: one ply and no capital timing. At a fresh turn it takes an enemy capital by
+    Guerilla and defends its own capital next to an enemy occupied cell; otherwise each attack crosses a
+    random six of the :data:`EASY_CHOICES` best targets by a static prior, so it plays the better moves but
+    not the best. ``Game.apply`` form."""
+    board = game.board
+    me = game.current_player
+    if not game.attacked:
+        guerilla = game.legal_mask(Action.GUERILLA)
+        for p, cell in board.capitals.items():
+            if p != me and cell is not None and guerilla[cell[1], cell[0]]:
+                return ("guerilla", cell)
+        capital = board.capitals.get(me)
+        if capital is not None and not board.occupied[capital[1], capital[0]]:
+            enemy_walls = board.occupied & (board.owner != me) & board.land
+            if any(_neighbourhood(enemy_walls, *capital)):
+                return ("defend", (capital,))
+    cells = _cells(game.legal_mask(Action.ATTACK))
+    if not cells:
+        return ("pass",)
+    best = _ranked(_static_scores(game, me, cells), rng)[:EASY_CHOICES]
+    return ("attack", tuple(rng.sample(best, min(len(best), MAX_CROSSES[Action.ATTACK]))))
+
+
+def play_turn(game: Game, rng: random.Random, level: str = "medium") -> list[Event]:
+    """Play the whole turn of the player in turn at *level* (every attack, or one Defend/Guerilla); return the
+    events."""
     player = game.current_player
     events: list[Event] = []
     while not game.is_terminal() and game.current_player == player:
-        events += game.apply(choose_action(game, rng))
+        events += game.apply(choose_action(game, rng, level))
     return events

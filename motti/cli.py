@@ -24,12 +24,20 @@ from pathlib import Path
 from common.cli import EXIT_OK, Parser, UsageError, program_version, run_main
 
 
-def _player_list(text: str) -> set[int]:
-    """``--computer 2,3`` -> {2, 3}."""
-    parts = text.split(",")
-    if not all(part.isascii() and part.isdigit() for part in parts):
-        raise argparse.ArgumentTypeError(f"not a comma-separated list of player numbers: {text!r}")
-    players = {int(part) for part in parts}
+LEVELS = ("easy", "medium", "hard")
+
+
+def _player_list(text: str) -> dict[int, str | None]:
+    """``--computer 2,3`` -> {2: None, 3: None}; ``--computer 2:hard,3:easy`` -> {2: "hard", 3: "easy"}
+    (None: the ``--level`` of the command line)."""
+    players: dict[int, str | None] = {}
+    for part in text.split(","):
+        number, colon, level = part.partition(":")
+        if not (number.isascii() and number.isdigit()):
+            raise argparse.ArgumentTypeError(f"not a comma-separated list of player numbers: {text!r}")
+        if colon and level not in LEVELS:
+            raise argparse.ArgumentTypeError(f"{part!r}: the level is one of {', '.join(LEVELS)}")
+        players[int(number)] = level if colon else None
     if any(not 1 <= player <= 9 for player in players):
         raise argparse.ArgumentTypeError(f"player numbers run from 1 to 9: {text!r}")
     return players
@@ -92,8 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("-o", "--output", metavar="FILE",
                       help="write the map (generated or reduced) to FILE first")
     play.add_argument("-c", "--curses", action="store_true", help="unnamed players use this terminal, not X")
-    play.add_argument("--computer", type=_player_list, default=set(), metavar="LIST",
-                      help="players the computer plays, e.g. 2,3")
+    play.add_argument("--computer", type=_player_list, default={}, metavar="LIST",
+                      help="players the computer plays, e.g. 2,3 (at --level) or 2:hard,3:easy")
+    play.add_argument("--level", choices=LEVELS, default="medium",
+                      help="the computer players' level (default medium)")
     play.add_argument("--seed", type=int, metavar="INT", help="seed of the random numbers (maps and attacks)")
     play.add_argument("--delay", type=_delay, default=0.4, metavar="SECONDS",
                       help="how long each action of a computer player stays on screen before its next one "
@@ -262,7 +272,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     if bad:
         raise UsageError(f"--computer: no player {bad[0]} (the map has {board.players})")
 
-    return _play(args, game, random.Random(f"{seed}:computer"))
+    levels = {player: level or args.level for player, level in sorted(args.computer.items())}
+    return _play(args, game, levels, random.Random(f"{seed}:computer"))
 
 
 def _write_initial_status(path: str, game, console_players: Sequence[int] | None) -> None:
@@ -286,13 +297,14 @@ def _write_initial_save(path: str, game) -> None:
         raise UsageError(f"--save {path}: cannot write: {error.strerror or error}") from None
 
 
-def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
-    """Seat the players (§5), open every window (all or nothing), then run the game loop."""
+def _play(args: argparse.Namespace, game, levels: dict[int, str], computer_rng: random.Random) -> int:
+    """Seat the players (§5), open every window (all or nothing), then run the game loop; *levels* holds each
+    computer player's level."""
     from common.displays import PlayerStringError, Seat, parse_seats
     from common.loop import Inbox
     from common.x11 import DisplayError
 
-    computer = set(args.computer)
+    computer = set(levels)
     default_display = os.environ.get("DISPLAY") or None
     # Players already out (-p, a resumed game) get no seat; without $DISPLAY the unnamed ones sit at the
     # terminal, which only -c or computer players may use.
@@ -352,7 +364,7 @@ def _play(args: argparse.Namespace, game, computer_rng: random.Random) -> int:
             if isinstance(error, ConsoleError):
                 raise UsageError(str(error)) from None
             raise
-    frontend = Frontend(game, inbox, windows, computer=computer, rng=computer_rng, status=args.status,
+    frontend = Frontend(game, inbox, windows, computer=levels, rng=computer_rng, status=args.status,
                         console=console, console_players=console_players, save=args.save,
                         computer_delay=args.delay)
     return frontend.run()

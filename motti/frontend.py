@@ -14,7 +14,7 @@ import random
 import signal
 import sys
 import threading
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,8 @@ from motti.rules import (
     Game,
     IllegalAction,
 )
+from motti.thinking import SOURCE as THINKER
+from motti.thinking import Thinker
 
 if TYPE_CHECKING:
     from common.displays import Seat
@@ -93,7 +95,9 @@ class Frontend:
 
     *windows* maps each source to its open window and seat (see :func:`open_windows`); *console* is the
     :class:`motti.console.Console` of the curses players *console_players* (or None); *computer* holds the
-    players that :mod:`motti.ai` plays, with *rng* for its choices, each of their actions staying on screen
+    players that :mod:`motti.ai` plays (a mapping player -> level, or a collection of players at ``medium``),
+    thinking in a worker thread (motti/thinking.py) so that the windows keep redrawing and a quit is handled
+    at once, with *rng* for its choices, each of their actions staying on screen
     *computer_delay* seconds before the next (``--delay``; the windows stay responsive meanwhile); *status*
     is the ``--status`` file or None; *save* is the ``--save`` file or None.
 
@@ -119,6 +123,8 @@ class Frontend:
         self.inbox = inbox
         self.computer = frozenset(computer)
         self.rng = rng if rng is not None else random.Random()
+        levels = computer if isinstance(computer, Mapping) else dict.fromkeys(computer, "medium")
+        self.thinker = Thinker(inbox, levels, self.rng)
         self.status = status
         self.console = console
         self.console_players = tuple(p for p in console_players if p not in self.computer)
@@ -183,6 +189,8 @@ class Frontend:
             if event.name == COMPUTER_TIMER:
                 self.computer_pending = False
                 self._computer_move()
+        elif isinstance(event, Command) and event.source == THINKER:
+            self._computer_answer(event)
         elif isinstance(event, Command):
             self._command(event)
 
@@ -318,6 +326,10 @@ class Frontend:
     def _after(self, events: list[object], action: str | None = None) -> str | None:
         """Announce *events* (the result of *action*), save, redraw, write the status, schedule the computer.
         Returns the announcement."""
+        if events and self.thinker.busy:
+            # The game changed while a computer player was thinking (a quit, a closed window): think again.
+            self.thinker.cancel()
+            self.computer_pending = False
         said = self.chronicle.record(events, action)
         if said is not None:
             self.message = said
@@ -396,13 +408,19 @@ class Frontend:
             self.inbox.call_later(self.computer_delay, COMPUTER_TIMER)
 
     def _computer_move(self) -> None:
-        from motti import ai
-
+        """The computer's timer: start thinking in a worker thread (motti/thinking.py); the loop goes on."""
         game = self.game
         if game.is_terminal() or game.current_player not in self.computer:
             return
-        action = ai.choose_action(game, self.rng)
-        self._after(game.apply(action), str(action[0]))
+        self.computer_pending = True
+        self.thinker.start(game)
+
+    def _computer_answer(self, answer: Command) -> None:
+        action = self.thinker.take(answer)
+        if action is None:
+            return
+        self.computer_pending = False
+        self._after(self.game.apply(action), str(action[0]))
 
     # ---- drawing and status --------------------------------------------------------------------------------
     def refresh(self) -> None:

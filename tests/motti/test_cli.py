@@ -53,7 +53,7 @@ def test_defaults_are_the_manuals():
     assert (args.distance_min, args.granularity, args.height, args.plasma_min, args.plasma_max,
             args.randomness, args.threshold, args.width) == (8.0, 0.3, 15, 0.0, 0.3, 0.2, 0.15, 20)
     assert args.players is None and args.output is None and args.curses is False
-    assert (args.capital_rule, args.reset_rule, args.computer, args.seed) == ("v3", "empty", set(), None)
+    assert (args.capital_rule, args.reset_rule, args.computer, args.seed) == ("v3", "empty", {}, None)
 
 
 def test_short_options_and_both_spellings_of_height():
@@ -73,7 +73,7 @@ def test_player_strings_may_follow_options():
     args = parse("islands.map", "-p", "2", "-o", "two.map", "1:host:0")
     assert (args.map, args.players, args.output, args.seats) == ("islands.map", 2, "two.map", ["1:host:0"])
     args = parse("two.map", "--script", "moves.txt", "--final", "end.map", "--computer", "2,3")
-    assert (args.script, args.final, args.computer) == ("moves.txt", "end.map", {2, 3})
+    assert (args.script, args.final, args.computer) == ("moves.txt", "end.map", {2: None, 3: None})
 
 
 def test_help_is_only_long_and_names_every_option(capsys):
@@ -81,7 +81,7 @@ def test_help_is_only_long_and_names_every_option(capsys):
     assert code == 0
     for option in ("--distance-min", "--granularity", "--heigth", "--height", "--plasma-min", "--plasma-max",
                    "--randomness", "--threshold", "--width", "--curses", "--players", "--output", "--seed",
-                   "--script", "--final", "--status", "--computer", "--capital-rule", "--reset-rule",
+                   "--script", "--final", "--status", "--computer", "--level", "--capital-rule", "--reset-rule",
                    "--version", "-d D", "-g G", "-h H", "-m MIN", "-M MAX", "-r R", "-t T", "-w W", "-c",
                    "-p N", "-o FILE"):
         assert option in out, option

@@ -1,0 +1,175 @@
+"""motti's computer levels against each other (spec/motti.md §2; motti/ai.py, motti/hard.py).
+
+2-player games on freshly generated default 20x15 maps (seeded), seats alternated (even games: the first
+named player is player 1), a cap of 400 turns, under the default reset rule ``strict`` and, beside it, the
+``empty`` figures. ``baseline`` is the computer player as it was before the levels (bench/motti_baseline.py),
+``random`` picks a random legal action. Printed, never asserted; the bars of the levels:
+
+* hard vs baseline, 40 games: >= 50 % won by capture, at most 1 loss, >= 25 % of the games over within 200
+  turns;
+* hard vs hard, 20 games: >= 80 % over by capture within 400 turns;
+* each level beats the one below in >= 60 % of the games decided by capture; easy beats random in >= 90 %;
+* time per action, median and worst, per level on 20x15 and on the shipped ``continent``; the worst of hard
+  <= 1.5 s on 20x15 with the default budget.
+
+The hard level may play with a smaller search budget here (``--hard-budget``, printed) so that the motti part
+of ``make bench`` stays within 20 minutes on a 2-core machine; games run in ``--jobs`` processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import motti_baseline  # noqa: E402
+
+from motti import ai, hard  # noqa: E402
+from motti.generate import generate  # noqa: E402
+from motti.mapfile import find_map, load_map  # noqa: E402
+from motti.rules import CapitalCaptured, Game  # noqa: E402
+
+Chooser = Callable[[Game, random.Random], tuple]
+TURN_CAP = 400
+QUICK_TURNS = 200
+
+
+def chooser(name: str, budget: int) -> Chooser:
+    """The move function of a player kind: random, baseline, easy, medium or hard (with *budget*)."""
+    if name == "random":
+        return lambda game, rng: rng.choice(game.legal_actions())
+    if name == "baseline":
+        return motti_baseline.choose_action
+    if name == "hard":
+        return lambda game, rng: hard.choose_action(game, rng, budget)
+    return lambda game, rng: ai.choose_action(game, rng, name)
+
+
+@dataclass
+class Result:
+    """One game: the kind that won (None: the cap), whether by capture, turns played, seconds per action."""
+
+    winner: str | None
+    capture: bool
+    turns: int
+    times: dict[str, list[float]]
+
+
+def play(seed: int, first: str, second: str, rule: str, budget: int, turns: int = TURN_CAP) -> Result:
+    """One seeded game on a generated 20x15 map; *first* is player 1 on even seeds, player 2 on odd ones."""
+    kinds = {1: first, 2: second} if seed % 2 == 0 else {1: second, 2: first}
+    movers = {p: chooser(kind, budget) for p, kind in kinds.items()}
+    game = Game(generate(20, 15, 2, random.Random(seed)), random.Random(seed), reset_rule=rule)
+    rngs = {p: random.Random(seed * 31 + p) for p in kinds}
+    times: dict[str, list[float]] = {first: [], second: []}
+    played = 0
+    capture = False
+    while not game.is_terminal() and played < turns:
+        player = game.current_player
+        start = time.perf_counter()
+        action = movers[player](game, rngs[player])
+        times[kinds[player]].append(time.perf_counter() - start)
+        events = game.apply(action)
+        capture |= any(isinstance(event, CapitalCaptured) for event in events)
+        played += game.current_player != player or game.is_terminal()
+    winner = kinds[game.winner] if game.winner is not None else None
+    return Result(winner, capture and winner is not None, played, times)
+
+
+def _play(job: tuple[int, str, str, str, int]) -> Result:
+    return play(*job)
+
+
+def match(pool: ProcessPoolExecutor, first: str, second: str, games: int, rule: str, budget: int,
+          seed: int) -> list[Result]:
+    """*games* seeded games of *first* against *second*, printed as one line."""
+    start = time.perf_counter()
+    jobs = [(seed + i, first, second, rule, budget) for i in range(games)]
+    results = list(pool.map(_play, jobs))
+    won = sum(r.winner == first for r in results)
+    lost = sum(r.winner == second for r in results)
+    by_capture = sum(r.winner == first and r.capture for r in results)
+    decided = [r for r in results if r.capture]
+    quick = sum(r.winner is not None and r.turns <= QUICK_TURNS for r in results)
+    share = f"{100 * sum(r.winner == first for r in decided) / len(decided):.0f}%" if decided else "-"
+    print(f"  {first:>8} vs {second:<8} [{rule:<6}] {games:3d} games: won {won} ({by_capture} by capture), "
+          f"lost {lost}, capped {games - won - lost}; of the {len(decided)} decided by capture {share} won; "
+          f"over within {QUICK_TURNS} turns {quick} ({100 * quick / games:.0f}%); "
+          f"{time.perf_counter() - start:.0f} s", flush=True)
+    return results
+
+
+def time_per_action(name: str, budget: int, board_name: str | None, turns: int, seed: int) -> str:
+    """Seconds per action of *name* playing both seats for *turns* turns: 'median / worst'."""
+    if board_name is None:
+        board = generate(20, 15, 2, random.Random(seed))
+    else:
+        board = load_map(find_map(board_name)).board
+    game = Game(board, random.Random(seed))
+    move = chooser(name, budget)
+    rng = random.Random(seed)
+    times: list[float] = []
+    played = 0
+    while not game.is_terminal() and played < turns:
+        player = game.current_player
+        start = time.perf_counter()
+        action = move(game, rng)
+        times.append(time.perf_counter() - start)
+        game.apply(action)
+        played += game.current_player != player
+    return f"{statistics.median(times) * 1000:7.1f} / {max(times) * 1000:7.1f} ms ({len(times)} actions)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--hard-budget", type=int, default=8,
+                        help=f"search simulations of hard in the matches (default {hard.DEFAULT_BUDGET})")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every number of games")
+    parser.add_argument("--only", default="", help="comma-separated parts: ladder,baseline,self,empty,time")
+    args = parser.parse_args()
+    parts = set(args.only.split(",")) if args.only else {"ladder", "baseline", "self", "empty", "time"}
+
+    def n(games: int) -> int:
+        return max(2, round(games * args.scale))
+
+    budget = args.hard_budget
+    print(f"motti levels: 2 players, generated 20x15 maps, seats alternated, cap {TURN_CAP} turns; "
+          f"hard plays with a search budget of {budget} simulations (default {hard.DEFAULT_BUDGET})")
+    with ProcessPoolExecutor(args.jobs) as pool:
+        if "baseline" in parts:
+            match(pool, "hard", "baseline", n(40), "strict", budget, args.seed)
+        if "self" in parts:
+            results = match(pool, "hard", "hard", n(20), "strict", budget, args.seed)
+            over = sum(r.capture for r in results)
+            print(f"    hard vs hard: {over} of {len(results)} over by capture within {TURN_CAP} turns")
+        if "ladder" in parts:
+            match(pool, "easy", "random", n(20), "strict", budget, args.seed)
+            match(pool, "medium", "easy", n(20), "strict", budget, args.seed)
+            match(pool, "hard", "medium", n(20), "strict", budget, args.seed)
+            match(pool, "medium", "baseline", n(20), "strict", budget, args.seed)
+        if "empty" in parts:
+            match(pool, "hard", "baseline", n(20), "empty", budget, args.seed)
+            match(pool, "medium", "easy", n(10), "empty", budget, args.seed)
+            match(pool, "hard", "medium", n(10), "empty", budget, args.seed)
+    if "time" in parts:
+        print("time per action (median / worst), both seats played by the level:")
+        for name in ("easy", "medium", "hard"):
+            small = time_per_action(name, hard.DEFAULT_BUDGET, None, 40, args.seed)
+            large = time_per_action(name, hard.DEFAULT_BUDGET, "continent", 4, args.seed)
+            print(f"  {name:<6} 20x15 (40 turns): {small}; continent (4 turns): {large}", flush=True)
+        print(f"  (hard with its default budget of {hard.DEFAULT_BUDGET} simulations)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,371 @@
+"""The ``hard`` computer level of motti (spec/motti.md §2): capital windows, reset timing, a two-ply search.
+
+An occupied capital cannot be attacked, so a capital falls only between a global reset (§2.8) and its owner's
+next turn. The cells orthogonally next to a capital are its *ring*: one occupied ring cell makes the capital
+attackable. With ``a`` attacks left and ``r`` crossable ring cells, crossing every ring cell, and the capital
+as soon as one of them is conquered, captures with the probability :func:`strike_odds` (each attack conquers
+each cross with probability 1/6, §2.2). On top of the ``medium`` player (motti/ai.py) the hard player, in this
+order:
+
+1. at a fresh turn takes an enemy capital with a Guerilla whenever it can (a certain capture);
+2. at a fresh turn defends its own unoccupied capital when the enemy holds one of its ring cells or has an
+   occupied cell within 2 cells (Chebyshev distance), unless its own strike now is worth more than the risk;
+3. strikes while an enemy capital is unoccupied and a ring cell (or the capital) can be crossed;
+4. at a fresh turn takes a certain Guerilla onto an enemy's ring cell (it makes the next window its own);
+5. times the reset: an attack that would bring the global reset is crossed first when the strike after it is
+   its own (it owns ring cells, the enemy owns fewer), and left out when the window would be the enemy's;
+6. otherwise, at the start of its turns, chooses between the medium player's best Attack, Defend and
+   Guerilla by a search: each candidate is played on clones reseeded from its own ``random.Random`` — its
+   whole turn, then every other player's reply turn, both played by a fast policy with the same
+   capital-window rules — and the mean :func:`motti.ai.evaluate` after the reply decides. The number of
+   simulations is fixed (``budget``), so a seed gives the same game on any machine.
+
+Deterministic given its ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+
+from motti import ai
+from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Cell, Game, Reset, legal_mask
+
+#: Simulations of the search per decision at the start of a turn (about 1 s on a 20x15 map here).
+DEFAULT_BUDGET = 48
+#: At most this many reachable cells (§2.8 strict) or unoccupied cells (empty) make the reset worth timing.
+TRIGGER_CANDIDATES = 8
+_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+@cache
+def strike_odds(attacks: int, ring: int, capital_open: bool = False) -> Fraction:
+    """Exact probability that a strike captures an unoccupied capital within *attacks* attacks.
+
+    *ring* is the number of ring cells crossable now (0..4), *capital_open* whether the capital itself is
+    crossable (an occupied own cell is next to it). Each attack conquers each of its crosses with probability
+    1/6 (§2.2): the ring cells are crossed until one falls, then the capital. For example
+    ``strike_odds(5, 1) == 0.196...`` and ``strike_odds(5, 4) == 0.466...``.
+    """
+    if attacks <= 0:
+        return Fraction(0)
+    if capital_open:
+        return 1 - Fraction(5, 6) ** attacks
+    if ring <= 0:
+        return Fraction(0)
+    ring = min(ring, MAX_CROSSES[Action.ATTACK])
+    hit = Fraction(ring, 6)
+    return hit * strike_odds(attacks - 1, ring - 1, True) + (1 - hit) * strike_odds(attacks - 1, ring, False)
+
+
+def ring_of(game: Game, capital: Cell) -> list[Cell]:
+    """The land cells orthogonally next to *capital* (its ring), as (x, y)."""
+    board = game.board
+    x, y = capital
+    return [(x + dx, y + dy) for dx, dy in _ORTHOGONAL
+            if board.inside(x + dx, y + dy) and board.land[y + dy, x + dx]]
+
+
+def _enemy_capitals(game: Game, me: int) -> list[tuple[int, Cell]]:
+    return [(p, c) for p, c in game.board.capitals.items() if c is not None and p != me and p in game.alive]
+
+
+def _strike(game: Game, me: int, attacks: int) -> tuple[float, list[Cell]]:
+    """The best strike of *me* against an unoccupied enemy capital: (odds with *attacks* attacks, the crosses
+    that must be in the next attack: every crossable ring cell, or the capital once it is crossable)."""
+    board = game.board
+    mask = legal_mask(board, me, Action.ATTACK)
+    best: tuple[float, list[Cell]] = (0.0, [])
+    for _p, capital in _enemy_capitals(game, me):
+        cx, cy = capital
+        if board.occupied[cy, cx]:
+            continue
+        if mask[cy, cx]:
+            odds, crosses = strike_odds(attacks, 0, True), [capital]
+        else:
+            crosses = [c for c in ring_of(game, capital) if mask[c[1], c[0]]]
+            odds = strike_odds(attacks, len(crosses))
+        if crosses and float(odds) > best[0]:
+            best = (float(odds), crosses)
+    return best
+
+
+def _threat(game: Game, me: int) -> float:
+    """How likely an enemy's next fresh turn takes *me*'s capital if it stays unoccupied (0 when occupied)."""
+    board = game.board
+    capital = board.capitals.get(me)
+    if capital is None or board.occupied[capital[1], capital[0]]:
+        return 0.0
+    cx, cy = capital
+    worst = 0.0
+    for enemy in game.alive:
+        if enemy == me:
+            continue
+        if legal_mask(board, enemy, Action.GUERILLA)[cy, cx]:
+            return 1.0
+        mask = legal_mask(board, enemy, Action.ATTACK)
+        ring = [c for c in ring_of(game, capital) if mask[c[1], c[0]] or board.owner[c[1], c[0]] == enemy]
+        worst = max(worst, float(strike_odds(ATTACKS_PER_TURN, len(ring))))
+    return worst
+
+
+def _capital_in_danger(game: Game, me: int) -> bool:
+    """*me*'s capital is unoccupied and an enemy owns one of its ring cells or occupies a cell within 2."""
+    board = game.board
+    capital = board.capitals.get(me)
+    if capital is None:
+        return False
+    cx, cy = capital
+    if board.occupied[cy, cx]:
+        return False
+    if any(board.owner[y, x] not in (0, me) for x, y in ring_of(game, capital)):
+        return True
+    near = (slice(max(cy - 2, 0), cy + 3), slice(max(cx - 2, 0), cx + 3))
+    return bool((board.occupied[near] & board.land[near] & (board.owner[near] != me)).any())
+
+
+def _certain_guerilla(game: Game, me: int, ring: bool) -> Cell | None:
+    """A Guerilla cell onto an unoccupied enemy capital (or, with *ring*, onto an enemy-owned cell of an enemy
+    capital's ring), or None."""
+    board = game.board
+    mask = legal_mask(board, me, Action.GUERILLA)
+    for enemy, capital in _enemy_capitals(game, me):
+        cells = ring_of(game, capital) if ring else [capital]
+        for x, y in cells:
+            if mask[y, x] and board.owner[y, x] == enemy:
+                return (x, y)
+    return None
+
+
+def _defence(game: Game, me: int, rng: random.Random) -> list[Cell]:
+    """Defend: the own capital first, then own unoccupied ring cells of enemy capitals an enemy could attack,
+    then the medium player's choice (cells next to enemy occupied cells)."""
+    board = game.board
+    capital = board.capitals[me]
+    assert capital is not None
+    cells = [capital]
+    attackable = np.zeros(board.land.shape, dtype=bool)
+    for enemy in game.alive:
+        if enemy != me:
+            attackable |= legal_mask(board, enemy, Action.ATTACK)
+    own = legal_mask(board, me, Action.DEFEND)
+    for _p, enemy_capital in _enemy_capitals(game, me):
+        cells += [c for c in ring_of(game, enemy_capital) if own[c[1], c[0]] and attackable[c[1], c[0]]]
+    planned, _value = ai._Planner(game, rng).best_defend()
+    cells += planned
+    out: list[Cell] = []
+    for cell in cells:
+        if cell not in out:
+            out.append(cell)
+    return out[: MAX_CROSSES[Action.DEFEND]]
+
+
+def _ring_counts(game: Game, me: int) -> tuple[int, int]:
+    """(ring cells of enemy capitals that *me* owns, ring cells of *me*'s capital that enemies own): what each
+    side can strike with right after a reset, when nobody occupies anything."""
+    board = game.board
+    mine = max((sum(board.owner[y, x] == me for x, y in ring_of(game, c))
+                for _p, c in _enemy_capitals(game, me)), default=0)
+    capital = board.capitals.get(me)
+    theirs = 0
+    if capital is not None:
+        theirs = sum(board.owner[y, x] not in (0, me) for x, y in ring_of(game, capital))
+    return int(mine), int(theirs)
+
+
+def _reset_triggers(game: Game, me: int) -> list[Cell]:
+    """Cells whose conquest by *me*'s next attack brings the global reset (§2.8), found on clones; only
+    looked for when few cells hold the reset back."""
+    board = game.board
+    unoccupied = board.land & ~board.occupied
+    if game.reset_rule == "strict":
+        pending = np.zeros(board.land.shape, dtype=bool)
+        for player in game.alive:
+            own = board.owner == player
+            pending |= unoccupied & ~own & _dilate8(own & board.occupied)
+    else:
+        pending = unoccupied
+    count = int(np.count_nonzero(pending))
+    if count == 0 or count > TRIGGER_CANDIDATES:
+        return []
+    mask = legal_mask(board, me, Action.ATTACK) & pending
+    out = []
+    for cell in ai._cells(mask):
+        trial = clone(game, ai._FirstCross(0))
+        if any(isinstance(event, Reset) for event in trial.attack([cell])):
+            out.append(cell)
+    return out
+
+
+def _dilate8(mask: np.ndarray) -> np.ndarray:
+    return mask | ai._shift_any(mask, diagonal=True)
+
+
+def clone(game: Game, rng: random.Random) -> Game:
+    """An independent copy of *game* drawing from *rng* (the board arrays copied, no deepcopy)."""
+    twin = copy.copy(game)
+    twin.board = game.board.copy()
+    twin.crosses = list(game.crosses)
+    twin.rng = rng
+    return twin
+
+
+def _fill(crosses: list[Cell], more: list[Cell], avoid: set[Cell] = frozenset()) -> list[Cell]:  # type: ignore[assignment]
+    out = list(crosses)
+    for cell in more:
+        if len(out) >= MAX_CROSSES[Action.ATTACK]:
+            break
+        if cell not in out and cell not in avoid:
+            out.append(cell)
+    return out
+
+
+def _quick_targets(game: Game, me: int, rng: random.Random) -> list[Cell]:
+    """Attack targets of *me* by a static prior, best first, at most six (no simulation): an enemy cell is
+    worth more with more own occupied cells around it (it may close a pocket), a cell between two walls
+    (a cut point) more, a cell next to an enemy capital more still, an enemy capital most; own cells least."""
+    board = game.board
+    legal = game.legal_mask(Action.ATTACK)
+    if not legal.any():
+        return []
+    own = board.owner == me
+    walls = np.pad(own & board.occupied, 1)
+    barrier = np.pad((own & board.occupied) | ~board.land, 1, constant_values=True)
+    h, w = legal.shape
+    around = [barrier[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dx, dy in ai._RING]
+    runs = sum((around[i] & ~around[i - 1]).astype(np.int8) for i in range(8))
+    score = np.where(own, ai.OCCUPIED, 2.0)
+    score = score + (~own) * 0.5 * sum(walls[1 + dy:1 + dy + h, 1 + dx:1 + dx + w].astype(np.int8)
+                                        for dx, dy in ai._RING)
+    score = score + ai.CUT_POINT * (runs >= 2)
+    for _p, (x, y) in _enemy_capitals(game, me):
+        score[y, x] += 100.0
+        bonus = ai.RING if board.occupied[y, x] else ai.RING_OPEN
+        for rx, ry in ring_of(game, (x, y)):
+            score[ry, rx] += bonus
+    ys, xs = np.nonzero(legal)
+    values = score[ys, xs] + np.random.default_rng(rng.getrandbits(32)).random(ys.size) * 1e-3
+    order = np.argsort(-values)[: MAX_CROSSES[Action.ATTACK]]
+    return [(int(xs[i]), int(ys[i])) for i in order]
+
+
+def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> tuple | None:
+    """Rules 1–4 of the module docstring: the move they dictate now, or None."""
+    fresh = not game.attacked
+    if fresh:
+        cell = _certain_guerilla(game, me, ring=False)
+        if cell is not None:
+            return ("guerilla", cell)
+    odds, crosses = _strike(game, me, game.attacks_left)
+    if fresh and _capital_in_danger(game, me):
+        if odds <= (1 - odds) * _threat(game, me):
+            if fast:
+                return ("defend", (game.board.capitals[me],))
+            return ("defend", tuple(_defence(game, me, rng)))
+    if crosses:
+        return ("attack", tuple(_fill(crosses, _quick_targets(game, me, rng))))
+    if fresh:
+        cell = _certain_guerilla(game, me, ring=True)
+        if cell is not None:
+            return ("guerilla", cell)
+    return None
+
+
+def _timed(game: Game, me: int, crosses: list[Cell], rng: random.Random) -> list[Cell]:
+    """Rule 5: put reset-bringing cells first when the window after the reset is ours, drop them when it is
+    the enemy's."""
+    triggers = _reset_triggers(game, me)
+    if not triggers:
+        return crosses
+    mine, theirs = _ring_counts(game, me)
+    if mine > theirs:
+        return _fill(triggers[: MAX_CROSSES[Action.ATTACK]], crosses)
+    if theirs > 0:
+        return [c for c in crosses if c not in triggers]
+    return crosses
+
+
+def fast_action(game: Game, rng: random.Random) -> tuple:
+    """The search's policy for every simulated turn: the capital-window rules, then the six best targets by
+    the static prior (``Game.apply`` form)."""
+    me = game.current_player
+    move = _window_move(game, me, rng, fast=True)
+    if move is not None:
+        return move
+    targets = _quick_targets(game, me, rng)
+    if not targets:
+        return ("pass",)
+    return ("attack", tuple(targets[: MAX_CROSSES[Action.ATTACK]]))
+
+
+def _rollout(game: Game, first: tuple, me: int, seed: int) -> float:
+    """Play *first* and the rest of *me*'s turn, then every other player's turn, on a clone reseeded with
+    *seed*; return :func:`motti.ai.evaluate` for *me*."""
+    rng = random.Random(seed)
+    trial = clone(game, random.Random(seed ^ 0x5BD1E995))
+    trial.apply(first)
+    while not trial.is_terminal() and trial.current_player == me:
+        trial.apply(fast_action(trial, rng))
+    while not trial.is_terminal() and trial.current_player != me:
+        trial.apply(fast_action(trial, rng))
+    return ai.evaluate(trial, me)
+
+
+def _candidates(game: Game, rng: random.Random) -> list[tuple]:
+    """The medium player's best Attack (its first attack), Defend and Guerilla, in ``Game.apply`` form."""
+    planner = ai._Planner(game, rng)
+    cells, _value = planner.best_attack()
+    out: list[tuple] = [("attack", tuple(_timed(game, game.current_player, cells, rng)))]
+    possible = game.possible_actions()
+    if Action.GUERILLA in possible:
+        guerilla, _value = planner.best_guerilla()
+        if guerilla:
+            out.append(("guerilla", guerilla[0]))
+    if Action.DEFEND in possible:
+        defend, _value = planner.best_defend()
+        if defend:
+            out.append(("defend", tuple(defend)))
+    return out
+
+
+def search(game: Game, candidates: list[tuple], rng: random.Random, budget: int) -> tuple:
+    """The candidate with the best mean evaluation after the reply, over ``budget // len(candidates)``
+    reseeded simulations each (the same seeds for every candidate); ties go to the earlier candidate."""
+    if len(candidates) == 1:
+        return candidates[0]
+    me = game.current_player
+    runs = max(1, budget // len(candidates))
+    seeds = [rng.getrandbits(32) for _ in range(runs)]
+    best, best_value = candidates[0], -np.inf
+    for candidate in candidates:
+        value = sum(_rollout(game, candidate, me, seed) for seed in seeds) / runs
+        if value > best_value:
+            best, best_value = candidate, value
+    return best
+
+
+def choose_action(game: Game, rng: random.Random, budget: int = DEFAULT_BUDGET) -> tuple:
+    """The hard player's next action for the player in turn, in ``Game.apply`` form (see module docstring).
+
+    *budget* is the number of simulations of the search at the start of a turn (0 = no search: the medium
+    player's choice). Raises ``IllegalAction`` if the game is over."""
+    if game.is_terminal():
+        return ai.choose_action(game, rng)
+    me = game.current_player
+    move = _window_move(game, me, rng, fast=False)
+    if move is not None:
+        return move
+    if game.attacked or budget <= 0:
+        action = ai.choose_action(game, rng)
+        if action[0] not in ("attack", "pass"):
+            return action
+        crosses = _timed(game, me, list(action[1]) if action[0] == "attack" else [], rng)
+        return ("attack", tuple(crosses)) if crosses else ("pass",)
+    chosen = search(game, _candidates(game, rng), rng, budget)
+    if chosen[0] == "attack" and not chosen[1]:
+        return ("pass",)
+    return chosen

@@ -1,0 +1,239 @@
+"""motti's three computer levels (motti/ai.py, motti/hard.py): the evaluation fix, the capital-window play of
+``hard`` with its exact odds, legal moves at every level, the command line and the worker thread."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from common.loop import Command, Inbox
+from motti import ai, cli, hard
+from motti.generate import generate
+from motti.mapfile import parse_map
+from motti.rules import Action, Game
+from motti.thinking import SOURCE, Thinker
+
+LEVEL_BUDGET = {"easy": 0, "medium": 0, "hard": 4}
+
+
+class Draws(random.Random):
+    """A game rng whose every attack draws *draw*."""
+
+    def __init__(self, draw: int) -> None:
+        super().__init__(0)
+        self.draw = draw
+
+    def randrange(self, *args: object, **kwargs: object) -> int:
+        return self.draw
+
+
+def header(w: int, h: int, capitals: list[tuple[int, int]]) -> str:
+    lines = ["motti-map 1", f"size {w} {h}", f"players {len(capitals)}"]
+    lines += [f"capital {k} {x} {y}" for k, (x, y) in enumerate(capitals, start=1)]
+    return "\n".join(lines + ["grid"]) + "\n"
+
+
+def game_of(text: str, **kwargs) -> Game:
+    return Game(parse_map(text).board, random.Random(0), **kwargs)
+
+
+def move(game: Game, level: str, rng: random.Random) -> tuple:
+    if level == "hard":
+        return hard.choose_action(game, rng, LEVEL_BUDGET["hard"])
+    return ai.choose_action(game, rng, level)
+
+
+# ------------------------------------------------------------------------------------------ medium: the fix
+
+
+def test_conquering_a_ring_cell_scores_positively() -> None:
+    # Player 2's capital (4,1) is occupied; player 1's wall (2,1) can attack (3,1), a cell of its ring. Owning
+    # that cell is what lets player 1 strike after the next reset, so it must score above the board before.
+    text = header(6, 3, [(0, 1), (4, 1)]) + "aaabbb\naaAbBb\naaabbb\n"
+    game = game_of(text, reset_rule="strict")
+    before = ai.evaluate(game, 1)
+    after = ai.clone(game)
+    after.attack([(3, 1)])
+    assert after.board.owner[1, 3] == 1
+    assert ai.evaluate(after, 1) > before
+    values = dict((cell, value) for value, cell in ai._Planner(game, random.Random(1)).attack_values())
+    assert values[(3, 1)] > 0
+
+
+# ------------------------------------------------------------------------------------------ the exact strike
+
+
+def reset_position(ring: int) -> Game:
+    """Right after a reset (nothing occupied), player 1 to move with 5 attacks left, owning *ring* of the four
+    cells next to player 2's capital (4,2); its own capital (0,0) lies beyond the sea."""
+    rows = [list(row) for row in ("a......", "....b..", "...bbb.", "....b..", ".......")]
+    for x, y in [(3, 2), (5, 2), (4, 1), (4, 3)][:ring]:
+        rows[y][x] = "a"
+    text = header(7, 5, [(0, 0), (4, 2)]) + "\n".join("".join(r) for r in rows) + "\n"
+    return game_of(text, attacks=5, reset_rule="strict")
+
+
+def capture_count(game: Game, rng: random.Random, seen: dict[tuple, int]) -> int:
+    """Over every sequence of the remaining draws of the turn (6 per attack), how many capture player 2's
+    capital with hard playing player 1. A game over or a passed turn stands for all the sequences that share
+    its draws so far; positions reached by several sequences are played once (*seen*)."""
+    key = (game.board.owner.tobytes(), game.board.occupied.tobytes(), game.attacks_left)
+    if key in seen:
+        return seen[key]
+    action = hard.choose_action(game, rng, 0)
+    assert action[0] == "attack"
+    count = 0
+    for draw in range(6):
+        child = hard.clone(game, Draws(draw))
+        child.apply(action)
+        left = child.attacks_left if child.current_player == 1 else 0
+        if child.winner == 1:
+            count += 6 ** left
+        elif left:
+            count += capture_count(child, rng, seen)
+    seen[key] = count
+    return count
+
+
+@pytest.mark.parametrize(("ring", "odds"), [(1, 0.196), (2, 0.328), (3, 0.413), (4, 0.466)])
+def test_the_strike_after_a_reset_captures_with_the_exact_odds(ring: int, odds: float) -> None:
+    captured = Fraction(capture_count(reset_position(ring), random.Random(1), {}), 6 ** 5)
+    assert captured == hard.strike_odds(5, ring)
+    assert round(float(captured), 3) == odds
+
+
+def test_strike_odds_of_a_whole_turn() -> None:
+    assert round(float(hard.strike_odds(6, 4)), 3) == 0.554
+    assert hard.strike_odds(3, 0, True) == 1 - Fraction(5, 6) ** 3
+    assert hard.strike_odds(5, 0) == 0
+
+
+def test_the_strike_crosses_the_ring_then_the_capital() -> None:
+    game = reset_position(2)
+    verb, cells = hard.choose_action(game, random.Random(1), 0)
+    assert verb == "attack" and set(cells[:2]) == {(3, 2), (5, 2)}
+    game = hard.clone(game, Draws(0))
+    game.apply((verb, cells))
+    verb, cells = hard.choose_action(game, random.Random(1), 0)
+    assert verb == "attack" and cells[0] == (4, 2)
+
+
+# ------------------------------------------------------------------------------------- hard: capital windows
+
+
+def test_hard_takes_a_capital_by_guerilla() -> None:
+    text = header(6, 3, [(0, 0), (3, 1)]) + "aaAbbb\naaabbb\naaabbb\n"
+    assert hard.choose_action(game_of(text), random.Random(1), 4) == ("guerilla", (3, 1))
+
+
+def test_hard_defends_its_capital_when_the_enemy_holds_a_ring_cell() -> None:
+    # Player 2 owns (2,1), next to player 1's free capital (1,1); player 1 has no strike of its own.
+    text = header(7, 3, [(1, 1), (5, 1)]) + "aaabbbb\naabbbbb\naaabbbb\n"
+    verb, cells = hard.choose_action(game_of(text, reset_rule="strict"), random.Random(1), 4)
+    assert verb == "defend" and cells[0] == (1, 1)
+
+
+def test_hard_takes_a_certain_guerilla_onto_an_enemy_ring_cell() -> None:
+    # Player 2's capital (4,1) is occupied; player 1's wall (2,0) is diagonal to (3,1), a ring cell of it.
+    text = header(6, 3, [(0, 2), (4, 1)]) + "aaAbbb\naaabBb\naaabbb\n"
+    assert hard.choose_action(game_of(text, reset_rule="strict"), random.Random(1), 4) == ("guerilla", (3, 1))
+
+
+def test_hard_brings_the_reset_first_when_the_window_is_its_own() -> None:
+    # Under strict only (2,1) holds the reset back (player 1 reaches it from its wall (1,1)); player 1 owns
+    # (4,1), a ring cell of player 2's occupied capital (5,1). Conquering (2,1) resets the board with player 1
+    # to move, so the first attack crosses it first.
+    text = header(7, 3, [(0, 0), (5, 1)]) + "AABBBBB\nAAbBaBB\nAABBBBB\n"
+    game = game_of(text, reset_rule="strict")
+    assert hard._reset_triggers(game, 1) == [(2, 1)]
+    verb, cells = hard.choose_action(game, random.Random(1), 0)
+    assert verb == "attack" and cells[0] == (2, 1)
+
+
+# ----------------------------------------------------------------------------------------- every level
+
+
+def legal(game: Game, action: tuple) -> bool:
+    singles = set(game.legal_actions())
+    verb = action[0]
+    if verb in ("pass", "guerilla"):
+        return action in singles
+    cells = action[1]
+    limit = 6 if verb == "attack" else 3
+    return (len(set(cells)) == len(cells) <= limit and (verb == "attack" or bool(cells))
+            and all((verb, (cell,)) in singles for cell in cells))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ai.LEVELS)
+def test_each_level_makes_only_legal_moves(level: str) -> None:
+    for seed, players in ((1, 2), (2, 3)):
+        game = Game(generate(12, 9, players, random.Random(seed), distance_min=5.0), random.Random(seed),
+                    reset_rule="strict")
+        rng = random.Random(seed)
+        for _ in range(60):
+            if game.is_terminal():
+                break
+            action = move(game, level, rng)
+            assert legal(game, action), (level, action)
+            game.apply(action)
+
+
+def test_unknown_level_is_refused() -> None:
+    game = Game(generate(12, 9, 2, random.Random(1), distance_min=5.0), random.Random(1))
+    with pytest.raises(ValueError, match="level must be one of easy, medium, hard"):
+        ai.choose_action(game, random.Random(1), "expert")
+
+
+@pytest.mark.slow
+def test_hard_is_deterministic_given_its_rng() -> None:
+    def actions() -> list[tuple]:
+        game = Game(generate(12, 9, 2, random.Random(4), distance_min=5.0), random.Random(4), reset_rule="strict")
+        rng = random.Random(9)
+        out = []
+        for _ in range(25):
+            out.append(hard.choose_action(game, rng, 6))
+            game.apply(out[-1])
+        return out
+
+    assert actions() == actions()
+
+
+# --------------------------------------------------------------------------------------- the command line
+
+
+def test_computer_levels_on_the_command_line() -> None:
+    args = cli.build_parser().parse_intermixed_args(["two.map", "--computer", "2:hard,3:easy,4"])
+    assert args.computer == {2: "hard", 3: "easy", 4: None} and args.level == "medium"
+    args = cli.build_parser().parse_intermixed_args(["two.map", "--computer", "2", "--level", "hard"])
+    assert args.computer == {2: None} and args.level == "hard"
+
+
+@pytest.mark.parametrize(("argv", "culprit"), [
+    (["two.map", "--computer", "2:expert"], "'2:expert': the level is one of easy, medium, hard"),
+    (["two.map", "--level", "expert"], "invalid choice: 'expert'"),
+])
+def test_bad_levels_are_one_line_errors(argv: list[str], culprit: str) -> None:
+    with pytest.raises(cli.UserError, match=culprit):
+        cli.build_parser().parse_intermixed_args(argv)
+
+
+# -------------------------------------------------------------------------------------- the worker thread
+
+
+def test_the_thinker_answers_through_the_inbox_and_drops_stale_answers() -> None:
+    game = Game(generate(12, 9, 2, random.Random(2), distance_min=5.0), random.Random(2))
+    inbox = Inbox()
+    thinker = Thinker(inbox, {1: "easy"}, random.Random(3))
+    thinker.start(game)
+    answer = inbox.get(30)
+    assert isinstance(answer, Command) and answer.source == SOURCE
+    action = thinker.take(answer)
+    assert action is not None and legal(game, action)
+    thinker.start(game)
+    thinker.cancel()
+    stale = inbox.get(30)
+    assert isinstance(stale, Command) and thinker.take(stale) is None
+    assert game.legal_mask(Action.ATTACK).any()
