@@ -23,7 +23,6 @@ from pathlib import Path
 
 from common.cli import EXIT_OK, Parser, UsageError, program_version, run_main
 
-
 LEVELS = ("easy", "medium", "hard")
 
 

@@ -81,9 +81,9 @@ def test_help_is_only_long_and_names_every_option(capsys):
     assert code == 0
     for option in ("--distance-min", "--granularity", "--heigth", "--height", "--plasma-min", "--plasma-max",
                    "--randomness", "--threshold", "--width", "--curses", "--players", "--output", "--seed",
-                   "--script", "--final", "--status", "--computer", "--level", "--capital-rule", "--reset-rule",
-                   "--version", "-d D", "-g G", "-h H", "-m MIN", "-M MAX", "-r R", "-t T", "-w W", "-c",
-                   "-p N", "-o FILE"):
+                   "--script", "--final", "--status", "--computer", "--level", "--capital-rule",
+                   "--reset-rule", "--version", "-d D", "-g G", "-h H", "-m MIN", "-M MAX", "-r R", "-t T",
+                   "-w W", "-c", "-p N", "-o FILE"):
         assert option in out, option
     assert "-h, --help" not in out
 

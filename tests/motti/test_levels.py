@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from common.cli import UsageError
 from common.loop import Command, Inbox
 from motti import ai, cli, hard
 from motti.generate import generate
@@ -190,7 +191,8 @@ def test_unknown_level_is_refused() -> None:
 @pytest.mark.slow
 def test_hard_is_deterministic_given_its_rng() -> None:
     def actions() -> list[tuple]:
-        game = Game(generate(12, 9, 2, random.Random(4), distance_min=5.0), random.Random(4), reset_rule="strict")
+        board = generate(12, 9, 2, random.Random(4), distance_min=5.0)
+        game = Game(board, random.Random(4), reset_rule="strict")
         rng = random.Random(9)
         out = []
         for _ in range(25):
@@ -216,7 +218,7 @@ def test_computer_levels_on_the_command_line() -> None:
     (["two.map", "--level", "expert"], "invalid choice: 'expert'"),
 ])
 def test_bad_levels_are_one_line_errors(argv: list[str], culprit: str) -> None:
-    with pytest.raises(cli.UserError, match=culprit):
+    with pytest.raises(UsageError, match=culprit):
         cli.build_parser().parse_intermixed_args(argv)
 
 
