@@ -84,6 +84,8 @@ class _View:
     frame: pygame.Surface | None = None
     note: str | None = None       # this window's own line on the legend band (why a click did nothing)
     confirming: bool = False      # "Quit and give up ...? (y/n)" is asked
+    history: bool = False         # the ``m`` panel (the last announcements) is shown
+    drawn_history: bool = False   # whether the frame last presented had that panel
 
 
 class Frontend:
@@ -112,7 +114,8 @@ class Frontend:
     :func:`motti.savegame.default_path`, and says where.
 
     Window keys: ``q`` asks :func:`motti.announce.quit_question` on the legend band and ``y`` gives the
-    window's players up (an observer's window, or one whose players are out, closes at once); ``s`` saves.
+    window's players up (an observer's window, or one whose players are out, closes at once); ``m`` shows the
+    last announcements over the board until the next key or click; ``s`` saves.
     """
 
     def __init__(self, game: Game, inbox: Inbox, windows: dict[str, tuple[Window, Seat]], *,
@@ -217,6 +220,9 @@ class Frontend:
         if state.confirming:
             self._cancel_question(state)
             return
+        if state.history:
+            self._show_history(state, False)
+            return
         size = state.frame.get_size()
         if not self._in_turn(state.humans):
             board = self.game.board
@@ -251,6 +257,13 @@ class Frontend:
             elif key.name not in _MODIFIERS:
                 self._cancel_question(state)
             return
+        if state.history:
+            if key.name not in _MODIFIERS:
+                self._show_history(state, False)
+            return
+        if key.name in ("m", "M"):
+            self._show_history(state, True)
+            return
         if key.name in ("s", "S"):
             self.save_now()
             return
@@ -266,6 +279,11 @@ class Frontend:
             del self.views[key.source]
             self.refresh()
             self.write_status()
+
+    def _show_history(self, state: _View, shown: bool) -> None:
+        state.history = shown
+        self.refresh()
+        self.write_status()
 
     def _cancel_question(self, state: _View) -> None:
         state.confirming = False
@@ -436,7 +454,7 @@ class Frontend:
         for state in self.views.values():
             size = tuple(state.window.size)
             viewer = state.players or None
-            key = (size, view.turn_text(game, viewer, self.computer), state.note)
+            key = (size, view.turn_text(game, viewer, self.computer), state.note, state.history)
             surface = rendered.get(key)
             if surface is None:
                 base = boards.get(size)
@@ -445,7 +463,12 @@ class Frontend:
                                                       last_turn=last_turn)
                 surface = rendered[key] = base.copy()
                 view.draw_legend(surface, game, viewer, self.message, computer=self.computer, note=state.note)
+                if state.history:
+                    view.draw_history(surface, self.chronicle.lines)
             rects = view.dirty_rects(state.frame, surface, width, height)
+            if state.history or state.drawn_history:
+                rects = None   # the panel also covers the margins beside the board, which dirty_rects skips
+            state.drawn_history = state.history
             if rects is None:
                 state.window.present(surface)
             elif rects:
@@ -464,7 +487,8 @@ class Frontend:
             x0, y0, cell = view.layout(size[0], size[1], board.width, board.height)
             windows.append({"source": source, "display": state.window.display, "players": list(state.players),
                             "window_id": getattr(state.window, "window_id", None), "size": list(size),
-                            "x0": x0, "y0": y0, "c": cell, "note": state.note})
+                            "x0": x0, "y0": y0, "c": cell, "note": state.note,
+                            "history": state.history})
         return status_json.status_data(self.game, message=self.message, windows=windows,
                                        console=self.console_players if self.console is not None else None,
                                        last_turn=self.chronicle.last_turn)

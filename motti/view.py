@@ -368,24 +368,28 @@ def draw_legend(surface: pygame.Surface, game: Game, viewer: Collection[int] | N
     (or, instead of it, the window's own *note*, e.g. a question), in a smaller font or shortened at a word
     bound (``…``) when it does not fit; then, at the right while at least 1/3 of the band stays for the text,
     the players' colour swatches with their numbers (players out of the game slashed) and the key (bright =
-    occupied, dark = free, ring, X). Front ends use it to make each window's variant of a frame without
-    rendering the board again."""
+    occupied, dark = free, ring, X), the key only while the text still fits whole beside it. Front ends use
+    it to make each window's variant of a frame without rendering the board again."""
     band = legend_rect(surface.get_size())
     surface.fill(INK, band)
     player = game.winner if game.winner is not None else game.current_player
-    text_right = band.right - 6
-    for width, draw in ((_players_width(game), lambda left: _draw_players(surface, game, left, band)),
-                        (_key_width(), lambda left: _draw_key(surface, player, left, band))):
-        if text_right - width - 12 - band.left < band.width // 3:
-            break
-        draw(text_right - width)
-        text_right -= width + 12
-    tag = pygame.Rect(band.left + 6, band.centery - 6, 12, 12)
-    surface.fill(bright(player), tag)
     text = turn_text(game, viewer, computer)
     said = note if note is not None else message
     if said:
         text = f"{text} · {said}"
+    tag = pygame.Rect(band.left + 6, band.centery - 6, 12, 12)
+    text_right = band.right - 6
+    blocks = ((_players_width(game), lambda left: _draw_players(surface, game, left, band), False),
+              (_key_width(), lambda left: _draw_key(surface, player, left, band), True))
+    for width, draw, yields in blocks:
+        room = text_right - width - 12 - (tag.right + 6)
+        if text_right - width - 12 - band.left < band.width // 3:
+            break
+        if yields and _font(14).size(text)[0] > room:
+            break   # the key gives way to a text that would not fit whole beside it
+        draw(text_right - width)
+        text_right -= width + 12
+    surface.fill(bright(player), tag)
     area = pygame.Rect(tag.right + 6, band.top, max(0, text_right - tag.right - 6), band.height)
     text, points = fit_words(text, area.width, 18)
     _blit_text(surface, text, area, WHITE, points, centre=False)
@@ -451,6 +455,46 @@ def draw_last_turn(surface: pygame.Surface, last_turn: LastTurnMarks | None, x0:
         _outline(surface, mark_rect(x0, y0, cell, x, y), bright(last_turn.player), line, dashed=False)
     for (x, y), owner in last_turn.lost():
         _outline(surface, mark_rect(x0, y0, cell, x, y), bright(owner), max(2, line), dashed=True)
+
+
+def draw_history(surface: pygame.Surface, lines: Sequence[str]) -> None:
+    """The ``m`` panel over the board area of a rendered *surface* (between the toolbar and the legend band):
+    a title, then *lines* (the announcements, oldest first) in full, each wrapped at word bounds to the
+    panel's width; when they do not all fit, the newest are shown."""
+    win_w, win_h = surface.get_size()
+    panel = pygame.Rect(0, TOOLBAR_HEIGHT, win_w, max(0, win_h - BANDS))
+    surface.fill(INK, panel)
+    points = 16
+    face = _font(points)
+    step = face.get_linesize()
+    width = max(1, panel.width - 16)
+    rows: list[str] = []
+    for line in lines:
+        rows += _wrap_pixels(line, width, face) or [""]
+    room = max(0, (panel.height - 8) // step - 1)
+    title = pygame.Rect(panel.left + 8, panel.top + 4, width, step)
+    _blit_text(surface, fit_words("The last announcements (any key returns)", width, 16)[0], title, WHITE,
+               points, bold=True, centre=False)
+    shown = rows[-room:] if room else []
+    for index, text in enumerate(shown or ["nothing happened yet"]):
+        rect = pygame.Rect(panel.left + 8, title.bottom + index * step, width, step)
+        _blit_text(surface, text, rect, BOX, points, centre=False)
+
+
+def _wrap_pixels(text: str, width: int, face: pygame.font.Font) -> list[str]:
+    """*text* in lines no wider than *width* px, broken at spaces (a word too long for a line is clipped)."""
+    rows: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if line and face.size(candidate)[0] > width:
+            rows.append(line)
+            line = word
+        else:
+            line = candidate
+    if line:
+        rows.append(line)
+    return rows
 
 
 def render(game: Game, size: tuple[int, int], viewer: Collection[int] | None = None,

@@ -172,6 +172,18 @@ def test_windows_mark_the_last_turn_and_the_waiting_window_says_why(xvfb3, tmp_p
         key(d1, mine, "n")
         status = game.wait(lambda s: window_for(s, [1])["note"] is None, "the question answered")
         assert status["alive"] == [1, 2]
+        # m shows the announcements in full over the board, until the next key.
+        key(d1, mine, "m")
+        game.wait(lambda s: window_for(s, [1])["history"], "the m panel")
+        for _ in range(50):
+            pixels = shot(d1, mine, "history-p1")
+            if probe(pixels, mine, (0, 0)) == view.INK:
+                break
+        assert probe(pixels, mine, (0, 0)) == view.INK   # the panel covers the board
+        x0, y0, c = mine["x0"], mine["y0"], mine["c"]
+        assert (pixels[y0:y0 + 5 * c, 8:mine["size"][0] - 8] == view.BOX).any()   # text on it
+        key(d1, mine, "space")
+        game.wait(lambda s: not window_for(s, [1])["history"], "the board again")
     finally:
         game.stop()
 
