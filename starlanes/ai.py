@@ -1,13 +1,19 @@
 """Computer players for Star Lanes (spec/starlanes.md §0 "Beyond the original"), on the game interface only.
 
-Two strengths, both deterministic (they never draw from the game's generator, so a seeded game with computer
-players replays exactly):
+Three strengths, the names of motti's levels, all deterministic (they never draw from the game's generator, so
+a seeded game with computer players replays exactly). Each level is a way to move and a way to trade
+(:data:`STYLES`):
 
 - ``easy``: moves to the candidate that raises its own net worth most right now; spends its cash on the
   dearest companies it can afford and never sells.
-- ``hard``: moves to the candidate that best improves its net worth over the richest opponent; each turn it
-  moves its money into the company with the best expected growth per dollar (stars and room around it), and
-  sells out of companies that one black hole could destroy.
+- ``medium``: moves as ``hard`` does; buys the companies with the best expected growth per dollar (stars and
+  room around them) first, but never sells.
+- ``hard``: moves to the candidate that best improves its net worth over the richest opponent, counting the
+  growth its holdings can expect; each turn it moves its money into the company with the best expected growth
+  per dollar and sells out of the others, and out of companies that one black hole could destroy.
+
+Their strength is measured by ``bench/starlanes_levels.py`` (2-player games, seats alternated, both rule
+sets).
 
 Under the 1977 rules (spec/starlanes-1977.md) the same plans are walked through the companies in order A to E,
 one amount each, each amount cut to what the cash at that point allows; and since that game ends after 48
@@ -33,7 +39,12 @@ from starlanes.rules import (
     Trade,
 )
 
-LEVELS = ("easy", "hard")
+LEVELS = ("easy", "medium", "hard")
+#: Per level: how it moves (``"worth"``: its own net worth now; ``"lead"``: its lead over the richest opponent
+#: plus the growth its holdings can expect) and how it trades (``"dearest"``: buys the dearest companies,
+#: never sells; ``"growth"``: buys by expected growth per dollar, never sells; ``"switch"``: sells all but the
+#: best company by growth per dollar and buys that).
+STYLES = {"easy": ("worth", "dearest"), "medium": ("lead", "growth"), "hard": ("lead", "switch")}
 
 
 def choose(game: Game, level: str) -> list[Action]:
@@ -44,16 +55,18 @@ def choose(game: Game, level: str) -> list[Action]:
     """
     if level not in LEVELS:
         raise ValueError(f"unknown computer level {level!r} (choose from {', '.join(LEVELS)})")
+    moving, trading = STYLES[level]
     if game.phase == MOVE:
-        return [choose_move(game, level)]
+        return [choose_move(game, moving)]
     if game.phase == TRADE:
-        trades = _easy_trades(game) if level == "easy" else _hard_trades(game)
+        trades = _dearest_trades(game) if trading == "dearest" else _growth_trades(game, trading == "switch")
         return [*trades, EndTurn()] if game.can_end_trading() else _in_order(game, trades)
     raise ValueError("the game is over")
 
 
-def choose_move(game: Game, level: str) -> Move:
-    """The best candidate by a one-move look-ahead on a copy of the game (ties: the lower number)."""
+def choose_move(game: Game, style: str) -> Move:
+    """The best candidate by a one-move look-ahead on a copy of the game (ties: the lower number); ``style``
+    as in :data:`STYLES`."""
     me = game.current
     best, best_value = 0, None
     for index, cell in enumerate(game.candidates):
@@ -61,7 +74,7 @@ def choose_move(game: Game, level: str) -> Move:
         trial.place(cell)
         worths = trial.net_worths()
         value = worths[me]
-        if level == "hard":
+        if style == "lead":
             others = [w for i, w in enumerate(worths) if i != me]
             value = 2 * value - max(others, default=0) + _potential(trial, me)
         if best_value is None or value > best_value:
@@ -88,7 +101,7 @@ def _in_order(game: Game, trades: list[Trade]) -> list[Action]:
     return walk
 
 
-def _easy_trades(game: Game) -> list[Trade]:
+def _dearest_trades(game: Game) -> list[Trade]:
     cash = game.players[game.current].cash
     trades = []
     for company in sorted(game.active_companies(), key=lambda c: -game.companies[c].price):
@@ -99,21 +112,30 @@ def _easy_trades(game: Game) -> list[Trade]:
     return trades
 
 
-def _frontier(game: Game, company: int) -> set[int]:
-    letter = LETTERS[company]
+_COMPANY_OF = {letter: company for company, letter in enumerate(LETTERS)}
+
+
+def _frontiers(game: Game) -> list[set[int]]:
+    """Per company (0..4): the empty cells next to its sectors, found in one pass over the map."""
     grid = game.grid
-    cells = [i for i, s in enumerate(grid) if s == letter]
     table = game.rules.neighbours
-    return {j for i in cells for j in table[i] if j >= 0 and grid[j] == EMPTY}
+    found: list[set[int]] = [set() for _ in LETTERS]
+    for cell, symbol in enumerate(grid):
+        company = _COMPANY_OF.get(symbol)
+        if company is not None:
+            found[company].update(j for j in table[cell] if j >= 0 and grid[j] == EMPTY)
+    return found
 
 
-def _growth(game: Game, company: int) -> tuple[int, bool]:
-    """Expected price gain of ``company`` over its frontier, and whether one move could destroy it."""
+def _growth(game: Game, company: int, frontier: set[int]) -> tuple[int, bool]:
+    """Expected price gain of ``company`` over its ``frontier``, and whether one move could destroy it."""
     price = game.companies[company].price
+    grid = game.grid
+    table = game.rules.neighbours
     gain = 0
     risky = False
-    for cell in _frontier(game, company):
-        around = [game.grid[j] for j in game.rules.neighbours[cell] if j >= 0]
+    for cell in frontier:
+        around = [grid[j] for j in table[cell] if j >= 0]
         step = NEWCO_COST + STAR_COST * around.count(STAR) - BLACK_HOLE_COST * around.count(BLACK_HOLE)
         gain += step
         risky = risky or price + step <= 0
@@ -122,7 +144,9 @@ def _growth(game: Game, company: int) -> tuple[int, bool]:
 
 def _potential(game: Game, player: int) -> int:
     holdings = game.players[player].holdings
-    gain = sum(holdings[c] * max(_growth(game, c)[0], 0) // 4 for c in game.active_companies())
+    frontiers = _frontiers(game)
+    gain = sum(holdings[c] * max(_growth(game, c, frontiers[c])[0], 0) // 4 for c in game.active_companies()
+               if holdings[c])
     return gain * _rounds_left(game) // _HORIZON
 
 
@@ -138,12 +162,13 @@ def _rounds_left(game: Game) -> int:
     return min(_HORIZON, left // len(game.players))
 
 
-def _hard_trades(game: Game) -> list[Trade]:
+def _growth_trades(game: Game, switch: bool) -> list[Trade]:
     player = game.players[game.current]
     active = game.active_companies()
     scores = {}
+    frontiers = _frontiers(game)
     for company in active:
-        gain, risky = _growth(game, company)
+        gain, risky = _growth(game, company, frontiers[company])
         scores[company] = None if risky else gain / game.companies[company].price
     ranked = sorted((c for c in active if scores[c] is not None and scores[c] > 0), key=lambda c: -scores[c])
     keep = set(ranked[:1])
@@ -151,7 +176,7 @@ def _hard_trades(game: Game) -> list[Trade]:
     cash = player.cash
     for company in active:
         held = player.holdings[company]
-        if held and company not in keep:
+        if held and switch and company not in keep:
             trades.append(Trade(company, -held))
             cash += held * game.companies[company].price
     for company in ranked:

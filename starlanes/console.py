@@ -73,7 +73,7 @@ _HINTS = {
     "amount": "m = the most you can buy, n = sell all, - sells, Esc cancels",
     "final": "Press any key to continue.",
 }
-LEVEL_KEYS = {"h": HUMAN, "H": HUMAN, "1": "easy", "2": "hard"}
+LEVEL_KEYS = {"h": HUMAN, "H": HUMAN, "1": "easy", "2": "medium", "3": "hard"}
 
 # colour pair numbers
 _STAR, _HOLE, _OUTPOST, _BORDER, _CANDIDATE, _COMPANY = 1, 2, 3, 4, 5, 6
@@ -249,7 +249,7 @@ class Console:
         headers, *rows = (list(text) for text, _ in company_page(game, self.holder()))
         if width < WIDE_COMPANIES:
             headers, rows = headers[:3], [row[:3] for row in rows]
-        text = table([str(h) for h in headers], rows, width - 4)
+        text = table([str(h) for h in headers], digits_first(headers, rows, width - 4), width - 4)
         spacing = 2 if 2 * len(active) - 1 <= MAP_H - 3 else 1
         self.put(MAP_TOP + 1, left + 2, text[0], curses.A_UNDERLINE)
         for i, (company, line) in enumerate(zip(active, text[1:], strict=True)):
@@ -381,7 +381,8 @@ class Console:
 
     def ask_controller(self, name: str) -> str:
         body = [(f"Who plays for {printable(name)}?", curses.A_BOLD), ("", 0),
-                ("h  a human", 0), ("1  the computer (easy)", 0), ("2  the computer (hard)", 0)]
+                ("h  a human", 0), ("1  the computer (easy)", 0), ("2  the computer (medium)", 0),
+                ("3  the computer (hard)", 0)]
         while True:
             key = self.show_popup(" New game ", body)
             if key == "^C":
@@ -566,6 +567,27 @@ class Console:
             self.put(y, x, f"{player + 1} ", self.player_attr(player))
             self.put(y, x + 2, f"{clip(name, slot - 5 - len(worth))}  {worth}")
         self.put(1, cols - 28, "Press any key to leave.", curses.A_DIM)
+
+
+#: The fewest columns a company name is cut to so that the numbers beside it keep all their digits.
+NAME_ROOM = 6
+
+
+def digits_first(headers: Sequence[Cell], rows: list[list[Cell]], width: int,
+                 gap: int = 2) -> list[list[Cell]]:
+    """``rows`` with the names (first column) cut so that every number of the table shows all its digits in
+    ``width`` columns, when that leaves the names at least :data:`NAME_ROOM` columns; else ``rows`` as they
+    are (then :func:`common.term.table` abbreviates the numbers)."""
+    def natural(cell: Cell) -> int:
+        if isinstance(cell, tuple):
+            return len(f"{'-' if cell[0] < 0 else ''}{cell[1]}{abs(cell[0])}")
+        return text_width(cell)
+
+    numbers = sum(max(natural(row[i]) for row in [list(headers), *rows]) for i in range(1, len(headers)))
+    room = width - numbers - gap * (len(headers) - 1)
+    if room < NAME_ROOM:
+        return rows
+    return [[clip(str(row[0]), room), *row[1:]] for row in rows]
 
 
 @dataclass(frozen=True)

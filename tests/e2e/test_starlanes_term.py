@@ -154,7 +154,7 @@ def test_full_seeded_game_from_player_prompt_to_final_standings(terms):
     term.wait_for(r"A name is needed\.")
     term.send("Ann\r")
     term.wait_for(r"Who plays for Ann\?")
-    term.send("2")
+    term.send("3")
     term.wait_for(r"Player 2, enter your name:")
     term.send("Bob\r")
     term.wait_for(r"Who plays for Bob\?")
@@ -693,6 +693,45 @@ def test_the_company_panel_shows_the_holdings_of_the_player_announced(terms, tmp
     assert re.search(r"Beetlejuice, Ltd\.\s+\$700\s+3\b", term.screen.display[5]), term.text()
 
 
+def test_against_three_computers_only_the_humans_own_keys_are_needed(terms, tmp_path):
+    """Every computer step used to wait for a key: now the computers' moves, trades and announcements go by
+    on their own (--delay), and only Ann's prompts and her own announcements take keys."""
+    save = tmp_path / "pace.json"
+    term = terms("--seed", "11", "--computer", "3", "--level", "easy", "--delay", "0.1", "--save", str(save))
+    term.wait_for(r"How many players \(3-4\)\?")
+    term.send("4")
+    for name in ("Ann", "Cy", "Di", "Ed"):
+        term.wait_for(r"enter your name:")
+        term.send(f"{name}\r")
+    rounds = 0
+    keys = 0
+    seen_turns = []
+    end = time.monotonic() + 60
+    while rounds < 3 and time.monotonic() < end:
+        term.pump()
+        text = term.text()
+        if "Ann, enter your move" in text:
+            seen_turns.append(len(json.loads(save.read_text())["game"]["history"]))
+            term.send("1")
+            keys += 1
+            rounds += 1
+            term.wait_for(r"Trade: up/down|Press any key to continue|is thinking|takes move")
+        elif "Trade: up/down" in text and "Ann (Cash" in term.screen.display[13]:
+            term.send(ESC)
+            keys += 1
+            term.wait_for(r"is thinking|takes move|Press any key to continue")
+        elif "Press any key to continue" in text:
+            term.send(" ")  # one of Ann's own announcements
+            keys += 1
+            time.sleep(0.1)
+        else:
+            time.sleep(0.05)
+    assert rounds == 3, term.text()
+    # Between Ann's prompts the three computers took their turns without a key.
+    assert [b - a for a, b in zip(seen_turns, seen_turns[1:])] == [4, 4]
+    assert keys <= 3 * 3
+
+
 def test_a_move_into_a_black_hole_is_announced_under_the_mover(terms, tmp_path):
     grid = ["."] * CELLS
     grid[cell_index(4, 5)] = "@"
@@ -779,6 +818,25 @@ def test_keypad_sequences_unknown_to_terminfo_are_keys_not_esc(terms, tmp_path):
     assert re.search(r"Beetlejuice, Ltd\.\s+\$700\s+5\b", term.text())
     term.send(ESC)
     term.wait_for(r"Bob, enter your move")
+
+
+def test_the_company_window_shows_every_digit_that_fits(terms, tmp_path):
+    """At 80x25 the company window showed 1e13 shares with 15 columns free while the trade list beside it
+    showed 10000000000000: the name gives way first, so both show the full number."""
+    grid = ["."] * CELLS
+    grid[cell_index(0, 0)] = "A"
+    grid[cell_index(2, 0)] = "B"
+    companies = [Company(1, 300), Company(1, 700)] + [Company() for _ in range(3)]
+    game = Game(grid, [Player("Ann", 0, [10**13, 4, 0, 0, 0]), Player("Bob")], random.Random(3), companies,
+                current=0, phase="trade")
+    term = terms("--resume", crafted(tmp_path, "digits.json", game))
+    term.wait_for(r"Trade: up/down")
+    panel = [line[40:] for line in term.screen.display[2:6]]
+    assert re.search(r"\$300\s+10000000000000\b", panel[1]), panel
+    assert panel[1].startswith(" Altair Starwa   $300  10000000000000 "), panel
+    assert re.search(r"^ Beetlejuice,\s+\$700\s+4 ", panel[3]), panel
+    assert "1e13" not in term.text()
+    assert re.search(r"Altair Starways\s+\$300\s+10000000000000\b", term.text())
 
 
 def test_a_sale_of_more_than_999999999_shares_can_be_typed(terms, tmp_path):
