@@ -190,7 +190,8 @@ def test_computer_players_do_not_touch_the_game_generator():
     game = Game.new(["a", "b"], random.Random(4))
     state = game.rng.getstate()
     before = game.to_dict()
-    assert ai.choose(game, "hard") == [ai.choose_move(game, "hard")]
+    for level in ai.LEVELS:
+        assert ai.choose(game, level) == [ai.choose_move(game, ai.STYLES[level][0])]
     assert game.rng.getstate() == state and game.to_dict() == before
 
 
