@@ -277,6 +277,13 @@ class ArenaServer:
         self.round_times: list[float] = []
         """Server time per round in seconds (vision, state messages, rules and the observers, such as the
         replay line), for benchmarks."""
+        self.round_cpu: list[float] = []
+        """This thread's CPU seconds per round for vision, building the state messages, the rules and the
+        observers (without the time it waited for a core on a busy machine, and without handing the messages
+        to the sockets: that is :attr:`send_cpu`)."""
+        self.send_cpu: list[float] = []
+        """This thread's CPU seconds per round spent handing the state messages to the sockets (the kernel's
+        loopback TCP work is done in this thread)."""
         self.round_ms: list[float] = []
         """Wall-clock duration of each round in milliseconds: from its first message to its moves applied."""
         self.stopped: str | None = None
@@ -622,11 +629,13 @@ class ArenaServer:
     async def _round(self) -> None:
         game = self.game
         began = opened = time.perf_counter()
+        cpu = time.thread_time()
         number = game.round + 1
         seen = visibility(self.arena, game.players)
         changes = self._last_changes
         n = len(self._players)
         payloads = round_payloads(game, seen, changes, self.wire_ids)
+        built = time.thread_time()
         for index in send_order(number, n):
             client = self._players[index]
             if client.alive:
@@ -638,6 +647,9 @@ class ArenaServer:
         self._all_moved.clear()
         self._window = number
         spent = time.perf_counter() - began
+        sent = time.thread_time()
+        cpu_spent = built - cpu
+        self.send_cpu.append(sent - built)
         self._check_all_moved()
         try:
             await asyncio.wait_for(self._all_moved.wait(), self.settings.move_ms / 1000)
@@ -657,6 +669,7 @@ class ArenaServer:
                     diagnostics.silent_since = number
         moves = list(self._moves)
         began = time.perf_counter()
+        cpu = time.thread_time()
         self.connected = [client.alive for client in self._players]
         result = game.play_round(moves)
         self._last_changes = list(result.changes)
@@ -667,6 +680,7 @@ class ArenaServer:
         for observer in self.observers:
             observer.on_round(self, result, moves)
         self.round_times.append(spent + time.perf_counter() - began)
+        self.round_cpu.append(cpu_spent + time.thread_time() - cpu)
         if self.settings.round_pause_ms:
             left = self.settings.round_pause_ms / 1000 - (time.perf_counter() - began)
             if left > 0:
