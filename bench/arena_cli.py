@@ -1,8 +1,8 @@
 """arena start-up: `arena --version` and `arena --help`, beside a bare `python -c pass` in the same run.
 
-Median wall time of RUNS runs of each, and the CPU time of the child (user + system), which a busy machine does
-not inflate. Bar: median ≤ 0.2 s CPU for both commands (the wall time is printed beside it; on an idle machine
-the two are close). Prints PASS or FAIL (exit status 1).
+Median wall time of RUNS runs of each, and the CPU time of the child (user + system), which a busy machine
+does not inflate. Bar: median ≤ 0.2 s CPU for both commands (the wall time is printed beside it; on an idle
+machine the two are close). Prints PASS or FAIL (exit status 1).
 """
 
 from __future__ import annotations
