@@ -529,8 +529,8 @@ class Session:
         note = self.trade_note()
         hint = "trade" if self.asked() is None else "ask"
         if self.mode == AMOUNT:
-            return [(hint, "hint"), ("", ""), (f"{self.game.company_name(self.trade_company())}:", "bold"),
-                    (str(note), "bold"), ("amount", "hint")]
+            return [(f"{self.game.company_name(self.trade_company())}:", "bold"), (str(note), "bold"),
+                    ("amount", "hint")]
         if note is not None:
             return [(hint, "hint"), ("", ""), (note, "bold")]
         if self.asked() is not None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -47,13 +47,16 @@ from starlanes.rules import (  # noqa: E402
 from starlanes.session import chart_history, chart_scale, company_page, standings_page  # noqa: E402
 
 DEFAULT_SIZE = (960, 680)
+#: The smallest window (pixels) where everything fits with 3 or 4 players at table text of at least 14 points
+#: (a 9 px face): :func:`misfits` is empty there.
+MIN_SIZE = (600, 450)
 MARGIN = 8
 TITLE_HEIGHT = 30
 PANEL_HEAD = 24
 PAD = 8
 TEXT_POINTS = 22
 #: Font sizes a table tries, largest first, when its columns do not fit (numbers are abbreviated first).
-TABLE_POINTS = (TEXT_POINTS, 19, 16, 13)
+TABLE_POINTS = (TEXT_POINTS, 19, 16, 14)
 TABLE_GAP = 16
 
 BACKGROUND = (14, 14, 30)
@@ -258,16 +261,18 @@ def _column_widths(cells: list[list[str]], points: int) -> list[int]:
     return [max(_width(row[i], points=points) for row in cells) for i in range(len(cells[0]))]
 
 
-def _abbreviate(cells: list[list[str]], column: int, points: int, longer: int) -> bool:
-    """Shorten the widest number of ``column`` by one character (and every number as long); False when the
-    widest cell is no number, has at most ``longer`` characters or cannot get shorter."""
-    widest = max(cells, key=lambda row: _width(row[column], points=points))[column]
-    if _NUMBER.fullmatch(widest) is None or len(widest) <= longer:
+def _abbreviate(cells: list[list[str]], originals: list[list[str]], column: int, points: int,
+                longer: int) -> bool:
+    """Shorten the widest number of ``column`` by one character (and every number as long), from the number
+    in ``originals`` (the cells as given); False when the widest cell is no number, has at most ``longer``
+    characters or cannot get shorter."""
+    widest = max(range(len(cells)), key=lambda i: _width(cells[i][column], points=points))
+    if _NUMBER.fullmatch(originals[widest][column]) is None or len(cells[widest][column]) <= longer:
         return False
-    chars = len(widest) - 1
+    chars = len(cells[widest][column]) - 1
     shorter = []
-    for row in cells:
-        match = _NUMBER.fullmatch(row[column])
+    for row, original in zip(cells, originals, strict=True):
+        match = _NUMBER.fullmatch(original[column])
         if match is not None and len(row[column]) > chars:
             text = fit_number(int(match[1] + match[3]), chars, match[2])
             if text.startswith("#"):
@@ -285,10 +290,11 @@ def fit_table(rows: Sequence[Sequence[str]], width: int) -> FittedTable:
     :data:`NAME_CHARS`, at the last also abbreviating short numbers; at the smallest size the names take
     what is left. Columns never overlap (a name is clipped to its column)."""
     count = max(len(row) for row in rows)
+    originals = [[*row, *[""] * (count - len(row))] for row in rows]
     fitted = None
     for squeeze, longer in ((None, SHORT_NUMBER), (NAME_CHARS[0], SHORT_NUMBER), (NAME_CHARS[1], 0)):
         for points in TABLE_POINTS:
-            cells = [[*row, *[""] * (count - len(row))] for row in rows]
+            cells = [list(row) for row in originals]
             while True:
                 widths = _column_widths(cells, points)
                 numbers = sum(widths[1:]) + TABLE_GAP * (count - 1)
@@ -297,7 +303,7 @@ def fit_table(rows: Sequence[Sequence[str]], width: int) -> FittedTable:
                     widths[0] = min(widths[0], width - numbers)
                     return FittedTable(points, cells, widths)
                 order = sorted(range(1, count), key=lambda i: -widths[i])
-                if not any(_abbreviate(cells, i, points, longer) for i in order):
+                if not any(_abbreviate(cells, originals, i, points, longer) for i in order):
                     break
             widths[0] = max(0, min(widths[0], width - numbers))
             fitted = FittedTable(points, cells, widths)
@@ -312,25 +318,80 @@ def _panel(surface: pygame.Surface, rect: pygame.Rect, title: str,
         _text(surface, title, (rect.x + PAD, rect.y + 4), HEAD, rect.inflate(-2 * PAD, 0), bold=True)
 
 
+def _runs(lines: Sequence[Line]) -> Iterator[Sequence[Line]]:
+    """The lines in runs: consecutive table rows together (they share column widths), any other line alone."""
+    index = 0
+    while index < len(lines):
+        end = index + 1
+        if isinstance(lines[index][0], tuple):
+            while end < len(lines) and isinstance(lines[end][0], tuple):
+                end += 1
+        yield lines[index:end]
+        index = end
+
+
 def _lines(surface: pygame.Surface, lines: Sequence[Line], rect: pygame.Rect) -> None:
     """Draw panel lines from the top of ``rect``; runs of table rows are laid out in shared columns."""
     line = line_height()
     y = rect.y
-    index = 0
-    while index < len(lines) and y < rect.bottom:
-        text, style = lines[index]
+    for run in _runs(lines):
+        if y >= rect.bottom:
+            break
+        text, style = run[0]
         if isinstance(text, tuple):
-            end = index
-            while end < len(lines) and isinstance(lines[end][0], tuple):
-                end += 1
-            y = _table(surface, lines[index:end], rect, y)
-            index = end
+            y = _table(surface, run, rect, y)
             continue
         colour = DIM if style == "dim" else HEAD if style == "bold" else TEXT
         for part in wrap_pixels(text, rect.w, style == "bold"):
             _text(surface, part, (rect.x, y), colour, rect, bold=style == "bold", underline=style == "head")
             y += line
-        index += 1
+
+
+def lines_height(lines: Sequence[Line], width: int) -> int:
+    """The pixels ``lines`` take drawn ``width`` pixels wide (long lines wrap)."""
+    count = 0
+    for run in _runs(lines):
+        text, style = run[0]
+        count += len(run) if isinstance(text, tuple) else len(wrap_pixels(text, width, style == "bold"))
+    return count * line_height()
+
+
+def table_fits(rows: Sequence[Sequence[str]], width: int) -> bool:
+    """Whether a table fits ``width`` pixels at one of :data:`TABLE_POINTS` with its names at least four
+    letters wide (:data:`NAME_CHARS`)."""
+    fitted = fit_table(rows, width)
+    return fitted.width <= width and fitted.widths[0] >= min(_width(fitted.cells[0][0], points=fitted.points),
+                                                             _width(NAME_CHARS[1], points=fitted.points))
+
+
+def misfits(game: Game, size: tuple[int, int], screen: Screen) -> list[str]:
+    """What does not fit a window of ``size`` showing ``game`` and ``screen``: the names of the panels whose
+    lines run past their bottom or whose tables do not fit (:func:`table_fits`), and of a pop-up larger
+    than the window. Empty when everything fits."""
+    lay = layout(size)
+    bad = []
+    general = lay.general.inflate(-2 * PAD, 0)
+    if lines_height(screen.lines, general.w) > general.h - PANEL_HEAD - PAD - 4:
+        bad.append("general")
+    players = lay.players.inflate(-2 * PAD, 0)
+    standings = standings_lines(game)
+    if (lines_height(standings, players.w) > players.h - PANEL_HEAD - PAD - 4
+            or not table_fits([text for text, _ in standings if isinstance(text, tuple)], players.w)):
+        bad.append("players")
+    rows = [text for text, _ in as_text(company_page(game, game.current))]
+    swatch = lay.row_height - 6
+    if (lay.rows_top + len(rows[1:]) * lay.row_height > lay.companies.bottom - PAD
+            or not table_fits(rows, lay.companies.w - 2 * PAD - swatch - 10)):
+        bad.append("companies")
+    if screen.popup is not None:
+        title, lines = screen.popup
+        rect = popup_rect(size, title, lines)
+        inner = rect.w - 4 * PAD
+        tables = [[text for text, _ in run] for run in _runs(lines) if isinstance(run[0][0], tuple)]
+        if (PANEL_HEAD + lines_height(lines, inner) + 2 * PAD > rect.h
+                or not all(table_fits(rows, inner) for rows in tables)):
+            bad.append("popup")
+    return bad
 
 
 def wrap_pixels(text: str, width: int, bold: bool = False) -> list[str]:
@@ -487,18 +548,10 @@ def popup_rect(size: tuple[int, int], title: str, lines: Sequence[Line]) -> pyga
     high as its lines, within the window."""
     line = line_height()
     widths = [_width(title, True) + 2 * PAD]
-    index = 0
-    while index < len(lines):
-        text = lines[index][0]
-        if isinstance(text, tuple):
-            end = index
-            while end < len(lines) and isinstance(lines[end][0], tuple):
-                end += 1
-            widths.append(fit_table([row for row, _ in lines[index:end]], 10**6).width)
-            index = end
-        else:
-            widths.append(_width(text))
-            index += 1
+    for run in _runs(lines):
+        text = run[0][0]
+        widths.append(fit_table([row for row, _ in run], 10**6).width if isinstance(text, tuple)
+                      else _width(text))
     width = min(size[0] - 2 * MARGIN, max(widths) + 4 * PAD)
     height = min(size[1] - 2 * MARGIN, PANEL_HEAD + len(lines) * line + 2 * PAD)
     rect = pygame.Rect(0, 0, max(1, width), max(1, height))

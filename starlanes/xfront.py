@@ -82,7 +82,7 @@ def open_windows(seats: Sequence[Seat], names: Sequence[str], inbox: Inbox, *,
 
     indexed = [(f"seat{index}", seat) for index, seat in enumerate(seats)]
     windows = open_all([(source, seat.display, seat_title(seat.players, names)) for source, seat in indexed],
-                       size=view.DEFAULT_SIZE, inbox=inbox, timeout=timeout, min_size=(480, 360),
+                       size=view.DEFAULT_SIZE, inbox=inbox, timeout=timeout, min_size=view.MIN_SIZE,
                        app="starlanes")
     return {source: (windows[source], seat) for source, seat in indexed}
 

@@ -24,7 +24,7 @@ from starlanes.rules import (
 )
 from starlanes.save import HUMAN
 from starlanes.session import AMOUNT, ANNOUNCE, COMPUTER, INVALID, MOVING, OVER, POPUP, QUIT, TRADING
-from starlanes.xfront import XGame, key_name, seat_title
+from starlanes.xfront import FINAL_TITLE, XGame, final_lines, key_name, seat_title
 
 SIZES = [view.DEFAULT_SIZE, (640, 480), (1280, 1000)]
 
@@ -185,15 +185,54 @@ def test_tables_abbreviate_numbers_and_shrink_the_font_but_keep_names_and_header
     assert small.points < view.TEXT_POINTS and small.width <= 230 and small.cells[0] == list(rows[0])
     assert small.widths[0] >= view._width("Altair", points=small.points)
     ordinary = [rows[0], ("Altair Starway Guy", "$12000", "$10200", "$22200"), rows[2]]
-    tiny = view.fit_table(ordinary, 167)  # the Players panel at 480x360: short names, never $1e4
-    assert tiny.cells == [list(row) for row in ordinary] and tiny.width <= 167
-    for size in ((960, 680), (640, 480), (480, 360)):
+    panel = view.layout(view.MIN_SIZE).players.w - 2 * view.PAD  # the Players panel at the smallest size
+    tiny = view.fit_table(ordinary, panel)  # short names, never $1e4
+    assert tiny.cells == [list(row) for row in ordinary] and tiny.width <= panel
+    for size in ((960, 680), (640, 480), view.MIN_SIZE):
         lay = view.layout(size)
         names = [("Company", "Price", "Holdings", "Size", "Total Worth"),
                  ("Altair Starways", "$600", "5", "1", "$600")]
         inner = lay.companies.w - 2 * view.PAD - (lay.row_height - 6) - 10
         table = view.fit_table(names, inner)
         assert table.width <= inner and table.cells == [list(row) for row in names], size
+
+
+def crowded(players: int) -> Game:
+    """A game of ``players`` with a 20-letter name, all five companies and huge holdings and cash."""
+    game = Game.new(["W" * 20, "Bob", "Cid", "Dee"][:players], random.Random(3))
+    for company, letter in enumerate("ABCDE"):
+        game.companies[company] = Company(1, 2999)
+        game.grid[cell_index(2 * company, 5)] = letter
+    for player in game.players:
+        player.holdings, player.cash = [10**15, 10**14, 10**13, 10**12, 10**11], 10**16
+    return game
+
+
+def test_everything_fits_the_smallest_window_with_three_or_four_players():
+    """At 480x360 'Available company sectors remaining' was cut off and table text shrank to about 5 px: the
+    smallest window grew to where every panel, table and pop-up fits with table text of 14 points or more."""
+    assert view.TABLE_POINTS[-1] >= 14
+    for players in (3, 4):
+        game = crowded(players)
+        game.current = 0
+        front_end = front(game, controllers=[HUMAN] * players, seats=((1,),))
+        screens = {"move": front_end.screen(front_end.views["seat0"])}
+        keys(front_end, "seat0", "s")
+        screens["standings"] = front_end.screen(front_end.views["seat0"])
+        keys(front_end, "seat0", "x", "c")
+        screens["companies"] = front_end.screen(front_end.views["seat0"])
+        keys(front_end, "seat0", "x", "1")
+        while front_end.session.mode == ANNOUNCE:
+            screens[f"announce {game.phase}"] = front_end.screen(front_end.views["seat0"])
+            keys(front_end, "seat0", "space")
+        screens["trade"] = front_end.screen(front_end.views["seat0"])
+        keys(front_end, "seat0", "Return", "1")
+        screens["amount"] = front_end.screen(front_end.views["seat0"])
+        game.phase = "over"
+        screens["final"] = view.Screen(popup=(FINAL_TITLE, final_lines(game)))
+        for name, screen in screens.items():
+            assert view.misfits(game, view.MIN_SIZE, screen) == [], (players, name)
+        assert view.misfits(game, (480, 360), screens["move"]) == ["players"]
 
 
 def test_the_company_window_shows_whose_holdings():
