@@ -87,6 +87,78 @@ class QuitGame(Exception):
     """The players confirmed "Really Quit?" (or pressed ^C while naming players)."""
 
 
+class Setup:
+    """The questions before a game (spec §10), one key at a time: how many players, then each player's name
+    and (without ``computers``) who plays each. ``computers`` > 0: the last that many players are computers at
+    ``level``; the number of players (at least ``computers``) and every name are still asked. ``step`` is
+    ``"count"``, ``"name"``, ``"who"``, then ``"done"`` (or ``"quit"`` after ^C)."""
+
+    def __init__(self, computers: int, level: str) -> None:
+        self.computers = computers
+        self.level = level
+        self.fewest = max(1, computers)
+        self.count = 0
+        self.names: list[str] = []
+        self.controllers: list[str] = []
+        self.text = ""
+        self.note = ""
+        self.step = "count"
+
+    def body(self) -> list[tuple[str, int]]:
+        """The lines of the question asked now."""
+        if self.step == "count":
+            choices = "4" if self.fewest == MAX_PLAYERS else f"{self.fewest}-{MAX_PLAYERS}"
+            body = [("Welcome to Star Lanes!", curses.A_BOLD), ("", 0),
+                    (f"How many players ({choices})? ", 0)]
+            if self.computers:
+                body += [("", 0), (f"(the last {self.computers} played by the computer)", curses.A_DIM)]
+            return body
+        if self.step == "who":
+            return [(f"Who plays for {printable(self.names[-1])}?", curses.A_BOLD), ("", 0),
+                    ("h  a human", 0), ("1  the computer (easy)", 0), ("2  the computer (medium)", 0),
+                    ("3  the computer (hard)", 0)]
+        return [(f"Player {len(self.names) + 1}, enter your name:", curses.A_BOLD), ("", 0),
+                (printable(self.text) + "_", curses.A_BOLD), ("", 0), (self.note, 0),
+                (f"(at most {MAX_NAME} characters; Enter to finish)", curses.A_DIM)]
+
+    def key(self, key: str) -> None:
+        """Take one key name (^C quits)."""
+        if key == "^C":
+            self.step = "quit"
+        elif self.step == "count":
+            if key in [str(n) for n in range(self.fewest, MAX_PLAYERS + 1)]:
+                self.count = int(key)
+                self.step = "name"
+        elif self.step == "who":
+            if key in LEVEL_KEYS:
+                self.controllers.append(LEVEL_KEYS[key])
+                self._next()
+        else:
+            self._name_key(key)
+
+    def _name_key(self, key: str) -> None:
+        self.note = ""
+        if key == "ENTER":
+            if not self.text.strip():
+                self.note = "A name is needed."
+                return
+            self.names.append(self.text)
+            self.text = ""
+            if not self.computers:
+                self.step = "who"
+                return
+            computer = len(self.names) > self.count - self.computers
+            self.controllers.append(self.level if computer else HUMAN)
+            self._next()
+        elif key in ("BACKSPACE", "DELETE"):
+            self.text = self.text[:-1]
+        elif len(key) == 1 and key.isprintable() and len(self.text) < MAX_NAME:
+            self.text += key
+
+    def _next(self) -> None:
+        self.step = "done" if len(self.names) == self.count else "name"
+
+
 class Console:
     """The game on the terminal ``term``: :meth:`setup` asks for the players, :meth:`play` plays a game.
 
@@ -108,6 +180,7 @@ class Console:
         self.session: Session | None = None
         self.inbox = Inbox()
         self.stage = "play"          # at the end "final" (standings), "chart", then "done"
+        self.asking: Setup | None = None
         self.dirty = False
         if term.colour:
             try:
@@ -195,6 +268,8 @@ class Console:
         self.dirty = False
         if self.session is not None:
             self.compose()
+        elif self.asking is not None:
+            self.popup = (" New game ", self.asking.body())
         if clear:
             self.screen.clear()
         self.screen.erase()
@@ -300,95 +375,18 @@ class Console:
         for i, (text, attr) in enumerate(body[:height - 2]):
             self.put(top + 1 + i, left + 3, clip(text, width - 6), attr)
 
-    # ------------------------------------------------------------------------------------------ keys
-
-    def key(self) -> str:
-        """The next key; ^L, resizes and resuming after ^Z redraw and keep waiting."""
-        while True:
-            key = self.term.read_key()
-            if key in (REDRAW, "^L"):
-                self.draw(clear=True)
-                continue
-            if self.too_small() and key not in QUIT_KEYS and self.small_hint is None:
-                continue
-            return key
-
-    def wait(self) -> None:
-        """Wait for any key (announcements)."""
-        self.draw()
-        self.key()
-
-    def show_popup(self, title: str, body: list[tuple[str, int]]) -> str:
-        """Show a popup window until a key is pressed; returns that key."""
-        self.popup = (title, body)
-        try:
-            self.draw()
-            return self.key()
-        finally:
-            self.popup = None
-
     # ------------------------------------------------------------------------------------------ setup
 
     def setup(self, computers: int, level: str) -> tuple[list[str], list[str]]:
-        """Ask the number of players, their names and who plays each; returns ``(names, controllers)``.
-
-        ``computers`` > 0: the last that many players are computers at ``level``; the number of players
-        (at least ``computers``) and every name are still asked, who plays each is not.
-        Raises :class:`QuitGame` on ^C.
-        """
-        fewest = max(1, computers)
-        choices = "4" if fewest == MAX_PLAYERS else f"{fewest}-{MAX_PLAYERS}"
-        body: list[tuple[str, int]] = [("Welcome to Star Lanes!", curses.A_BOLD), ("", 0),
-                                       (f"How many players ({choices})? ", 0)]
-        if computers:
-            body += [("", 0), (f"(the last {computers} played by the computer)", curses.A_DIM)]
-        while True:
-            key = self.show_popup(" New game ", body)
-            if key == "^C":
-                raise QuitGame
-            if key in [str(n) for n in range(fewest, MAX_PLAYERS + 1)]:
-                count = int(key)
-                break
-        names: list[str] = []
-        controllers: list[str] = []
-        for n in range(count):
-            names.append(self.ask_name(n + 1))
-            if computers:
-                controllers.append(level if n >= count - computers else HUMAN)
-            else:
-                controllers.append(self.ask_controller(names[-1]))
-        return names, controllers
-
-    def ask_name(self, number: int) -> str:
-        text = ""
-        note = ""
-        while True:
-            body = [(f"Player {number}, enter your name:", curses.A_BOLD), ("", 0),
-                    (printable(text) + "_", curses.A_BOLD), ("", 0), (note, 0),
-                    (f"(at most {MAX_NAME} characters; Enter to finish)", curses.A_DIM)]
-            key = self.show_popup(" New game ", body)
-            if key == "^C":
-                raise QuitGame
-            note = ""
-            if key == "ENTER":
-                if text.strip():
-                    return text
-                note = "A name is needed."
-            elif key in ("BACKSPACE", "DELETE"):
-                text = text[:-1]
-            elif len(key) == 1 and key.isprintable() and len(text) < MAX_NAME:
-                text += key
-
-    def ask_controller(self, name: str) -> str:
-        body = [(f"Who plays for {printable(name)}?", curses.A_BOLD), ("", 0),
-                ("h  a human", 0), ("1  the computer (easy)", 0), ("2  the computer (medium)", 0),
-                ("3  the computer (hard)", 0)]
-        while True:
-            key = self.show_popup(" New game ", body)
-            if key == "^C":
-                raise QuitGame
-            if key in LEVEL_KEYS:
-                return LEVEL_KEYS[key]
+        """Ask the number of players, their names and who plays each (:class:`Setup`); returns ``(names,
+        controllers)``. Raises :class:`QuitGame` on ^C."""
+        self.asking = Setup(computers, level)
+        self.dirty = True
+        self._loop(lambda: self.asking is None or self.asking.step in ("done", "quit"))
+        asked, self.asking = self.asking, None
+        if asked.step == "quit":
+            raise QuitGame
+        return asked.names, asked.controllers
 
     # ------------------------------------------------------------------------------------------ playing
 
@@ -407,11 +405,16 @@ class Console:
                                save_path=None if self.save_path is None else os.fspath(self.save_path),
                                on_change=self._changed, echo_errors=False)
         self.session.advance()
-        while self.stage != "done":
+        self._loop(lambda: self.stage == "done")
+
+    def _loop(self, done: Callable[[], bool]) -> None:
+        """Until ``done()``: take the inbox's events (terminal keys, the session's timers) one at a time and
+        draw once none is due; meanwhile wait for a key, at most until the next timer."""
+        while not done():
             wait = self.inbox.wait_time()
             if wait == 0:
                 event = self.inbox.get(0)
-                if isinstance(event, Timer):
+                if isinstance(event, Timer) and self.session is not None:
                     self.session.timer(event.name)
                 elif isinstance(event, Key):
                     self.press(event.name)
@@ -436,7 +439,10 @@ class Console:
             return
         if self.too_small() and key not in QUIT_KEYS and self.leave_hint() is None:
             return
-        if self.stage != "play":
+        self.dirty = True
+        if self.asking is not None:
+            self.asking.key(key)
+        elif self.stage != "play":
             self.stage = "chart" if self.stage == "final" else "done"
             self.dirty = True
         elif session.actor() is None:

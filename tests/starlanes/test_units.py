@@ -333,3 +333,23 @@ def test_worth_chart_linear_log_and_joined():
     assert steep.cells[0] == {(0, 20), (1, 20)} | {(2, y) for y in range(20)}
     huge = worth_chart([[10**400, 6000]], 5, 5)
     assert huge.log and huge.labels[0] == (0, 10**400) and huge.labels[-1] == (4, 6000)
+
+
+def test_setup_questions_one_key_at_a_time():
+    from starlanes.console import Setup
+
+    asked = Setup(2, "medium")
+    for key in ("1", "3", "ENTER"):
+        asked.key(key)
+    assert asked.step == "name" and asked.count == 3 and asked.note == "A name is needed."
+    for key in ("A", "n", "x", "BACKSPACE", "n", "ENTER", "B", "ENTER", "C", "ENTER"):
+        asked.key(key)
+    assert asked.step == "done"
+    assert (asked.names, asked.controllers) == (["Ann", "B", "C"], ["human", "medium", "medium"])
+    chosen = Setup(0, "hard")
+    for key in ("2", "x", "ENTER", "2", "y", "ENTER", "h"):
+        chosen.key(key)
+    assert chosen.step == "done" and chosen.controllers == ["medium", "human"]
+    chosen = Setup(0, "hard")
+    chosen.key("^C")
+    assert chosen.step == "quit"
