@@ -167,6 +167,7 @@ class _View:
     origin: tuple[int, int] = (0, 0)
     confirming: bool = False
     history: bool = False   # the announcements of ``m`` are shown
+    note: str | None = None   # why the last key did nothing (until the next snapshot)
     placed: bool = False
     last_local: int | None = None
 
@@ -302,6 +303,7 @@ class Console:
             if self._dirty.is_set():
                 self._dirty.clear()
                 self._awaiting = 0.0
+                self._view.note = None
                 self._draw(stdscr)
             if self._awaiting and time.monotonic() < self._awaiting:
                 # A command is on its way: leave further keys in the terminal's buffer until the game loop
@@ -364,6 +366,7 @@ class Console:
         if snap.over or snap.current_player not in self.players:
             if key in (ord(" "), ord("\t"), ord("\n"), curses.KEY_ENTER, *ACTION_KEYS, *SELECT_KEYS):
                 self._beep()
+                self._say(_why_not(snap, self.players))
             return
         if key == ord(" "):
             x, y = view.cursor
@@ -386,6 +389,10 @@ class Console:
                 self._beep()
         elif key == ord("\t"):
             self._post("cycle")
+
+    def _say(self, text: str) -> None:
+        """Show *text* on the message line until the game loop shows the next snapshot."""
+        self._view.note = text
 
     def _local_alive(self, snap: Snapshot) -> bool:
         return any(snap.capitals.get(p) is not None for p in self.players)
@@ -519,6 +526,8 @@ class Console:
     def _message(self, snap: Snapshot) -> str:
         if self._view.confirming:
             return quit_question(self.players)
+        if self._view.note is not None:
+            return self._view.note
         if snap.over:
             return snap.message or ("everyone left" if snap.winner is None else f"player {snap.winner} wins")
         player = snap.current_player
@@ -541,6 +550,18 @@ class Console:
         if not lines:
             _put(stdscr, 1, 0, "nothing happened yet"[:width])
         stdscr.refresh()
+
+
+def _why_not(snap: Snapshot, players: tuple[int, ...]) -> str:
+    """Why a game key at the terminal of *players* does nothing now (the words of the windows)."""
+    if snap.over:
+        return "the game is over"
+    if not players:
+        return "you are watching"
+    player = snap.current_player
+    if player in snap.computer:
+        return f"not your turn: {who(player)} (computer) is thinking"
+    return f"not your turn: waiting for {who(player)}"
 
 
 def _with_message(snap: Snapshot, message: str) -> Snapshot:

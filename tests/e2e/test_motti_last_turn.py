@@ -305,6 +305,8 @@ def test_quitting_at_the_console_of_a_mixed_game_says_the_game_goes_on(xvfb, tmp
         term.wait_text("waiting for P1")
         status = status_of(tmp_path / "s.json")
         assert status["console"] == [2] and len(status["windows"]) == 1
+        term.child.send(" ")       # not player 2's turn: the terminal says why nothing happened
+        term.wait_text("not your turn: waiting for P1")
         term.child.send("q")
         term.wait_text("Quit and give up player 2? (y/n)")
         term.child.send("y")
