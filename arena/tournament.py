@@ -2,7 +2,7 @@
 
 ``arena tournament BOT... --maps M1,M2 --games N --players K [--jobs J] [--seed S] [--out DIR]``
 
-- A BOT is an example bot's name (:data:`arena.bots.STRATEGIES`) or a shell command in which ``{host}`` and
+- A BOT is an example bot's name (:data:`arena.STRATEGIES`) or a shell command in which ``{host}`` and
   ``{port}`` are replaced. Each game starts its bots at once, each in its own working folder and process
   group, with stdout and stderr kept in that folder, and each with the port of its own seat
   (:attr:`Settings.seat_ports`), so that seats and start cells follow the game seed whoever connects first;
@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from arena import bots, replay
+from arena import STRATEGIES, replay
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
 from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name
 
@@ -115,14 +115,14 @@ def parse_bots(specs: Sequence[str], base: Path | None = None) -> list[Bot]:
     out: list[Bot] = []
     taken: set[str] = set()
     for spec in specs:
-        if spec in bots.STRATEGIES:
+        if spec in STRATEGIES:
             label, strategy = spec, spec
         elif "{port}" in spec:
             words = [Path(w).name if "/" in w else w for w in spec.split() if "{" not in w]
             label, strategy = " ".join(words)[:LABEL_CHARS].rstrip() or "bot", None
             spec = absolute_paths(spec, base or Path.cwd())
         else:
-            raise TournamentError(f"bot {spec!r}: expected an example bot ({', '.join(bots.STRATEGIES)}) "
+            raise TournamentError(f"bot {spec!r}: expected an example bot ({', '.join(STRATEGIES)}) "
                                   f"or a command containing {{port}}")
         name, n = label, 1
         while name in taken:
@@ -164,7 +164,8 @@ def _lineups(n_bots: int, maps: Sequence[str], games: int, players: int,
         for name in maps:
             pm, sm = pair_map[name], seen_map[name]
 
-            def cost(lineup: Sequence[int], pm: dict = pm, sm: list = sm) -> tuple[int, ...]:
+            def cost(lineup: Sequence[int], pm: dict[tuple[int, int], int] = pm,
+                     sm: list[int] = sm) -> tuple[int, ...]:
                 pairs = _pairs(lineup)
                 return (sum(sm[b] for b in lineup), sum(seen_all[b] for b in lineup),
                         max(pair_all[p] for p in pairs), sum(pair_all[p] for p in pairs),
@@ -242,8 +243,8 @@ class SeatResult:
     exit: int | None = None
     diagnostics: Diagnostics | None = None
 
-    def as_json(self, bots_: Sequence[Bot]) -> dict:
-        return {"bot": bots_[self.bot].name, "seat": self.seat, "id": self.id,
+    def as_json(self, entrants: Sequence[Bot]) -> dict[str, object]:
+        return {"bot": entrants[self.bot].name, "seat": self.seat, "id": self.id,
                 "points": f"{self.points.numerator}/{self.points.denominator}",
                 "shown": format_points(self.points), "rank": self.rank, "switch_round": self.switch_round,
                 "cause": self.cause, "catches": self.catches, "status": self.status, "exit": self.exit,
@@ -282,7 +283,7 @@ class Standing:
     mean_rank: Fraction | None
     faults: dict[str, int]
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {"rank": self.rank, "bot": self.bot, "points": format_points(self.points),
                 "points_exact": f"{self.points.numerator}/{self.points.denominator}",
                 "per_map": {m: format_points(v) for m, v in self.per_map.items()}, "games": self.games,
@@ -291,11 +292,11 @@ class Standing:
                 "faults": self.faults}
 
 
-def standings(bots_: Sequence[Bot], records: Sequence[GameRecord], maps: Sequence[str]) -> list[Standing]:
+def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequence[str]) -> list[Standing]:
     """The standings of the finished games in *records* (spec §2.8): per bot the mean points per map it
     played, summed over maps; higher first, equal sums share a place, then by name."""
     rows: list[Standing] = []
-    for index, bot in enumerate(bots_):
+    for index, bot in enumerate(entrants):
         seats = [(r.game.map, s) for r in records if r.counts for s in r.seats if s.bot == index]
         per_map: dict[str, Fraction] = {}
         for name in maps:
@@ -495,7 +496,8 @@ class Tournament:
             table = await running
             record.rounds = server.game.round if server.game else 0
             record.stopped = server.stopped
-            self._seat_results(record, game, server, table, ids, causes)
+            if server.game is not None:  # else stopped while its bots were starting
+                self._seat_results(record, game, server, table, ids, causes)
         except (ServerError, OSError) as exc:
             record.error = str(exc)
             log.warning("game %d: %s", game.number, exc)
@@ -507,11 +509,11 @@ class Tournament:
             arena_log.removeHandler(handler)
             handler.close()
         for proc in processes:
-            for seat in record.seats:
-                if seat.seat == proc.seat:
-                    seat.exit = proc.exit
-                    if seat.status == LEFT and proc.exit not in (None, 0):
-                        seat.status = CRASHED
+            for result in record.seats:
+                if result.seat == proc.seat:
+                    result.exit = proc.exit
+                    if result.status == LEFT and proc.exit not in (None, 0):
+                        result.status = CRASHED
         return record
 
     async def _start_bot(self, folder: Path, seat: int, index: int, port: int, game_seed: int) -> _Process:
@@ -524,8 +526,8 @@ class Tournament:
                 cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True)
         return _Process(index, seat, process)
 
-    async def _seat(self, server: ArenaServer, processes: list[_Process], running: asyncio.Future,
-                    ids: dict[int, int]) -> None:
+    async def _seat(self, server: ArenaServer, processes: list[_Process],
+                    running: asyncio.Future[list[TableRow]], ids: dict[int, int]) -> None:
         """Wait until every seat is taken: by its bot joining through the seat's port (*ids*: seat -> wire
         id), or by an idle body (:meth:`ArenaServer.add_absent`) when the bot's process has ended or
         ``connect_ms`` has passed first."""
@@ -613,8 +615,8 @@ def progress_line(t: Tournament, record: GameRecord) -> str:
     done = len(t.records)
     elapsed = time.monotonic() - t.started
     left = elapsed / done * (t.total - done) if done else 0.0
-    bots_ = t.config.bots
-    seats = ", ".join(f"{bots_[s.bot].name} {format_points(s.points)}"
+    entrants = t.config.bots
+    seats = ", ".join(f"{entrants[s.bot].name} {format_points(s.points)}"
                       + ("" if s.status == OK else f" ({s.status})")
                       for s in sorted(record.seats, key=lambda s: (s.rank, s.id)))
     what = record.error or (f"stopped: {record.stopped}" if record.stopped else f"{record.rounds} rounds")

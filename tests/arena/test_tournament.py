@@ -142,10 +142,10 @@ def test_small_tournament_with_a_crash_a_hang_and_a_bot_that_never_connects(tmp_
     out = tmp_path / "results"
     proc = _tournament([*bots, "--maps", "office,field", "--games", "1", "--players", "6", "--jobs", "2",
                         "--seed", "11", "--prep-ms", "100", "--move-ms", "300", "--quiet-rounds", "2",
-                        "--connect-ms", "15000"], out)
+                        "--connect-ms", "30000"], out)
     stdout, stderr = proc.communicate(timeout=240)
     assert proc.returncode == 0, stderr
-    assert "game 1/2 done" in stderr and "game 2/2 done" in stderr and "left" in stderr
+    assert "game 1/2 done" in stderr and "game 2/2 done" in stderr and "(crashed)" in stderr
     data = json.loads((out / "standings.json").read_text())
     assert data["played"] == data["scheduled"] == 2
     names = [b.name for b in parse_bots(bots)]
