@@ -28,10 +28,14 @@ class Click:
 
 @dataclass(frozen=True)
 class Key:
-    """A key pressed; ``name`` is the X keysym name, Shift applied ("a", "A", "Tab", "Escape", "space")."""
+    """A key pressed; ``name`` is the X keysym name, Shift applied ("a", "A", "Tab", "Escape", "space").
+    From a window, ``x`` and ``y`` are where the pointer was (window pixels, possibly outside the window);
+    None from a terminal."""
 
     source: str
     name: str
+    x: int | None = None
+    y: int | None = None
 
 
 @dataclass(frozen=True)

@@ -464,7 +464,7 @@ class Window:
         elif kind == X.KeyPress:
             name = self._key_name(conn, event)
             if name is not None:
-                self._inbox.put(Key(self.source, name))
+                self._inbox.put(Key(self.source, name, event.event_x, event.event_y))
         elif kind == X.ConfigureNotify:
             # A window stretched beyond its screen (xdotool, a WM ignoring the maximum-size hint) still gets
             # frames no larger than the screen: the part past the screen's edge could never be seen, and

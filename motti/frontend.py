@@ -31,6 +31,7 @@ from motti.rules import (
 )
 from motti.thinking import SOURCE as THINKER
 from motti.thinking import Thinker
+from motti.viewport import Geometry, Viewport
 
 if TYPE_CHECKING:
     from common.displays import Seat
@@ -81,6 +82,7 @@ class _View:
     window: Window
     players: tuple[int, ...]      # every player of the seat (shown as "yours")
     humans: tuple[int, ...]       # the seat's players that people play (not --computer ones)
+    viewport: Viewport            # the window's zoom and pan (spec §6)
     frame: pygame.Surface | None = None
     note: str | None = None       # this window's own line on the legend band (why a click did nothing)
     confirming: bool = False      # "Quit and give up ...? (y/n)" is asked
@@ -140,7 +142,8 @@ class Frontend:
         self.save_failed = False
         self.save_suspended = False   # the save holds the state before a quit that ended the session
         self.views: dict[str, _View] = {
-            source: _View(window, tuple(seat.players), tuple(p for p in seat.players if p not in computer))
+            source: _View(window, tuple(seat.players), tuple(p for p in seat.players if p not in computer),
+                          Viewport(focus=game.board.capitals.get(seat.players[0]) if seat.players else None))
             for source, (window, seat) in windows.items()
         }
 
@@ -213,6 +216,29 @@ class Frontend:
             return f"not your turn: {who(player)} (computer) is thinking"
         return f"not your turn: waiting for {who(player)}"
 
+    def _geometry(self, state: _View, size: tuple[int, int] | None = None) -> Geometry:
+        """Where window *state* shows the board at *size* (default: its current size)."""
+        board = self.game.board
+        return state.viewport.geometry(size or tuple(state.window.size), board.width, board.height)
+
+    def _view_control(self, state: _View, name: str, pointer: tuple[int, int] | None) -> bool:
+        """Zoom and pan (spec §6), in any window: wheel or ``+``/``-`` zoom about *pointer*, arrows pan a
+        quarter window, ``Home`` shows the whole board. Returns True when *name* was one of these."""
+        board = self.game.board
+        size = tuple(state.frame.get_size()) if state.frame is not None else tuple(state.window.size)
+        viewport = state.viewport
+        if name in _ZOOM_KEYS:
+            viewport.zoom(size, board.width, board.height, _ZOOM_KEYS[name], pointer)
+        elif name in _PAN_KEYS:
+            viewport.pan(size, board.width, board.height, *_PAN_KEYS[name])
+        elif name in ("Home", "KP_Home"):
+            viewport.home()
+        else:
+            return False
+        self.refresh()
+        self.write_status()
+        return True
+
     def _click(self, click: Click) -> None:
         state = self.views.get(click.source)
         if state is None or state.frame is None:
@@ -223,10 +249,12 @@ class Frontend:
         if state.history:
             self._show_history(state, False)
             return
+        if click.button in _WHEEL:
+            self._view_control(state, _WHEEL[click.button], (click.x, click.y))
+            return
         size = state.frame.get_size()
         if not self._in_turn(state.humans):
-            board = self.game.board
-            on_board = view.cell_at(click.x, click.y, size, board.width, board.height) is not None
+            on_board = self._geometry(state, size).cell_at(click.x, click.y) is not None
             if state.humans and (on_board or view.toolbar_box_at(click.x, click.y, size) is not None):
                 state.note = self._why_not(state.humans)
                 self.refresh()
@@ -239,7 +267,7 @@ class Frontend:
                 if box < len(view.TOOLBAR_ACTIONS):
                     self._act(lambda: self.game.choose(view.TOOLBAR_ACTIONS[box]))
                 return
-            cell = view.cell_at(click.x, click.y, size, self.game.board.width, self.game.board.height)
+            cell = self._geometry(state, size).cell_at(click.x, click.y)
             if cell is not None:
                 self._act(lambda: self.game.toggle_cross(*cell))
         elif click.button == 2:
@@ -260,6 +288,9 @@ class Frontend:
         if state.history:
             if key.name not in _MODIFIERS:
                 self._show_history(state, False)
+            return
+        pointer = None if key.x is None or key.y is None else (key.x, key.y)
+        if self._view_control(state, key.name, pointer):
             return
         if key.name in ("m", "M"):
             self._show_history(state, True)
@@ -447,27 +478,28 @@ class Frontend:
         (your move, waiting, its note or question), and only the rectangles that changed since its last
         frame."""
         game = self.game
-        width, height = game.board.width, game.board.height
         last_turn = self.chronicle.last_turn
-        boards: dict[tuple[int, ...], pygame.Surface] = {}
+        boards: dict[Geometry, pygame.Surface] = {}
         rendered: dict[tuple[Any, ...], pygame.Surface] = {}
         for state in self.views.values():
             size = tuple(state.window.size)
+            geometry = self._geometry(state, size)
             viewer = state.players or None
-            key = (size, view.turn_text(game, viewer, self.computer), state.note, state.history)
+            key = (geometry, view.turn_text(game, viewer, self.computer), state.note, state.history)
             surface = rendered.get(key)
             if surface is None:
-                base = boards.get(size)
+                base = boards.get(geometry)
                 if base is None:
-                    base = boards[size] = view.render(game, size, None, self.message, computer=self.computer,
-                                                      last_turn=last_turn)
+                    base = boards[geometry] = view.render(game, size, None, self.message,
+                                                          computer=self.computer, last_turn=last_turn,
+                                                          geometry=geometry)
                 surface = rendered[key] = base.copy()
                 view.draw_legend(surface, game, viewer, self.message, computer=self.computer, note=state.note)
                 if state.history:
                     view.draw_history(surface, self.chronicle.lines)
-            rects = view.dirty_rects(state.frame, surface, width, height)
+            rects = view.dirty_rects(state.frame, surface, geometry)
             if state.history or state.drawn_history:
-                rects = None   # the panel also covers the margins beside the board, which dirty_rects skips
+                rects = None   # the panel covers the whole board area: present it (and its end) whole
             state.drawn_history = state.history
             if rects is None:
                 state.window.present(surface)
@@ -480,14 +512,12 @@ class Frontend:
 
     def status_data(self) -> dict[str, Any]:
         """The ``--status`` JSON of spec §6 as a dict (motti/status.py)."""
-        board = self.game.board
         windows = []
         for source, state in self.views.items():
             size = tuple(state.frame.get_size()) if state.frame is not None else tuple(state.window.size)
-            x0, y0, cell = view.layout(size[0], size[1], board.width, board.height)
             windows.append({"source": source, "display": state.window.display, "players": list(state.players),
                             "window_id": getattr(state.window, "window_id", None), "size": list(size),
-                            "x0": x0, "y0": y0, "c": cell, "note": state.note,
+                            **self._geometry(state, size).as_status(), "note": state.note,
                             "history": state.history})
         return status_json.status_data(self.game, message=self.message, windows=windows,
                                        console=self.console_players if self.console is not None else None,
@@ -508,6 +538,12 @@ class Frontend:
                     print(f"motti: {text}", file=sys.stderr)
             self.status_failed = True
 
+
+#: Zoom keys and mouse buttons (spec §6): +1 zooms in, -1 out; arrows pan (quarter windows right, down).
+_ZOOM_KEYS = {"plus": 1, "KP_Add": 1, "equal": 1, "minus": -1, "KP_Subtract": -1}
+_WHEEL = {4: "plus", 5: "minus"}
+_PAN_KEYS = {"Left": (-1, 0), "Right": (1, 0), "Up": (0, -1), "Down": (0, 1),
+             "KP_Left": (-1, 0), "KP_Right": (1, 0), "KP_Up": (0, -1), "KP_Down": (0, 1)}
 
 #: Key names that alone do not answer the quit question (Shift for a capital Y, and the like).
 _MODIFIERS = frozenset({"Shift_L", "Shift_R", "Control_L", "Control_R", "Alt_L", "Alt_R", "Caps_Lock",

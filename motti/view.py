@@ -2,12 +2,16 @@
 
 Implements the pinned drawing of spec/motti.md §6: a 48 px toolbar of four equal boxes at the top (Attack
 N, Defend, Guerilla, the crosses-left indicator on the current player's colour), a 24 px legend band at the
-bottom, and the board between them with cell side ``c = floor(min(win_w / W, (win_h - 72) / H))``.
+bottom, and the board between them, shown as the window's :class:`motti.viewport.Geometry` says (the whole
+board with ``c = floor(min(win_w / W, (win_h - 72) / H))`` when that is at least 4, else zoomed in; zoom and
+pan; below 1 px a cell each pixel shows the cell under its centre). Only the cells shown are drawn.
 Occupied cells are drawn bright, unoccupied ones dark (each colour component × 0.45, rounded down), sea in its
-own colour; the sea and all eighteen player colours differ pairwise by a CIEDE2000 ΔE of at least 12. Grid
-lines, capital rings and crosses stay inside a cell's inner area, so the probe pixel
-``(x0 + c·x + 1, y0 + c·y + c//2)`` always shows the pure fill colour for ``c >= 4``. Sea cells have no grid
-lines but, from ``c >= 8``, two short lighter wave strokes (``~``) clear of the probe pixel.
+own colour; the sea and all eighteen player colours differ pairwise by a CIEDE2000 ΔE of at least 12. From
+``c >= 7`` grid lines, capital rings and crosses stay inside a cell's inner area, so the probe pixel
+``(x0 + c·x + 1, y0 + c·y + c//2)`` shows the pure fill colour; below ``c = 7`` capitals, crosses and
+last-turn marks are drawn 7 px across, centred on their cell, over its neighbours (:func:`mark_rect`).
+Sea cells have no grid lines but, from ``c >= 8``, two short lighter wave strokes (``~``) clear of the probe
+pixel.
 
 The view only reads a :class:`motti.rules.Game`; it never talks to X (ARCHITECTURE.md seam 3). Surfaces are
 32-bit and need no display: pygame runs with ``SDL_VIDEODRIVER=dummy``.
@@ -16,6 +20,7 @@ The view only reads a :class:`motti.rules.Game`; it never talks to X (ARCHITECTU
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Protocol
@@ -29,6 +34,7 @@ import pygame  # noqa: E402
 from common.render import font as _font  # noqa: E402
 from motti.announce import shorten  # noqa: E402
 from motti.rules import Action  # noqa: E402
+from motti.viewport import BANDS, LEGEND_HEIGHT, TOOLBAR_HEIGHT, Geometry, Viewport  # noqa: E402
 
 if TYPE_CHECKING:
     from motti.rules import Game
@@ -43,9 +49,8 @@ class LastTurnMarks(Protocol):
 
     def lost(self) -> list[tuple[tuple[int, int], int]]: ...
 
-TOOLBAR_HEIGHT = 48
-LEGEND_HEIGHT = 24
-BANDS = TOOLBAR_HEIGHT + LEGEND_HEIGHT
+
+__all__ = ["BANDS", "LEGEND_HEIGHT", "TOOLBAR_HEIGHT", "Geometry", "Viewport"]  # re-exported geometry
 
 #: Bright (occupied) colour of players 1..9, spec §6.
 PLAYER_COLOURS: dict[int, tuple[int, int, int]] = {
@@ -95,35 +100,37 @@ _PALETTE = np.array([SEA] + [dark(p) for p in range(1, 10)] + [bright(p) for p i
 def default_size(width: int, height: int) -> tuple[int, int]:
     """Default window size in pixels for a W×H board (spec §6).
 
-    ``c = min(32, 1280 // W, 888 // H)``, at least 4; the window is ``c·W`` wide (at least 480) and
-    ``c·H + 72`` high. common.x11.open_window cuts a size larger than the screen to the screen's, and
-    :func:`layout` then gives a smaller ``c`` (at least 1).
+    ``c = min(32, 1280 // W, 888 // H)``; when that is at least 4 the window is ``c·W`` wide (at least 480)
+    and ``c·H + 72`` high, showing the whole board. A larger board gets a 1280×960 window that opens zoomed in
+    (motti.viewport). common.x11.open_window cuts a size larger than the screen to the screen's.
     """
-    cell = max(4, min(32, 1280 // width, 888 // height))
+    cell = min(32, 1280 // width, 888 // height)
+    if cell < 4:
+        return 1280, 888 + BANDS
     return max(480, cell * width), cell * height + BANDS
 
 
-def layout(win_w: int, win_h: int, width: int, height: int) -> tuple[int, int, int]:
-    """Where the W×H board sits in a ``win_w``×``win_h`` window: ``(x0, y0, c)`` in pixels (spec §6).
+def layout(win_w: int, win_h: int, width: int, height: int) -> tuple[int, int, float]:
+    """Where the W×H board sits in a new ``win_w``×``win_h`` window: ``(x0, y0, c)`` (spec §6).
 
-    ``c = floor(min(win_w / W, (win_h - 72) / H))``, at least 1; ``x0 = (win_w - c·W) // 2``; ``y0 = 48``.
+    When the whole board fits at ``c = floor(min(win_w / W, (win_h - 72) / H)) >= 4``: that c,
+    ``x0 = (win_w - c·W) // 2``, ``y0 = 48``; otherwise ``c = 6`` centred on the board's centre (a window
+    with players centres its first player's capital: :class:`motti.viewport.Viewport`).
     """
-    cell = max(1, min(win_w // width, (win_h - BANDS) // height))
-    return (win_w - cell * width) // 2, TOOLBAR_HEIGHT, cell
+    geometry = Viewport().geometry((win_w, win_h), width, height)
+    return geometry.x0, geometry.y0, geometry.c
 
 
-def cell_at(px: int, py: int, size: tuple[int, int], width: int, height: int) -> tuple[int, int] | None:
+def cell_at(px: int, py: int, size: tuple[int, int], width: int, height: int,
+            geometry: Geometry | None = None) -> tuple[int, int] | None:
     """The board cell ``(x, y)`` under window pixel ``(px, py)``, or None outside the board.
 
-    *size* is the window's ``(win_w, win_h)``; W and H are the board's dimensions.
+    *size* is the window's ``(win_w, win_h)``; W and H are the board's dimensions; *geometry* is the window's
+    zoom and pan (default: a new window's, :func:`layout`).
     """
-    x0, y0, cell = layout(size[0], size[1], width, height)
-    if px < x0 or py < y0:
-        return None
-    x, y = (px - x0) // cell, (py - y0) // cell
-    if x >= width or y >= height:
-        return None
-    return x, y
+    if geometry is None:
+        geometry = Viewport().geometry(size, width, height)
+    return geometry.cell_at(px, py)
 
 
 def toolbar_box_at(px: int, py: int, size: tuple[int, int]) -> int | None:
@@ -269,40 +276,124 @@ def _waves(cell: int) -> np.ndarray:
     return mask
 
 
-def _draw_board(surface: pygame.Surface, game: Game, x0: int, y0: int, cell: int) -> None:
+#: Below this cell side capitals, crosses and last-turn marks are drawn this wide, centred on their cell and
+#: over its neighbours (spec §6 "Marks at small sizes"); from it on they stay inside the cell.
+MARK_MIN = 7
+
+
+def mark_rect(geometry: Geometry, x: int, y: int) -> pygame.Rect:
+    """Where a mark of cell (x, y) goes (a capital's ring, a cross, a last-turn outline): the cell's inner
+    area (clear of the probe pixel and the grid lines) for ``c >= 7``, else a :data:`MARK_MIN` px square
+    centred on the cell."""
+    if geometry.c >= MARK_MIN:
+        return _cell_inner(geometry.x0, geometry.y0, int(geometry.c), x, y)
+    centre_x, centre_y = geometry.cell_centre(x, y)
+    rect = pygame.Rect(0, 0, MARK_MIN, MARK_MIN)
+    rect.center = (int(centre_x), int(centre_y))
+    return rect
+
+
+def _board_indices(game: Game, cells: tuple[int, int, int, int]) -> np.ndarray:
+    """Palette indices (0 sea, 1..9 free land of player k, 10..18 occupied) of the cells ``[x0, x1) × [y0,
+    y1)``, indexed ``[x, y]`` (surfarray order)."""
     board = game.board
-    width, height = board.width, board.height
-    owner = board.owner.astype(np.intp)
-    index = np.where(board.land, np.where(board.occupied, owner + 9, owner), 0)
-    rgb = _PALETTE[index.T]  # (W, H, 3): surfarray indexes x first
-    rgb = np.repeat(np.repeat(rgb, cell, axis=0), cell, axis=1)
+    cx0, cy0, cx1, cy1 = cells
+    owner = board.owner[cy0:cy1, cx0:cx1].astype(np.intp)
+    index = np.where(board.land[cy0:cy1, cx0:cx1],
+                     np.where(board.occupied[cy0:cy1, cx0:cx1], owner + 9, owner), 0)
+    return index.T
+
+
+def _draw_cells(surface: pygame.Surface, game: Game, geometry: Geometry) -> None:
+    """Fill the board area with the cells *geometry* shows: whole cells of ``c`` px (from 4 px with sea
+    waves, from 8 px with grid lines on land), or below 1 px a cell each pixel in the colour of the cell
+    under its centre."""
+    cx0, cy0, cx1, cy1 = geometry.view_cells()
+    if cx0 >= cx1:
+        return
+    left, top, right, bottom = geometry.area()
+    index = _board_indices(game, (cx0, cy0, cx1, cy1))
+    if geometry.c < 1:
+        c = geometry.c
+        px = np.arange(max(left, geometry.x0), min(right, geometry.x0 + math.ceil(c * geometry.width)))
+        py = np.arange(max(top, geometry.y0), min(bottom, geometry.y0 + math.ceil(c * geometry.height)))
+        xs = np.floor((px + 0.5 - geometry.x0) / c).astype(np.intp)
+        ys = np.floor((py + 0.5 - geometry.y0) / c).astype(np.intp)
+        keep_x, keep_y = xs < geometry.width, ys < geometry.height
+        px, xs, py, ys = px[keep_x], xs[keep_x], py[keep_y], ys[keep_y]
+        if not len(px) or not len(py):
+            return
+        rgb = _PALETTE[index[np.ix_(xs - cx0, ys - cy0)]]
+        pygame.surfarray.blit_array(surface.subsurface((int(px[0]), int(py[0]), len(px), len(py))), rgb)
+        return
+    cell = int(geometry.c)
+    columns, rows = cx1 - cx0, cy1 - cy0
+    rgb = np.repeat(np.repeat(_PALETTE[index], cell, axis=0), cell, axis=1)
     if cell >= 4:
-        land = np.repeat(np.repeat(board.land.T, cell, axis=0), cell, axis=1)   # (W·c, H·c) per pixel
+        land = np.repeat(np.repeat(index > 0, cell, axis=0), cell, axis=1)   # (columns·c, rows·c) per pixel
         if cell >= GRID_MIN_CELL:
             edge = np.zeros((cell, cell), dtype=bool)
             edge[cell - 1, :] = edge[:, cell - 1] = True
-            rgb[land & np.tile(edge, (width, height))] = GRID
-        rgb[~land & np.tile(_waves(cell), (width, height))] = WAVE
-    pygame.surfarray.blit_array(surface.subsurface((x0, y0, cell * width, cell * height)), rgb)
-    if cell < 4:
+            rgb[land & np.tile(edge, (columns, rows))] = GRID
+        rgb[~land & np.tile(_waves(cell), (columns, rows))] = WAVE
+    # The visible cells' block, cut to the board area (cells at its edges may be partly shown).
+    block_left, block_top = geometry.x0 + cell * cx0, geometry.y0 + cell * cy0
+    cut_left, cut_top = max(0, left - block_left), max(0, top - block_top)
+    cut_right = min(columns * cell, right - block_left)
+    cut_bottom = min(rows * cell, bottom - block_top)
+    if cut_right <= cut_left or cut_bottom <= cut_top:
         return
-    if cell < 6:
-        # Too small for a ring or an X: a black dot marks a capital, a white one a cross (right of the probe).
-        capitals = [cell_xy for cell_xy in board.capitals.values() if cell_xy is not None]
-        for colour, cells in ((INK, capitals), (WHITE, game.crosses)):
-            for x, y in cells:
-                surface.fill(colour, pygame.Rect(x0 + cell * x + 2, y0 + cell * y + 2, cell - 3, cell - 3))
+    target = surface.subsurface((block_left + cut_left, block_top + cut_top, cut_right - cut_left,
+                                 cut_bottom - cut_top))
+    pygame.surfarray.blit_array(target, rgb[cut_left:cut_right, cut_top:cut_bottom])
+
+
+def _draw_capital(surface: pygame.Surface, rect: pygame.Rect, occupied: bool, line: int) -> None:
+    """A capital's ring in *rect*: white on a free capital, black on an occupied one; a small ring (below
+    ``c = 7``) sits on a disc of the other colour, so that it shows over any neighbour."""
+    ring, back = (INK, WHITE) if occupied else (WHITE, INK)
+    if rect.width <= MARK_MIN:
+        pygame.draw.ellipse(surface, back, rect)
+        pygame.draw.ellipse(surface, ring, rect.inflate(-2, -2), 2)
         return
-    line = max(1, cell // 12)
+    pygame.draw.ellipse(surface, ring, rect, line)
+
+
+def _draw_cross(surface: pygame.Surface, rect: pygame.Rect, line: int) -> None:
+    """A white X in *rect*; a small one (below ``c = 7``) outlined in black, so that it shows over any
+    neighbour."""
+    if rect.width <= MARK_MIN:
+        pygame.draw.line(surface, INK, rect.topleft, (rect.right - 1, rect.bottom - 1), 3)
+        pygame.draw.line(surface, INK, (rect.left, rect.bottom - 1), (rect.right - 1, rect.top), 3)
+        _draw_x(surface, rect, 1)
+        return
+    _draw_x(surface, rect.inflate(-2, -2), line)
+
+
+def _draw_marks(surface: pygame.Surface, game: Game, geometry: Geometry) -> None:
+    """Capitals' rings and the crosses (spec §6): inside their cells for ``c >= 7``, else :data:`MARK_MIN`
+    px across over the neighbours (:func:`mark_rect`); clipped to the board area."""
+    board = game.board
+    line = max(1, int(geometry.c) // 12) + 1
     for capital in board.capitals.values():
-        if capital is None:
-            continue
-        x, y = capital
-        ring = INK if board.occupied[y, x] else WHITE
-        pygame.draw.ellipse(surface, ring, _cell_inner(x0, y0, cell, x, y), line + 1)
+        if capital is not None:
+            x, y = capital
+            _draw_capital(surface, mark_rect(geometry, x, y), bool(board.occupied[y, x]), line)
     for x, y in game.crosses:
-        inner = _cell_inner(x0, y0, cell, x, y).inflate(-2, -2)
-        _draw_x(surface, inner, line + 1)
+        _draw_cross(surface, mark_rect(geometry, x, y), line)
+
+
+def _draw_board(surface: pygame.Surface, game: Game, geometry: Geometry,
+                last_turn: LastTurnMarks | None = None) -> None:
+    """The board as *geometry* shows it: cells, the last turn's marks, capitals and crosses, all inside the
+    board area."""
+    left, top, right, bottom = geometry.area()
+    previous = surface.get_clip()
+    surface.set_clip(pygame.Rect(left, top, right - left, bottom - top).clip(previous))
+    _draw_cells(surface, game, geometry)
+    draw_last_turn(surface, last_turn, geometry)
+    _draw_marks(surface, game, geometry)
+    surface.set_clip(previous)
 
 
 _KEY_ENTRIES = ("occupied", "free", "capital", "cross")
@@ -427,34 +518,18 @@ def _outline(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int,
             surface.fill(colour, (rect.right - line, y, line, 1))
 
 
-#: The smallest size of a last-turn mark (spec §6 "Marks at small sizes"): below this cell side the mark is
-#: drawn this wide, centred on its cell, over the neighbours.
-MARK_MIN = 7
-
-
-def mark_rect(x0: int, y0: int, cell: int, x: int, y: int) -> pygame.Rect:
-    """Where the last-turn mark of cell (x, y) goes: the cell's inner area (clear of the probe pixel and the
-    grid lines) for ``c >= 7``, else a :data:`MARK_MIN` px square centred on the cell."""
-    if cell >= MARK_MIN:
-        return _cell_inner(x0, y0, cell, x, y)
-    centre = (x0 + cell * x + cell // 2, y0 + cell * y + cell // 2)
-    rect = pygame.Rect(0, 0, MARK_MIN, MARK_MIN)
-    rect.center = centre
-    return rect
-
-
-def draw_last_turn(surface: pygame.Surface, last_turn: LastTurnMarks | None, x0: int, y0: int,
-                   cell: int) -> None:
-    """The last turn's marks (spec §6 "The last turn") on a board drawn at *x0*, *y0* with cell side
-    *cell*: every cell the mover gained outlined in the mover's colour, every cell lost outlined dashed in the
-    colour of its new owner (:func:`mark_rect` says where). Nothing for None (before the first turn)."""
+def draw_last_turn(surface: pygame.Surface, last_turn: LastTurnMarks | None, geometry: Geometry) -> None:
+    """The last turn's marks (spec §6 "The last turn") on a board drawn as *geometry* says: every cell the
+    mover gained outlined in the mover's colour, every cell lost outlined dashed in the colour of its new
+    owner (:func:`mark_rect` says where: at least 7 px across). Nothing for None (before the first turn)."""
     if last_turn is None:
         return
+    cell = int(geometry.c)
     line = max(1, cell // 10) if cell >= MARK_MIN else 1
     for x, y in last_turn.gained():
-        _outline(surface, mark_rect(x0, y0, cell, x, y), bright(last_turn.player), line, dashed=False)
+        _outline(surface, mark_rect(geometry, x, y), bright(last_turn.player), line, dashed=False)
     for (x, y), owner in last_turn.lost():
-        _outline(surface, mark_rect(x0, y0, cell, x, y), bright(owner), max(2, line), dashed=True)
+        _outline(surface, mark_rect(geometry, x, y), bright(owner), max(2, line), dashed=True)
 
 
 def draw_history(surface: pygame.Surface, lines: Sequence[str]) -> None:
@@ -499,42 +574,40 @@ def _wrap_pixels(text: str, width: int, face: pygame.font.Font) -> list[str]:
 
 def render(game: Game, size: tuple[int, int], viewer: Collection[int] | None = None,
            message: str | None = None, *, computer: Collection[int] = (),
-           last_turn: LastTurnMarks | None = None) -> pygame.Surface:
+           last_turn: LastTurnMarks | None = None, geometry: Geometry | None = None) -> pygame.Surface:
     """Draw *game* into a new 32-bit Surface of *size* ``(win_w, win_h)`` pixels (spec §6).
 
     *viewer* holds the players at the window (None or empty for an observer) and *computer* the computer
     players; they only change the legend's turn text (:func:`turn_text`). *message* (an announcement) is
     appended to that text. *last_turn* (motti.announce.LastTurn) adds the last turn's marks
-    (:func:`draw_last_turn`).
+    (:func:`draw_last_turn`). *geometry* is the window's zoom and pan (motti.viewport; default: a new
+    window's, :func:`layout`); only the cells it shows are drawn.
     """
     win_w, win_h = size
     surface = pygame.Surface((max(1, win_w), max(1, win_h)), 0, 32)
     surface.fill(BACKGROUND)
-    width, height = game.board.width, game.board.height
-    x0, y0, cell = layout(win_w, win_h, width, height)
-    visible = pygame.Rect(0, TOOLBAR_HEIGHT, win_w, max(0, win_h - BANDS))
-    if visible.width >= cell * width and visible.height >= cell * height:
-        _draw_board(surface, game, x0, y0, cell)
-        clip = surface.get_clip()
-        surface.set_clip(visible)
-        draw_last_turn(surface, last_turn, x0, y0, cell)
-        surface.set_clip(clip)
-    else:
-        board = pygame.Surface((cell * width, cell * height), 0, 32)
-        _draw_board(board, game, 0, 0, cell)
-        draw_last_turn(board, last_turn, 0, 0, cell)
-        surface.blit(board, (x0, y0), area=pygame.Rect(0, 0, visible.width, visible.height))
+    if geometry is None:
+        geometry = Viewport().geometry(size, game.board.width, game.board.height)
+    _draw_board(surface, game, geometry, last_turn)
     draw_legend(surface, game, viewer, message, computer=computer)
     _draw_toolbar(surface, game, size)
     return surface
 
 
-def dirty_rects(before: pygame.Surface | None, after: pygame.Surface, width: int,
-                height: int) -> list[pygame.Rect] | None:
-    """The rectangles of *after* that differ from *before*: toolbar band, changed board cells, legend band.
+#: Changed board pixels are presented in blocks of at least this side (px), aligned to the cells.
+_DIRTY_BLOCK = 16
+#: More changed blocks than this are presented as their bounding box.
+_DIRTY_MAX_BLOCKS = 64
+
+
+def dirty_rects(before: pygame.Surface | None, after: pygame.Surface,
+                geometry: Geometry | None = None) -> list[pygame.Rect] | None:
+    """The rectangles of *after* that differ from *before*: toolbar band, changed blocks of the board area,
+    legend band.
 
     Returns None when everything must be presented (no previous frame or a different size), an empty list when
-    nothing changed. W and H are the board's dimensions (cells are compared as whole blocks).
+    nothing changed. With the frames' *geometry* the blocks are whole cells (``c`` or a multiple of it, at
+    least 16 px); without, 16 px squares.
     """
     if before is None or before.get_size() != after.get_size():
         return None
@@ -546,19 +619,30 @@ def dirty_rects(before: pygame.Surface | None, after: pygame.Surface, width: int
     rects: list[pygame.Rect] = []
     if changed[:, :TOOLBAR_HEIGHT].any():
         rects.append(pygame.Rect(0, 0, win_w, TOOLBAR_HEIGHT))
-    x0, y0, cell = layout(win_w, win_h, width, height)
-    shown_w, shown_h = min(width, max(0, win_w - x0) // cell), min(height, max(0, win_h - BANDS) // cell)
-    if shown_w and shown_h:
-        block = changed[x0:x0 + cell * shown_w, y0:y0 + cell * shown_h]
-        cells = block.reshape(shown_w, cell, shown_h, cell).any(axis=(1, 3))
-        xs, ys = np.nonzero(cells)
-        if len(xs) > 64:
-            left, top = x0 + cell * int(xs.min()), y0 + cell * int(ys.min())
-            rects.append(pygame.Rect(left, top, cell * (int(xs.max()) + 1) - (left - x0),
-                                     cell * (int(ys.max()) + 1) - (top - y0)))
+    top, bottom = TOOLBAR_HEIGHT, max(TOOLBAR_HEIGHT, win_h - LEGEND_HEIGHT)
+    band = changed[:, top:bottom]
+    if band.size and band.any():
+        side, origin_x, origin_y = _DIRTY_BLOCK, 0, top
+        if geometry is not None and geometry.c >= 1:
+            cell = int(geometry.c)
+            side = cell * -(-_DIRTY_BLOCK // cell)
+            origin_x, origin_y = geometry.x0, geometry.y0
+        pad_x, pad_y = -origin_x % side, (top - origin_y) % side    # a block starts at the origin
+        padded = np.zeros((-(-(win_w + pad_x) // side) * side, -(-(band.shape[1] + pad_y) // side) * side),
+                          dtype=bool)
+        padded[pad_x:pad_x + win_w, pad_y:pad_y + band.shape[1]] = band
+        blocks = padded.reshape(padded.shape[0] // side, side, padded.shape[1] // side, side).any(axis=(1, 3))
+        xs, ys = np.nonzero(blocks)
+        area = pygame.Rect(0, top, win_w, bottom - top)
+        if len(xs) > _DIRTY_MAX_BLOCKS:
+            xs, ys = np.array([xs.min(), xs.max()]), np.array([ys.min(), ys.max()])
+            rects.append(pygame.Rect(int(xs[0]) * side - pad_x, top + int(ys[0]) * side - pad_y,
+                                     (int(xs[1]) - int(xs[0]) + 1) * side,
+                                     (int(ys[1]) - int(ys[0]) + 1) * side).clip(area))
         else:
-            rects.extend(pygame.Rect(x0 + cell * int(x), y0 + cell * int(y), cell, cell)
-                         for x, y in zip(xs, ys, strict=True))
+            rects.extend(
+                pygame.Rect(int(x) * side - pad_x, top + int(y) * side - pad_y, side, side).clip(area)
+                for x, y in zip(xs, ys, strict=True))
     if changed[:, win_h - LEGEND_HEIGHT:].any():
         rects.append(legend_rect((win_w, win_h)))
     return rects

@@ -226,6 +226,8 @@ def test_keys_arrive_as_keysym_names_with_shift_and_no_modifier_events(xvfb, inb
         names.append(next_event(inbox, Key, "k").name)
     assert names == ["a", "B", "Tab", "Escape", "space", "q", "exclam"]
     assert not [event for event in quiet_events(inbox) if isinstance(event, Key)]
+    xvfb.xdotool("mousemove", "123", "45", "key", "plus")
+    assert next_event(inbox, Key, "k") == Key("k", "plus", 123, 45)    # where the pointer is (window pixels)
 
 
 def test_caps_lock_shifts_letters_only(xvfb, inbox, windows):

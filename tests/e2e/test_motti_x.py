@@ -454,13 +454,19 @@ def test_impossible_actions_are_not_selected_by_clicks(xvfb, maps):
     assert code == 130, err
 
 
-def test_a_default_window_larger_than_the_screen_is_cut_to_it(xvfb, maps):
-    # default size for 400x300 cells: c = 4, 1600x1272 px; the 1280x1024 screen cuts it, and c drops to 3
-    game = Game(["generate", "-w", "400", "-h", "300", "-d", "50", "--seed", "1"], maps, xvfb.env())
+def test_a_board_too_large_to_show_whole_opens_zoomed_in_on_the_players_capital(xvfb, maps):
+    # 400x300 cells would fit the default 1280x960 window only at c = 2: it opens at c = 6 on capital 1
+    # (all land with no plasma and threshold 0, so that the capitals share one land mass)
+    game = Game(["generate", "-w", "400", "-h", "300", "-d", "50", "-m", "0", "-M", "0", "-t", "0", "--seed",
+                 "1"], maps, xvfb.env())
     try:
         status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
         win = window_of(status, xvfb.name)
-        assert (win["size"], win["c"], win["x0"], win["y0"]) == ([1280, 1024], 3, 40, 48)
+        assert (win["size"], win["c"]) == ([1280, 960], 6)
+        x, y = status["capitals"]["1"]
+        x0, y0, x1, y1 = win["view_cells"]
+        assert x0 <= x < x1 and y0 <= y < y1
+        assert (x1 - x0, y1 - y0) in ((214, 148), (213, 148), (214, 149), (213, 149))
     finally:
         code, _out, err = game.stop()
     assert code == 130, err

@@ -67,7 +67,7 @@ def test_colours_are_the_pinned_ones():
     (8, 4, (480, 200)),       # c = 32, width raised to 480
     (200, 150, (1000, 822)),  # c = min(32, 6, 5) = 5
     (40, 30, (1160, 942)),    # c = min(32, 32, 29) = 29
-    (1000, 1000, (4000, 4072)),  # c at least 4
+    (1000, 1000, (1280, 960)),   # c would be 1: a 1280x960 window that opens zoomed in
 ])
 def test_default_size(width, height, size):
     assert view.default_size(width, height) == size
@@ -78,7 +78,7 @@ def test_default_size(width, height, size):
     ((480, 200), (8, 4), (112, 48, 32)),
     ((1000, 600), (20, 15), (150, 48, 35)),   # c = min(50, 35.2)
     ((641, 553), (20, 15), (0, 48, 32)),
-    ((100, 80), (20, 15), (40, 48, 1)),       # at least 1
+    ((100, 80), (20, 15), (-10, 7, 6)),       # fits only below c = 4: c = 6 centred on the board's centre
 ])
 def test_layout(win, dims, expected):
     assert view.layout(*win, *dims) == expected
@@ -113,8 +113,11 @@ def test_probe_pixels_show_the_pure_fill_colour(size):
     surface = view.render(g, size, (1,))
     x0, y0, c = view.layout(*size, 7, 4)
     assert c >= 4
+    marked = [*capitals.values(), *g.crosses]
     for y in range(4):
         for x in range(7):
+            if c < view.MARK_MIN and any(abs(x - mx) <= 1 and abs(y - my) <= 1 for mx, my in marked):
+                continue    # below c = 7 marks are drawn over the neighbours (spec §6)
             probe = (x0 + c * x + 1, y0 + c * y + c // 2)
             assert rgb(surface, *probe) == expected_colour(rows, x, y), (x, y, c)
 
@@ -136,17 +139,38 @@ def test_capital_ring_and_cross_are_drawn_inside_the_cell():
     assert rgb(surface, x0 + c - 1, y0 + 2 * c + c // 2) == view.GRID
 
 
-def test_small_cells_mark_capitals_and_crosses_with_dots_and_have_no_grid():
+@pytest.mark.parametrize("c", [1, 2, 3, 4, 5, 6])
+def test_below_7_px_capitals_and_crosses_are_7_px_marks_over_the_neighbours(c):
+    g = game()
+    g.toggle_cross(2, 1)
+    size = (4 * c + 40, 3 * c + 72 + 40)
+    geometry = view.Geometry(size, 4, 3, 20, 68, c)
+    surface = pygame.Surface(size, 0, 32)
+    view._draw_board(surface, g, geometry)
+    ring = view.mark_rect(geometry, 0, 0)
+    cross = view.mark_rect(geometry, 2, 1)
+    assert ring.size == cross.size == (7, 7)
+    assert cross.center == (20 + int(c * 2.5), 68 + int(c * 1.5))
+    # the free capital (0,0): a white ring on a black disc, wider than its cell when c < 7
+    colours = {rgb(surface, x, y) for x in range(ring.left, ring.right) for y in range(ring.top, ring.bottom)}
+    assert view.WHITE in colours and view.INK in colours
+    # the cross on (2,1): white through its centre, black edges, drawn over the neighbours
+    assert rgb(surface, *cross.center) == view.WHITE
+    assert rgb(surface, cross.left, cross.top) == view.WHITE
+    assert rgb(surface, cross.left + 1, cross.top) == view.INK
+    assert rgb(surface, cross.right - 2, cross.bottom - 1) == view.INK
+    assert cross.width > c
+
+
+def test_from_7_px_marks_stay_inside_their_cell_and_small_cells_have_no_grid():
     g = game()
     g.toggle_cross(1, 0)
+    geometry = view.Geometry((28, 21 + 72), 4, 3, 0, 48, 7)
+    assert view.mark_rect(geometry, 1, 0) == pygame.Rect(7 + 2, 48 + 2, 3, 3)
     size = (20, 15 + 72)    # c = min(20 // 4, 15 // 3) = 5
+    surface = view.render(g, size)
     x0, y0, c = view.layout(*size, 4, 3)
     assert c == 5
-    surface = view.render(g, size)
-    assert rgb(surface, x0 + 2, y0 + 2) == view.INK              # capital (0,0): a dark 2x2 dot
-    assert rgb(surface, x0 + 3, y0 + 3) == view.INK
-    assert rgb(surface, x0 + c + 2, y0 + 2) == (255, 255, 255)   # cross on (1,0)
-    assert rgb(surface, x0 + c + 1, y0 + c // 2) == view.dark(1)  # probe pixel untouched
     assert rgb(surface, x0 + 2 * c + c - 1, y0 + c + 2) == view.dark(2)   # no grid line at c < 8
 
 
@@ -207,25 +231,26 @@ def test_a_legend_redrawn_for_another_viewer_equals_a_full_render_for_it():
     size = (480, 200)
     mine = view.render(g, size, (1,), "P2's turn ended")
     shared = view.render(g, size, None, "P2's turn ended")
-    assert view.dirty_rects(shared, mine, 4, 3) == [view.legend_rect(size)]
+    assert view.dirty_rects(shared, mine) == [view.legend_rect(size)]
     view.draw_legend(shared, g, (1,), "P2's turn ended")
-    assert view.dirty_rects(shared, mine, 4, 3) == []
+    assert view.dirty_rects(shared, mine) == []
 
 
 def test_dirty_rects_cover_exactly_what_changed():
     g = game()
     size = (480, 200)
-    x0, y0, c = view.layout(*size, 4, 3)
+    geometry = view.Viewport().geometry(size, 4, 3)
+    x0, y0, c = geometry.x0, geometry.y0, geometry.c
     first = view.render(g, size, (1,))
-    assert view.dirty_rects(None, first, 4, 3) is None
-    assert view.dirty_rects(first, view.render(g, size, (1,)), 4, 3) == []
+    assert view.dirty_rects(None, first, geometry) is None
+    assert view.dirty_rects(first, view.render(g, size, (1,)), geometry) == []
     g.toggle_cross(2, 1)
     second = view.render(g, size, (1,))
-    rects = view.dirty_rects(first, second, 4, 3)
+    rects = view.dirty_rects(first, second, geometry)
     assert pygame.Rect(0, 0, 480, 48) in rects                      # crosses-left indicator
     assert pygame.Rect(x0 + 2 * c, y0 + c, c, c) in rects           # the crossed cell
     assert len(rects) == 2
-    assert view.dirty_rects(first, view.render(g, (500, 200), (1,)), 4, 3) is None
+    assert view.dirty_rects(first, view.render(g, (500, 200), (1,)), geometry) is None
 
 
 def test_render_is_the_window_size_and_handles_tiny_windows():
@@ -241,6 +266,9 @@ def test_sea_has_waves_and_no_grid_lines_and_land_keeps_them():
         surface = view.render(g, size, (1,))
         x0, y0, c = view.layout(*size, 7, 4)
         sea = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "."]
+        if c < view.MARK_MIN:   # marks cover the neighbours of capitals below c = 7
+            sea = [(x, y) for x, y in sea
+                   if not any(abs(x - cx) <= 1 and abs(y - cy) <= 1 for cx, cy in capitals.values())]
         for x, y in sea:
             pixels = {rgb(surface, x0 + c * x + dx, y0 + c * y + dy) for dx in range(c) for dy in range(c)}
             assert pixels == {view.SEA, view.WAVE}, (x, y, c)
@@ -293,7 +321,7 @@ def test_last_turn_marks_gains_solid_in_the_movers_colour_losses_dashed_in_the_n
     assert cell == 32
     plain = view.render(g, size)
     marked = view.render(g, size, last_turn=chronicle.last_turn)
-    changed = view.dirty_rects(plain, marked, 7, 5)
+    changed = view.dirty_rects(plain, marked, view.Viewport().geometry(size, 7, 5))
     assert [(r.left, r.top) for r in changed] == [(x0 + 2 * cell, y0 + 2 * cell),
                                                   (x0 + 2 * cell, y0 + 3 * cell)]
     # (2,3) gained by player 1 (bright red): a solid red frame with a contrasting edge, the middle untouched
@@ -316,13 +344,14 @@ def test_marks_at_small_cells_are_seven_pixels_across():
     from motti.announce import LastTurn
 
     turn = LastTurn(2, "guerilla", {(1, 1): "conquered"}, {(1, 1): 2})
-    rect = view.mark_rect(10, 48, 4, 1, 1)
+    rect = view.mark_rect(view.Geometry((30, 90), 4, 3, 10, 48, 4), 1, 1)
     assert rect.size == (7, 7) and rect.center == (10 + 4 + 2, 48 + 4 + 2)
     surface = view.render(game(), (16, 12 + view.BANDS), last_turn=turn)
-    x0, y0, cell = view.layout(16, 12 + view.BANDS, 4, 3)
-    assert cell == 4
-    rect = view.mark_rect(x0, y0, cell, 1, 1)
-    assert [rgb(surface, rect.left, y) for y in range(rect.top, rect.bottom)] == [view.WHITE] * 7
+    geometry = view.Viewport().geometry((16, 12 + view.BANDS), 4, 3)
+    assert geometry.c == 4
+    rect = view.mark_rect(geometry, 1, 1)
+    # its right edge (its left edge lies under the capital (0,0)'s mark, drawn over last-turn marks)
+    assert [rgb(surface, rect.right - 1, y) for y in range(rect.top, rect.bottom)] == [view.WHITE] * 7
     assert rgb(surface, rect.left + 1, rect.top + 3) == view.bright(2)
 
 
@@ -331,3 +360,56 @@ def test_a_long_message_is_shortened_at_a_word_bound_on_the_legend():
     text, points = view.fit_words(whole, 260)
     assert points == 14 and text.endswith("…")
     assert whole.startswith(text[:-1]) and whole[len(text) - 1] == " "   # cut at a word bound
+
+
+def _random_game(width: int, height: int, seed: int) -> Game:
+    rng = np.random.default_rng(seed)
+    land = rng.random((height, width)) < 0.7
+    columns = np.broadcast_to(np.arange(width), (height, width))
+    owner = np.where(land, 1 + columns * 3 // width, 0).astype(np.int8)    # three bands of land
+    occupied = land & (columns % 3 == 0) & (rng.random((height, width)) < 0.8)   # stripes touching the edges
+    capitals = {}
+    for player, (x, y) in zip((1, 2, 3), [(1, 1), (width - 2, 1), (width // 2, height - 2)], strict=True):
+        land[y, x], owner[y, x] = True, player
+        capitals[player] = (x, y)
+    return Game(Board(land=land, owner=owner, occupied=occupied, capitals=capitals, players=3), Draws())
+
+
+def _colour_of(g: Game, x: int, y: int) -> tuple[int, int, int]:
+    b = g.board
+    if not b.land[y, x]:
+        return view.SEA
+    return view.bright(int(b.owner[y, x])) if b.occupied[y, x] else view.dark(int(b.owner[y, x]))
+
+
+@pytest.mark.parametrize("steps", [-3, -1, 0, 1, 3])
+def test_a_zoomed_or_panned_window_draws_the_cells_its_geometry_maps_pixels_to(steps):
+    g = _random_game(300, 200, steps + 10)
+    size = (500, 400)
+    viewport = view.Viewport(focus=(150, 100))
+    viewport.zoom(size, 300, 200, steps, (123, 234))
+    viewport.pan(size, 300, 200, 1, 1)
+    geometry = viewport.geometry(size, 300, 200)
+    surface = view.render(g, size, (1,), geometry=geometry)
+    marks = [geometry.cell_centre(*cell) for cell in g.board.capitals.values()]
+    pixels = pygame.surfarray.pixels3d(surface)
+    c = geometry.c
+    checked = 0
+    for py in range(48, size[1] - 24, 8):
+        for px in range(0, size[0], 8):
+            cell = geometry.cell_at(px, py)
+            if cell is None or any(abs(px - mx) < 12 and abs(py - my) < 12 for mx, my in marks):
+                continue
+            qx, qy = px, py
+            if c >= 8:          # grid lines and waves: the probe pixel is the pure fill
+                qx, qy = geometry.x0 + int(c) * cell[0] + 1, geometry.y0 + int(c) * cell[1] + int(c) // 2
+                if not (48 <= qy < size[1] - 24 and 0 <= qx < size[0]):
+                    continue
+            elif c >= 4 and not g.board.land[cell[1], cell[0]]:
+                continue        # sea waves
+            assert tuple(pixels[qx, qy]) == _colour_of(g, *cell), (qx, qy, cell, c)
+            checked += 1
+    del pixels
+    assert checked > 800
+    assert rgb(surface, 5, 10) != view.SEA                           # the toolbar is not drawn over
+    assert rgb(surface, 2, size[1] - 2) == view.INK                  # nor the legend band
