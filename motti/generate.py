@@ -55,7 +55,8 @@ def place_capitals(
     )
 
 
-def plasma(width: int, height: int, granularity: float, low: float, high: float, rng: np.random.Generator):
+def plasma(width: int, height: int, granularity: float, low: float, high: float,
+           rng: np.random.Generator) -> np.ndarray:
     """§4.2: diamond-square on a (2^k+1)² grid covering width x height, corners uniform in [0, 1],
     displacement uniform in ±amplitude starting at 1 and multiplied by ``2**-(1-granularity)`` per halving;
     rescaled linearly to [low, high] and cropped. Returns a (height, width) float64 array."""
@@ -136,12 +137,12 @@ def generate(
         noise = np.random.default_rng(rng.getrandbits(64))
         cloud = plasma(width, height, granularity, plasma_min, plasma_max, noise)
         ys, xs = np.mgrid[0:height, 0:width]
-        value = np.zeros((height, width))
+        potential = np.zeros((height, width))
         with np.errstate(divide="ignore"):
             for cx, cy in capitals:
-                value += 1.0 / np.hypot(xs - cx, ys - cy)
-        value += noise.uniform(0.0, randomness, (height, width)) - cloud
-        land = value > threshold
+                potential += 1.0 / np.hypot(xs - cx, ys - cy)
+        potential += noise.uniform(0.0, randomness, (height, width)) - cloud
+        land = potential > threshold
         for cx, cy in capitals:
             land[cy, cx] = True
         if capitals_connected(land, capitals):
