@@ -530,16 +530,22 @@ class Tournament:
                     running: asyncio.Future[list[TableRow]], ids: dict[int, int]) -> None:
         """Wait until every seat is taken: by its bot joining through the seat's port (*ids*: seat -> wire
         id), or by an idle body (:meth:`ArenaServer.add_absent`) when the bot's process has ended or
-        ``connect_ms`` has passed first."""
+        ``connect_ms`` has passed first (also for a bot that joined and left before the game began)."""
         end = time.monotonic() + self.config.connect_ms / 1000
+        absent: set[int] = set()
         while not running.done() and server.waiting_for:
             if self.stopped:
                 server.stop(self.stopped)
                 return
-            ids.update(server.joined_seats)
+            joined = server.joined_seats
             for proc in processes:
-                if proc.seat not in ids and (proc.process.returncode is not None or time.monotonic() > end):
-                    ids[proc.seat] = server.add_absent(proc.seat)
+                if proc.seat in joined:
+                    ids[proc.seat] = joined[proc.seat]
+                elif proc.seat not in absent:
+                    ids.pop(proc.seat, None)
+                    if proc.process.returncode is not None or time.monotonic() > end:
+                        ids[proc.seat] = server.add_absent(proc.seat)
+                        absent.add(proc.seat)
             await asyncio.sleep(JOIN_POLL_S)
         ids.update(server.joined_seats)
 

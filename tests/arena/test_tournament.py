@@ -28,7 +28,8 @@ from arena.tournament import (
     standings,
 )
 
-# A bot that joins, then misbehaves: "crash" exits with status 3 after the first START, "hang" never moves.
+# A bot that joins, then misbehaves: "crash" exits with status 3 after the first START, "hang" never moves,
+# "quit" leaves at once.
 BAD_BOT = """\
 import socket, sys, time
 mode, port = sys.argv[1], int(sys.argv[2])
@@ -42,6 +43,8 @@ while True:
     if b"ID " in buffer and b"ID_OKAY" not in buffer:
         sock.sendall(b"ID_OKAY|")
         buffer += b"ID_OKAY"
+        if mode == "quit":
+            sys.exit(0)
     if b"START" in buffer:
         print("round 1 reached", flush=True)
         if mode == "crash":
@@ -214,3 +217,23 @@ def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path):
             continue
         rep = replay.load(out / game["folder"] / "replay.jsonl")
         assert rep.final["stopped"] == "interrupted" and replay.verify(rep).ok
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_a_bot_that_joins_and_leaves_before_the_start_does_not_stall_the_game(tmp_path):
+    script = tmp_path / "bad.py"
+    script.write_text(BAD_BOT)
+    out = tmp_path / "results"
+    proc = _tournament(["hunt", "flee", f"{sys.executable} {script} quit {{port}}", "--maps", "office",
+                        "--games", "1", "--players", "3", "--seed", "1", "--prep-ms", "50",
+                        "--move-ms", "300",
+                        "--quiet-rounds", "2", "--connect-ms", "60000"], out)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 0, stderr
+    (game,) = json.loads((out / "standings.json").read_text())["games"]
+    status = {s["bot"]: s["status"] for s in game["seats"]}
+    assert status["hunt"] == status["flee"] == "ok"
+    # it left the lobby (its seat became an idle body) or, had it joined last, round 1
+    assert status[f"{Path(sys.executable).name} bad.py quit"] in ("never connected", "left")
+    assert replay.verify(replay.load(out / game["folder"] / "replay.jsonl")).ok
