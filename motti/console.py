@@ -196,6 +196,7 @@ class Console:
         self._colour = False
         self._too_small = False   # the last draw had no room for the map: only q (and its y/n) act
         self._awaiting = 0.0   # monotonic deadline while a posted command has not been shown yet
+        self._repaint = False   # the next draw clears the terminal first
 
     # ---- the game loop's side -------------------------------------------------------------------------
     def start(self) -> None:
@@ -343,9 +344,11 @@ class Console:
             return
         if view.history:
             view.history = False
+            self._repaint = True
             return
         if key in (ord("m"), ord("M")) and not self._too_small:
             view.history = True
+            self._repaint = True
             return
         if self._too_small and key not in (ord("q"), ord("Q")):
             return
@@ -418,7 +421,13 @@ class Console:
             beeps, self._beeps = self._beeps, 0
         for _ in range(beeps):
             self._beep()
-        stdscr.erase()
+        if self._repaint:
+            # A whole new screen (the m announcements, or back from them): repaint it all rather than let
+            # curses scroll what it finds alike.
+            self._repaint = False
+            stdscr.clear()
+        else:
+            stdscr.erase()
         rows, cols = stdscr.getmaxyx()
         if snap is None:
             _put(stdscr, 0, 0, "motti: waiting for the game", curses.A_BOLD)

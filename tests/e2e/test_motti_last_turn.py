@@ -180,8 +180,9 @@ def test_windows_mark_the_last_turn_and_the_waiting_window_says_why(xvfb3, tmp_p
             if probe(pixels, mine, (0, 0)) == view.INK:
                 break
         assert probe(pixels, mine, (0, 0)) == view.INK   # the panel covers the board
-        x0, y0, c = mine["x0"], mine["y0"], mine["c"]
-        assert (pixels[y0:y0 + 5 * c, 8:mine["size"][0] - 8] == view.BOX).any()   # text on it
+        y0, c = mine["y0"], mine["c"]
+        panel = pixels[y0:y0 + 5 * c, 8:mine["size"][0] - 8]
+        assert np.all(panel == view.BOX, axis=-1).sum() > 100   # its lines of text
         key(d1, mine, "space")
         game.wait(lambda s: not window_for(s, [1])["history"], "the board again")
     finally:
@@ -351,3 +352,33 @@ def test_delay_must_be_a_number_of_seconds(tmp_path):
         done = subprocess.run([*MOTTI, "t6.map", "--delay", bad], cwd=tmp_path, capture_output=True,
                               text=True, timeout=30)
         assert done.returncode == 2 and done.stderr.startswith("motti: argument --delay: "), done.stderr
+
+
+def test_console_against_the_computer_marks_its_turn_and_m_lists_every_action(tmp_path):
+    term = Terminal(["classic", "-c", "--computer", "2", "--seed", "5", "--delay", "0", "--status", "s.json"],
+                    tmp_path)
+    try:
+        term.wait_text("Player 1 | Attack: 6 left")
+        term.child.send(" x")    # Defend player 1's capital (the cursor starts on it)
+        term.wait_text("P1 defended 1 cell")
+        term.wait_text("Player 1 | Attack: 6 left")   # the computer's whole turn is over
+        status = status_of(tmp_path / "s.json")
+        last = status["last_turn"]
+        assert last["player"] == 2 and last["cells"]
+        marked = {(x, y) for x, y, _ in last["cells"]}
+        # the map is not scrolled on 24 rows (classic is 20x15): cell (x, y) at screen row 2 + y, column 1 + x
+        buffer = term.screen.buffer
+        shown = {(x, y) for y in range(15) for x in range(20) if buffer[2 + y][1 + x].reverse}
+        assert shown == marked
+        term.child.send("m")
+        term.wait_text("announcements (any key returns)")
+        lines = [line.rstrip() for line in term.screen.display[1:]]
+        assert lines[0] == "P1 defended 1 cell"
+        actions = [line for line in lines[1:] if line]
+        assert actions and all(line.startswith("P2 ") for line in actions)
+        assert actions[-1] == status["message"]
+        term.child.send(" ")
+        term.wait_text("Player 1 | Attack: 6 left")
+        assert "announcements" not in term.text()
+    finally:
+        term.close()
