@@ -29,12 +29,15 @@ import copy
 import random
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import numpy as np
 
 from motti import ai
 from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Cell, Game, Reset, legal_mask
 
+#: An action in ``Game.apply`` form, e.g. ``("attack", ((3, 4),))``.
+Move = tuple[Any, ...]
 #: Simulations of the search per decision at the start of a turn (about 1 s on a 20x15 map here).
 DEFAULT_BUDGET = 48
 #: At most this many reachable cells (§2.8 strict) or unoccupied cells (empty) make the reset worth timing.
@@ -202,14 +205,17 @@ def _reset_triggers(game: Game, me: int) -> list[Cell]:
 
 
 def _dilate8(mask: np.ndarray) -> np.ndarray:
-    return mask | ai._shift_any(mask, diagonal=True)
+    out: np.ndarray = mask | ai._shift_any(mask, diagonal=True)
+    return out
 
 
 def clone(game: Game, rng: random.Random) -> Game:
     """An independent copy of *game* drawing from *rng* (the board arrays copied, no deepcopy)."""
     twin = copy.copy(game)
     twin.board = game.board.copy()
-    twin.crosses = list(game.crosses)
+    crosses = getattr(game, "crosses", None)
+    if isinstance(crosses, list):   # a game that still keeps the crosses being placed
+        twin.crosses = list(crosses)
     twin.rng = rng
     return twin
 
@@ -253,7 +259,7 @@ def _quick_targets(game: Game, me: int, rng: random.Random) -> list[Cell]:
     return [(int(xs[i]), int(ys[i])) for i in order]
 
 
-def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> tuple | None:
+def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> Move | None:
     """Rules 1–4 of the module docstring: the move they dictate now, or None."""
     fresh = not game.attacked
     if fresh:
@@ -289,7 +295,7 @@ def _timed(game: Game, me: int, crosses: list[Cell], rng: random.Random) -> list
     return crosses
 
 
-def fast_action(game: Game, rng: random.Random) -> tuple:
+def fast_action(game: Game, rng: random.Random) -> Move:
     """The search's policy for every simulated turn: the capital-window rules, then the six best targets by
     the static prior (``Game.apply`` form)."""
     me = game.current_player
@@ -302,7 +308,7 @@ def fast_action(game: Game, rng: random.Random) -> tuple:
     return ("attack", tuple(targets[: MAX_CROSSES[Action.ATTACK]]))
 
 
-def _rollout(game: Game, first: tuple, me: int, seed: int) -> float:
+def _rollout(game: Game, first: Move, me: int, seed: int) -> float:
     """Play *first* and the rest of *me*'s turn, then every other player's turn, on a clone reseeded with
     *seed*; return :func:`motti.ai.evaluate` for *me*."""
     rng = random.Random(seed)
@@ -315,11 +321,11 @@ def _rollout(game: Game, first: tuple, me: int, seed: int) -> float:
     return ai.evaluate(trial, me)
 
 
-def _candidates(game: Game, rng: random.Random) -> list[tuple]:
+def _candidates(game: Game, rng: random.Random) -> list[Move]:
     """The medium player's best Attack (its first attack), Defend and Guerilla, in ``Game.apply`` form."""
     planner = ai._Planner(game, rng)
     cells, _value = planner.best_attack()
-    out: list[tuple] = [("attack", tuple(_timed(game, game.current_player, cells, rng)))]
+    out: list[Move] = [("attack", tuple(_timed(game, game.current_player, cells, rng)))]
     possible = game.possible_actions()
     if Action.GUERILLA in possible:
         guerilla, _value = planner.best_guerilla()
@@ -332,7 +338,7 @@ def _candidates(game: Game, rng: random.Random) -> list[tuple]:
     return out
 
 
-def search(game: Game, candidates: list[tuple], rng: random.Random, budget: int) -> tuple:
+def search(game: Game, candidates: list[Move], rng: random.Random, budget: int) -> Move:
     """The candidate with the best mean evaluation after the reply, over ``budget // len(candidates)``
     reseeded simulations each (the same seeds for every candidate); ties go to the earlier candidate."""
     if len(candidates) == 1:
@@ -348,7 +354,7 @@ def search(game: Game, candidates: list[tuple], rng: random.Random, budget: int)
     return best
 
 
-def choose_action(game: Game, rng: random.Random, budget: int = DEFAULT_BUDGET) -> tuple:
+def choose_action(game: Game, rng: random.Random, budget: int = DEFAULT_BUDGET) -> Move:
     """The hard player's next action for the player in turn, in ``Game.apply`` form (see module docstring).
 
     *budget* is the number of simulations of the search at the start of a turn (0 = no search: the medium

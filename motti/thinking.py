@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from common.loop import Command, Inbox
 from motti import ai
-from motti.hard import clone
+from motti.hard import Move, clone
 from motti.rules import Game
 
 #: ``Command.source`` of the answers.
@@ -55,10 +55,11 @@ class Thinker:
         self._ticket += 1
         self.busy = False
 
-    def take(self, command: Command) -> tuple | None:
+    def take(self, command: Command) -> Move | None:
         """The action of an answer *command*, or None when it is stale (cancelled or superseded)."""
         ticket, action = command.args
         if ticket != self._ticket or not self.busy:
             return None
         self.busy = False
-        return action
+        answer: Move = action
+        return answer
