@@ -16,9 +16,10 @@ order:
    its own (it owns ring cells, the enemy owns fewer), and left out when the window would be the enemy's;
 6. otherwise, at the start of its turns, chooses between the medium player's best Attack, Defend and
    Guerilla by a search: each candidate is played on clones reseeded from its own ``random.Random`` — its
-   whole turn, then every other player's reply turn, both played by a fast policy with the same
+   whole turn, then the next player's reply turn, both played by a fast policy with the same
    capital-window rules — and the mean :func:`motti.ai.evaluate` after the reply decides. The number of
-   simulations is fixed (``budget``), so a seed gives the same game on any machine.
+   simulations is fixed (``budget``, fewer on large boards: :func:`simulations`), so a seed gives the same
+   game on any machine.
 
 Deterministic given its ``random.Random``.
 """
@@ -40,6 +41,8 @@ from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Cell, Game, Reset
 Move = tuple[Any, ...]
 #: Simulations of the search per decision at the start of a turn (about 1 s on a 20x15 map here).
 DEFAULT_BUDGET = 48
+#: Land cells up to which the search runs its whole budget (a default 20x15 map has about 200).
+SEARCH_LAND = 600
 #: At most this many reachable cells (§2.8 strict) or unoccupied cells (empty) make the reset worth timing.
 TRIGGER_CANDIDATES = 8
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -309,16 +312,26 @@ def fast_action(game: Game, rng: random.Random) -> Move:
 
 
 def _rollout(game: Game, first: Move, me: int, seed: int) -> float:
-    """Play *first* and the rest of *me*'s turn, then every other player's turn, on a clone reseeded with
-    *seed*; return :func:`motti.ai.evaluate` for *me*."""
+    """Play *first* and the rest of *me*'s turn, then the next player's turn (the reply), on a clone reseeded
+    with *seed*; return :func:`motti.ai.evaluate` for *me*."""
     rng = random.Random(seed)
     trial = clone(game, random.Random(seed ^ 0x5BD1E995))
     trial.apply(first)
     while not trial.is_terminal() and trial.current_player == me:
         trial.apply(fast_action(trial, rng))
-    while not trial.is_terminal() and trial.current_player != me:
+    replying = trial.current_player
+    while not trial.is_terminal() and trial.current_player == replying:
         trial.apply(fast_action(trial, rng))
     return ai.evaluate(trial, me)
+
+
+def simulations(game: Game, budget: int) -> int:
+    """The search's simulations on this board: *budget* up to :data:`SEARCH_LAND` land cells, proportionally
+    fewer above (a simulated turn costs more on more land), 0 (no search) below 2. Depends only on the board,
+    so a seed still gives the same game."""
+    land = int(np.count_nonzero(game.board.land))
+    runs = budget if land <= SEARCH_LAND else budget * SEARCH_LAND // land
+    return runs if runs >= 2 else 0
 
 
 def _candidates(game: Game, rng: random.Random) -> list[Move]:
@@ -365,6 +378,7 @@ def choose_action(game: Game, rng: random.Random, budget: int = DEFAULT_BUDGET) 
     move = _window_move(game, me, rng, fast=False)
     if move is not None:
         return move
+    budget = simulations(game, budget)
     if game.attacked or budget <= 0:
         action = ai.choose_action(game, rng)
         if action[0] not in ("attack", "pass"):

@@ -182,6 +182,14 @@ def test_each_level_makes_only_legal_moves(level: str) -> None:
             game.apply(action)
 
 
+def test_the_search_budget_shrinks_with_the_land() -> None:
+    small = Game(generate(20, 15, 2, random.Random(0)), random.Random(0))
+    assert hard.simulations(small, 48) == 48
+    text = header(60, 20, [(0, 0), (59, 19)]) + ("a" * 30 + "b" * 30 + "\n") * 20   # 1200 land cells
+    assert hard.simulations(game_of(text), 48) == 24
+    assert hard.simulations(game_of(text), 3) == 0
+
+
 def test_unknown_level_is_refused() -> None:
     game = Game(generate(12, 9, 2, random.Random(1), distance_min=5.0), random.Random(1))
     with pytest.raises(ValueError, match="level must be one of easy, medium, hard"):
