@@ -6,10 +6,10 @@ bottom, and the board between them, shown as the window's :class:`motti.viewport
 board with ``c = floor(min(win_w / W, (win_h - 72) / H))`` when that is at least 4, else zoomed in; zoom and
 pan; below 1 px a cell each pixel shows the cell under its centre). Only the cells shown are drawn.
 Occupied cells are drawn bright, unoccupied ones dark (each colour component × 0.45, rounded down), sea in its
-own colour; the sea and all eighteen player colours differ pairwise by a CIEDE2000 ΔE of at least 12. From
-``c >= 7`` grid lines, capital rings and crosses stay inside a cell's inner area, so the probe pixel
-``(x0 + c·x + 1, y0 + c·y + c//2)`` shows the pure fill colour; below ``c = 7`` capitals, crosses and
-last-turn marks are drawn 7 px across, centred on their cell, over its neighbours (:func:`mark_rect`).
+own colour; the sea and all eighteen player colours differ pairwise by a CIEDE2000 ΔE of at least 12.
+Capitals, crosses and last-turn marks are at least 7 px across (:func:`mark_rect`): from ``c >= 7`` inside
+their cell, whose probe pixel ``(x0 + c·x + 1, y0 + c·y + c//2)`` keeps the pure fill colour; below
+``c = 7`` centred on their cell, over its neighbours.
 Sea cells have no grid lines but, from ``c >= 8``, two short lighter wave strokes (``~``) clear of the probe
 pixel.
 
@@ -282,11 +282,17 @@ MARK_MIN = 7
 
 
 def mark_rect(geometry: Geometry, x: int, y: int) -> pygame.Rect:
-    """Where a mark of cell (x, y) goes (a capital's ring, a cross, a last-turn outline): the cell's inner
-    area (clear of the probe pixel and the grid lines) for ``c >= 7``, else a :data:`MARK_MIN` px square
-    centred on the cell."""
+    """Where a mark of cell (x, y) goes (a capital's ring, a cross, a last-turn outline), always at least
+    :data:`MARK_MIN` px across: for ``c >= 11`` the cell's inner area (clear of the probe pixel and the grid
+    lines); for ``7 <= c < 11`` the whole cell but its grid lines (:func:`_draw_board` keeps the probe pixel);
+    below ``c = 7`` a 7 px square centred on the cell, over its neighbours."""
     if geometry.c >= MARK_MIN:
-        return _cell_inner(geometry.x0, geometry.y0, int(geometry.c), x, y)
+        cell = int(geometry.c)
+        inner = _cell_inner(geometry.x0, geometry.y0, cell, x, y)
+        if inner.width >= MARK_MIN:
+            return inner
+        side = cell - (1 if cell >= GRID_MIN_CELL else 0)
+        return pygame.Rect(geometry.x0 + cell * x, geometry.y0 + cell * y, side, side)
     centre_x, centre_y = geometry.cell_centre(x, y)
     rect = pygame.Rect(0, 0, MARK_MIN, MARK_MIN)
     rect.center = (int(centre_x), int(centre_y))
@@ -393,7 +399,25 @@ def _draw_board(surface: pygame.Surface, game: Game, geometry: Geometry,
     _draw_cells(surface, game, geometry)
     draw_last_turn(surface, last_turn, geometry)
     _draw_marks(surface, game, geometry)
+    if geometry.c >= MARK_MIN:
+        marked = [cell for cell in game.board.capitals.values() if cell is not None] + list(game.crosses)
+        if last_turn is not None:
+            marked += list(last_turn.gained()) + [cell for cell, _owner in last_turn.lost()]
+        _restore_probes(surface, game, geometry, marked)
     surface.set_clip(previous)
+
+
+def _restore_probes(surface: pygame.Surface, game: Game, geometry: Geometry,
+                    cells: Sequence[tuple[int, int]]) -> None:
+    """Give each marked cell's probe pixel ``(x0 + c·x + 1, y0 + c·y + c//2)`` its pure fill colour again
+    (spec §6: it holds from ``c = 7`` on, where a mark 7 px across may fill the whole cell)."""
+    board = game.board
+    cell = int(geometry.c)
+    for x, y in cells:
+        index = (int(board.owner[y, x]) + (9 if board.occupied[y, x] else 0)) if board.land[y, x] else 0
+        probe = (geometry.x0 + cell * x + 1, geometry.y0 + cell * y + cell // 2)
+        if surface.get_clip().collidepoint(probe):
+            surface.set_at(probe, tuple(int(v) for v in _PALETTE[index]))
 
 
 _KEY_ENTRIES = ("occupied", "free", "capital", "cross")

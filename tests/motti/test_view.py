@@ -166,7 +166,9 @@ def test_from_7_px_marks_stay_inside_their_cell_and_small_cells_have_no_grid():
     g = game()
     g.toggle_cross(1, 0)
     geometry = view.Geometry((28, 21 + 72), 4, 3, 0, 48, 7)
-    assert view.mark_rect(geometry, 1, 0) == pygame.Rect(7 + 2, 48 + 2, 3, 3)
+    assert view.mark_rect(geometry, 1, 0) == pygame.Rect(7, 48, 7, 7)                # the whole cell
+    geometry = view.Geometry((44, 33 + 72), 4, 3, 0, 48, 11)
+    assert view.mark_rect(geometry, 1, 0) == pygame.Rect(11 + 2, 48 + 2, 7, 7)       # its inner area
     size = (20, 15 + 72)    # c = min(20 // 4, 15 // 3) = 5
     surface = view.render(g, size)
     x0, y0, c = view.layout(*size, 4, 3)
@@ -413,3 +415,28 @@ def test_a_zoomed_or_panned_window_draws_the_cells_its_geometry_maps_pixels_to(s
     assert checked > 800
     assert rgb(surface, 5, 10) != view.SEA                           # the toolbar is not drawn over
     assert rgb(surface, 2, size[1] - 2) == view.INK                  # nor the legend band
+
+
+@pytest.mark.parametrize("c", [7, 8, 9, 10, 11, 12, 20])
+def test_from_7_px_marks_are_at_least_7_px_inside_their_cell_and_the_probe_pixel_stays_pure(c):
+    from motti.announce import LastTurn
+
+    g = game()
+    g.toggle_cross(2, 1)
+    turn = LastTurn(1, "attack", {(2, 1): "conquered"}, {(2, 1): 1})
+    geometry = view.Geometry((4 * c + 40, 3 * c + 72 + 40), 4, 3, 20, 68, c)
+    surface = pygame.Surface(geometry.size, 0, 32)
+    surface.fill(view.BACKGROUND)
+    view._draw_board(surface, g, geometry, turn)
+    rows = T1[0]
+    for x, y in [(0, 0), (3, 0), (2, 1)]:           # two capitals, a cross with a last-turn mark
+        rect = view.mark_rect(geometry, x, y)
+        cell = pygame.Rect(20 + c * x, 68 + c * y, c, c)
+        assert rect.width >= 7 and rect.height >= 7 and cell.contains(rect), (x, y, rect)
+        fill = expected_colour(rows, x, y)
+        drawn = [(px, py) for px in range(cell.left, cell.right) for py in range(cell.top, cell.bottom)
+                 if rgb(surface, px, py) not in (fill, view.GRID)]
+        assert max(px for px, _ in drawn) - min(px for px, _ in drawn) + 1 >= 7, (x, y)
+        assert rgb(surface, cell.left + 1, cell.top + c // 2) == fill            # the probe pixel (spec §6)
+    for x, y in [(1, 0), (3, 2)]:                    # unmarked cells are untouched
+        assert rgb(surface, 20 + c * x + c // 2, 68 + c * y + c // 2) == expected_colour(rows, x, y)
