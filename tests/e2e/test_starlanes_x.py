@@ -17,7 +17,7 @@ from statusrun import StatusRun
 from xvfb import Xvfb, grab, origin, window_of
 
 from starlanes import view
-from starlanes.rules import RULES_1977, EndTurn, Game, Move, Trade
+from starlanes.rules import CELLS_1977, RULES_1977, Company, EndTurn, Game, Move, Player, Trade, cell_index
 from starlanes.xfront import FINAL_TITLE, final_lines
 
 STARLANES = [sys.executable, "-m", "starlanes"]
@@ -337,3 +337,51 @@ def test_1977_rules_in_a_window_computers_to_the_48th_move(xvfb, tmp_path):
     assert code == 0, err
     ranking = [replay.players[p].name for p in replay.standings()]
     assert [line.split("  ")[0] for line in out.splitlines()[1:4]] == ranking
+
+
+def test_1977_trading_by_keys_and_a_click_in_a_window(xvfb, tmp_path):
+    """S19 under decisions 7 and 8 in X: the company asked A, then C; refusals leave the state alone."""
+    from starlanes.save import save_game
+
+    grid = ["."] * CELLS_1977
+    grid[cell_index(0, 0)] = "A"
+    grid[cell_index(11, 8)] = "C"
+    companies = [Company(1, 300), Company(0, 100), Company(1, 700), Company(0, 100), Company(0, 100)]
+    players = [Player("Ann", 1000, [2, 0, 4, 0, 0]), Player("Bob")]
+    replay = Game(grid, players, random.Random(3), companies, candidates=[cell_index(5, 4)], rules=RULES_1977)
+    path = tmp_path / "s19.json"
+    save_game(path, replay, ["human", "human"])
+    run = Run(["--resume", str(path), f"1,2:{xvfb.name}"], tmp_path, xvfb.env())
+    try:
+        status = run.wait(lambda s: s["mode"] == "move" and s["windows"], "Ann's move prompt")
+        wait_map(xvfb, status, replay)
+        press(xvfb, status, "1")
+        replay.apply(Move(0))
+        status = run.wait(lambda s: s["mode"] == "trade", "the company asked")
+        assert status["game"] == replay.to_dict() and status["game"]["asking"] == 0
+        press(xvfb, status, "5", "Return")
+        run.wait(lambda s: s["mode"] == "invalid", "Invalid amount!")
+        press(xvfb, status, "3", "Return")
+        replay.apply(Trade(0, 3))
+        status = run.wait_game(replay, "A bought")
+        row = view.company_row_rect(1, tuple(window_of(status, xvfb.name)["size"]))
+        click(xvfb, status, row.centerx, row.centery)
+        run.wait(lambda s: s["mode"] == "amount", "C's amount opened by a click")
+        press(xvfb, status, "minus", "6", "Return")
+        run.wait(lambda s: s["mode"] == "invalid", "Invalid amount!")
+        assert run.status()["game"] == replay.to_dict()
+        press(xvfb, status, "minus", "4", "Return")
+        replay.apply(Trade(2, -4))
+        status = run.wait_game(replay, "C sold and the turn over")
+        assert replay.players[0].cash == 3070 and replay.current == 1 and replay.phase == "move"
+        press(xvfb, status, "q", "y")
+        status = run.wait(lambda s: s["mode"] == "over", "the final standings")
+        press(xvfb, status, "space")
+        run.wait(lambda s: s["windows"][0]["stage"] == "chart", "the chart")
+        press(xvfb, status, "space")
+    finally:
+        code, out, err = run.finish()
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1].split() == ["Bob", "$0", "$6000", "$6000"]
+    assert lines[2].split() == ["Ann", "$1500", "$3070", "$4570"]
