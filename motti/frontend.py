@@ -484,7 +484,7 @@ class Frontend:
         for state in self.views.values():
             size = tuple(state.window.size)
             geometry = self._geometry(state, size)
-            viewer = state.players or None
+            viewer = state.humans or None   # a computer player at the window is not "you"
             key = (geometry, view.turn_text(game, viewer, self.computer), state.note, state.history)
             surface = rendered.get(key)
             if surface is None:
@@ -518,6 +518,8 @@ class Frontend:
             windows.append({"source": source, "display": state.window.display, "players": list(state.players),
                             "window_id": getattr(state.window, "window_id", None), "size": list(size),
                             **self._geometry(state, size).as_status(), "note": state.note,
+                            "legend": view.legend_text(self.game, state.humans or None, self.message,
+                                                       computer=self.computer, note=state.note),
                             "history": state.history})
         return status_json.status_data(self.game, message=self.message, windows=windows,
                                        console=self.console_players if self.console is not None else None,

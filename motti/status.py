@@ -6,7 +6,8 @@ keys: ``board`` (rows in the map grid format of §3.2), ``width``, ``height``, `
 ``crosses`` (``[[x, y], ...]``), ``alive``, ``winner``, ``message`` (the last announcement or null),
 ``windows`` (per open window: source, display, players, window_id, size ``[w, h]`` px, ``x0``, ``y0``, ``c``,
 ``view_cells`` ``[x0, y0, x1, y1]`` (motti.viewport.Geometry.as_status), ``note``: the window's own line, a
-question or why a click did nothing, or null; ``history``: whether the ``m`` panel is shown)
+question or why a click did nothing, or null; ``legend``: the whole text of its legend band; ``history``:
+whether the ``m`` panel is shown)
 ``console`` (the players at the terminal, or null without a console) and ``last_turn`` (the cells the
 previous turn changed: ``{"player", "action", "cells": [[x, y, CHANGE], ...], "reset"}``, null before the
 first turn ended; motti.announce.LastTurn).

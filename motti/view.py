@@ -488,10 +488,7 @@ def draw_legend(surface: pygame.Surface, game: Game, viewer: Collection[int] | N
     band = legend_rect(surface.get_size())
     surface.fill(INK, band)
     player = game.winner if game.winner is not None else game.current_player
-    text = turn_text(game, viewer, computer)
-    said = note if note is not None else message
-    if said:
-        text = f"{text} · {said}"
+    text = legend_text(game, viewer, message, computer=computer, note=note)
     tag = pygame.Rect(band.left + 6, band.centery - 6, 12, 12)
     text_right = band.right - 6
     blocks = ((_players_width(game), lambda left: _draw_players(surface, game, left, band), False),
@@ -508,6 +505,15 @@ def draw_legend(surface: pygame.Surface, game: Game, viewer: Collection[int] | N
     area = pygame.Rect(tag.right + 6, band.top, max(0, text_right - tag.right - 6), band.height)
     text, points = fit_words(text, area.width, 18)
     _blit_text(surface, text, area, WHITE, points, centre=False)
+
+
+def legend_text(game: Game, viewer: Collection[int] | None = None, message: str | None = None, *,
+                computer: Collection[int] = (), note: str | None = None) -> str:
+    """The whole text of a window's legend band (before any shortening): :func:`turn_text`, then the
+    window's *note* or else the *message*, joined by `` · ``."""
+    text = turn_text(game, viewer, computer)
+    said = note if note is not None else message
+    return f"{text} · {said}" if said else text
 
 
 def fit_words(text: str, width: int, largest: int = 18) -> tuple[str, int]:

@@ -382,3 +382,31 @@ def test_console_against_the_computer_marks_its_turn_and_m_lists_every_action(tm
         assert "announcements" not in term.text()
     finally:
         term.close()
+
+
+def test_a_window_shared_with_the_computer_says_the_computer_is_thinking(xvfb, tmp_path):
+    """make run's set-up: players 1 and 2 share the one window, the computer plays 2."""
+    (tmp_path / "t6.map").write_text(T6)
+    game = StatusRun(MOTTI, ["t6.map", "--computer", "2", "--seed", "3", "--delay", "0.4"], tmp_path,
+                     xvfb.env())
+    try:
+        status = game.wait(lambda s: s["windows"], "the window")
+        win = status["windows"][0]
+        assert win["players"] == [1, 2] and win["legend"] == "Your move, player 1"
+        click(xvfb, win, 1, box=1)
+        game.wait(lambda s: s["action"] == "defend", "Defend selected")
+        click(xvfb, win, 1, (2, 3))
+        game.wait(lambda s: s["crosses"] == [[2, 3]], "the cross")
+        click(xvfb, win, 3, (2, 3))
+        status = game.wait(lambda s: s["turn"] == 2, "the computer's turn")
+        assert status["windows"][0]["legend"] == ("P2 (computer) is thinking · P1 defended 1 cell — "
+                                                  "encircled 1 cell of P2")
+        click(xvfb, status["windows"][0], 1, (0, 4))
+        status = game.wait(lambda s: s["turn"] == 1 or s["windows"][0]["note"], "the note")
+        if status["turn"] == 2:
+            assert status["windows"][0]["note"] == "not your turn: P2 (computer) is thinking"
+        status = game.wait(lambda s: s["turn"] == 1, "player 1's turn again")
+        assert status["windows"][0]["legend"].startswith("Your move, player 1 · P2 ")
+        assert status["last_turn"]["player"] == 2
+    finally:
+        game.stop()
