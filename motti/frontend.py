@@ -353,10 +353,12 @@ class Frontend:
             return
         self._suspend_if_last()
         said = self._after(self.game.defeat(players, cause="quit"))
-        if self.views:
-            # The terminal is the console's again: say there what happened and where the game goes on.
-            goes_on = "" if self.game.is_terminal() else "; the game goes on in the windows"
-            print(f"motti: {said}{goes_on}", flush=True)
+        # The terminal is no longer the console's: say there what happened, and where the game goes on.
+        if self.views and not self.game.is_terminal():
+            said = f"{said}; the game goes on in the windows"
+        elif self.save_suspended:
+            said = f"{said}; the game before the quit is saved in {self.save} (motti {self.save} resumes it)"
+        print(f"motti: {said}", flush=True)
 
     def _act(self, change: Callable[[], Any], action: str | None = None) -> None:
         """Apply one change to the game (a callable returning events or None; *action* names what is

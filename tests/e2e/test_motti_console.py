@@ -224,6 +224,7 @@ def test_quit_asks_then_exits_and_restores_the_terminal(terminals, tmp_path: Pat
     term.wait_text("Quit and give up players 1, 2? (y/n)")
     term.send("y")
     term.wait_text("exit=0")
+    assert "motti: P1 quit, out — P2 quit, out — everyone left: game over" in term.text()
     term.child.expect(pexpect.EOF)
     term.child.close()
     assert term.child.exitstatus == 0

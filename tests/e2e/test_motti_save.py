@@ -173,6 +173,9 @@ def test_console_saves_after_each_action_and_on_quit(tmp_path):
         wait_for("(y/n)")
         child.send("y")
         child.expect(pexpect.EOF)
+        said = child.before.decode().rsplit("\x1b>", 1)[-1].strip()   # after curses gave the terminal back
+        assert said == ("motti: P1 quit, out — P2 quit, out — everyone left: game over; the game before the "
+                        "quit is saved in saved.map (motti saved.map resumes it)")
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
