@@ -650,19 +650,16 @@ def standings_text(game: Game) -> str:
     A table (Player / Stock Value / Cash / Net Worth) when it fits :data:`SHELL_WIDTH` columns, else one block
     per player; then why the game ended, when it did.
     """
-    headers = ["Player", "Stock Value", "Cash", "Net Worth"]
-    order = game.standings()
-    values = {p: [game.stock_value(p), game.players[p].cash, game.net_worth(p)] for p in order}
-    rows: list[list[Cell]] = [[printable(game.players[p].name), *((v, "$") for v in values[p])]
-                              for p in order]
+    head, *rows = [list(text) for text, _ in standings_page(game) if isinstance(text, tuple)]
+    headers = [str(h) for h in head]
     natural = table(headers, rows, 10**6)
     if max(text_width(line) for line in natural) <= SHELL_WIDTH:
         lines = natural
     else:
         lines = []
-        for rank, p in enumerate(order, 1):
-            lines.append(f"{rank}. {printable(game.players[p].name)}")
-            lines.extend(f"   {header + ':':<12} {money(value)}" for header, value in
-                         zip(headers[1:], values[p], strict=True))
+        for rank, (name, *values) in enumerate(rows, 1):
+            lines.append(f"{rank}. {name}")
+            lines.extend(f"   {header + ':':<12} {money(value[0])}" for header, value in
+                         zip(headers[1:], values, strict=True) if isinstance(value, tuple))
     reason = messages.end_reason(game)
     return "\n".join([*lines, *([reason] if reason else [])])
