@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any, TypeGuard, overload
 
 from common.game import TERMINAL, IllegalAction
 from starlanes import rules as sl
@@ -34,21 +34,30 @@ MOVE_ACTION, TRADE_ACTION, END_ACTION = 0, 1, 2
 DEFAULT_PLAYERS = 2
 
 
-def _is_int(value: object) -> bool:
-    return type(value) is int
+def _ints(action: object) -> TypeGuard[tuple[int, ...]]:
+    """Whether ``action`` is a non-empty tuple of ints (``bool`` excluded)."""
+    if type(action) is not tuple or not action:
+        return False
+    for value in action:
+        if type(value) is not int:
+            return False
+    return True
+
+
+_END = sl.EndTurn()
 
 
 def decode(action: object) -> sl.Action | None:
     """The :mod:`starlanes.rules` action an interface action stands for, or None for anything malformed."""
-    if not isinstance(action, tuple) or not action or not all(_is_int(v) for v in action):
+    if not _ints(action):
         return None
-    kind, *rest = action
-    if kind == MOVE_ACTION and len(rest) == 1:
-        return sl.Move(rest[0])
-    if kind == TRADE_ACTION and len(rest) == 2 and 0 <= rest[0] < sl.NUM_COMPANIES:
-        return sl.Trade(rest[0], rest[1])
-    if kind == END_ACTION and not rest:
-        return sl.EndTurn()
+    size, kind = len(action), action[0]
+    if kind == TRADE_ACTION and size == 3 and 0 <= action[1] < sl.NUM_COMPANIES:
+        return sl.Trade(action[1], action[2])
+    if kind == MOVE_ACTION and size == 2:
+        return sl.Move(action[1])
+    if kind == END_ACTION and size == 1:
+        return _END
     return None
 
 
@@ -73,7 +82,9 @@ class LegalActions(Sequence[tuple[int, ...]]):
         elif game.phase == sl.TRADE:
             if game.can_end_trading():
                 self._head = [(END_ACTION,)]
-            self._runs = [(company, *game.trade_limits(company)) for company in game.tradable()]
+            player = game.players[game.current]
+            cash, held, companies = player.cash, player.holdings, game.companies
+            self._runs = [(c, -held[c], cash // companies[c].price) for c in game.tradable()]
         self._len = len(self._head) + sum(high - low + 1 for _, low, high in self._runs)
 
     def __len__(self) -> int:
@@ -102,7 +113,7 @@ class LegalActions(Sequence[tuple[int, ...]]):
         raise AssertionError("unreachable")
 
     def __contains__(self, action: object) -> bool:
-        if not isinstance(action, tuple) or not all(_is_int(v) for v in action):
+        if not _ints(action):
             return False
         if action in self._head:
             return True

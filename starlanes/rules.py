@@ -861,16 +861,16 @@ class Game:
         return []
 
     def is_legal(self, action: Action) -> bool:
-        if isinstance(action, Move):
-            return self.phase == MOVE and 0 <= action.index < len(self.candidates)
-        if isinstance(action, EndTurn):
-            return self.can_end_trading()
         if isinstance(action, Trade):
             if (self.phase != TRADE or not isinstance(action.amount, int)
                     or not self.rules.trading.may_trade(self, action.company)):
                 return False
             low, high = self.trade_limits(action.company)
             return low <= action.amount <= high
+        if isinstance(action, Move):
+            return self.phase == MOVE and 0 <= action.index < len(self.candidates)
+        if isinstance(action, EndTurn):
+            return self.can_end_trading()
         return False
 
     # ------------------------------------------------------------------------------------------ actions
