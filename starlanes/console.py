@@ -24,6 +24,7 @@ from common.term import (
     REDRAW,
     Cell,
     Terminal,
+    TerminalError,
     clip,
     fit_number,
     money,
@@ -166,8 +167,10 @@ class Console:
     """
 
     def __init__(self, term: Terminal, save_path: str | os.PathLike[str] | None = None) -> None:
+        if term.screen is None:
+            raise TerminalError("the terminal is not open")
         self.term = term
-        self.screen = term.screen
+        self.screen: curses.window = term.screen
         self.save_path = save_path
         self.game: Game | None = None
         self.controllers: list[str] = []
@@ -187,6 +190,20 @@ class Console:
                 self._init_colours()
             except curses.error:
                 term.colour = False
+
+    @property
+    def playing(self) -> Game:
+        """The game being played; only while :meth:`play` runs (RuntimeError before)."""
+        if self.game is None:
+            raise RuntimeError("no game is being played")
+        return self.game
+
+    @property
+    def flow(self) -> Session:
+        """The turn flow of the game being played; only while :meth:`play` runs (RuntimeError before)."""
+        if self.session is None:
+            raise RuntimeError("no game is being played")
+        return self.session
 
     # ------------------------------------------------------------------------------------------ attributes
 
@@ -301,7 +318,7 @@ class Console:
         self.screen.refresh()
 
     def draw_map(self) -> None:
-        game = self.game
+        game = self.playing
         self.box(MAP_TOP, MAP_LEFT, MAP_H, MAP_W, " Map ")
         for cell, symbol in enumerate(game.grid):
             x, y = cell_xy(cell)
@@ -312,7 +329,7 @@ class Console:
                 self.put(MAP_TOP + 1 + y, MAP_LEFT + 2 + 3 * x, symbol, self.symbol_attr(symbol))
 
     def draw_companies(self) -> None:
-        game = self.game
+        game = self.playing
         _, cols = self.term.size()
         left = MAP_LEFT + MAP_W
         width = cols - left - 1
@@ -335,7 +352,7 @@ class Console:
     def general_title(self) -> str:
         """The general window's title: the name and cash of the player the window is about (the one whose
         move or trades are being announced, else the player on turn)."""
-        game = self.game
+        game = self.playing
         player = game.players[game.current if self.title_player is None else self.title_player]
         _, cols = self.term.size()
         room = cols - 2 - 4
@@ -433,7 +450,6 @@ class Console:
     def press(self, key: str) -> None:
         """One key from the terminal: ^L and resizes redraw; a too-small terminal takes only the quit keys
         (and the answer, and the keys of the end); a key during a computer's step goes on at once."""
-        session = self.session
         if key in (REDRAW, "^L"):
             self.draw(clear=True)
             return
@@ -445,10 +461,10 @@ class Console:
         elif self.stage != "play":
             self.stage = "chart" if self.stage == "final" else "done"
             self.dirty = True
-        elif session.actor() is None:
-            session.skip()
+        elif self.flow.actor() is None:
+            self.flow.skip()
         else:
-            session.press(key)
+            self.flow.press(key)
 
     def leave_hint(self) -> str | None:
         """What a too-small terminal asks besides enlarging it: the quit question, or how to leave."""
@@ -461,8 +477,8 @@ class Console:
     def compose(self) -> None:
         """Set what :meth:`draw` shows from the session: the general lines, the marks, the pop-up, whose name
         titles the general window, the chart."""
-        session = self.session
-        game = self.game
+        session = self.flow
+        game = self.playing
         self.overlay = self.draw_chart if self.stage == "chart" else None
         self.small_hint = self.leave_hint()
         self.title_player = session.about
@@ -486,14 +502,14 @@ class Console:
 
     def holder(self) -> int:
         """Whose holdings the company window shows: the player the screen is about."""
-        return self.session.holder(()) if self.session is not None else self.game.current
+        return self.session.holder(()) if self.session is not None else self.playing.current
 
     def trade_lines(self, cursor: int) -> list[tuple[str, int]]:
-        game = self.game
+        game = self.playing
         _, cols = self.term.size()
         holdings = game.players[game.current].holdings
         rows: list[list[Cell]] = [[game.company_name(c), (game.companies[c].price, "$"), (holdings[c], "")]
-                                  for c in self.session.trade_rows()]
+                                  for c in self.flow.trade_rows()]
         text = table(["Company", "Price", "Holdings"], rows, cols - 6)
         hint = _HINTS["trade" if self.session is None or self.session.asked() is None else "ask"]
         out = [(hint, curses.A_DIM), (text[0], curses.A_UNDERLINE)]
@@ -517,10 +533,10 @@ class Console:
                 end = index
                 while end < len(page) and isinstance(page[end][0], tuple):
                     end += 1
-                headers, *rows = (list(text) for text, _ in page[index:end])
-                text = table([str(h) for h in headers], rows, cols - margin)
-                out.append((text[0], curses.A_UNDERLINE))
-                out.extend((line, curses.A_NORMAL) for line in text[1:])
+                headers, *rows = (list(cells) for cells, _ in page[index:end])
+                laid = table([str(h) for h in headers], rows, cols - margin)
+                out.append((laid[0], curses.A_UNDERLINE))
+                out.extend((line, curses.A_NORMAL) for line in laid[1:])
                 index = end
                 continue
             text, style = page[index]
@@ -534,10 +550,10 @@ class Console:
 
     def standings_body(self) -> list[tuple[str, int]]:
         """The standings (Players window of a tall terminal)."""
-        return self.page_lines(standings_page(self.game))
+        return self.page_lines(standings_page(self.playing))
 
     def draw_chart(self) -> None:
-        game = self.game
+        game = self.playing
         history = chart_history(game)
         lines, cols = self.term.size()
         legend = (len(game.players) + 1) // 2
