@@ -5,10 +5,11 @@ named player is player 1), a cap of 400 turns, under the default reset rule ``st
 ``empty`` figures. ``baseline`` is the computer player as it was before the levels (bench/motti_baseline.py),
 ``random`` picks a random legal action. Printed, never asserted; the bars of the levels:
 
-* hard vs baseline, 40 games: >= 50 % won by capture, at most 1 loss, >= 25 % of the games over within 200
-  turns;
+* hard vs baseline, 40 games (10 more under ``empty``): >= 50 % won by capture, at most 1 loss, >= 25 % of
+  the games over within 200 turns;
 * hard vs hard, 20 games: >= 80 % over by capture within 400 turns;
-* each level beats the one below in >= 60 % of the games decided by capture; easy beats random in >= 90 %;
+* each level beats the one below in >= 60 % of the games decided by capture, 10 games each; easy beats random
+  in >= 90 %;
 * time per action, median and worst, per level on 20x15 and on the shipped ``continent``; the worst of hard
   <= 1.5 s on 20x15 with the default budget.
 
@@ -114,7 +115,7 @@ def time_per_action(name: str, budget: int, board_name: str | None, turns: int, 
         board = generate(20, 15, 2, random.Random(seed))
     else:
         board = load_map(find_map(board_name)).board
-    game = Game(board, random.Random(seed))
+    game = Game(board, random.Random(seed), reset_rule="strict")
     move = chooser(name, budget)
     rng = random.Random(seed)
     times: list[float] = []
@@ -129,6 +130,30 @@ def time_per_action(name: str, budget: int, board_name: str | None, turns: int, 
     return f"{statistics.median(times) * 1000:7.1f} / {max(times) * 1000:7.1f} ms ({len(times)} actions)"
 
 
+def simulated_attack(rule: str, seed: int, positions: int = 20, repeats: int = 20) -> str:
+    """Median microseconds of one simulated attack as the search plays it (a clone of the game, then one
+    attack with six crosses) on mid-game 20x15 positions under *rule*."""
+    times: list[float] = []
+    for i in range(positions):
+        game = Game(generate(20, 15, 2, random.Random(seed + i)), random.Random(seed + i), reset_rule=rule)
+        rng = random.Random(seed + i)
+        for _ in range(60):
+            if game.is_terminal():
+                break
+            game.apply(ai.choose_action(game, rng, "easy"))
+        if game.is_terminal():
+            continue
+        move = hard.fast_action(game, rng)
+        if move[0] != "attack":
+            continue
+        for draw in range(repeats):
+            start = time.perf_counter()
+            trial = hard.clone(game, random.Random(draw))
+            trial.apply(move)
+            times.append(time.perf_counter() - start)
+    return f"{statistics.median(times) * 1e6:.0f} µs (median of {len(times)})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1000)
@@ -136,9 +161,11 @@ def main() -> None:
                         help=f"search simulations of hard in the matches (default {hard.DEFAULT_BUDGET})")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every number of games")
-    parser.add_argument("--only", default="", help="comma-separated parts: ladder,baseline,self,empty,time")
+    parser.add_argument("--only", default="",
+                        help="comma-separated parts: ladder,baseline,self,empty,time,attack")
     args = parser.parse_args()
-    parts = set(args.only.split(",")) if args.only else {"ladder", "baseline", "self", "empty", "time"}
+    every = {"ladder", "baseline", "self", "empty", "time", "attack"}
+    parts = set(args.only.split(",")) if args.only else every
 
     def n(games: int) -> int:
         return max(2, round(games * args.scale))
@@ -154,14 +181,15 @@ def main() -> None:
             over = sum(r.capture for r in results)
             print(f"    hard vs hard: {over} of {len(results)} over by capture within {TURN_CAP} turns")
         if "ladder" in parts:
-            match(pool, "easy", "random", n(20), "strict", budget, args.seed)
-            match(pool, "medium", "easy", n(20), "strict", budget, args.seed)
-            match(pool, "hard", "medium", n(20), "strict", budget, args.seed)
-            match(pool, "medium", "baseline", n(20), "strict", budget, args.seed)
+            match(pool, "easy", "random", n(10), "strict", budget, args.seed)
+            match(pool, "medium", "easy", n(10), "strict", budget, args.seed)
+            match(pool, "hard", "medium", n(10), "strict", budget, args.seed)
+            match(pool, "medium", "baseline", n(10), "strict", budget, args.seed)
         if "empty" in parts:
-            match(pool, "hard", "baseline", n(20), "empty", budget, args.seed)
-            match(pool, "medium", "easy", n(10), "empty", budget, args.seed)
-            match(pool, "hard", "medium", n(10), "empty", budget, args.seed)
+            match(pool, "hard", "baseline", n(10), "empty", budget, args.seed)
+    if "attack" in parts:
+        strict, empty = simulated_attack("strict", args.seed), simulated_attack("empty", args.seed)
+        print(f"one simulated attack on 20x15 (clone + attack): strict {strict}, empty {empty}")
     if "time" in parts:
         print("time per action (median / worst), both seats played by the level:")
         for name in ("easy", "medium", "hard"):
