@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from common.cli import UsageError
@@ -247,3 +248,31 @@ def test_the_thinker_answers_through_the_inbox_and_drops_stale_answers() -> None
     stale = inbox.get(30)
     assert isinstance(stale, Command) and thinker.take(stale) is None
     assert game.legal_mask(Action.ATTACK).any()
+
+
+@pytest.mark.slow
+def test_the_loop_runs_on_while_the_computer_thinks_and_a_quit_meanwhile_drops_its_move() -> None:
+    from motti.frontend import Frontend
+
+    game = Game(generate(20, 15, 3, random.Random(5)), random.Random(5), turn=2)
+    inbox = Inbox()
+    frontend = Frontend(game, inbox, {}, computer={2: "hard"}, rng=random.Random(1), computer_delay=0.0)
+    frontend._computer_move()                     # returns at once: the search runs in a worker thread
+    assert frontend.thinker.busy and frontend.computer_pending
+    frontend._after(game.defeat([3], cause="quit"))   # player 3 quits while player 2 thinks
+    assert not frontend.thinker.busy
+    stale_seen = fresh_seen = False
+    while not (stale_seen and fresh_seen):
+        event = inbox.get(60)
+        assert event is not None
+        before = (game.board.owner.copy(), game.board.occupied.copy(), game.current_player, game.attacks_left)
+        frontend.handle(event)                     # the timer starts a new search
+        if isinstance(event, Command) and event.source == SOURCE:
+            after = (game.board.owner, game.board.occupied, game.current_player, game.attacks_left)
+            unchanged = all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
+            if event.args[0] == 1:                 # the answer of the search the quit made stale: dropped
+                stale_seen = True
+                assert unchanged
+            else:
+                fresh_seen = True
+                assert not unchanged
