@@ -110,7 +110,8 @@ def match(pool: ProcessPoolExecutor, first: str, second: str, games: int, rule: 
 
 
 def time_per_action(name: str, budget: int, board_name: str | None, turns: int, seed: int) -> str:
-    """Seconds per action of *name* playing both seats for *turns* turns: 'median / worst'."""
+    """Time per action of *name* playing both seats for *turns* turns: 'median / worst' wall-clock, and the
+    worst in CPU seconds of this process (what the action costs without the other processes' load)."""
     if board_name is None:
         board = generate(20, 15, 2, random.Random(seed))
     else:
@@ -119,15 +120,18 @@ def time_per_action(name: str, budget: int, board_name: str | None, turns: int, 
     move = chooser(name, budget)
     rng = random.Random(seed)
     times: list[float] = []
+    cpu: list[float] = []
     played = 0
     while not game.is_terminal() and played < turns:
         player = game.current_player
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         action = move(game, rng)
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
         game.apply(action)
         played += game.current_player != player
-    return f"{statistics.median(times) * 1000:7.1f} / {max(times) * 1000:7.1f} ms ({len(times)} actions)"
+    return (f"{statistics.median(times) * 1000:7.1f} / {max(times) * 1000:7.1f} ms "
+            f"(CPU: {statistics.median(cpu) * 1000:.1f} / {max(cpu) * 1000:.1f} ms; {len(times)} actions)")
 
 
 def simulated_attack(rule: str, seed: int, positions: int = 20, repeats: int = 20) -> str:
@@ -160,6 +164,7 @@ def main() -> None:
     parser.add_argument("--hard-budget", type=int, default=8,
                         help=f"search simulations of hard in the matches (default {hard.DEFAULT_BUDGET})")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--levels", default="easy,medium,hard", help="levels of the time per action")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every number of games")
     parser.add_argument("--only", default="",
                         help="comma-separated parts: ladder,baseline,self,empty,time,attack")
@@ -192,7 +197,7 @@ def main() -> None:
         print(f"one simulated attack on 20x15 (clone + attack): strict {strict}, empty {empty}")
     if "time" in parts:
         print("time per action (median / worst), both seats played by the level:")
-        for name in ("easy", "medium", "hard"):
+        for name in args.levels.split(","):
             small = time_per_action(name, hard.DEFAULT_BUDGET, None, 40, args.seed)
             large = time_per_action(name, hard.DEFAULT_BUDGET, "continent", 4, args.seed)
             print(f"  {name:<6} 20x15 (40 turns): {small}; continent (4 turns): {large}", flush=True)
