@@ -165,12 +165,13 @@ def _rounds_left(game: Game) -> int:
 def _growth_trades(game: Game, switch: bool) -> list[Trade]:
     player = game.players[game.current]
     active = game.active_companies()
-    scores = {}
+    scores: dict[int, float] = {}
     frontiers = _frontiers(game)
     for company in active:
         gain, risky = _growth(game, company, frontiers[company])
-        scores[company] = None if risky else gain / game.companies[company].price
-    ranked = sorted((c for c in active if scores[c] is not None and scores[c] > 0), key=lambda c: -scores[c])
+        if not risky:
+            scores[company] = gain / game.companies[company].price
+    ranked = sorted((c for c in active if scores.get(c, 0) > 0), key=lambda c: -scores[c])
     keep = set(ranked[:1])
     trades = []
     cash = player.cash

@@ -474,9 +474,9 @@ class Session:
         name = self.names[me]
         events = []
         if game.phase == MOVE:
-            action = ai.choose(game, level)[0]
-            events = game.apply(action)
-            self.pages.append([(messages.computer_move(name, action.index), "bold")])
+            move = ai.choose_move(game, ai.STYLES[level][0])
+            events = game.apply(move)
+            self.pages.append([(messages.computer_move(name, move.index), "bold")])
         else:
             report: messages.Page = []
             for trade in ai.choose(game, level):

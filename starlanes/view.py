@@ -307,6 +307,7 @@ def fit_table(rows: Sequence[Sequence[str]], width: int) -> FittedTable:
                     break
             widths[0] = max(0, min(widths[0], width - numbers))
             fitted = FittedTable(points, cells, widths)
+    assert fitted is not None
     return fitted
 
 

@@ -81,7 +81,8 @@ def open_windows(seats: Sequence[Seat], names: Sequence[str], inbox: Inbox, *,
     from common.x11 import open_windows as open_all
 
     indexed = [(f"seat{index}", seat) for index, seat in enumerate(seats)]
-    windows = open_all([(source, seat.display, seat_title(seat.players, names)) for source, seat in indexed],
+    specs = [(source, seat.display or "", seat_title(seat.players, names)) for source, seat in indexed]
+    windows = open_all(specs,
                        size=view.DEFAULT_SIZE, inbox=inbox, timeout=timeout, min_size=view.MIN_SIZE,
                        app="starlanes")
     return {source: (windows[source], seat) for source, seat in indexed}
@@ -223,7 +224,8 @@ class XGame:
             return
         if not self._acts(click.source):
             return
-        size = state.frame.get_size() if state.frame is not None else tuple(state.window.size)
+        width, height = state.frame.get_size() if state.frame is not None else state.window.size
+        size = (width, height)
         if not self.session.dismiss():
             cell = view.cell_at(click.x, click.y, size)
             row = view.company_row_at(click.x, click.y, size, len(self.game.active_companies()))
@@ -281,7 +283,8 @@ class XGame:
         rendered: dict[tuple[Any, ...], pygame.Surface] = {}
         for state in self.views.values():
             screen = self.screen(state)
-            size = tuple(state.window.size)
+            width, height = state.window.size
+            size = (width, height)
             key = (size, repr(screen))
             surface = rendered.get(key)
             if surface is None:
