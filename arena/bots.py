@@ -8,6 +8,8 @@ A bot is split into a sans-I/O :class:`Brain` (messages in, replies out; it read
   are remembered), facing the nearest known red or its way ahead; while RED it plays like ``hunt``.
 - ``hunt``: while RED, walks the shortest path (movement rules of §2.4) to the nearest blue seen or remembered
   and faces it; with none known it explores towards the cells it has seen least recently. While BLUE it flees.
+- ``smart``: the strong example (:mod:`arena.smart`): remembers what it has seen, plans paths with BFS, weighs
+  toxicity and the stay multiplier, predicts whom it can catch and whom it must flee.
 
 What a bot knows comes from the protocol only: the map file, its own ``SET``/``TOXIC``/``LIFE``,
 ``SEE_PLAYER`` (team-mates always, opponents when visible) and ``TEAMCHANGE``.
@@ -26,6 +28,7 @@ import numpy as np
 from arena import STRATEGIES
 from arena import protocol as wire
 from arena.mapfile import split_rows
+from arena.smart import Planner
 
 VECTORS: dict[str, tuple[int, int]] = {
     "NORTH": (0, -1), "NORTH_EAST": (1, -1), "EAST": (1, 0), "SOUTH_EAST": (1, 1),
@@ -92,6 +95,8 @@ class Brain:
     visited: dict[tuple[int, int], int] = field(default_factory=dict)
     stay: int = 0
     done: bool = False
+    planner: Planner | None = field(default=None, repr=False)
+    """The ``smart`` strategy's planner (:mod:`arena.smart`), made on its first decision."""
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
@@ -190,6 +195,10 @@ class Brain:
         """The (direction or NONE, facing) to send for the current round."""
         if self.walls is None:
             return "NONE", self.facing
+        if self.strategy == "smart":
+            if self.planner is None:
+                self.planner = Planner(self)
+            return self.planner.choose()
         if self.strategy == "random":
             options = self.legal()
             return (self.rng.choice(options) if options else "NONE"), self.rng.choice(list(VECTORS))

@@ -97,6 +97,52 @@ def test_flee_moves_away_from_a_red_and_off_toxic_cells(map_file):
     assert move.direction != "NONE"
 
 
+def test_smart_blue_keeps_out_of_a_reds_reach_and_watches_it(map_file):
+    """A red three steps west: a step that keeps three steps away (a red two steps away catches next round)."""
+    brain = brain_at("smart", map_file, 4, 2)
+    brain.handle(wire.SeePlayer(1, 2, "EAST", 1))
+    brain.handle(wire.TeamChange("RED", 1))
+    (move,) = brain.handle(wire.Start(1))
+    assert chebyshev(step(move.direction, 4, 2), (1, 2)) >= 3
+    assert move.view == "WEST"
+
+
+def test_smart_blue_walks_between_cells_it_knows_to_be_clean(map_file):
+    """Staying costs toxicity × (stay + 1) (§2.5): it steps to the one neighbour it knows costs 0.01 rather
+    than stay or try a cell it has not stood on."""
+    brain = brain_at("smart", map_file, 3, 2)
+    brain.handle(wire.Toxic(3, 2, 1))
+    brain.handle(wire.Set(2, 2, "NORTH"))
+    brain.handle(wire.Toxic(2, 2, 1))
+    brain.handle(wire.Start(2))
+    brain.handle(wire.Set(2, 2, "NORTH"))
+    (move,) = brain.handle(wire.Start(3))
+    assert move.direction == "EAST"
+
+
+def test_smart_blue_leaves_a_toxic_room_for_cleaner_cells(tmp_path):
+    """In a toxic corridor (0.08 everywhere it has stood) it heads for the gap to the next corridor."""
+    path = tmp_path / "two.map"
+    path.write_text("##########\n#        #\n######## #\n#        #\n##########\n")
+    brain = brain_at("smart", path, 2, 1)
+    for r, x in enumerate((2, 3, 2), start=1):
+        brain.handle(wire.Set(x, 1, "EAST"))
+        brain.handle(wire.Toxic(x, 1, 8))
+        brain.handle(wire.Start(r))
+    brain.handle(wire.Set(3, 1, "EAST"))
+    brain.handle(wire.Toxic(3, 1, 8))
+    (move,) = brain.handle(wire.Start(4))
+    assert move.direction in ("EAST", "SOUTH_EAST")
+
+
+def test_smart_red_closes_in_on_the_blue_and_faces_it(map_file):
+    brain = brain_at("smart", map_file, 2, 2, team="RED")
+    brain.handle(wire.SeePlayer(7, 6, "NORTH", 3))
+    (move,) = brain.handle(wire.Start(1))
+    assert chebyshev(step(move.direction, 2, 2), (7, 6)) == 4
+    assert move.view == "SOUTH_EAST"
+
+
 def test_unknown_strategy_is_refused():
     with pytest.raises(ValueError, match="unknown strategy"):
         Brain("camp")
@@ -130,18 +176,18 @@ def test_hunt_never_crashes_on_a_cell_it_thinks_is_a_wall(map_file):
 
 def test_every_strategy_plays_whole_games_over_tcp():
     async def go(seed: int):
-        server = ArenaServer(small_arena(), Settings(players=3, port=0, move_ms=3000, prep_ms=20, seed=seed,
+        server = ArenaServer(small_arena(), Settings(players=4, port=0, move_ms=3000, prep_ms=20, seed=seed,
                                                      quiet_rounds=5))
         await server.start()
         tasks = [asyncio.create_task(run_bot("127.0.0.1", server.port, s, random.Random(seed), timeout_s=30))
-                 for s in ("random", "flee", "hunt")]
+                 for s in ("random", "flee", "hunt", "smart")]
         await server.run()
         return server, await asyncio.wait_for(asyncio.gather(*tasks), 30)
 
     for seed in (1, 2):
         server, brains = asyncio.run(go(seed))
         assert all(b.done for b in brains)
-        assert sorted(b.id for b in brains) == [0, 1, 2]
+        assert sorted(b.id for b in brains) == [0, 1, 2, 3]
         assert all(b.round == server.game.round for b in brains)
         # every bot answered every round: nobody was left to the deadline
         assert all(server.connected)

@@ -1,0 +1,283 @@
+"""The ``smart`` example bot's decisions (``arena bot --strategy smart``; spec/arena.md §2, §3).
+
+A worked example for bot authors: everything it knows comes from the wire protocol, kept by
+:class:`arena.bots.Brain` (the map file, its own ``SET``/``TOXIC``/``LIFE``, ``SEE_PLAYER`` and
+``TEAMCHANGE``). On top of that it
+
+- **remembers** every opponent it has seen, with the round it was seen in, and the toxicity of every cell it
+  has stood on (a cell never stood on is guessed at 0.01, most cells' value);
+- **plans paths** over the known map with breadth-first search under the movement rules of §2.4 (both
+  orthogonal neighbours free for a diagonal step);
+- **weighs toxicity and the stay multiplier** (§2.5): staying costs toxicity × (rounds on the cell + 1), a
+  step costs the new cell's toxicity, and it keeps moving between clean cells while no one threatens it;
+- **predicts** who can reach whom first: a red seen ``a`` rounds ago may be ``a`` steps closer, so as BLUE it
+  flees to the cells it reaches before every red (and stays at least three steps from them when it can: a red
+  two steps away catches it next round); as RED it picks the blue it reaches soonest that no other red is much
+  closer to, and cuts it off by walking towards where it is heading.
+
+Its facing follows the danger or the prey; with nothing in sight it sweeps the two halves of the view in
+turn (the cone is 179°, §2.7).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from arena.bots import Brain
+
+Cell = tuple[int, int]
+
+MEMORY = 10
+"""Rounds a sighting of an opponent is trusted for the chase or the escape."""
+HORIZON = 40
+"""Steps a path search looks ahead (keeps a round's thinking short on the 204×204 map)."""
+SAFE = 3
+"""Steps between a blue and a red after the blue's move that are safe for one round (a red two steps away
+reaches a neighbouring cell and catches)."""
+UNKNOWN_TOXICITY = 1
+"""What a cell never stood on is guessed to cost (hundredths): the cleanest value, most cells' (§2.2)."""
+RIVAL = 6
+"""Extra steps a red counts for a blue that another red is at least three steps closer to (leave it to that
+one)."""
+DIRS = ("NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST")
+
+
+class Planner:
+    """The smart strategy over one bot's memory; :meth:`choose` gives the (direction or NONE, facing)."""
+
+    def __init__(self, brain: Brain) -> None:
+        self.brain = brain
+        self._steps: dict[Cell, list[tuple[str, Cell]]] = {}
+        self._guess: dict[Cell, int] = {}
+        self._spread = 0
+
+    # --- the map ------------------------------------------------------------------------------------------
+
+    def steps(self, cell: Cell) -> list[tuple[str, Cell]]:
+        """(direction, target) of every step the walls allow from *cell* (§2.4), cached per cell."""
+        found = self._steps.get(cell)
+        if found is None:
+            x, y = cell
+            found = []
+            for direction in DIRS:
+                if self.brain._step_ok(x, y, direction):
+                    dx, dy = _VECTORS[direction]
+                    found.append((direction, (x + dx, y + dy)))
+            self._steps[cell] = found
+        return found
+
+    def distances(self, start: Cell, limit: int = HORIZON) -> dict[Cell, int]:
+        """Steps from *start* to every cell within *limit* steps (walls only; players move)."""
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            cell = queue.popleft()
+            d = dist[cell] + 1
+            if d > limit:
+                continue
+            for _, nxt in self.steps(cell):
+                if nxt not in dist:
+                    dist[nxt] = d
+                    queue.append(nxt)
+        return dist
+
+    def first_steps(self, start: Cell, limit: int = HORIZON) -> tuple[dict[Cell, int], dict[Cell, str]]:
+        """Like :meth:`distances`, and for every cell the first step of one shortest path to it."""
+        dist = {start: 0}
+        first = {start: "NONE"}
+        queue = deque([start])
+        while queue:
+            cell = queue.popleft()
+            d = dist[cell] + 1
+            if d > limit:
+                continue
+            for direction, nxt in self.steps(cell):
+                if nxt not in dist:
+                    dist[nxt] = d
+                    first[nxt] = direction if cell == start else first[cell]
+                    queue.append(nxt)
+        return dist, first
+
+    def toxicity(self, cell: Cell) -> int:
+        """The toxicity of *cell* in hundredths: known if the bot stood on it, else guessed: toxic areas
+        come as rooms and corridors, so the value of a known cell up to two steps away, else
+        :data:`UNKNOWN_TOXICITY`."""
+        known = self.brain.toxicity
+        if len(known) > self._spread:
+            for x, y in list(known)[self._spread:]:
+                for dy in range(-2, 3):
+                    for dx in range(-2, 3):
+                        self._guess[(x + dx, y + dy)] = known[(x, y)]
+            self._spread = len(known)
+        return known.get(cell, self._guess.get(cell, UNKNOWN_TOXICITY))
+
+    def cost(self, cell: Cell) -> int:
+        """Energy (hundredths) lost by standing on *cell* after this round's move (§2.5)."""
+        toxic = self.toxicity(cell)
+        here = (self.brain.x, self.brain.y)
+        return toxic * (self.brain.stay + 1) if cell == here else toxic
+
+    # --- what it knows of the others ----------------------------------------------------------------------
+
+    def opponents(self, team: str, memory: int | None = None) -> list[tuple[Cell, int, int]]:
+        """(last seen cell, rounds since, id) of the players of *team* seen within *memory* rounds (default
+        :data:`MEMORY`)."""
+        b = self.brain
+        memory = MEMORY if memory is None else memory
+        return [((s.x, s.y), b.round - s.round, n) for n, s in b.seen.items()
+                if n != b.id and b.team.get(n, "BLUE") == team and b.round - s.round <= memory]
+
+    def options(self) -> list[tuple[str, Cell]]:
+        """NONE and every step not into a player seen this round."""
+        b = self.brain
+        here = (b.x, b.y)
+        taken = {(s.x, s.y) for n, s in b.seen.items() if s.round == b.round and n != b.id}
+        return [("NONE", here), *((d, c) for d, c in self.steps(here) if c not in taken)]
+
+    # --- decisions ----------------------------------------------------------------------------------------
+
+    def choose(self) -> tuple[str, str]:
+        if self.brain.my_team == "RED":
+            return self.hunt()
+        return self.escape()
+
+    def escape(self) -> tuple[str, str]:
+        """BLUE: stay out of reach, on clean cells, moving."""
+        b = self.brain
+        here = (b.x, b.y)
+        reds = self.opponents("RED")
+        danger: dict[Cell, int] = {}
+        for cell, age, _ in reds:
+            for c, d in self.distances(cell, HORIZON // 2).items():
+                danger[c] = min(danger.get(c, 99), max(0, d - age))
+        if not danger:
+            return self._wander()
+        dist, first = self.first_steps(here, HORIZON // 2)
+        # how far from every red the best cell is that each first step leads to before any red gets there
+        room: dict[str, int] = {}
+        for cell, d in dist.items():
+            margin = danger.get(cell, 99)
+            if d < margin:
+                step = first[cell]
+                room[step] = max(room.get(step, 0), min(margin, 20))
+        best, best_score = "NONE", None
+        for direction, cell in self.options():
+            near = danger.get(cell, 99)
+            score = 100 * min(near, SAFE) + 4 * room.get(direction, 0) + 2 * min(near, 12)
+            score += b.rng.random() - 10 * self.cost(cell)
+            if best_score is None or score > best_score:
+                best, best_score = direction, score
+        nearest = min(reds, key=lambda r: _chebyshev(r[0], here))[0]
+        return best, _facing(nearest[0] - here[0], nearest[1] - here[1], b.facing)
+
+    def _wander(self) -> tuple[str, str]:
+        """BLUE with no red known: towards clean cells (a long way round if the bot stands in a toxic room),
+        then the cleanest step, away from where reds were last seen, scanning around."""
+        b = self.brain
+        here = (b.x, b.y)
+        dist, first = self.first_steps(here)
+        toxic_here = self.toxicity(here)
+        goal = min(dist, key=lambda c: (20 * self.toxicity(c) + dist[c] * toxic_here, dist[c]))
+        if dist[goal] > 1:
+            step = first[goal]
+            if step in {d for d, _ in self.options()}:
+                return step, _sweep(b.facing, step)
+        old = self.opponents("RED", memory=60)
+        best, best_score = "NONE", None
+        for direction, cell in self.options():
+            score = -3 * self.cost(cell) - 2 * (cell not in b.toxicity)
+            for seen, _, _ in old:
+                score += 0.3 * min(_chebyshev(seen, cell), 15)
+            score += len(self.steps(cell)) * 0.05 + b.rng.random() * 0.1
+            if best_score is None or score > best_score:
+                best, best_score = direction, score
+        return best, _sweep(b.facing, best)
+
+    def hunt(self) -> tuple[str, str]:
+        """RED: the blue it reaches first, cut off on its way out."""
+        b = self.brain
+        here = (b.x, b.y)
+        blues = self.opponents("BLUE")
+        if not blues:
+            return self._search()
+        mine = self.distances(here)
+        reds = [cell for cell, _, _ in self.opponents("RED", memory=0)]
+        target, target_cost = None, None
+        for cell, age, _ in blues:
+            d = mine.get(cell, HORIZON + _chebyshev(cell, here))
+            rival = min((_chebyshev(r, cell) for r in reds), default=99)
+            cost = d + age + (RIVAL if rival + 3 <= d else 0)
+            if target_cost is None or cost < target_cost:
+                target, target_cost = (cell, age), cost
+        (tx, ty), age = target
+        goal = self._heading(target[0], age)
+        towards = self.distances(goal)
+        if here not in towards:
+            towards = self.distances((tx, ty))
+        best, best_score = "NONE", None
+        for direction, cell in self.options():
+            score = towards.get(cell, 10 ** 4) * 10 + _chebyshev(cell, (tx, ty)) + b.rng.random()
+            if best_score is None or score < best_score:
+                best, best_score = direction, score
+        dx, dy = _VECTORS.get(best, (0, 0))
+        return best, _facing(tx - here[0] - dx, ty - here[1] - dy, b.facing)
+
+    def _heading(self, cell: Cell, age: int) -> Cell:
+        """Where a blue last seen on *cell* is going: the free cell up to two steps further away from this
+        bot (it flees), or *cell* itself when it is close (then the chase goes straight at it)."""
+        b = self.brain
+        here = (b.x, b.y)
+        if _chebyshev(cell, here) <= 2 and age == 0:
+            return cell
+        best, far = cell, _chebyshev(cell, here)
+        for _, one in self.steps(cell):
+            for _, two in self.steps(one):
+                d = _chebyshev(two, here)
+                if d > far:
+                    best, far = one, d
+        return best
+
+    def _search(self) -> tuple[str, str]:
+        """RED with no blue in memory: towards the last blue sighting, else the least recently seen cells."""
+        b = self.brain
+        here = (b.x, b.y)
+        old = self.opponents("BLUE", memory=80)
+        if old:
+            goals = [min(old, key=lambda o: o[1])[0]]
+        else:
+            goals = b._frontier() or [here]
+        towards = self.distances(goals[0])
+        if here not in towards:
+            towards = {}
+        best, best_score = "NONE", None
+        for direction, cell in self.options():
+            score = towards.get(cell, 0) * 10 if towards else 0
+            score += 3 * (b.visited.get(cell, -99) >= b.round - 8) + b.rng.random()
+            if best_score is None or score < best_score:
+                best, best_score = direction, score
+        return best, _sweep(b.facing, best)
+
+
+_VECTORS = {d: v for d, v in zip(DIRS, ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)),
+                                  strict=True)}
+
+
+def _chebyshev(a: Cell, b: Cell) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def _facing(dx: int, dy: int, keep: str) -> str:
+    """The facing closest in angle to (dx, dy); *keep* for (0, 0)."""
+    if dx == 0 and dy == 0:
+        return keep
+    return max(DIRS, key=lambda d: (_VECTORS[d][0] * dx + _VECTORS[d][1] * dy)
+               / (_VECTORS[d][0] ** 2 + _VECTORS[d][1] ** 2) ** 0.5)
+
+
+def _sweep(facing: str, moving: str) -> str:
+    """With nothing in sight: look the way it moves and back, in turn, so that both halves are watched."""
+    ahead = moving if moving != "NONE" else facing
+    behind = DIRS[(DIRS.index(ahead) + 4) % 8]
+    return behind if facing == ahead else ahead
