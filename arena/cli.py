@@ -3,7 +3,7 @@
 ```
 arena serve MAP [--players N] [--host H] [--port P] [--seed S] [--move-ms T] [--prep-ms T] [--quiet-rounds F]
                 [--replay FILE] [--round-ms T] [--linger-ms T] [0:DISPLAY ...]
-arena bot [--strategy random|flee|hunt] [--seed S] [HOST] [PORT]
+arena bot [--strategy random|flee|hunt|smart] [--seed S] [HOST] [PORT]
 arena play MAP [--bots N] [--seed S] [--round-ms T] ... [0:DISPLAY ...]
 arena replay FILE [0:DISPLAY] [--step-ms T] [--verify]
 arena tournament BOT... --maps M1,M2 --games N --players K [--jobs J] [--seed S] [--out DIR]
