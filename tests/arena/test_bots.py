@@ -98,7 +98,7 @@ def test_flee_moves_away_from_a_red_and_off_toxic_cells(map_file):
 
 
 def test_smart_blue_keeps_out_of_a_reds_reach_and_watches_it(map_file):
-    """A red three steps west: a step that keeps three steps away (a red two steps away catches next round)."""
+    """A red three steps west: it keeps three steps away (a red two steps away catches next round)."""
     brain = brain_at("smart", map_file, 4, 2)
     brain.handle(wire.SeePlayer(1, 2, "EAST", 1))
     brain.handle(wire.TeamChange("RED", 1))
