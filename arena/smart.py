@@ -70,18 +70,7 @@ class Planner:
 
     def distances(self, start: Cell, limit: int = HORIZON) -> dict[Cell, int]:
         """Steps from *start* to every cell within *limit* steps (walls only; players move)."""
-        dist = {start: 0}
-        queue = deque([start])
-        while queue:
-            cell = queue.popleft()
-            d = dist[cell] + 1
-            if d > limit:
-                continue
-            for _, nxt in self.steps(cell):
-                if nxt not in dist:
-                    dist[nxt] = d
-                    queue.append(nxt)
-        return dist
+        return self.first_steps(start, limit)[0]
 
     def first_steps(self, start: Cell, limit: int = HORIZON) -> tuple[dict[Cell, int], dict[Cell, str]]:
         """Like :meth:`distances`, and for every cell the first step of one shortest path to it."""
