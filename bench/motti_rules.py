@@ -21,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from motti.rules import Board, Game  # noqa: E402
+from motti.rules import Board, Game
 
 SIZE = 1000
 CAPITALS = {i + 1: (125 + 250 * (i % 4), 250 + 500 * (i // 4)) for i in range(8)}
@@ -72,9 +72,9 @@ def plain_attack(rng: random.Random, board: Board, mover: int) -> tuple[int, int
     cx, cy = CAPITALS[mover]
     while True:
         x, y = cx + rng.randrange(-80, 80), cy + rng.randrange(-80, 80)
-        if board.owner[y, x] == mover and not board.occupied[y, x] and board.occupied[y, x - 1]:
-            if board.owner[y, x - 1] == mover:
-                return (x, y)
+        if (board.owner[y, x] == mover and not board.occupied[y, x] and board.occupied[y, x - 1]
+                and board.owner[y, x - 1] == mover):
+            return (x, y)
 
 
 def scenario(seed: int) -> tuple[Board, list[tuple[int, tuple[int, int]]]]:

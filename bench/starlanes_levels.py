@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from starlanes import ai  # noqa: E402
-from starlanes.rules import MOVE, RULE_SETS, Action, EndTurn, Game, RuleSet, Trade  # noqa: E402
+from starlanes import ai
+from starlanes.rules import MOVE, RULE_SETS, Action, EndTurn, Game, RuleSet, Trade
 
 GAMES = 200
 PAIRS = (("hard", "medium", 0.60), ("medium", "easy", 0.60), ("easy", "random", 0.80))

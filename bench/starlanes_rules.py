@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from starlanes.rules import MOVE, EndTurn, Game, Trade  # noqa: E402
+from starlanes.rules import MOVE, EndTurn, Game, Trade
 
 GAMES = 200
 BAR_SECONDS = 0.020

@@ -21,13 +21,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
-from Xlib import X  # noqa: E402
-from Xlib.display import Display  # noqa: E402
-from Xlib.ext import xtest  # noqa: E402
+import pygame
+from Xlib import X
+from Xlib.display import Display
+from Xlib.ext import xtest
 
-from common.loop import Click, Inbox  # noqa: E402
-from common.x11 import open_window  # noqa: E402
+from common.loop import Click, Inbox
+from common.x11 import open_window
 
 WIDTH, HEIGHT, CELL = 640, 480, 80
 BAR_MS = 5.0

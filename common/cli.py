@@ -27,10 +27,11 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, NoReturn
 
 __all__ = [
+    "DISTRIBUTION",
     "EXIT_FAULT",
     "EXIT_HANGUP",
     "EXIT_INTERRUPTED",
@@ -38,7 +39,6 @@ __all__ = [
     "EXIT_PIPE",
     "EXIT_TERMINATED",
     "EXIT_USAGE",
-    "DISTRIBUTION",
     "Parser",
     "UsageError",
     "exit_on_signals",
@@ -109,10 +109,8 @@ def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) ->
 
 def _quiet_stdout() -> None:
     """The reader of stdout has gone: send the rest, including the interpreter's last flush, nowhere."""
-    try:
+    with suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 def run_main(prog: str, body: Callable[[], int]) -> int:

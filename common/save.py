@@ -13,6 +13,7 @@ a replaced file keeps its mode, a new one gets ``0o666`` less the umask (the tem
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -96,10 +97,8 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
             os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
 
 
@@ -142,7 +141,8 @@ class Sink:
 
     ``write(writer)`` calls ``writer(path)`` (which writes atomically, e.g. with :func:`write_atomic`). A
     failure is reported once, as one line, to ``show`` (where the player looks: the legend band, the message
-    line) and on stderr as ``PROG: line`` (unless ``echo`` is false: stderr is the curses screen itself); the next ``write`` tries again, and a success after failures clears
+    line) and on stderr as ``PROG: line`` (unless ``echo`` is false: stderr is the curses screen itself); the
+    next ``write`` tries again, and a success after failures clears
     ``failure`` and reports ``"PROG: WHAT PATH: written again"`` on stderr. The last good file is never
     damaged (the write is atomic). Stale temporary files of a killed process are removed when the sink is
     made.

@@ -9,6 +9,7 @@ given number of columns.
 
 from __future__ import annotations
 
+import contextlib
 import curses
 import locale
 import os
@@ -146,10 +147,8 @@ class Terminal:
         self._resumed = False
 
     def __enter__(self) -> Terminal:
-        try:
+        with contextlib.suppress(locale.Error):
             locale.setlocale(locale.LC_ALL, "")
-        except locale.Error:
-            pass
         for sig in (signal.SIGTERM, signal.SIGHUP):
             self._saved[sig] = signal.signal(sig, self._on_exit_signal)
         self._saved[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._on_suspend_signal)
@@ -171,14 +170,10 @@ class Terminal:
             curses.noecho()
             curses.raw()
             self.screen.keypad(True)
-            try:
+            with contextlib.suppress(AttributeError, curses.error):
                 curses.set_escdelay(25)
-            except (AttributeError, curses.error):
-                pass
-            try:
+            with contextlib.suppress(curses.error):
                 curses.curs_set(0)
-            except curses.error:
-                pass
             if self.want_colour is not False and (self.want_colour or curses.has_colors()):
                 try:
                     curses.start_color()
@@ -206,10 +201,8 @@ class Terminal:
                 curses.curs_set(1)
             except curses.error:
                 pass
-            try:
+            with contextlib.suppress(curses.error):
                 curses.endwin()
-            except curses.error:
-                pass
             self.screen = None
         for sig, handler in self._saved.items():
             signal.signal(sig, handler)

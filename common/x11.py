@@ -26,13 +26,15 @@ from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
-from Xlib import XK, X, Xutil, xauth  # noqa: E402
-from Xlib import error as xerror  # noqa: E402
-from Xlib.display import Display  # noqa: E402
-from Xlib.support import connect as xconnect  # noqa: E402
+import contextlib
 
-from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize  # noqa: E402
+import pygame
+from Xlib import XK, X, Xutil, xauth
+from Xlib import error as xerror
+from Xlib.display import Display
+from Xlib.support import connect as xconnect
+
+from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize
 
 __all__ = ["DisplayError", "Window", "open_window", "open_windows"]
 
@@ -292,19 +294,15 @@ class Window:
             return
         thread.join(wait)
         if thread.is_alive() and self._conn is not None:
-            try:
+            with contextlib.suppress(OSError):
                 self._conn.display.socket.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             thread.join(wait)
 
     # --- everything below runs in the window's own thread, except _wake -------------------------------------
 
     def _wake(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self._wake_send.send(b"\0")
-        except OSError:
-            pass
 
     def _start(self, title: str, min_size: tuple[int, int], app: str) -> None:
         self._thread = threading.Thread(target=self._run, args=(title, min_size, app),

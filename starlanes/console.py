@@ -12,12 +12,14 @@ The turn flow is :class:`starlanes.session.Session`'s: this module draws the gam
 
 from __future__ import annotations
 
+import contextlib
 import curses
 import math
 import os
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from common.loop import Inbox, Key, Timer
 from common.term import (
@@ -245,10 +247,8 @@ class Console:
         if not 0 <= y < lines or not 0 <= x < cols:
             return
         text = clip(text, cols - x)
-        try:
+        with contextlib.suppress(curses.error):
             self.screen.addstr(y, x, text, attr)
-        except curses.error:
-            pass
 
     def box(self, top: int, left: int, height: int, width: int, title: str = "", attr: int = 0) -> None:
         attr = attr or self._pair(_BORDER)
@@ -488,7 +488,7 @@ class Console:
             self.popup = (FINAL_TITLE, self.page_lines(final_page(game)))
         elif session.popup is not None:
             self.popup = (session.popup[0], self.page_lines(session.popup[1]))
-        if session.mode in TRADE_MODES or session.mode in (POPUP, QUIT) and session.back in TRADE_MODES:
+        if session.mode in TRADE_MODES or (session.mode in (POPUP, QUIT) and session.back in TRADE_MODES):
             note = session.trade_note()
             self.lines = self.trade_lines(session.cursor)
             if note:
@@ -519,8 +519,9 @@ class Console:
 
     # ------------------------------------------------------------------------------------------ announcements
 
-    _STYLES = {"": curses.A_NORMAL, "bold": curses.A_BOLD, "dim": curses.A_DIM, "head": curses.A_UNDERLINE,
-               "continue": curses.A_DIM, "hint": curses.A_DIM}
+    _STYLES: ClassVar[dict[str, int]] = {
+        "": curses.A_NORMAL, "bold": curses.A_BOLD, "dim": curses.A_DIM, "head": curses.A_UNDERLINE,
+        "continue": curses.A_DIM, "hint": curses.A_DIM}
 
     def page_lines(self, page: Sequence[Line], margin: int = 8) -> list[tuple[str, int]]:
         """Session lines as screen lines: table rows laid out to fit ``margin`` columns less than the screen,

@@ -38,10 +38,7 @@ def _ints(action: object) -> TypeGuard[tuple[int, ...]]:
     """Whether ``action`` is a non-empty tuple of ints (``bool`` excluded)."""
     if type(action) is not tuple or not action:
         return False
-    for value in action:
-        if type(value) is not int:
-            return False
-    return True
+    return all(type(value) is int for value in action)
 
 
 _END = sl.EndTurn()

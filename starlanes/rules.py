@@ -309,7 +309,7 @@ def settle_outpost(game: Game, cell: int, events: list[Event]) -> bool:
     """Both rule sets (§3 a; 1977 §5 case 1): with nothing but ``.`` (or off-map) around, the cell becomes an
     outpost ``+``; with a black hole among them (1995 maps only) the site is sucked in and stays ``.``."""
     around = game.neighbours(cell)
-    if not all(s == EMPTY or s == BLACK_HOLE for s in around):
+    if not all(s in (EMPTY, BLACK_HOLE) for s in around):
         return False
     if BLACK_HOLE in around:
         events.append(SuckedSite(cell))

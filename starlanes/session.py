@@ -83,9 +83,9 @@ class AmountField:
         elif key in ("m", "n") and not self.text:
             self.text = key
             return True
-        elif len(self.text) < self.width:
-            if len(key) == 1 and key in "0123456789" or key == "-" and not self.text:
-                self.text += key
+        elif len(self.text) < self.width and (
+                (len(key) == 1 and key in "0123456789") or (key == "-" and not self.text)):
+            self.text += key
         return False
 
     def value(self, low: int, high: int) -> int:
@@ -293,7 +293,7 @@ class Session:
 
     def skip(self) -> bool:
         """Go on now with a computer's step or announcement (a key while it is up); False when none is."""
-        if self.mode == COMPUTER or self.mode == ANNOUNCE and not self.is_human(self.page_owner):
+        if self.mode == COMPUTER or (self.mode == ANNOUNCE and not self.is_human(self.page_owner)):
             for name in ("computer", "page"):
                 self.inbox.cancel(name)
             self.timer_pending = False

@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
+import pygame
 
-from common.render import font as _font  # noqa: E402
-from common.render import render_text, text_size  # noqa: E402
-from common.term import Cell, fit_number, money, printable  # noqa: E402
-from starlanes import messages  # noqa: E402
-from starlanes.rules import (  # noqa: E402
+from common.render import font as _font
+from common.render import render_text, text_size
+from common.term import Cell, fit_number, money, printable
+from starlanes import messages
+from starlanes.rules import (
     BLACK_HOLE,
     EMPTY,
     LETTERS,
@@ -44,7 +44,7 @@ from starlanes.rules import (  # noqa: E402
     Game,
     cell_xy,
 )
-from starlanes.session import chart_history, chart_scale, company_page, standings_page  # noqa: E402
+from starlanes.session import chart_history, chart_scale, company_page, standings_page
 
 DEFAULT_SIZE = (960, 680)
 #: The smallest window (pixels) where everything fits with 3 or 4 players at table text of at least 14 points

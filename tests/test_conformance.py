@@ -8,6 +8,7 @@ their original, and ``serialize`` round-trips.
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 import pytest
@@ -72,13 +73,14 @@ def _check_actions(game: Any, state: State, rng: random.Random) -> None:
                     continue
             except TypeError:
                 pass
+            if sim:
+                joint = list(base)
+                joint[p] = bad
+                refuse = partial(state.apply_actions, joint)
+            else:
+                refuse = partial(state.apply_action, bad)
             with pytest.raises(IllegalAction):
-                if sim:
-                    joint = list(base)
-                    joint[p] = bad
-                    state.apply_actions(joint)
-                else:
-                    state.apply_action(bad)
+                refuse()
             assert state.serialize() == before, f"refused action {bad!r} changed the state"
     assert state.serialize() == before, "playing on clones changed the original"
 

@@ -75,11 +75,11 @@ def test_unnamed_players_without_display_or_curses_is_an_error():
         parse_seats(["1:h:0"], 3, default_display=None)
     assert str(caught.value) == ("players 2,3 have no display: DISPLAY is not set "
                                  "(name one with 2,3:DISPLAY, or play on the terminal)")
-    with pytest.raises(PlayerStringError, match="^player 2 has no display"):
+    with pytest.raises(PlayerStringError, match=r"^player 2 has no display"):
         parse_seats(["1:h:0"], 2, default_display="")
 
 
 def test_error_is_a_value_error_on_one_line():
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match="x:foo") as caught:
         parse_seats(["x:foo"], 2, default_display=":0")
     assert "\n" not in str(caught.value)

@@ -283,39 +283,39 @@ def test_xkill_gives_display_lost_exactly_once(xvfb, inbox, windows):
 
 def test_close_from_the_window_manager_arrives_as_closed(xvfb, inbox, windows, tmp_path):
     env = xvfb.env(HOME=str(tmp_path))
-    log = open(tmp_path / "openbox.log", "wb")
-    ready = tmp_path / "openbox-ready"
-    # A window mapped while openbox is still starting up can be lost (never managed): wait for the end of its
-    # start-up, which runs the --startup command; a first run on a machine may build the font caches.
-    wm = subprocess.Popen(["openbox", "--sm-disable", "--startup", f"touch {ready}"], env=env, stdout=log,
-                          stderr=log)
-    try:
-        deadline = time.monotonic() + 60
-        while not ready.exists():
-            assert time.monotonic() < deadline, f"openbox did not start (exit {wm.poll()})"
-            time.sleep(0.05)
-        window = open_window(xvfb.name, title="closable seat", size=(200, 150), inbox=inbox, source="c")
-        windows.append(window)
-        deadline = time.monotonic() + DEADLINE
-        while "closable seat" not in (listed := subprocess.run(["wmctrl", "-l"], env=env, capture_output=True,
-                                                               text=True, timeout=10).stdout):
-            if time.monotonic() > deadline:
-                info = subprocess.run(["xwininfo", "-id", hex(window.window_id)], env=env,
-                                      capture_output=True, text=True, timeout=10).stdout
-                log_text = (tmp_path / "openbox.log").read_text()
-                raise AssertionError(f"openbox does not manage the window: wmctrl -l {listed!r}; "
-                                     f"openbox exit {wm.poll()}; log {log_text!r}; "
-                                     f"window {' '.join(info.split())!r}")
-            time.sleep(0.05)
-        subprocess.run(["wmctrl", "-c", "closable seat"], env=env, timeout=10, check=True)
-        assert next_event(inbox, Closed) == Closed("c")
-        assert window.alive
-        window.close()
-        assert not window.alive
-    finally:
-        wm.terminate()
-        wm.wait(10)
-        log.close()
+    with open(tmp_path / "openbox.log", "wb") as log:
+        ready = tmp_path / "openbox-ready"
+        # A window mapped while openbox is still starting up can be lost (never managed): wait for the end of
+        # its start-up, which runs the --startup command; a first run on a machine may build the font caches.
+        wm = subprocess.Popen(["openbox", "--sm-disable", "--startup", f"touch {ready}"], env=env, stdout=log,
+                              stderr=log)
+        try:
+            deadline = time.monotonic() + 60
+            while not ready.exists():
+                assert time.monotonic() < deadline, f"openbox did not start (exit {wm.poll()})"
+                time.sleep(0.05)
+            window = open_window(xvfb.name, title="closable seat", size=(200, 150), inbox=inbox, source="c")
+            windows.append(window)
+            deadline = time.monotonic() + DEADLINE
+            while "closable seat" not in (listed := subprocess.run(["wmctrl", "-l"], env=env,
+                                                                   capture_output=True, text=True,
+                                                                   timeout=10).stdout):
+                if time.monotonic() > deadline:
+                    info = subprocess.run(["xwininfo", "-id", hex(window.window_id)], env=env,
+                                          capture_output=True, text=True, timeout=10).stdout
+                    log_text = (tmp_path / "openbox.log").read_text()
+                    raise AssertionError(f"openbox does not manage the window: wmctrl -l {listed!r}; "
+                                         f"openbox exit {wm.poll()}; log {log_text!r}; "
+                                         f"window {' '.join(info.split())!r}")
+                time.sleep(0.05)
+            subprocess.run(["wmctrl", "-c", "closable seat"], env=env, timeout=10, check=True)
+            assert next_event(inbox, Closed) == Closed("c")
+            assert window.alive
+            window.close()
+            assert not window.alive
+        finally:
+            wm.terminate()
+            wm.wait(10)
 
 
 def test_a_frozen_server_blocks_only_its_own_window(xvfb3, inbox, windows, probes):
@@ -465,9 +465,9 @@ def test_authorisation_refused(inbox, tmp_path, monkeypatch):
     empty = tmp_path / "empty.auth"
     empty.write_bytes(b"")
     monkeypatch.setenv("XAUTHORITY", str(empty))
-    with Xvfb("320x200x24", extra=("-auth", str(server_auth))) as server:
-        with pytest.raises(DisplayError) as caught:
-            open_window(server.name, title="x", size=(10, 10), inbox=inbox, source="x")
+    with Xvfb("320x200x24", extra=("-auth", str(server_auth))) as server, \
+            pytest.raises(DisplayError) as caught:
+        open_window(server.name, title="x", size=(10, 10), inbox=inbox, source="x")
     assert str(caught.value) == (f'cannot open display "{server.name}": authorisation refused by the server '
                                  "(Authorization required, but no authorization protocol specified)")
 

@@ -5,6 +5,7 @@ with the curses console (``-c``) in a real pseudo-terminal."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -148,10 +149,8 @@ def test_console_saves_after_each_action_and_on_quit(tmp_path):
     def wait_for(text: str) -> None:
         end = time.monotonic() + DEADLINE_S
         while time.monotonic() < end:
-            try:
+            with contextlib.suppress(pexpect.TIMEOUT):
                 stream.feed(child.read_nonblocking(65536, timeout=0.05))
-            except pexpect.TIMEOUT:
-                pass
             if any(text in line for line in screen.display):
                 return
         raise AssertionError(f"{text!r} not on the screen:\n" + "\n".join(screen.display))

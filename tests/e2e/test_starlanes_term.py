@@ -6,6 +6,7 @@ save files (``--resume``) or from computer players; the expected tables are comp
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -92,7 +93,7 @@ class Term:
             found = re.search(pattern, self.text())
             if found:
                 return found
-            if time.monotonic() > end or not self.child.isalive() and not self.child.before:
+            if time.monotonic() > end or (not self.child.isalive() and not self.child.before):
                 self.pump()
                 found = re.search(pattern, self.text())
                 if found:
@@ -728,7 +729,7 @@ def test_against_three_computers_only_the_humans_own_keys_are_needed(terms, tmp_
             time.sleep(0.05)
     assert rounds == 3, term.text()
     # Between Ann's prompts the three computers took their turns without a key.
-    assert [b - a for a, b in zip(seen_turns, seen_turns[1:], strict=False)] == [4, 4]
+    assert [b - a for a, b in itertools.pairwise(seen_turns)] == [4, 4]
     assert keys <= 3 * 3
 
 

@@ -132,7 +132,7 @@ def test_two_players_and_an_observer_play_turns_by_keys_and_clicks(xvfb3, tmp_pa
                 run.wait_game(replay, f"move {index + 1} made")
             elif mode == "trade":
                 active = replay.active_companies()
-                low, high = replay.trade_limits(active[0])
+                _low, high = replay.trade_limits(active[0])
                 if high > 0 and trades < 3:
                     # Buy the most of the first company (Enter, m), then try one share too many of it.
                     trades += 1

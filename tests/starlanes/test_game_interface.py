@@ -94,6 +94,6 @@ def test_bad_options_and_text_are_value_errors():
                              ({"names": ["a"]}, "names")]:
         with pytest.raises(ValueError, match=message):
             game.new_initial_state(seed=1, **options)
-    for text in ("{", "[]", '{"rules": "1977"}'):
-        with pytest.raises(ValueError):
+    for text, message in [("{", "not JSON"), ("[]", "a JSON object"), ('{"rules": "1977"}', "field 'map'")]:
+        with pytest.raises(ValueError, match=message):
             game.deserialize_state(text)

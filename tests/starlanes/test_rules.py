@@ -38,7 +38,7 @@ class FixedCoin(random.Random):
         super().__init__(0)
         self.value = value
 
-    def randrange(self, *args, **kwargs):  # noqa: D102
+    def randrange(self, *args, **kwargs):
         return self.value
 
 
