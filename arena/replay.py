@@ -23,15 +23,16 @@ import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TextIO, get_args
 
+import msgspec
 import numpy as np
 
 from arena.mapfile import normalised_text
 from arena.rules import BLUE, DIRECTIONS, MOVES, RED, REFUSALS, START_ENERGY, Arena, Game, RoundResult
 from arena.server import final_table, spectator_state
+from common.save import BOM
 
 if TYPE_CHECKING:
     from arena.server import ArenaServer, TableRow
@@ -217,152 +218,191 @@ def _expect(condition: bool, message: str) -> None:
         raise _Bad(message)
 
 
-def _is_int(value: object, low: int | None = None, high: int | None = None) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool) and (low is None or value >= low)
-            and (high is None or value <= high))
+# The shapes and types of the lines, decoded with msgspec: a wrong one names its JSON path. What a type cannot
+# say (positions on free cells, sizes that must agree with the header) is checked after decoding.
+Count = Annotated[int, msgspec.Meta(ge=0)]
+PointsText = Annotated[str, msgspec.Meta(pattern=r"^-?[0-9]+/[1-9][0-9]*$")]
+Direction = Literal["NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST"]
+MoveName = Literal["NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST",
+                   "NONE"]
+Team = Literal["BLUE", "RED"]
+Refusal = Literal["wall", "player", "corner"]
+assert get_args(Direction) == DIRECTIONS and get_args(MoveName) == MOVES and get_args(Team) == (BLUE, RED)
+assert get_args(Refusal) == REFUSALS
 
 
-def _is_fraction(value: object) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        return False
-    return True
+class PlayerState(msgspec.Struct):
+    """``state.players[i]`` (:meth:`arena.rules.Game.snapshot`)."""
+
+    id: Count
+    x: Count
+    y: Count
+    facing: Direction
+    team: Team
+    energy: Annotated[int, msgspec.Meta(ge=0, le=START_ENERGY)]
+    points: PointsText
+    catches: Count
+    switch_round: Count | None = None
 
 
-def _check_state(state: object, head: dict, walls: np.ndarray) -> None:
-    _expect(isinstance(state, dict) and _is_int(state.get("round"), 0)
-            and _is_int(state.get("max_rounds"), 0), "state: expected round and max_rounds")
-    players = state.get("players")
-    _expect(isinstance(players, list) and len(players) == head["players"],
-            f"state: expected {head['players']} players")
+class State(msgspec.Struct):
+    """A state: the round, the limits and every player."""
+
+    round: Count
+    max_rounds: Count
+    players: list[PlayerState]
+
+
+class HeaderLine(msgspec.Struct, tag_field="type", tag="header"):
+    """Line 1."""
+
+    format: int
+    map: str
+    walls: Annotated[list[Annotated[str, msgspec.Meta(pattern=r"^[# ]+$")]], msgspec.Meta(min_length=1)]
+    toxicity: list[list[Annotated[int, msgspec.Meta(ge=1, le=20)]]]
+    seed: Count
+    players: Annotated[int, msgspec.Meta(ge=1, le=16)]
+    ids: list[Count]
+    quiet_rounds: Annotated[int, msgspec.Meta(ge=1)]
+    started: str
+    initial: State
+
+
+class RoundLine(msgspec.Struct, tag_field="type", tag="round"):
+    """One line per round."""
+
+    round: int
+    moves: list[tuple[Count, MoveName, Direction]]
+    connected: list[bool]
+    changes: list[tuple[Count, Team, str]]
+    catches: list[tuple[Count, list[Count]]]
+    state: State
+    refused: list[tuple[Count, Refusal]] = []
+    ms: Annotated[float, msgspec.Meta(ge=0)] = 0.0
+
+
+class FinalRow(msgspec.Struct):
+    """A row of the final table."""
+
+    id: Count
+    points: PointsText
+    catches: Count
+    rank: Annotated[int, msgspec.Meta(ge=1)]
+    switch_round: Count | None = None
+
+
+class FinalLine(msgspec.Struct, tag_field="type", tag="final"):
+    """The last line: the final table."""
+
+    rounds: Count
+    table: list[FinalRow]
+
+
+Line = HeaderLine | RoundLine | FinalLine
+
+
+def _check_state(state: State, players: int, walls: np.ndarray) -> None:
+    _expect(len(state.players) == players, f"state: expected {players} players")
     height, width = walls.shape
-    for index, p in enumerate(players):
+    for index, p in enumerate(state.players):
         what = f"state: player {index}"
-        _expect(isinstance(p, dict) and p.get("id") == index, f"{what}: expected id {index}")
-        _expect(_is_int(p.get("x"), 0, width - 1) and _is_int(p.get("y"), 0, height - 1)
-                and not walls[p["y"], p["x"]], f"{what}: position is not a free cell of the map")
-        _expect(p.get("facing") in DIRECTIONS, f"{what}: unknown facing {p.get('facing')!r}")
-        _expect(p.get("team") in (BLUE, RED), f"{what}: unknown team {p.get('team')!r}")
-        _expect(_is_int(p.get("energy"), 0, START_ENERGY), f"{what}: energy must be 0..{START_ENERGY}")
-        _expect(_is_fraction(p.get("points")), f"{what}: points must be \"num/den\"")
-        _expect(p.get("switch_round") is None or _is_int(p.get("switch_round"), 0),
-                f"{what}: bad switch_round")
-        _expect(_is_int(p.get("catches"), 0), f"{what}: bad catches")
+        _expect(p.id == index, f"{what}: expected id {index}")
+        _expect(p.x < width and p.y < height and not walls[p.y, p.x], f"{what}: position is not a free cell "
+                "of the map")
 
 
-def _check_header(head: dict) -> np.ndarray:
-    """Check a header's fields; return its wall grid."""
-    _expect(isinstance(head.get("map"), str), "header: expected the map name")
-    rows = head.get("walls")
-    _expect(isinstance(rows, list) and rows and all(isinstance(r, str) for r in rows)
-            and len({len(r) for r in rows}) == 1 and len(rows[0]) > 0
-            and all(set(r) <= {"#", " "} for r in rows), "header: walls must be equal rows of '#' and ' '")
+def _check_header(head: HeaderLine) -> np.ndarray:
+    """Check what the header's types cannot say; return its wall grid."""
+    rows = head.walls
+    _expect(len({len(r) for r in rows}) == 1, "header: walls must be equal rows of '#' and ' '")
     walls = np.array([[c == "#" for c in row] for row in rows], dtype=bool)
-    tox = head.get("toxicity")
-    _expect(isinstance(tox, list) and len(tox) == walls.shape[0]
-            and all(isinstance(r, list) and len(r) == walls.shape[1] and all(_is_int(v, 1, 20) for v in r)
-                    for r in tox),
+    _expect(len(head.toxicity) == walls.shape[0] and all(len(r) == walls.shape[1] for r in head.toxicity),
             f"header: toxicity must match the walls: {walls.shape[0]} rows of {walls.shape[1]} "
             f"hundredths 1..20")
-    _expect(_is_int(head.get("seed"), 0), "header: expected a seed >= 0")
-    _expect(_is_int(head.get("players"), 1, min(16, int((~walls).sum()))),
+    _expect(head.players <= int((~walls).sum()),
             "header: players must be 1..16 and no more than the free cells")
-    ids = head.get("ids")
-    _expect(isinstance(ids, list) and len(ids) == head["players"] and all(_is_int(i, 0) for i in ids),
-            f"header: expected {head['players']} wire ids")
-    _expect(_is_int(head.get("quiet_rounds"), 1), "header: quiet_rounds must be >= 1")
-    _expect(isinstance(head.get("started"), str), "header: expected the start time")
-    _check_state(head.get("initial"), head, walls)
+    _expect(len(head.ids) == head.players, f"header: expected {head.players} wire ids")
+    _check_state(head.initial, head.players, walls)
     return walls
 
 
-def _check_round(line: dict, head: dict, walls: np.ndarray, number: int) -> None:
-    _expect(line.get("round") == number, f"expected round {number}, got {line.get('round')!r}")
-    n = head["players"]
-    moves = line.get("moves")
-    _expect(isinstance(moves, list), "moves: expected a list")
-    movers = set()
-    for move in moves:
-        _expect(isinstance(move, list) and len(move) == 3, f"moves: expected [player, direction, facing], "
-                                                           f"got {move!r}")
-        pid, direction, facing = move
-        _expect(_is_int(pid, 0, n - 1) and pid not in movers, f"moves: bad or repeated player {pid!r}")
-        _expect(direction in MOVES, f"moves: unknown direction {direction!r}")
-        _expect(facing in DIRECTIONS, f"moves: unknown facing {facing!r}")
+def _check_round(line: RoundLine, head: HeaderLine, walls: np.ndarray, number: int) -> None:
+    _expect(line.round == number, f"expected round {number}, got {line.round!r}")
+    n = head.players
+    movers: set[int] = set()
+    for pid, _, _ in line.moves:
+        _expect(pid < n and pid not in movers, f"moves: bad or repeated player {pid}")
         movers.add(pid)
-    connected = line.get("connected")
-    _expect(isinstance(connected, list) and len(connected) == n
-            and all(isinstance(c, bool) for c in connected), f"connected: expected {n} true/false values")
-    changes = line.get("changes")
-    _expect(isinstance(changes, list) and all(
-        isinstance(c, list) and len(c) == 3 and _is_int(c[0], 0, n - 1) and c[1] in (BLUE, RED)
-        and isinstance(c[2], str) for c in changes), "changes: expected [player, team, cause] lists")
-    catches = line.get("catches")
-    _expect(isinstance(catches, list) and all(
-        isinstance(c, list) and len(c) == 2 and _is_int(c[0], 0, n - 1) and isinstance(c[1], list)
-        and all(_is_int(r, 0, n - 1) for r in c[1]) for c in catches),
-        "catches: expected [blue, [reds]] lists")
-    refused = line.get("refused", [])
-    _expect(isinstance(refused, list) and all(
-        isinstance(r, list) and len(r) == 2 and _is_int(r[0], 0, n - 1) and r[1] in REFUSALS
-        for r in refused),
-        f"refused: expected [player, reason] lists, reasons {', '.join(REFUSALS)}")
-    ms = line.get("ms", 0)
-    _expect(isinstance(ms, int | float) and not isinstance(ms, bool) and ms >= 0,
-            "ms: expected the round's duration in milliseconds")
-    _check_state(line.get("state"), head, walls)
+    _expect(len(line.connected) == n, f"connected: expected {n} true/false values")
+    _expect(all(c[0] < n for c in line.changes), "changes: expected [player, team, cause] lists")
+    _expect(all(blue < n and all(r < n for r in reds) for blue, reds in line.catches),
+            "catches: expected [blue, [reds]] lists")
+    _expect(all(pid < n for pid, _ in line.refused), "refused: expected [player, reason] lists")
+    _check_state(line.state, n, walls)
 
 
-def _check_final(line: dict, head: dict) -> None:
-    table = line.get("table")
-    ids = set(head["ids"])
-    _expect(_is_int(line.get("rounds"), 0), "final: expected the number of rounds")
-    _expect(isinstance(table, list) and all(
-        isinstance(r, dict) and r.get("id") in ids and _is_fraction(r.get("points"))
-        and (r.get("switch_round") is None or _is_int(r.get("switch_round"), 0))
-        and _is_int(r.get("catches"), 0) and _is_int(r.get("rank"), 1) for r in table),
-        "final: expected table rows of id, points, switch_round, catches, rank")
+def _check_final(line: FinalLine, head: HeaderLine) -> None:
+    ids = set(head.ids)
+    _expect(all(row.id in ids for row in line.table), "final: table rows must name the header's ids")
+
+
+def _decode(data: bytes) -> object:
+    try:
+        return msgspec.json.decode(data)
+    except RecursionError:
+        raise _Bad("nested too deeply to be a replay line") from None
+    except msgspec.DecodeError as exc:
+        raise _Bad(f"not JSON ({str(exc).split(' (byte')[0]})") from None
+
+
+def _typed(obj: object, kind: Any) -> Any:
+    """*obj* as the line type *kind*; a wrong shape or type is a _Bad naming its JSON path."""
+    try:
+        return msgspec.convert(obj, type=kind)
+    except msgspec.ValidationError as exc:
+        text, _, where = str(exc).partition(" - at `")
+        raise _Bad(f"{where.rstrip('`') or '$'}: {text.replace('`', '')[:1].lower()}"
+                   f"{text.replace('`', '')[1:]}") from None
 
 
 def load(path: str | os.PathLike[str]) -> Replay:
-    """Read and check a replay file: field types, sizes and ranges of every line (not yet the game's rules:
-    see :func:`verify`). Raises ReplayError (``FILE:LINE: message``) for anything unreadable or malformed."""
+    """Read and check a replay file: the shapes, types and ranges of every line, typed with msgspec, and
+    what they must agree on (not yet the game's rules: see :func:`verify`). Raises ReplayError with one line,
+    ``FILE:LINE: $.json.path: what was expected`` or ``FILE:LINE: message``, for anything unreadable or
+    malformed; a leading UTF-8 byte-order mark is skipped."""
     path = Path(path)
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise ReplayError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    raw = raw.removeprefix(BOM)
     try:
-        text = raw.decode("utf-8")
+        raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise ReplayError(f"{path}:{line}: not a text file") from None
     replay: Replay | None = None
+    head: HeaderLine | None = None
     walls = np.zeros((0, 0), dtype=bool)
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(raw.split(b"\n"), 1):
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ReplayError(f"{path}:{number}: not JSON ({exc.msg})") from None
-        kind = obj.get("type") if isinstance(obj, dict) else None
-        try:
-            if replay is None:
-                if kind != "header" or obj.get("format") != FORMAT:
+            obj = _decode(line)
+            kind = obj.get("type") if isinstance(obj, dict) else None
+            if replay is None or head is None:
+                if kind != "header" or not isinstance(obj, dict) or obj.get("format") != FORMAT:
                     raise ReplayError(f"{path}:{number}: expected an arena replay header (format {FORMAT})")
-                walls = _check_header(obj)
+                head = _typed(obj, HeaderLine)
+                walls = _check_header(head)
                 replay = Replay(path, obj)
             elif replay.final is not None:
                 raise _Bad(f"a {kind!r} line after the final table")
             elif kind == "round":
-                _check_round(obj, replay.header, walls, len(replay.rounds) + 1)
+                _check_round(_typed(obj, RoundLine), head, walls, len(replay.rounds) + 1)
                 replay.rounds.append(obj)
             elif kind == "final":
-                _check_final(obj, replay.header)
+                _check_final(_typed(obj, FinalLine), head)
                 replay.final = obj
             else:
                 raise _Bad(f"unexpected line type {kind!r}")

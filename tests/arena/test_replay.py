@@ -239,15 +239,15 @@ def _first_move(obj: dict, slot: int, value) -> None:
 @pytest.mark.parametrize(("line", "edit", "message"), [
     (0, lambda h: h.update(walls=h["walls"][:3]), "header: toxicity must match the walls: 3 rows of 12"),
     (0, lambda h: h.update(walls=["#" * 3] + h["walls"][1:]), "header: walls must be equal rows"),
-    (0, lambda h: h.update(players=99), "header: players must be"),
-    (0, lambda h: h["initial"]["players"][1].update(x=-1), "state: player 1: position is not a free cell"),
-    ("move", lambda r: _first_move(r, 1, "UP"), "moves: unknown direction 'UP'"),
+    (0, lambda h: h.update(players=99), "$.players: expected int <= 16"),
+    (0, lambda h: h["initial"]["players"][1].update(x=-1), "$.initial.players[1].x: expected int >= 0"),
+    ("move", lambda r: _first_move(r, 1, "UP"), "$.moves[0][1]: invalid enum value 'UP'"),
     ("move", lambda r: _first_move(r, 0, 99), "moves: bad or repeated player 99"),
-    ("move", lambda r: _first_move(r, 2, "NONE"), "moves: unknown facing 'NONE'"),
+    ("move", lambda r: _first_move(r, 2, "NONE"), "$.moves[0][2]: invalid enum value 'NONE'"),
     ("move", lambda r: r.update(round=7000), "expected round"),
     ("move", lambda r: r["state"]["players"][0].update(team="GREEN"),
-     "state: player 0: unknown team 'GREEN'"),
-    (-1, lambda f: f["table"][0].update(id=99), "final: expected table rows"),
+     "$.state.players[0].team: invalid enum value 'GREEN'"),
+    (-1, lambda f: f["table"][0].update(id=99), "final: table rows must name the header's ids"),
 ])
 def test_malformed_replay_lines_are_file_line_errors(tmp_path, line, edit, message):
     path = tmp_path / "game.jsonl"

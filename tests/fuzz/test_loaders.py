@@ -4,15 +4,21 @@ files: ``FILE:LINE:COL``), and protocol lines refused with a ProtocolError."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arena import replay
 from arena.mapfile import MapError as ArenaMapError
 from arena.mapfile import load_arena
 from arena.protocol import ProtocolError, format_message, parse_client, parse_server
+from common.save import BOM
 from motti.mapfile import MapError as MottiMapError
 from motti.mapfile import load_map
 
@@ -112,3 +118,45 @@ def test_protocol_lines(words: list[str], junk: str) -> None:
                 assert parse(format_message(message)) == message
             if refused is not None:
                 assert "\n" not in str(refused)
+
+
+@pytest.fixture(scope="module")
+def replay_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """A real replay: four example bots on the field map, played by the command line."""
+    path = tmp_path_factory.mktemp("replay") / "game.jsonl"
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    subprocess.run([sys.executable, "-m", "arena", "play", "field", "--bots", "4", "--no-window", "--seed",
+                    "5", "--round-ms", "0", "--prep-ms", "0", "--replay", str(path), "-q"],
+                   check=True, timeout=120, env=env, capture_output=True)
+    data = path.read_bytes()
+    replay.load(path)
+    return data
+
+
+@FUZZ
+@given(edits=st.data())
+def test_arena_replays(tmp_path: Path, replay_bytes: bytes, edits: st.DataObject) -> None:
+    path = tmp_path / "fuzzed.jsonl"
+    lines = replay_bytes.split(b"\n")
+    at = edits.draw(st.integers(0, min(len(lines) - 1, 6)))
+    lines[at] = edits.draw(mutated(lines[at]))
+    path.write_bytes(b"\n".join(lines))
+    message = ""
+    try:
+        replay.load(path)
+    except replay.ReplayError as error:
+        message = str(error)
+    if message:
+        assert "\n" not in message and message.startswith(f"{path}:"), message
+
+
+def test_arena_replay_bom_and_deep_nesting(tmp_path: Path, replay_bytes: bytes) -> None:
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(BOM + replay_bytes)
+    assert replay.load(path).header["map"] == "field"
+    lines = replay_bytes.split(b"\n")
+    lines[1] = b"[" * 100_000 + b"]" * 100_000
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(replay.ReplayError) as error:
+        replay.load(path)
+    assert str(error.value) == f"{path}:2: nested too deeply to be a replay line"
