@@ -24,12 +24,14 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from arena import STRATEGIES
 from common.cli import Parser, UsageError, program_version, run_main
 
 if TYPE_CHECKING:  # the commands import what they need when they run: --help and --version stay fast
+    import pygame
+
     from arena import replay
     from arena.rules import Arena, RoundResult
     from arena.server import ArenaServer, Settings, TableRow
@@ -54,8 +56,8 @@ class Spectators:
 
         self.inbox = Inbox()
         self.renderer = Renderer(arena, title=title)
-        self.state: dict | None = None
-        self.table: list[dict] | None = None
+        self.state: dict[str, Any] | None = None
+        self.table: list[dict[str, Any]] | None = None
         self.note = ""
         """A word shown in the title band of every window (:meth:`arena.view.Renderer.render`)."""
         specs = [(f"spectator{index}", display, f"arena {title}") for index, display in enumerate(displays)]
@@ -82,18 +84,18 @@ class Spectators:
             event = self.inbox.get(0)
         return None
 
-    def show(self, state: dict | None = None, table: list[dict] | None = None) -> None:
+    def show(self, state: dict[str, Any] | None = None, table: list[dict[str, Any]] | None = None) -> None:
         """Render *state* (or the last one) once per distinct window size and present it everywhere."""
         if state is not None:
             self.state, self.table = state, table
         if self.state is None:
             return
-        frames = {}
+        frames: dict[tuple[int, int], pygame.Surface] = {}
         for window in list(self.windows):
             if not window.alive:
                 self.windows.remove(window)
                 continue
-            size = tuple(window.size)
+            size = window.size
             if size not in frames:
                 frames[size] = self.renderer.render(self.state, size, table=self.table, note=self.note)
             window.present(frames[size])
@@ -115,19 +117,20 @@ class Spectators:
         from arena.server import spectator_state
 
         self.renderer.ids = server.wire_ids
-        self.show(spectator_state(server.game.snapshot(), server.connected))
+        self.show(spectator_state(server.playing.snapshot(), server.connected))
 
     def on_round(self, server: ArenaServer, result: RoundResult, moves: list[tuple[int, str, str]]) -> None:
         from arena.server import spectator_state
 
         self.poll()
-        self.show(spectator_state(server.game.snapshot(), server.connected))
+        self.show(spectator_state(server.playing.snapshot(), server.connected))
 
     def on_end(self, server: ArenaServer, table: list[TableRow]) -> None:
         from arena.server import spectator_state
 
         self.poll()
-        self.show(spectator_state(server.game.snapshot(), server.connected), [row.as_json() for row in table])
+        state = spectator_state(server.playing.snapshot(), server.connected)
+        self.show(state, [row.as_json() for row in table])
 
     def close(self) -> None:
         for window in self.windows:
@@ -146,9 +149,7 @@ def _observer_displays(strings: Sequence[str]) -> list[str]:
     return [seat.display for seat in seats if seat.display]
 
 
-def _open_spectators(arena: Arena, displays: Sequence[str], title: str) -> Spectators | None:
-    if not displays:
-        return None
+def _open_spectators(arena: Arena, displays: Sequence[str], title: str) -> Spectators:
     from common.x11 import DisplayError
 
     try:
@@ -349,7 +350,7 @@ async def _run_server(server: ArenaServer, extra: Sequence[Callable[[], Awaitabl
     loop = asyncio.get_running_loop()
     caught: list[int] = []
 
-    def stop(signum: int) -> None:
+    def stop(signum: signal.Signals) -> None:
         caught.append(signum)
         server.stop(STOP_SIGNALS[signum])
 
@@ -389,7 +390,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     arena = _load(args.map, args.toxic, args.players)
     displays = _observer_displays(args.spectators)
     writer = _replay_writer(args.replay, arena, args.seed)
-    spectators = _open_spectators(arena, displays, arena.name)
+    spectators = _open_spectators(arena, displays, arena.name) if displays else None
     observers = [writer] + ([spectators] if spectators else [])
     server = ArenaServer(arena, _settings(args, args.players), observers)
     try:
@@ -433,7 +434,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     async def bot(strategy: str, seed: float) -> None:
         brain = await bots.run_bot(host, server.port, strategy, random.Random(seed))
-        strategies[brain.id] = strategy
+        if brain.id is not None:
+            strategies[brain.id] = strategy
 
     def starter(strategy: str, seed: float) -> Callable[[], Awaitable[None]]:
         return lambda: bot(strategy, seed)

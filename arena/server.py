@@ -20,6 +20,7 @@ and ``on_end(server, table)`` calls on the event loop; they must not block.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -31,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from arena import protocol as wire
 from arena.mapfile import normalised_text
@@ -81,7 +82,7 @@ class TableRow:
     catches: int
     rank: int
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"id": self.id, "points": f"{self.points.numerator}/{self.points.denominator}",
                 "shown": format_points(self.points), "switch_round": self.switch_round,
                 "catches": self.catches, "rank": self.rank}
@@ -155,7 +156,7 @@ def round_payloads(game: Game, seen: dict[int, set[int]], changes: Sequence[Rule
     return out
 
 
-def spectator_state(snapshot: dict, connected: Sequence[bool]) -> dict:
+def spectator_state(snapshot: dict[str, Any], connected: Sequence[bool]) -> dict[str, Any]:
     """A rules snapshot (:meth:`arena.rules.Game.snapshot`) with each player's ``connected`` flag added, as
     the spectator window shows it (connections are the server's state, not the rules')."""
     players = [{**p, "connected": bool(c)} for p, c in zip(snapshot["players"], connected, strict=True)]
@@ -197,7 +198,7 @@ class Diagnostics:
     left_round: int | None = None
     left_reason: str | None = None
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"id": self.id, "refused": dict(self.refused), "late": self.late, "missing": self.missing,
                 "ignored": self.ignored, "joined": self.joined, "silent_since": self.silent_since,
                 "left_round": self.left_round,
@@ -226,7 +227,7 @@ class _Client:
     player: int | None = None
     count: int = 0
     ignored: int = 0
-    task: asyncio.Task | None = None
+    task: asyncio.Task[None] | None = None
     id_timer: asyncio.TimerHandle | None = None
     seat: int | None = None
     starts: list[int] = field(default_factory=list)
@@ -302,9 +303,16 @@ class ArenaServer:
         self._moves: list[tuple[int, str, str]] = []
         self._moved: set[int] = set()
         self._all_moved = asyncio.Event()
-        self._last_changes: list = []
+        self._last_changes: list[RuleTeamChange] = []
         self._absent: list[_Client] = []
         self._stop = asyncio.Event()
+
+    @property
+    def playing(self) -> Game:
+        """The game, from its preparation on (:attr:`game` is None before). Raises RuntimeError before."""
+        if self.game is None:
+            raise RuntimeError("the game has not begun")
+        return self.game
 
     @property
     def waiting_for(self) -> int:
@@ -357,7 +365,8 @@ class ArenaServer:
             self._server = await asyncio.start_server(self._accept, self.settings.host, self.settings.port)
         except OSError as exc:
             # asyncio rewords strerror ("error while attempting to bind"); a gaierror's errno is negative
-            reason = os.strerror(exc.errno) if (exc.errno or 0) > 0 else exc.strerror or str(exc)
+            errno = exc.errno or 0
+            reason = os.strerror(errno) if errno > 0 else exc.strerror or str(exc)
             where = f"{self.settings.host}:{self.settings.port}"
             raise ServerError(f"cannot listen on {where}: {reason}") from None
         self.port = self._server.sockets[0].getsockname()[1]
@@ -381,11 +390,9 @@ class ArenaServer:
             self._begin()
             for observer in self.observers:
                 observer.on_start(self)
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), self.settings.prep_ms / 1000)
-            except TimeoutError:
-                pass
-            while not self.game.is_over() and not self.stopped:
+            while not self.playing.is_over() and not self.stopped:
                 await self._round()
             table = self._finish()
             for observer in self.observers:
@@ -427,16 +434,16 @@ class ArenaServer:
         client.id_timer = asyncio.get_running_loop().call_later(
             self.settings.id_timeout_ms / 1000, self._id_timeout, client)
         client.task = asyncio.current_task()
-        await self._read(client)
+        await self._read(client, reader)
 
     def _id_timeout(self, client: _Client) -> None:
         if client.alive and not client.okayed:
             self._drop(client, "no ID_OKAY in time")
 
-    async def _read(self, client: _Client) -> None:
+    async def _read(self, client: _Client, reader: asyncio.StreamReader) -> None:
         try:
             while client.alive:
-                data = await client.reader.read(4096)
+                data = await reader.read(4096)
                 if not data:
                     self._drop(client, "closed the connection")
                     return
@@ -534,7 +541,7 @@ class ArenaServer:
         self._write(client, wire.encode(*messages))
 
     def _write(self, client: _Client, data: bytes) -> None:
-        if not client.alive:
+        if not client.alive or client.writer is None:
             return
         transport = client.writer.transport
         if transport.is_closing():
@@ -554,7 +561,7 @@ class ArenaServer:
         if reason:
             log.warning("client %d disconnected: %s", client.id, reason)
             if self._started and client.player is not None:
-                client.diagnostics.left_round = self._window or self.game.round
+                client.diagnostics.left_round = self._window or self.playing.round
                 client.diagnostics.left_reason = reason
         if client.writer is not None:
             client.writer.close()
@@ -627,7 +634,7 @@ class ArenaServer:
         return [c for c in order if c is not None]
 
     async def _round(self) -> None:
-        game = self.game
+        game = self.playing
         began = opened = time.perf_counter()
         cpu = time.thread_time()
         number = game.round + 1
@@ -654,7 +661,8 @@ class ArenaServer:
         try:
             await asyncio.wait_for(self._all_moved.wait(), self.settings.move_ms / 1000)
         except TimeoutError:
-            late = [self.wire_ids[c.player] for c in self._players if c.alive and c.player not in self._moved]
+            late = [self.wire_ids[index] for index, c in enumerate(self._players)
+                    if c.alive and index not in self._moved]
             log.info("round %d: no MOVE in time from %s", number, late)
         self._window = None
         if self.stopped:
@@ -687,7 +695,7 @@ class ArenaServer:
                 await asyncio.sleep(left)
 
     def _finish(self) -> list[TableRow]:
-        game = self.game
+        game = self.playing
         last = [wire.TeamChange(c.team, self.wire_ids[c.id])
                 for c in sorted(self._last_changes, key=lambda c: self.wire_ids[c.id])]
         for client in self._players:

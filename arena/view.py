@@ -22,13 +22,14 @@ import math
 import os
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
+import pygame
 
-from arena.rules import VECTORS, Arena, format_hundredths, format_points  # noqa: E402
+from arena.rules import VECTORS, Arena, format_hundredths, format_points
 
 TOP_H = 48
 BOTTOM_H = 24
@@ -48,7 +49,8 @@ TEAM_RGB = {"BLUE": BLUE_RGB, "RED": RED_RGB}
 def free_colour(toxicity: int) -> tuple[int, int, int]:
     """Shade of a free cell of *toxicity* hundredths (1..20): linear from FREE_LOW_RGB to FREE_HIGH_RGB."""
     t = (min(max(toxicity, 1), 20) - 1) / 19
-    return tuple(round(lo + (hi - lo) * t) for lo, hi in zip(FREE_LOW_RGB, FREE_HIGH_RGB, strict=True))
+    (r0, g0, b0), (r1, g1, b1) = FREE_LOW_RGB, FREE_HIGH_RGB
+    return round(r0 + (r1 - r0) * t), round(g0 + (g1 - g0) * t), round(b0 + (b1 - b0) * t)
 
 
 @dataclass(frozen=True)
@@ -143,8 +145,8 @@ class Renderer:
         self._board: pygame.Surface | None = None
         self._board_c = 0
 
-    def render(self, state: dict, size: tuple[int, int], *,
-               table: list[dict] | None = None, note: str = "") -> pygame.Surface:
+    def render(self, state: dict[str, Any], size: tuple[int, int], *,
+               table: list[dict[str, Any]] | None = None, note: str = "") -> pygame.Surface:
         """A new 32-bit Surface of *size* showing *state* (:meth:`arena.rules.Game.snapshot` format; before
         the game, no players and ``"waiting"``: the number of bots still missing).
 
@@ -185,7 +187,7 @@ class Renderer:
         return surface
 
     @staticmethod
-    def _cone(surface: pygame.Surface, lay: Layout, p: dict) -> None:
+    def _cone(surface: pygame.Surface, lay: Layout, p: dict[str, Any]) -> None:
         if lay.c < 4:
             return
         cx, cy = lay.cell_centre(p["x"], p["y"])
@@ -202,7 +204,7 @@ class Renderer:
             pygame.draw.line(surface, colour, (cx, cy), (ex, ey), 1)
 
     @staticmethod
-    def _player(surface: pygame.Surface, lay: Layout, p: dict, wire_id: int) -> None:
+    def _player(surface: pygame.Surface, lay: Layout, p: dict[str, Any], wire_id: int) -> None:
         colour = TEAM_RGB[p["team"]]
         rect = lay.cell_rect(p["x"], p["y"])
         cx, cy = lay.cell_centre(p["x"], p["y"])
@@ -227,8 +229,8 @@ class Renderer:
             _text(surface, str(wire_id), (rect.x + 2, rect.y + 1), max(12, lay.c // 2), (0, 0, 0))
 
     @staticmethod
-    def _panel(surface: pygame.Surface, size: tuple[int, int], players: list[dict], ids: list[int],
-               table: list[dict] | None) -> None:
+    def _panel(surface: pygame.Surface, size: tuple[int, int], players: list[dict[str, Any]], ids: list[int],
+               table: list[dict[str, Any]] | None) -> None:
         left = size[0] - PANEL_W + 10
         order = sorted(players, key=lambda p: (-Fraction(p["points"]), p["id"]))
         ranks = {row["id"]: row["rank"] for row in table} if table else {}
