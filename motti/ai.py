@@ -1,8 +1,9 @@
 """A computer player for motti (spec/motti.md §2), playing through the Game's public state and moves.
 
-The player looks one action ahead: it plays each candidate move on a copy of the game whose attack draws are
-rigged to conquer the first cross, and scores the result with :func:`evaluate` (material, occupied walls, the
-safety of its own capital, the reach towards the weakest enemy capital, eliminations). From that it
+The player looks one action ahead: it plays each candidate move on a clone of the game (``Game.clone``,
+reseeded so that it never draws the real game's future), an attack with the outcome that conquers its first
+cross (``Game.attack(cells, draw=0)``), and scores the result with :func:`evaluate` (material, occupied walls,
+the safety of its own capital, the reach towards the weakest enemy capital, eliminations). From that it
 
 * captures an enemy capital at once when a Guerilla can (a certain capture);
 * defends its own unoccupied cells next to enemy occupied cells, its capital first, when that is worth
@@ -26,7 +27,6 @@ Deterministic given its ``random.Random`` (used only to break ties between equal
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import random
 
@@ -62,17 +62,10 @@ RING = 10.0                     # prior bonus for a cell orthogonally next to an
 RING_OPEN = 60.0                # the same when that capital is unoccupied (occupy the cell, then the capital)
 
 
-class _FirstCross(random.Random):
-    """The throwaway rng of the copies: every attack draw is 0, so the first cross is conquered."""
-
-    def randrange(self, *args: object, **kwargs: object) -> int:
-        return 0
-
-
 def clone(game: Game) -> Game:
-    """A deep copy of *game* whose rng always draws 0 (the first cross is conquered); *game* is untouched."""
-    rigged = _FirstCross(0)
-    return copy.deepcopy(game, memo={id(game.rng): rigged})
+    """An independent copy of *game* with a generator of its own (``Game.clone().reseed``); *game* is
+    untouched."""
+    return game.clone().reseed(0)
 
 
 _distance_cache: dict[tuple[bytes, tuple[int, ...], tuple[int, int]], np.ndarray] = {}
@@ -258,7 +251,7 @@ def _ranked(scores: dict[tuple[int, int], float], rng: random.Random) -> list[tu
 
 
 class _Planner:
-    """Scores candidate moves of the player in turn by playing them on rigged copies."""
+    """Scores candidate moves of the player in turn by playing them on clones."""
 
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.game = game
@@ -270,7 +263,7 @@ class _Planner:
         copy_ = clone(self.game)
         try:
             if move == "attack":
-                copy_.attack(cells)
+                copy_.attack(cells, draw=0)
             elif move == "defend":
                 copy_.defend(cells)
             else:

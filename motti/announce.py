@@ -90,8 +90,6 @@ class LastTurn:
 
 
 _WHY_OUT = {"capital": "is out", "closed": "left, out", "quit": "quit, out"}
-_DRAWS = {"unreachable": "a draw: nobody can reach anybody any more",
-          "land": "a draw: several own the most land", "left": "everyone left: game over"}
 
 
 class Chronicle:
@@ -187,9 +185,37 @@ class Chronicle:
 
 
 def _game_over(event: GameOver) -> str:
-    if event.winner is not None:
-        return f"{who(event.winner)} wins!"
-    return _DRAWS.get(getattr(event, "reason", "") or "left", "game over: a draw")
+    return end_text(event)
+
+
+def end_text(end: GameOver, *, short: bool = True) -> str:
+    """How the game ended, in the words every front end, script mode and headless matches use (§2.9,
+    §2.10): ``P1 wins after 183 turns``, ``P1 wins on land after 400 turns: 160–140`` (the land of the alive
+    players, most first), ``draw on land after 400 turns: 150–150``, ``draw: no player can reach another``,
+    ``everyone left: game over``; *short* names players ``P1``, otherwise ``player 1``."""
+    name = f"P{end.winner}" if short else f"player {end.winner}"
+    turns = f"{end.turns} turn{'' if end.turns == 1 else 's'}"
+    land = "–".join(str(n) for n in end.land)
+    if end.winner is not None and end.result == "land":
+        return f"{name} wins on land after {turns}: {land}"
+    if end.winner is not None:
+        return f"{name} wins after {turns}"
+    if end.reason == "unreachable":
+        return "draw: no player can reach another"
+    if end.reason == "land":
+        return f"draw on land after {turns}: {land}"
+    return "everyone left: game over"
+
+
+def end_title(end: GameOver) -> str:
+    """The heading of a finished game on a window's legend or the console's status line: ``Player 1 wins``,
+    ``Draw: no player can reach another``, ``Game over: everyone left``."""
+    if end.winner is not None:
+        return f"Player {end.winner} wins"
+    if end.reason == "left":
+        return "Game over: everyone left"
+    text = end_text(end)
+    return text[0].upper() + text[1:]
 
 
 def shorten(text: str, fits: Callable[[str], bool]) -> str:

@@ -8,7 +8,13 @@ every user error, reported as one line on stderr naming the culprit; 130 after C
 1 only for an unexpected fault.
 
 Saved games (motti/savegame.py): ``--save FILE`` keeps FILE up to date; a saved game is a map, so
-``motti FILE [PLAYERSTRING...]`` resumes it with the player in turn and the attacks left.
+``motti FILE [PLAYERSTRING...]`` resumes it with the player in turn, the attacks left, the turns played, the
+rule options and the computer players it holds (a value the file does not hold comes from the command line,
+else the default).
+
+Headless matches (``--headless``): computer players only, no display and no terminal; one line at the end
+(``P1 wins after 183 turns``, ``P1 wins on land after 400 turns: 160–140``, ``draw: no player can reach
+another``), the ``--status`` file rewritten after every turn.
 """
 
 from __future__ import annotations
@@ -40,6 +46,13 @@ def _player_list(text: str) -> dict[int, str | None]:
     if any(not 1 <= player <= 9 for player in players):
         raise argparse.ArgumentTypeError(f"player numbers run from 1 to 9: {text!r}")
     return players
+
+
+def _positive(text: str) -> int:
+    """A whole number of at least 1."""
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, found {text!r}")
+    return int(text)
 
 
 def _finite(text: str) -> float:
@@ -107,12 +120,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--delay", type=_delay, default=0.4, metavar="SECONDS",
                       help="how long each action of a computer player stays on screen before its next one "
                       "(default 0.4; 0 for none)")
-    play.add_argument("--capital-rule", choices=("v3", "v2"), default="v3",
+    play.add_argument("--capital-rule", choices=("v3", "v2"),
                       help="losing the capital: v3 divides the land as if encircled, v2 gives it all to the "
                       "invader (default v3)")
-    play.add_argument("--reset-rule", choices=("empty", "strict"), default="empty",
-                      help="global reset when no land is free (empty) or none is conquerable (strict); "
-                      "default empty")
+    play.add_argument("--reset-rule", choices=("strict", "empty"),
+                      help="global reset when nobody can take an unoccupied cell of another player (strict) "
+                      "or when no land is free (empty); default strict")
+    play.add_argument("--max-turns", type=_positive, metavar="N",
+                      help="end after N turns (one player's turn each): the player owning the most land wins")
     play.add_argument("--status", metavar="FILE", help="keep FILE updated with the game state as JSON")
     play.add_argument("--save", metavar="FILE",
                       help="save the game to FILE after every action and on quit; resume with 'motti FILE' "
@@ -120,6 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
     script = parser.add_argument_group("headless play")
     script.add_argument("--script", metavar="FILE", help="play the actions of FILE without any display")
     script.add_argument("--final", metavar="FILE", help="with --script: write the final board to FILE")
+    script.add_argument("--headless", action="store_true",
+                        help="play a game of computer players only (--computer), without display or terminal")
     return parser
 
 
@@ -148,7 +165,8 @@ def _named_players(seats: Sequence[str]) -> set[int]:
 
 
 def _load_board(args: argparse.Namespace, rng: random.Random):
-    """Load or generate the board, apply -p; return (board in play, board to write with -o, turn, attacks)."""
+    """Load or generate the board, apply -p; return (board in play, board to write with -o, the loaded
+    MapState whose state lines apply, or None)."""
     from motti.mapfile import MapError, find_map, load_map, reduce_players, renumber
 
     if args.map == "generate":
@@ -161,7 +179,7 @@ def _load_board(args: argparse.Namespace, rng: random.Random):
                              plasma_max=args.plasma_max, randomness=args.randomness, threshold=args.threshold)
         except GenerateError as error:
             raise UsageError(f"generate: {error}") from None
-        return board, board, None, None
+        return board, board, None
     try:
         path = find_map(args.map)
     except FileNotFoundError as error:
@@ -172,17 +190,17 @@ def _load_board(args: argparse.Namespace, rng: random.Random):
         raise UsageError(str(error)) from None
     board = state.board
     if args.players is None:
-        return board, board, state.turn, state.attacks
+        return board, board, state
     if args.players == len(board.alive_players()):
         # Nobody to disable, but -o still writes the players renumbered 1..N (a saved game may hold players
         # that are out).
         survivors = {p: new for new, p in enumerate(board.alive_players(), start=1)}
-        return board, renumber(board, survivors), state.turn, state.attacks
+        return board, renumber(board, survivors), state
     try:
         reduced, renumbering = reduce_players(board, args.players, _named_players(args.seats))
     except ValueError as error:
         raise UsageError(f"{path}: {error}") from None
-    return reduced, renumber(reduced, renumbering), None, None
+    return reduced, renumber(reduced, renumbering), None
 
 
 def _write_output(path: str, board) -> None:
@@ -197,24 +215,26 @@ def _write_output(path: str, board) -> None:
 
 def _run_script(args: argparse.Namespace, game) -> int:
     from common.save import write_atomic
-    from motti.mapfile import dump_map
+    from motti.announce import end_text
+    from motti.compose import Composer
+    from motti.savegame import save_text
     from motti.script import ScriptError, run_script
 
     if args.status:
-        _write_initial_status(args.status, game, None)
+        _write_initial_status(args.status, Composer(game), None)
     try:
         run_script(game, args.script)
     except ScriptError as error:
         raise UsageError(str(error)) from None
     if args.status:
-        _write_initial_status(args.status, game, None)
+        _write_initial_status(args.status, Composer(game), None)
     if args.final:
-        turn = None if game.winner is not None else game.current_player
-        attacks = None if game.winner is not None else game.attacks_left
         try:
-            write_atomic(args.final, dump_map(game.board, turn=turn, attacks=attacks))
+            write_atomic(args.final, save_text(game, comment=None))
         except OSError as error:
             raise UsageError(f"--final {args.final}: cannot write: {error.strerror or error}") from None
+    if game.end is not None:
+        print(end_text(game.end))
     return EXIT_OK
 
 
@@ -252,27 +272,56 @@ def run(argv: Sequence[str] | None = None) -> int:
                 raise UsageError(f"{option} {path}: cannot write in {folder}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
-    board, output_board, turn, attacks = _load_board(args, rng)
+    board, output_board, state = _load_board(args, rng)
     if args.output is not None:
         _write_output(args.output, output_board)
-
-    from motti.rules import Game
-
-    try:
-        game = Game(board, rng, capital_rule=args.capital_rule, reset_rule=args.reset_rule, turn=turn,
-                    **({} if attacks is None else {"attacks": attacks}))
-    except ValueError as error:
-        raise UsageError(f"{args.map}: {error}") from None
+    game, computer = _new_game(args, board, state, rng)
     if args.script:
         if args.seed is None:
             print(f"motti: seed {seed}", file=sys.stderr)
         return _run_script(args, game)
-    bad = sorted(player for player in args.computer if player > board.players)
+    bad = sorted(player for player in computer if player > board.players)
     if bad:
         raise UsageError(f"--computer: no player {bad[0]} (the map has {board.players})")
-
-    levels = {player: level or args.level for player, level in sorted(args.computer.items())}
+    levels = {player: level or args.level for player, level in sorted(computer.items())}
+    if args.headless:
+        return _run_headless(args, game, levels, random.Random(f"{seed}:computer"))
     return _play(args, game, levels, random.Random(f"{seed}:computer"))
+
+
+def _new_game(args: argparse.Namespace, board, state, rng: random.Random):
+    """The rules' game and the computer players ``{player: level}``: each state line of a loaded save
+    (§3.2) first, else the command line's value, else the default; a save's computer players stay computer
+    players."""
+    from motti.rules import Game
+
+    def pick(saved, given, default):
+        return saved if saved is not None else given if given is not None else default
+
+    if state is None:
+        from motti.mapfile import MapState
+
+        state = MapState(board)
+    options = {
+        "capital_rule": pick(state.capital_rule, args.capital_rule, "v3"),
+        "reset_rule": pick(state.reset_rule, args.reset_rule, "strict"),
+        "max_turns": pick(state.max_turns, args.max_turns, None),
+        "turn": state.turn,
+        "turns": state.turns or 0,
+        "takeable": state.takeable,
+    }
+    if state.attacks is not None:
+        options["attacks"] = state.attacks
+    try:
+        game = Game(board, rng, **options)
+    except ValueError as error:
+        raise UsageError(f"{args.map}: {error}") from None
+    # A level given on the command line (``2:hard``) wins over the save's; None means --level.
+    computer = {**args.computer}
+    for player, level in state.computer.items():
+        if computer.get(player) is None:
+            computer[player] = level
+    return game, computer
 
 
 def _write_initial_status(path: str, game, console_players: Sequence[int] | None) -> None:
@@ -286,23 +335,60 @@ def _write_initial_status(path: str, game, console_players: Sequence[int] | None
         raise UsageError(f"--status {path}: cannot write: {error.strerror or error}") from None
 
 
-def _write_initial_save(path: str, game) -> None:
+def _write_initial_save(path: str, game, levels: dict[int, str]) -> None:
     """Save the game once before any window opens, so that an unusable ``--save`` path is refused now."""
     from motti.savegame import save_game
 
     try:
-        save_game(game, path)
+        save_game(game, path, levels)
     except OSError as error:
         raise UsageError(f"--save {path}: cannot write: {error.strerror or error}") from None
 
 
-def _play(args: argparse.Namespace, game, levels: dict[int, str], computer_rng: random.Random) -> int:
+def _run_headless(args: argparse.Namespace, rules, levels: dict[int, str], rng: random.Random) -> int:
+    """Play a game of computer players only to its end, with no display or terminal; print how it ended
+    (one line). The ``--status`` and ``--save`` files are rewritten after every turn."""
+    from motti import ai
+    from motti.announce import end_text
+    from motti.compose import Composer
+
+    if args.seats or args.curses:
+        raise UsageError(f"{'-c' if args.curses else 'player strings'}: --headless plays without display or "
+                         "terminal")
+    humans = [p for p in rules.alive if p not in levels]
+    if humans:
+        listed = ",".join(map(str, humans))
+        raise UsageError(f"--headless: player {listed} is not a computer player (name every player with "
+                         "--computer)")
+    game = Composer(rules)
+
+    def record() -> None:
+        if args.status:
+            _write_initial_status(args.status, game, None)
+        if args.save:
+            _write_initial_save(args.save, game, levels)
+
+    record()
+    while not game.is_terminal():
+        turns = game.turns
+        game.apply(ai.choose_action(rules, rng, levels[rules.current_player]))
+        if game.turns != turns:
+            record()
+    record()
+    assert game.end is not None
+    print(end_text(game.end))
+    return EXIT_OK
+
+
+def _play(args: argparse.Namespace, rules, levels: dict[int, str], computer_rng: random.Random) -> int:
     """Seat the players (§5), open every window (all or nothing), then run the game loop; *levels* holds each
     computer player's level."""
     from common.displays import PlayerStringError, Seat, parse_seats
     from common.loop import Inbox
     from common.x11 import DisplayError
+    from motti.compose import Composer
 
+    game = Composer(rules)
     computer = set(levels)
     default_display = os.environ.get("DISPLAY") or None
     # Players already out (-p, a resumed game) get no seat; without $DISPLAY the unnamed ones sit at the
@@ -322,7 +408,7 @@ def _play(args: argparse.Namespace, game, levels: dict[int, str], computer_rng: 
         listed = ",".join(map(str, unnamed))
         who = f"player {listed} has" if len(unnamed) == 1 else f"players {listed} have"
         raise UsageError(f"{who} no display: $DISPLAY is not set (name one with {listed}:DISPLAY, or play "
-                        "in this terminal with -c)")
+                         "in this terminal with -c)")
     # A seat whose players are all computer players needs no window; with nobody left to play, the game is
     # watched on the terminal (-c) or in an observer window on $DISPLAY.
     seats = [seat for seat in seats if not seat.players or not set(seat.players) <= computer]
@@ -333,13 +419,13 @@ def _play(args: argparse.Namespace, game, levels: dict[int, str], computer_rng: 
             seats = [Seat((), default_display)]
         else:
             raise UsageError("no display to watch the computer players on: $DISPLAY is not set (add "
-                            "0:DISPLAY, or watch in this terminal with -c)")
+                             "0:DISPLAY, or watch in this terminal with -c)")
     console_players = tuple(p for seat in seats if seat.display is None for p in seat.players
                             if p not in computer)
     if args.status:
         _write_initial_status(args.status, game, console_players if args.curses else None)
     if args.save:
-        _write_initial_save(args.save, game)
+        _write_initial_save(args.save, game, levels)
     from motti.frontend import Frontend, open_windows
 
     inbox = Inbox()

@@ -7,15 +7,16 @@ The X front end and the curses console both turn their input into these commands
 from __future__ import annotations
 
 from common.loop import Command
-from motti.rules import Action, Game, IllegalAction
+from motti.compose import Composer
+from motti.rules import Action, IllegalAction
 
 
-def apply_command(game: Game, command: Command) -> list[object]:
+def apply_command(game: Composer, command: Command) -> list[object]:
     """Play one console/front-end command on *game* and return the rules' events.
 
     Verbs (``common.loop.Command``): ``toggle`` with args ``((x, y),)`` (``(x, y)`` is accepted too),
-    ``select NAME`` (an impossible action is refused, ``Game.choose``), ``cycle`` (skips impossible actions),
-    ``perform [NAME]``. ``quit`` is not handled here (the caller knows whose
+    ``select NAME`` (an impossible action is refused, ``Composer.choose``), ``cycle`` (skips impossible
+    actions), ``perform [NAME]``. ``quit`` is not handled here (the caller knows whose
     players to defeat).
     Raises ``motti.rules.IllegalAction`` for an illegal move and ``ValueError`` for an unknown verb.
     """

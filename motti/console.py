@@ -40,11 +40,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from common.loop import Command, Inbox
-from motti.announce import HISTORY, quit_question, shorten, who, wrap
-from motti.rules import Action, Game
+from motti.announce import HISTORY, end_text, end_title, quit_question, shorten, who, wrap
+from motti.rules import Action, GameOver
 
 if TYPE_CHECKING:
     from motti.announce import LastTurn
+    from motti.compose import Composer
 
 SOURCE = "console"
 POLL_MS = 40
@@ -93,6 +94,7 @@ class Snapshot:
     possible: frozenset[Action]
     legal: dict[Action, np.ndarray]
     winner: int | None
+    end: GameOver | None
     message: str = ""
     ended: bool = False
     marked: frozenset[tuple[int, int]] = frozenset()
@@ -100,7 +102,7 @@ class Snapshot:
     computer: frozenset[int] = frozenset()
 
     @classmethod
-    def of(cls, game: Game, message: str = "", last_turn: LastTurn | None = None,
+    def of(cls, game: Composer, message: str = "", last_turn: LastTurn | None = None,
            history: tuple[str, ...] = (), computer: Collection[int] = ()) -> Snapshot:
         """Copy *game*'s state (call in the thread that owns *game*); *last_turn* gives the cells to mark,
         *history* the announcements ``m`` shows, *computer* the computer players."""
@@ -119,6 +121,7 @@ class Snapshot:
             possible=frozenset(() if over else game.possible_actions()),
             legal={a: game.legal_mask(a).copy() for a in Action},
             winner=game.winner,
+            end=game.end,
             message=message,
             ended=over,
             marked=frozenset(() if last_turn is None else last_turn.cells),
@@ -227,7 +230,7 @@ class Console:
             self.close()
             raise ConsoleError(f"cannot use this terminal (TERM={os.environ.get('TERM', '')}): {self.error}")
 
-    def show(self, game: Game, message: str | None = None, *, last_turn: LastTurn | None = None,
+    def show(self, game: Composer, message: str | None = None, *, last_turn: LastTurn | None = None,
              history: tuple[str, ...] = (), computer: Collection[int] = ()) -> None:
         """Redraw from *game* (copied now, in the caller's thread): *message* on the message line, the cells
         of *last_turn* in reverse video, *history* (the announcements, oldest first) for ``m``; *computer*
@@ -497,7 +500,7 @@ class Console:
 
     def _draw_status(self, stdscr: curses.window, snap: Snapshot, cols: int) -> None:
         if snap.over:
-            head = f"Player {snap.winner} wins" if snap.winner is not None else "Game over"
+            head = end_title(snap.end) if snap.end is not None else "Game over"
             _put(stdscr, 0, 0, f"{head} | q quits"[: cols - 1], curses.A_BOLD)
             return
         if snap.selected is Action.ATTACK:
@@ -538,7 +541,7 @@ class Console:
         if self._view.note is not None:
             return self._view.note
         if snap.over:
-            return snap.message or ("everyone left" if snap.winner is None else f"player {snap.winner} wins")
+            return snap.message or ("" if snap.end is None else end_text(snap.end))
         player = snap.current_player
         if player not in self.players:
             waiting = f"{who(player)} (computer) is thinking" if player in snap.computer else \

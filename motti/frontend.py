@@ -5,7 +5,7 @@ and §2.7 (a closed window defeats that connection's players), plus saved games 
 ``--save`` keeps a file up to date after every action, ``s`` saves on demand). One :class:`common.loop.Inbox`
 receives every window's events (each window's connection lives in its own I/O thread, common/x11.py), the
 console's commands and the computer players' timers; this module is its only consumer and the only code that
-changes the :class:`Game`.
+changes the game (a :class:`motti.compose.Composer`: the rules' game and the selection being composed).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import random
 import signal
 import sys
 import threading
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,12 +23,10 @@ import pygame
 from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize, Timer
 from motti import savegame, view
 from motti import status as status_json
-from motti.announce import Chronicle, quit_question, who
+from motti.announce import Chronicle, end_text, quit_question, who
 from motti.commands import apply_command
-from motti.rules import (
-    Game,
-    IllegalAction,
-)
+from motti.compose import Composer
+from motti.rules import IllegalAction
 from motti.thinking import SOURCE as THINKER
 from motti.thinking import Thinker
 from motti.viewport import Geometry, Viewport
@@ -56,7 +54,7 @@ def seat_title(players: Sequence[int], computer: Collection[int] = ()) -> str:
     return "motti: players " + ", ".join(names)
 
 
-def open_windows(seats: Sequence[Seat], game: Game, inbox: Inbox, *, timeout: float = 5.0,
+def open_windows(seats: Sequence[Seat], game: Composer, inbox: Inbox, *, timeout: float = 5.0,
                  computer: Collection[int] = ()) -> dict[str, tuple[Window, Seat]]:
     """Open one window per seat that has a display, all or nothing: on the first DisplayError the windows
     opened so far are closed and the error propagates. Titles name the *computer* players
@@ -120,22 +118,26 @@ class Frontend:
     last announcements over the board until the next key or click; ``s`` saves.
     """
 
-    def __init__(self, game: Game, inbox: Inbox, windows: dict[str, tuple[Window, Seat]], *,
+    def __init__(self, game: Composer, inbox: Inbox, windows: dict[str, tuple[Window, Seat]], *,
                  computer: Collection[int] = (), rng: random.Random | None = None, status: str | None = None,
                  console: Any = None, console_players: Collection[int] = (),
                  computer_delay: float = COMPUTER_DELAY_S, save: str | None = None) -> None:
         self.game = game
         self.inbox = inbox
         self.computer = frozenset(computer)
+        # Saves name the computer players with their levels (``computer K LEVEL``, §3.2).
+        self.levels = savegame.computer_levels(computer)
         self.rng = rng if rng is not None else random.Random()
-        levels = computer if isinstance(computer, Mapping) else dict.fromkeys(computer, "medium")
-        self.thinker = Thinker(inbox, levels, self.rng)
+        self.thinker = Thinker(inbox, self.levels, self.rng)
         self.status = status
         self.console = console
         self.console_players = tuple(p for p in console_players if p not in self.computer)
         self.computer_delay = computer_delay
         self.chronicle = Chronicle(game.current_player, game.attacks_left)
-        self.message: str | None = None
+        # A game decided before its first move (§2.9: nobody can reach anybody) says so at once.
+        self.message: str | None = None if game.end is None else end_text(game.end)
+        if self.message is not None:
+            self.chronicle.note(self.message)
         self.computer_pending = False
         self.status_failed = False
         self.save = save
@@ -429,7 +431,7 @@ class Frontend:
         if self.save is None or self.save_suspended:
             return
         try:
-            savegame.save_game(self.game, self.save)
+            savegame.save_game(self.game, self.save, self.levels)
         except OSError as error:
             # Shown on every window and the console (and kept on stderr once): the game is not being saved.
             failed = f"cannot save to {self.save}: {error.strerror or error}"
@@ -442,7 +444,7 @@ class Frontend:
         """The ``s`` key: save to the ``--save`` file or the default save path, and say where (or why not)."""
         target = self.save if self.save is not None else savegame.default_path()
         try:
-            path = savegame.save_game(self.game, self.save)
+            path = savegame.save_game(self.game, self.save, self.levels)
         except OSError as error:
             self.message = f"cannot save to {target}: {error.strerror or error}"
         else:
@@ -464,7 +466,7 @@ class Frontend:
         if game.is_terminal() or game.current_player not in self.computer:
             return
         self.computer_pending = True
-        self.thinker.start(game)
+        self.thinker.start(game.game)
 
     def _computer_answer(self, answer: Command) -> None:
         action = self.thinker.take(answer)

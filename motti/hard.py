@@ -26,7 +26,6 @@ Deterministic given its ``random.Random``.
 
 from __future__ import annotations
 
-import copy
 import random
 from fractions import Fraction
 from functools import cache
@@ -213,12 +212,8 @@ def _dilate8(mask: np.ndarray) -> np.ndarray:
 
 
 def clone(game: Game, rng: random.Random) -> Game:
-    """An independent copy of *game* drawing from *rng* (the board arrays copied, no deepcopy)."""
-    twin = copy.copy(game)
-    twin.board = game.board.copy()
-    crosses = getattr(game, "crosses", None)
-    if isinstance(crosses, list):   # a game that still keeps the crosses being placed
-        twin.crosses = list(crosses)
+    """An independent copy of *game* (``Game.clone``, no deepcopy) drawing from *rng*."""
+    twin = game.clone()
     twin.rng = rng
     return twin
 

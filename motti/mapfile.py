@@ -8,6 +8,12 @@ Format (UTF-8 text, ``#`` starts a comment line)::
     capital K X Y        (one per player; ``eliminated K`` instead for a player that is out)
     turn K               (optional, player in turn)
     attacks R            (optional, attacks left this turn)
+    turns T              (optional, turns played so far)
+    reset-rule RULE      (optional, strict or empty, §2.8)
+    capital-rule RULE    (optional, v3 or v2, §2.7)
+    takeable K           (optional, the count of §2.8 after the last action)
+    max-turns N          (optional, the turn cap of §2.9)
+    computer K LEVEL     (optional, one per computer player: easy, medium or hard)
     grid
     H rows of W characters: '.' sea, 'a'-'i' unoccupied land of player 1-9, 'A'-'I' occupied land
 """
@@ -15,15 +21,15 @@ Format (UTF-8 text, ``#`` starts a comment line)::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from common.data import shipped_dir
 from common.save import special_kind
-from motti.rules import ATTACKS_PER_TURN, Board, nearest_capital
+from motti.rules import ATTACKS_PER_TURN, CAPITAL_RULES, RESET_RULES, Board, nearest_capital
 
 MAGIC = "motti-map 1"
 MAX_PLAYERS = 9
@@ -31,6 +37,16 @@ MAX_PLAYERS = 9
 MAX_SIDE = 2000
 #: Numbers in a map file have at most this many digits (int() refuses strings above 4300 digits).
 _MAX_DIGITS = 18
+LEVELS = ("easy", "medium", "hard")
+# The state lines of a save (§3.2) after 'turn' and 'attacks': keyword -> (MapState field, allowed words or
+# the lowest number).
+_STATE_LINES: dict[str, tuple[str, tuple[str, ...] | int]] = {
+    "turns": ("turns", 0),
+    "reset-rule": ("reset_rule", RESET_RULES),
+    "capital-rule": ("capital_rule", CAPITAL_RULES),
+    "takeable": ("takeable", 0),
+    "max-turns": ("max_turns", 1),
+}
 
 
 class MapError(ValueError):
@@ -48,11 +64,19 @@ class MapError(ValueError):
 
 @dataclass
 class MapState:
-    """A loaded map: the board, plus the player in turn and attacks left if the file saved them."""
+    """A loaded map: the board, plus the state lines the file holds (§3.2; ``None`` or empty when absent):
+    the player in turn, the attacks left, the turns played, the rule options, the count of §2.8, the turn cap
+    and the computer players ``{player: level}``."""
 
     board: Board
     turn: int | None = None
     attacks: int | None = None
+    turns: int | None = None
+    reset_rule: str | None = None
+    capital_rule: str | None = None
+    takeable: int | None = None
+    max_turns: int | None = None
+    computer: dict[int, str] = field(default_factory=dict)
 
 
 class _Parser:
@@ -124,6 +148,8 @@ class _Parser:
         turn: int | None = None
         attacks: int | None = None
         turn_line = (0, 0)
+        state: dict[str, int | str] = {}
+        computer: dict[int, str] = {}
         while True:
             lineno, text = self.next_line("'capital K X Y' or 'grid'")
             key = _keyword(text)
@@ -154,11 +180,22 @@ class _Parser:
                         _tokens(text)[1][0],
                         f"attacks must be 1 to {ATTACKS_PER_TURN}, found {attacks}",
                     )
+            elif key in _STATE_LINES:
+                name, allowed = _STATE_LINES[key]
+                if name in state:
+                    raise self.error(lineno, 1, f"a second '{key}' line")
+                state[name] = self.state_value(lineno, text, key, allowed)
+            elif key == "computer":
+                player, level = self.computer_line(lineno, text, players)
+                if player in computer:
+                    raise self.error(lineno, _tokens(text)[1][0], f"a second 'computer {player}' line")
+                computer[player] = level
             else:
                 raise self.error(
                     lineno,
                     1,
-                    f"expected 'capital', 'eliminated', 'turn', 'attacks' or 'grid', found '{key[:30]}'",
+                    f"expected 'capital', 'eliminated', 'turn', 'attacks' or 'grid' (or another state line: "
+                    f"{', '.join([*_STATE_LINES, 'computer'])}), found '{key[:30]}'",
                 )
         grid_line = lineno
         for player in range(1, players + 1):
@@ -226,7 +263,32 @@ class _Parser:
         board = Board(land, owner, occupied, capitals, players)
         if len(board.alive_players()) < 1:
             raise self.error(grid_line, 1, "no player has a capital")
-        return MapState(board, turn, attacks)
+        return MapState(board, turn, attacks, computer=computer, **state)  # type: ignore[arg-type]
+
+    def state_value(self, lineno: int, text: str, key: str, allowed: tuple[str, ...] | int) -> int | str:
+        """The value of a state line ``KEY VALUE``: one of the words ``allowed``, or a number at least
+        ``allowed``."""
+        tokens = _tokens(text)
+        if isinstance(allowed, int):
+            (value,) = self.numbers(lineno, text, key, ("N",))
+            if value < allowed:
+                raise self.error(lineno, tokens[1][0], f"{key} must be at least {allowed}, found {value}")
+            return value
+        if len(tokens) != 2 or tokens[1][1] not in allowed:
+            column = tokens[1][0] if len(tokens) > 1 else len(text) + 1
+            raise self.error(lineno, column, f"expected '{key} {'|'.join(allowed)}'")
+        return tokens[1][1]
+
+    def computer_line(self, lineno: int, text: str, players: int) -> tuple[int, str]:
+        """``computer K LEVEL``: a player 1..players and a level of :data:`LEVELS`."""
+        tokens = _tokens(text)
+        if len(tokens) != 3 or not re.fullmatch(r"[0-9]+", tokens[1][1]) or tokens[2][1] not in LEVELS:
+            column = tokens[1][0] if len(tokens) > 1 else len(text) + 1
+            raise self.error(lineno, column, f"expected 'computer K {'|'.join(LEVELS)}'")
+        player = int(tokens[1][1])
+        if not 1 <= player <= players:
+            raise self.error(lineno, tokens[1][0], f"expected a player 1 to {players}, found {player}")
+        return player, tokens[2][1]
 
 
 def _tokens(text: str) -> list[tuple[int, str]]:
@@ -265,10 +327,15 @@ def load_map(path: str | Path) -> MapState:
 
 
 def dump_map(
-    board: Board, turn: int | None = None, attacks: int | None = None, comment: str | None = None
+    board: Board,
+    turn: int | None = None,
+    attacks: int | None = None,
+    comment: str | None = None,
+    state: Sequence[str] = (),
 ) -> str:
     """The map text of ``board`` (§3.2): occupied cells uppercase, ``eliminated`` lines for players that are
-    out, optional ``turn``/``attacks`` lines after the capitals and ``# comment`` lines first."""
+    out, optional ``turn``/``attacks`` lines and further ``state`` lines (``"turns 12"``…) after the capitals,
+    and ``# comment`` lines first."""
     lines = [f"# {part}" for part in comment.splitlines()] if comment else []
     lines += [MAGIC, f"size {board.width} {board.height}", f"players {board.players}"]
     for player in range(1, board.players + 1):
@@ -278,6 +345,7 @@ def dump_map(
         lines.append(f"turn {turn}")
     if attacks is not None:
         lines.append(f"attacks {attacks}")
+    lines += state
     lines.append("grid")
     table = np.array(
         ["."]

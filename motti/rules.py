@@ -5,8 +5,9 @@ the ``random.Random`` handed to :class:`Game` (§2.3). Boards are numpy arrays o
 ``[y, x]``; every cell in the public API is an ``(x, y)`` tuple, x = column, y = row from the top (§1).
 
 After each single attack, each Defend and each Guerilla the resolution pipeline of §2.4 runs as a fixed
-sequence of small stages over one :class:`_Resolution` record (capital capture §2.7, encirclement §2.5–§2.6,
-global reset §2.8, game end §2.9); every stage returns the events it caused, in order.
+tuple of small stages over one :class:`_Resolution` record, built from the rule options by :func:`pipeline`
+(capital capture §2.7, encirclement §2.5–§2.6, global reset §2.8, game end §2.10, a game that cannot end
+§2.9); every stage returns the events it caused, in order.
 
 Encirclement is connected-component labelling with 4-connectivity (``scipy.ndimage.label``). Only pockets that
 touch a changed cell can be new (anything else was already resolved by the previous run), so the labelling
@@ -19,9 +20,12 @@ import enum
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy import ndimage
+
+import common.game
 
 
 class Action(enum.Enum):
@@ -36,7 +40,7 @@ MAX_CROSSES: dict[Action, int] = {Action.ATTACK: 6, Action.DEFEND: 3, Action.GUE
 ATTACKS_PER_TURN = 6
 CYCLE_ORDER = (Action.ATTACK, Action.DEFEND, Action.GUERILLA)
 CAPITAL_RULES = ("v3", "v2")
-RESET_RULES = ("empty", "strict")
+RESET_RULES = ("strict", "empty")
 TIE_RULES = ("mover", "lowest")
 
 Cell = tuple[int, int]
@@ -45,7 +49,7 @@ Cell = tuple[int, int]
 _LOCAL_MARGINS = (24, 96)
 
 
-class IllegalAction(ValueError):
+class IllegalAction(common.game.IllegalAction):
     """An action or cross the rules do not allow now; the message says why, e.g. ``(3,4) is occupied``."""
 
 
@@ -142,9 +146,20 @@ class TurnPassed:
 
 @dataclass(frozen=True)
 class GameOver:
-    """``winner`` is ``None`` only if every player was defeated at once."""
+    """The end of the game (§2.9, §2.10).
+
+    ``result`` is ``"win"`` (one player left), ``"land"`` (the turn cap of §2.9 ended the game and ``winner``
+    owns the most land) or ``"draw"`` (``winner`` is ``None``). ``reason`` says why a draw: ``"unreachable"``
+    (no alive player can reach another, §2.9), ``"land"`` (several own the most land at the turn cap) or
+    ``"left"`` (every player was defeated at once). ``turns`` is the number of turns played, the last one
+    included; ``land`` the land cells of the alive players, most first (turn cap only).
+    """
 
     winner: int | None
+    result: str = "win"
+    reason: str = ""
+    turns: int = 0
+    land: tuple[int, ...] = ()
 
 
 Event = AttackDrawn | CellsChanged | Encircled | CapitalCaptured | Eliminated | Reset | TurnPassed | GameOver
@@ -458,19 +473,22 @@ def _neighbourhood(changed: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
 
 @dataclass
 class _Resolution:
-    """What the stages of one pipeline run share. ``changed`` holds (2, n) arrays of (ys, xs)."""
+    """What the stages of one pipeline run share. ``changed`` holds (2, n) arrays of (ys, xs); ``takeable`` is
+    the count of §2.8 (:func:`count_takeable`) after the previous run and, once the reset stage ran, after
+    this one."""
 
     board: Board
     mover: int
-    capital_rule: str
-    reset_rule: str
     tie_rule: str
     changed: list[np.ndarray]
+    components: np.ndarray
     whole_board: bool = False
-    reset_count: int = 0
-    over: bool = False
-    winner: int | None = None
+    takeable: int = 0
+    over: GameOver | None = None
     eliminated: list[int] = field(default_factory=list)
+
+
+Stage = Callable[[_Resolution], list[Event]]
 
 
 def _changed_events(changed: list[np.ndarray]) -> list[Event]:
@@ -481,35 +499,53 @@ def _changed_events(changed: list[np.ndarray]) -> list[Event]:
     return [CellsChanged(_cells(flat >> 32, flat & 0xFFFFFFFF))]
 
 
-def stage_capital_capture(res: _Resolution) -> list[Event]:
-    """§2.7: a capital cell owned by someone else is captured; its player is eliminated and its cells divided.
-    """
+def _captured(res: _Resolution) -> list[tuple[int, int, Cell]]:
+    """§2.7: (player, capturer, capital) for every alive player whose capital cell someone else now owns;
+    those players lose their capital here (eliminated)."""
     board = res.board
-    events: list[Event] = []
+    out = []
     for player in board.alive_players():
         x, y = board.capitals[player]  # type: ignore[misc]
         by = int(board.owner[y, x])
-        if by == player:
-            continue
-        board.capitals[player] = None
-        res.eliminated.append(player)
-        events.append(CapitalCaptured(player, by, (x, y)))
-        if res.capital_rule == "v2":
-            mine = board.land & (board.owner == player)
-            ys, xs = np.nonzero(mine)
-            board.owner[mine] = by
-            board.occupied[mine] = False
-            changed = [np.stack([ys, xs])]
-            events.append(Encircled(_cells(ys, xs), by, player))
-        else:
-            handovers = _divide_player(
-                board, player, res.mover, res.tie_rule, lambda ys, xs, by=by: np.full(ys.shape, by, np.int8)
-            )
-            more, changed = _apply_handovers(board, handovers)
-            events += more
+        if by != player:
+            board.capitals[player] = None
+            res.eliminated.append(player)
+            out.append((player, by, (x, y)))
+    return out
+
+
+def stage_capital_capture_v3(res: _Resolution) -> list[Event]:
+    """§2.7, the 3.x rule: a captured capital's player is eliminated; its cells become unoccupied and each
+    4-connected component of them is divided among the occupied neighbours as if encircled (§2.6), a component
+    without any going to the capturer."""
+    board = res.board
+    events: list[Event] = []
+    for player, by, cell in _captured(res):
+        events.append(CapitalCaptured(player, by, cell))
+        handovers = _divide_player(
+            board, player, res.mover, res.tie_rule, lambda ys, xs, by=by: np.full(ys.shape, by, np.int8)
+        )
+        more, changed = _apply_handovers(board, handovers)
         res.changed += changed
-        events += _changed_events(changed)
-        events.append(Eliminated(player, "capital"))
+        events += more + _changed_events(changed) + [Eliminated(player, "capital")]
+    return events
+
+
+def stage_capital_capture_v2(res: _Resolution) -> list[Event]:
+    """§2.7, the 2.x rule: a captured capital's player is eliminated; all its cells become unoccupied cells of
+    the capturer."""
+    board = res.board
+    events: list[Event] = []
+    for player, by, cell in _captured(res):
+        events.append(CapitalCaptured(player, by, cell))
+        mine = board.land & (board.owner == player)
+        ys, xs = np.nonzero(mine)
+        board.owner[mine] = by
+        board.occupied[mine] = False
+        changed = [np.stack([ys, xs])]
+        res.changed += changed
+        events.append(Encircled(_cells(ys, xs), by, player))
+        events += [*_changed_events(changed), Eliminated(player, "capital")]
     return events
 
 
@@ -532,8 +568,8 @@ def stage_encirclement(res: _Resolution) -> list[Event]:
     return events
 
 
-def count_reachable_foreign(board: Board) -> int:
-    """§2.8 strict rule: how many alive players can reach, by the guerilla rule, an unoccupied foreign cell.
+def count_takeable(board: Board) -> int:
+    """§2.8: how many alive players can reach, by the guerilla rule, an unoccupied cell owned by someone else.
     """
     unoccupied = board.land & ~board.occupied
     count = 0
@@ -544,40 +580,91 @@ def count_reachable_foreign(board: Board) -> int:
     return count
 
 
-def stage_global_reset(res: _Resolution) -> list[Event]:
-    """§2.8: ``"empty"`` resets when no unoccupied land is left; ``"strict"`` when the count of
-    :func:`count_reachable_foreign` drops from above 0 to 0. A reset makes all land unoccupied."""
-    board = res.board
-    if res.reset_rule == "strict":
-        before, res.reset_count = res.reset_count, count_reachable_foreign(board)
-        fire = before > 0 and res.reset_count == 0
-    else:
-        fire = not (board.land & ~board.occupied).any()
-    if not fire:
-        return []
+def _reset(board: Board) -> list[Event]:
+    """§2.8: all land becomes unoccupied; owners and capitals are kept."""
     ys, xs = np.nonzero(board.occupied & board.land)
     board.occupied[:] = False
-    if res.reset_rule == "strict":
-        res.reset_count = count_reachable_foreign(board)
     return [Reset(), CellsChanged(_cells(ys, xs))]
 
 
+def stage_reset_strict(res: _Resolution) -> list[Event]:
+    """§2.8, the default: reset when the count of :func:`count_takeable` drops from above 0 to 0
+    (edge-triggered), only while at least two players are alive (§2.4)."""
+    if len(res.board.alive_players()) < 2:
+        return []
+    before, res.takeable = res.takeable, count_takeable(res.board)
+    if before == 0 or res.takeable > 0:
+        return []
+    events = _reset(res.board)
+    res.takeable = count_takeable(res.board)
+    return events
+
+
+def stage_reset_empty(res: _Resolution) -> list[Event]:
+    """§2.8, option ``empty``: reset when no unoccupied land cell is left, while at least two players are
+    alive."""
+    board = res.board
+    if len(board.alive_players()) < 2 or (board.land & ~board.occupied).any():
+        return []
+    return _reset(board)
+
+
 def stage_game_end(res: _Resolution) -> list[Event]:
-    """§2.9: at most one alive player left ends the game."""
+    """§2.10: at most one alive player left ends the game."""
     alive = res.board.alive_players()
     if len(alive) > 1:
         return []
-    res.over = True
-    res.winner = alive[0] if alive else None
-    return [GameOver(res.winner)]
+    res.over = GameOver(alive[0]) if alive else GameOver(None, "draw", "left")
+    return [res.over]
 
 
-PIPELINE: tuple[Callable[[_Resolution], list[Event]], ...] = (
-    stage_capital_capture,
-    stage_encirclement,
-    stage_global_reset,
-    stage_game_end,
-)
+def land_components(land: np.ndarray) -> np.ndarray:
+    """The 8-connected components of ``land`` ((H, W) bool): (H, W) int labels, 0 on sea (§2.9)."""
+    labels, _ = ndimage.label(land, structure=np.ones((3, 3), dtype=bool))
+    return labels
+
+
+def can_meet(board: Board, components: np.ndarray) -> bool:
+    """§2.9: whether two alive players own land in one 8-connected land component (``components`` from
+    :func:`land_components`), so that an Attack or a Guerilla may one day touch another player."""
+    alive = board.alive_players()
+    owner = np.where(board.land, board.owner, 0)
+    present = np.zeros((int(components.max()) + 1, board.players + 1), dtype=bool)
+    present[components, owner] = True
+    return bool((present[1:, alive].sum(axis=1) >= 2).any())
+
+
+def stage_unreachable(res: _Resolution) -> list[Event]:
+    """§2.9: when no alive player can ever reach another's land the game ends at once as a draw."""
+    if res.over is not None or can_meet(res.board, res.components):
+        return []
+    res.over = GameOver(None, "draw", "unreachable")
+    return [res.over]
+
+
+CAPITAL_STAGES: dict[str, Stage] = {"v3": stage_capital_capture_v3, "v2": stage_capital_capture_v2}
+RESET_STAGES: dict[str, Stage] = {"strict": stage_reset_strict, "empty": stage_reset_empty}
+
+
+def pipeline(capital_rule: str = "v3", reset_rule: str = "strict") -> tuple[Stage, ...]:
+    """The resolution pipeline of §2.4 for the rule options (§2.7 ``capital_rule``, §2.8 ``reset_rule``):
+    capital capture, encirclement, global reset, game end, and the check for a game that cannot end (§2.9).
+    Raises ``ValueError`` for an unknown option."""
+    for name, value, stages in (("capital_rule", capital_rule, CAPITAL_STAGES),
+                                ("reset_rule", reset_rule, RESET_STAGES)):
+        if value not in stages:
+            raise ValueError(f"{name} must be one of {', '.join(stages)}, not {value!r}")
+    return (
+        CAPITAL_STAGES[capital_rule],
+        stage_encirclement,
+        RESET_STAGES[reset_rule],
+        stage_game_end,
+        stage_unreachable,
+    )
+
+
+PIPELINE = pipeline()
+"""The pipeline of the default rules."""
 
 
 def find_encircled(board: Board, mover: int, tie_rule: str = "mover") -> list[tuple[int, tuple[Cell, ...]]]:
@@ -593,7 +680,7 @@ def find_encircled(board: Board, mover: int, tie_rule: str = "mover") -> list[tu
 # ------------------------------------------------------------------------------------------------------- game
 
 
-def _too_many_crosses(action: Action) -> str:
+def too_many_crosses(action: Action) -> str:
     """The refusal of one cross too many: ``Defend takes at most 3 crosses``, ``Guerilla takes at most 1
     cross``."""
     limit = MAX_CROSSES[action]
@@ -601,13 +688,19 @@ def _too_many_crosses(action: Action) -> str:
 
 
 class Game:
-    """One game of motti (§2): the board, whose turn it is, crosses, and the actions.
+    """One game of motti (§2): the board, whose turn it is, the attacks left, the rule options, and whole
+    actions (one attack with its crosses, a Defend, a Guerilla, a pass). Composing an action cross by cross is
+    not a rule: motti/compose.py does it for the front ends and the game interface.
 
-    ``capital_rule`` ``"v3"`` (default) or ``"v2"`` (§2.7); ``reset_rule`` ``"empty"`` or ``"strict"`` (§2.8);
-    ``tie_rule`` ``"mover"`` or ``"lowest"`` (§2.6). ``turn`` is the player in turn (default: the lowest
-    alive), ``attacks`` the attacks left in this turn (below 6 means this turn has attacked already). Every
-    state change returns its events in order. Raises ``ValueError`` for bad settings, :class:`IllegalAction`
-    for moves the rules refuse (the state is then unchanged)."""
+    ``capital_rule`` ``"v3"`` (default) or ``"v2"`` (§2.7); ``reset_rule`` ``"strict"`` (default) or
+    ``"empty"`` (§2.8); ``tie_rule`` ``"mover"`` or ``"lowest"`` (§2.6); ``max_turns`` the turn cap of §2.9
+    (``None``: none). ``turn`` is the player in turn (default: the lowest alive), ``attacks`` the attacks left
+    in this turn (below 6 means this turn has attacked already), ``turns`` the turns played so far,
+    ``takeable`` the count of §2.8 after the last action (default: computed from the board). A game that is
+    already decided (one player left, the turn cap reached, nobody can reach anybody) is over at once;
+    :attr:`end` says how.
+    Every state change returns its events in order. Raises ``ValueError`` for bad settings,
+    :class:`IllegalAction` for moves the rules refuse (the state is then unchanged)."""
 
     def __init__(
         self,
@@ -615,22 +708,25 @@ class Game:
         rng: random.Random,
         *,
         capital_rule: str = "v3",
-        reset_rule: str = "empty",
+        reset_rule: str = "strict",
         tie_rule: str = "mover",
+        max_turns: int | None = None,
         turn: int | None = None,
         attacks: int = ATTACKS_PER_TURN,
+        turns: int = 0,
+        takeable: int | None = None,
     ) -> None:
-        for name, value, allowed in (
-            ("capital_rule", capital_rule, CAPITAL_RULES),
-            ("reset_rule", reset_rule, RESET_RULES),
-            ("tie_rule", tie_rule, TIE_RULES),
-        ):
-            if value not in allowed:
-                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        stages = pipeline(capital_rule, reset_rule)
+        if tie_rule not in TIE_RULES:
+            raise ValueError(f"tie_rule must be one of {', '.join(TIE_RULES)}, not {tie_rule!r}")
         if board.players < 2:
             raise ValueError("motti needs at least 2 players")
         if not 1 <= attacks <= ATTACKS_PER_TURN:
             raise ValueError(f"attacks left must be 1..{ATTACKS_PER_TURN}, not {attacks}")
+        if max_turns is not None and max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+        if turns < 0:
+            raise ValueError(f"turns played cannot be negative, not {turns}")
         alive = board.alive_players()
         if not alive:
             raise ValueError("no player has a capital")
@@ -643,17 +739,23 @@ class Game:
         self.capital_rule = capital_rule
         self.reset_rule = reset_rule
         self.tie_rule = tie_rule
+        self.max_turns = max_turns
         self.current_player = turn
         self.attacks_left = attacks
-        self.attacked = attacks < ATTACKS_PER_TURN
-        self.selected = Action.ATTACK
-        self.crosses: list[Cell] = []
-        self.winner: int | None = alive[0] if len(alive) == 1 else None
-        self._over = len(alive) == 1
+        self.turns = turns
+        self.takeable = count_takeable(board) if takeable is None else takeable
+        self.end: GameOver | None = None
+        self._stages = stages
+        self._components = land_components(board.land)
         # A loaded state may hold a pocket that is already encircled; then the first run checks the whole
         # board.
         self._whole_board = bool(find_encircled(board, turn, tie_rule))
-        self._reset_count = count_reachable_foreign(board) if reset_rule == "strict" else 0
+        if len(alive) == 1:
+            self.end = GameOver(alive[0], turns=turns)
+        elif max_turns is not None and turns >= max_turns:
+            self.end = self._land_end()
+        elif not can_meet(board, self._components):
+            self.end = GameOver(None, "draw", "unreachable", turns)
 
     # ----------------------------------------------------------------------------------------- queries
 
@@ -661,23 +763,50 @@ class Game:
     def alive(self) -> list[int]:
         return self.board.alive_players()
 
-    def legal_mask(self, action: Action | None = None) -> np.ndarray:
-        """(H, W) bool: cells the player in turn may cross for ``action`` (default: the selected one), crossed
-        cells included; all False once the game is over."""
-        if self._over:
-            return np.zeros(self.board.land.shape, dtype=bool)
-        return legal_mask(self.board, self.current_player, action or self.selected)
+    @property
+    def winner(self) -> int | None:
+        """The winner once the game is over (``None`` while it runs and after a draw)."""
+        return None if self.end is None else self.end.winner
 
-    def is_legal_cross(self, x: int, y: int, action: Action | None = None) -> bool:
-        return (
-            not self._over
-            and why_illegal(self.board, self.current_player, action or self.selected, x, y) is None
-        )
+    @property
+    def result(self) -> str | None:
+        """``None`` while the game runs, then ``"win"``, ``"land"`` or ``"draw"`` (:class:`GameOver`)."""
+        return None if self.end is None else self.end.result
+
+    @property
+    def attacked(self) -> bool:
+        """Whether this turn has attacked already (then Defend and Guerilla are impossible, §2.2)."""
+        return self.attacks_left < ATTACKS_PER_TURN
+
+    def is_terminal(self) -> bool:
+        return self.end is not None
+
+    def returns(self) -> list[float]:
+        """Per player 1..N (index 0 = player 1): +1 winner, -1 others when won; all 0 after a draw and while
+        running."""
+        winner = self.winner
+        if winner is None:
+            return [0.0] * self.board.players
+        return [1.0 if p == winner else -1.0 for p in range(1, self.board.players + 1)]
+
+    def land_counts(self) -> dict[int, int]:
+        """Land cells owned by each alive player (§2.9 turn cap)."""
+        owned = np.bincount(self.board.owner[self.board.land], minlength=self.board.players + 1)
+        return {p: int(owned[p]) for p in self.alive}
+
+    def legal_mask(self, action: Action) -> np.ndarray:
+        """(H, W) bool: cells the player in turn may cross for ``action``; all False once the game is over."""
+        if self.end is not None:
+            return np.zeros(self.board.land.shape, dtype=bool)
+        return legal_mask(self.board, self.current_player, action)
+
+    def is_legal_cross(self, x: int, y: int, action: Action) -> bool:
+        return self.end is None and why_illegal(self.board, self.current_player, action, x, y) is None
 
     def possible_actions(self) -> set[Action]:
         """Actions performable now: Attack always (0 crosses is a failed attack); Defend and Guerilla only
         before the first attack of the turn and only with some legal cell. Empty once the game is over."""
-        if self._over:
+        if self.end is not None:
             return set()
         out = {Action.ATTACK}
         if not self.attacked:
@@ -686,51 +815,9 @@ class Game:
                     out.add(action)
         return out
 
-    def crosses_left(self) -> int:
-        return MAX_CROSSES[self.selected] - len(self.crosses)
-
-    def is_terminal(self) -> bool:
-        return self._over
-
-    def returns(self) -> list[float]:
-        """Per player 1..N (index 0 = player 1): +1 winner, -1 others when over; all 0 while running."""
-        if not self._over:
-            return [0.0] * self.board.players
-        return [1.0 if p == self.winner else -1.0 for p in range(1, self.board.players + 1)]
-
-    # ------------------------------------------------------------------------------------------ crosses
-
-    def _running(self) -> None:
-        if self._over:
-            raise IllegalAction("the game is over")
-
-    def _check(self, action: Action, x: int, y: int) -> None:
-        why = why_illegal(self.board, self.current_player, action, x, y)
-        if why is not None:
-            raise IllegalAction(why)
-
-    def toggle_cross(self, x: int, y: int) -> None:
-        """Add a cross on (x, y) for the selected action, or remove it if present (§2.2). Raises
-        IllegalAction.
-        """
-        self._running()
-        if (x, y) in self.crosses:
-            self.crosses.remove((x, y))
-            return
-        self._check(self.selected, x, y)
-        if self.crosses_left() <= 0:
-            raise IllegalAction(_too_many_crosses(self.selected))
-        self.crosses.append((x, y))
-
-    def select(self, action: Action) -> None:
-        """Select ``action``; drop crosses illegal for it and keep the oldest up to its limit (§2.2)."""
-        self.selected = action
-        kept = [c for c in self.crosses if self.is_legal_cross(*c, action)]
-        self.crosses = kept[: MAX_CROSSES[action]]
-
     def why_impossible(self, action: Action) -> str | None:
         """Why *action* cannot be performed now (one line), or None when it is possible (§2.2, §6)."""
-        if self._over:
+        if self.end is not None:
             return "the game is over"
         if action in self.possible_actions():
             return None
@@ -738,74 +825,68 @@ class Game:
             return f"{action.value.capitalize()} is impossible after an attack this turn"
         return f"{action.value.capitalize()} is impossible: player {self.current_player} has no cell for it"
 
-    def choose(self, action: Action) -> None:
-        """Select *action* as a player does (a toolbar click, a console key): like :meth:`select`, but an
-        impossible action is refused. Raises IllegalAction saying why (:meth:`why_impossible`)."""
-        reason = self.why_impossible(action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        self.select(action)
+    # ------------------------------------------------------------------------------------------ copies
 
-    def cycle_action(self) -> None:
-        """Select the next possible action in the order Attack -> Defend -> Guerilla -> Attack (§6 middle
-        button), skipping impossible ones (Attack is always possible while the game runs)."""
-        possible = self.possible_actions()
-        start = CYCLE_ORDER.index(self.selected)
-        for step in range(1, len(CYCLE_ORDER) + 1):
-            action = CYCLE_ORDER[(start + step) % len(CYCLE_ORDER)]
-            if action in possible:
-                self.select(action)
-                return
+    def clone(self) -> Game:
+        """An independent copy: the arrays copied (land shared, it never changes), the random generator's
+        state copied into a new ``random.Random``. Cheap: no ``deepcopy``."""
+        new = object.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        b = self.board
+        new.board = Board(b.land, b.owner.copy(), b.occupied.copy(), dict(b.capitals), b.players)
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        return new
+
+    def reseed(self, seed: int) -> Game:
+        """Replace the random generator by ``random.Random(seed)`` (searches reseed their clones); returns
+        self."""
+        self.rng = random.Random(seed)
+        return self
 
     # ------------------------------------------------------------------------------------------ actions
 
-    def perform(self) -> list[Event]:
-        """Perform the selected action with the current crosses; Attack is ONE attack (§2.2)."""
-        self._running()
-        if self.selected is Action.ATTACK:
-            return self.attack()
-        if self.selected is Action.DEFEND:
-            return self.defend(list(self.crosses))
-        if len(self.crosses) != 1:
-            raise IllegalAction("Guerilla needs exactly one cross")
-        return self.guerilla(self.crosses[0])
+    def _running(self) -> None:
+        if self.end is not None:
+            raise IllegalAction("the game is over")
 
-    def _validate(self, action: Action, cells: Sequence[Cell]) -> list[Cell]:
-        cells = [(int(x), int(y)) for x, y in cells]
-        if len(cells) > MAX_CROSSES[action]:
-            raise IllegalAction(_too_many_crosses(action))
-        if len(set(cells)) != len(cells):
+    def _validate(self, action: Action, cells: Iterable[Cell]) -> list[Cell]:
+        checked = [(int(x), int(y)) for x, y in cells]
+        if len(checked) > MAX_CROSSES[action]:
+            raise IllegalAction(too_many_crosses(action))
+        if len(set(checked)) != len(checked):
             raise IllegalAction("a cell is crossed twice")
-        for x, y in cells:
-            self._check(action, x, y)
-        return cells
+        for x, y in checked:
+            why = why_illegal(self.board, self.current_player, action, x, y)
+            if why is not None:
+                raise IllegalAction(why)
+        return checked
 
-    def attack(self, cells: Sequence[Cell] | None = None) -> list[Event]:
-        """One attack (§2.2 steps 1–6). ``cells`` (0..6), if given, replace the crosses first (script mode).
-        Draws ``rng.randrange(6)``: the draw-th cross is conquered if there is one, else the attack fails."""
+    def attack(self, cells: Sequence[Cell] = (), draw: int | None = None) -> list[Event]:
+        """One attack (§2.2 steps 1–6) with the crosses ``cells`` (0..6, in placement order).
+
+        Draws ``rng.randrange(6)`` unless ``draw`` (0..5) gives the outcome (a search enumerating the six
+        outcomes): the draw-th cross is conquered if there is one, else the attack fails."""
         self._running()
-        if cells is not None:
-            self.crosses = self._validate(Action.ATTACK, cells)
-        self.select(Action.ATTACK)
+        crosses = self._validate(Action.ATTACK, cells)
+        if draw is not None and not 0 <= draw < 6:
+            raise IllegalAction(f"an attack's draw is 0..5, not {draw}")
         player = self.current_player
-        draw = self.rng.randrange(6)
-        cell = self.crosses[draw] if draw < len(self.crosses) else None
+        if draw is None:
+            draw = self.rng.randrange(6)
+        cell = crosses[draw] if draw < len(crosses) else None
         self.attacks_left -= 1
-        self.attacked = True
         events: list[Event] = [AttackDrawn(player, draw, cell)]
         changed = []
         if cell is not None:
-            del self.crosses[draw]
             x, y = cell
             self.board.owner[y, x] = player
             self.board.occupied[y, x] = True
             changed.append(np.array([[y], [x]]))
             events.append(CellsChanged((cell,)))
         events += self._resolve(changed)
-        if self._over:
-            return events
-        self.crosses = [c for c in self.crosses if self.is_legal_cross(*c, Action.ATTACK)]
-        if self.attacks_left == 0:
+        if self.end is None and self.attacks_left == 0:
             events += self._end_turn()
         return events
 
@@ -814,13 +895,12 @@ class Game:
         self._running()
         if self.attacked:
             raise IllegalAction("Defend is impossible after an attack this turn")
-        cells = self._validate(Action.DEFEND, cells)
-        if not cells:
+        checked = self._validate(Action.DEFEND, cells)
+        if not checked:
             raise IllegalAction("Defend needs 1 to 3 crosses")
-        self.selected = Action.DEFEND
-        for x, y in cells:
+        for x, y in checked:
             self.board.occupied[y, x] = True
-        return self._finish_turn_action(cells)
+        return self._finish_turn_action(checked)
 
     def guerilla(self, cell: Cell) -> list[Event]:
         """Occupy and own one cell reachable by the guerilla rule; the turn ends (§2.2)."""
@@ -828,22 +908,20 @@ class Game:
         if self.attacked:
             raise IllegalAction("Guerilla is impossible after an attack this turn")
         ((x, y),) = self._validate(Action.GUERILLA, [cell])
-        self.selected = Action.GUERILLA
         self.board.owner[y, x] = self.current_player
         self.board.occupied[y, x] = True
         return self._finish_turn_action([(x, y)])
 
     def _finish_turn_action(self, cells: list[Cell]) -> list[Event]:
-        self.crosses = []
         changed = [np.array([[y for _, y in cells], [x for x, _ in cells]])]
         events: list[Event] = [CellsChanged(tuple(sorted(cells, key=lambda c: (c[1], c[0]))))]
         events += self._resolve(changed)
-        if not self._over:
+        if self.end is None:
             events += self._end_turn()
         return events
 
     def pass_turn(self) -> list[Event]:
-        """End the turn at once, drawing nothing (§3.3 ``pass``)."""
+        """End the turn at once, drawing nothing (§2.2 passing, §3.3 ``pass``)."""
         self._running()
         return self._end_turn()
 
@@ -853,9 +931,10 @@ class Game:
         order then skips them. Players already out are ignored.
 
         When nobody is left alive there is no heir (§2.7 hands the land to *alive* players only): every cell
-        keeps its owner and occupation, the players are eliminated and the game ends with ``GameOver(None)``.
+        keeps its owner and occupation, the players are eliminated and the game ends in a draw
+        (``GameOver(None, "draw", "left")``).
         """
-        if self._over:
+        if self.end is not None:
             return []
         board = self.board
         beaten = sorted({p for p in players if board.capitals.get(p) is not None})
@@ -865,10 +944,9 @@ class Game:
             board.capitals[p] = None
         alive = [(p, c) for p, c in board.capitals.items() if c is not None]
         if not alive:
-            self._over = True
-            self.winner = None
-            self.crosses = []
-            return [*(Eliminated(p, cause) for p in beaten), GameOver(None)]
+            self.turns += 1
+            self.end = GameOver(None, "draw", "left", self.turns)
+            return [*(Eliminated(p, cause) for p in beaten), self.end]
 
         def nearest(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
             return nearest_capital(ys, xs, alive)
@@ -884,7 +962,7 @@ class Game:
             changed += ch
             events.append(Eliminated(p, cause))
         events += self._resolve(changed)
-        if not self._over and self.current_player in beaten:
+        if self.end is None and self.current_player in beaten:
             events += self._end_turn()
         return events
 
@@ -892,43 +970,53 @@ class Game:
         res = _Resolution(
             self.board,
             self.current_player,
-            self.capital_rule,
-            self.reset_rule,
             self.tie_rule,
             list(changed),
+            self._components,
             whole_board=self._whole_board,
-            reset_count=self._reset_count,
+            takeable=self.takeable,
         )
         events: list[Event] = []
-        for stage in PIPELINE:
+        for stage in self._stages:
             events += stage(res)
         self._whole_board = False
-        self._reset_count = res.reset_count
-        if res.over:
-            self._over = True
-            self.winner = res.winner
-            self.crosses = []
+        self.takeable = res.takeable
+        if res.over is not None:
+            # The turn that ended the game counts as played.
+            self.turns += 1
+            self.end = GameOver(res.over.winner, res.over.result, res.over.reason, self.turns)
+            events[events.index(res.over)] = self.end
         return events
 
+    def _land_end(self) -> GameOver:
+        """§2.9 turn cap: the player owning the most land wins, a draw when several own the most."""
+        land = sorted(self.land_counts().items(), key=lambda pc: (-pc[1], pc[0]))
+        counts = tuple(c for _, c in land)
+        if len(counts) > 1 and counts[0] == counts[1]:
+            return GameOver(None, "draw", "land", self.turns, counts)
+        return GameOver(land[0][0], "land", "", self.turns, counts)
+
     def _end_turn(self) -> list[Event]:
+        self.turns += 1
+        self.attacks_left = ATTACKS_PER_TURN
+        if self.max_turns is not None and self.turns >= self.max_turns:
+            self.end = self._land_end()
+            return [self.end]
         alive = self.board.alive_players()
         later = [p for p in alive if p > self.current_player]
         self.current_player = later[0] if later else alive[0]
-        self.attacks_left = ATTACKS_PER_TURN
-        self.attacked = False
-        self.crosses = []
-        self.selected = Action.ATTACK
         return [TurnPassed(self.current_player)]
 
-    # ------------------------------------------------------------------------------ OpenSpiel-style interface
+    # ------------------------------------------------------------------------------------- whole actions
 
-    def legal_actions(self) -> list[tuple]:
-        """Actions for :meth:`apply`: ``("pass",)``, ``("attack", ((x, y),))`` per Attack cell, and before the
-        first attack ``("defend", ((x, y),))`` and ``("guerilla", (x, y))`` per legal cell. :meth:`apply` also
-        takes ``("attack", cells)`` with 0..6 cells and ``("defend", cells)`` with 1..3 cells."""
-        if self._over:
+    def legal_actions(self) -> list[tuple[object, ...]]:
+        """Whole actions for :meth:`apply`: ``("pass",)``, ``("attack", ((x, y),))`` per Attack cell, and
+        before the first attack ``("defend", ((x, y),))`` and ``("guerilla", (x, y))`` per legal cell.
+        :meth:`apply` also takes ``("attack", cells)`` with 0..6 cells and ``("defend", cells)`` with 1..3
+        cells."""
+        if self.end is not None:
             return []
-        out: list[tuple] = [("pass",)]
+        out: list[tuple[object, ...]] = [("pass",)]
         player = self.current_player
         ys, xs = np.nonzero(legal_mask(self.board, player, Action.ATTACK))
         out += [("attack", ((x, y),)) for y, x in zip(ys.tolist(), xs.tolist(), strict=True)]
@@ -939,17 +1027,22 @@ class Game:
             out += [("guerilla", (x, y)) for y, x in zip(ys.tolist(), xs.tolist(), strict=True)]
         return out
 
-    def apply(self, action: tuple) -> list[Event]:
-        """Apply one action tuple of :meth:`legal_actions` form. Raises IllegalAction."""
-        if not action:
-            raise IllegalAction("empty action")
+    def apply(self, action: tuple[Any, ...]) -> list[Event]:
+        """Apply one whole action of :meth:`legal_actions` form. Raises IllegalAction."""
+        if not isinstance(action, tuple) or not action:
+            raise IllegalAction(f"unknown action {action!r}")
         verb = action[0]
-        if verb == "pass" and len(action) == 1:
-            return self.pass_turn()
-        if verb == "attack" and len(action) == 2:
-            return self.attack(list(action[1]))
-        if verb == "defend" and len(action) == 2:
-            return self.defend(list(action[1]))
-        if verb == "guerilla" and len(action) == 2:
-            return self.guerilla(tuple(action[1]))
+        try:
+            if verb == "pass" and len(action) == 1:
+                return self.pass_turn()
+            if verb == "attack" and len(action) == 2:
+                return self.attack(list(action[1]))
+            if verb == "defend" and len(action) == 2:
+                return self.defend(list(action[1]))
+            if verb == "guerilla" and len(action) == 2:
+                return self.guerilla(tuple(action[1]))
+        except (TypeError, ValueError) as error:
+            if isinstance(error, IllegalAction):
+                raise
+            raise IllegalAction(f"malformed action {action!r}") from None
         raise IllegalAction(f"unknown action {action!r}")

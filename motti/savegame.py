@@ -1,10 +1,13 @@
 """Saved games of motti: the map format of spec/motti.md §3.2 holds a whole game between two actions.
 
 A save is the board (occupied cells uppercase, ``eliminated K`` for players that are out) plus the state
-lines ``turn K`` (the player in turn) and ``attacks R`` (attacks left in that turn). Resuming is loading it as
-a map: ``motti FILE [PLAYERSTRING...]`` continues with that player and those attacks. Crosses that were placed
-but not performed, the random generator's state and the rule options are not part of a save (the project's
-choice: give ``--capital-rule``/``--reset-rule`` again when resuming).
+lines of §3.2: ``turn K`` (the player in turn) and ``attacks R`` (attacks left in that turn) while the game
+runs, ``turns T`` (turns played), ``reset-rule``, ``capital-rule``, ``takeable K`` (the count of §2.8, under
+the strict rule), ``max-turns N`` (when there is a cap) and one ``computer K LEVEL`` per computer player.
+Resuming is loading it as a map: ``motti FILE [PLAYERSTRING...]`` continues with that player, those attacks,
+those rules and those computer players; a save without some of these lines takes the command line's values,
+else the defaults. Crosses that were placed but not performed and the random generator's state are not part
+of a save.
 
 ``--save FILE`` keeps FILE up to date after every action; without it, the ``s`` key writes
 :func:`default_path`.
@@ -13,9 +16,11 @@ choice: give ``--capital-rule``/``--reset-rule`` again when resuming).
 from __future__ import annotations
 
 import os
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from common.save import write_atomic
+from motti.compose import Composer
 from motti.mapfile import dump_map
 from motti.rules import Game
 
@@ -31,19 +36,44 @@ def default_path() -> Path:
     return base / "motti" / "saved.map"
 
 
-def save_text(game: Game) -> str:
-    """The save of *game* in the map format of §3.2: with ``turn`` and ``attacks`` lines while the game runs,
-    without them once it has a winner."""
-    if game.is_terminal():
-        return dump_map(game.board, comment=COMMENT)
-    return dump_map(game.board, turn=game.current_player, attacks=game.attacks_left, comment=COMMENT)
+def computer_levels(computer: Collection[int]) -> dict[int, str]:
+    """The computer players with their levels: *computer* itself when it maps players to levels, else each
+    player at the default level ``medium``."""
+    if isinstance(computer, Mapping):
+        return {int(p): str(level) for p, level in computer.items()}
+    return dict.fromkeys(computer, "medium")
 
 
-def save_game(game: Game, path: str | os.PathLike[str] | None = None) -> Path:
-    """Write *game* atomically to *path* (default :func:`default_path`, whose folder is created); return the
-    absolute path written. Raises OSError when it cannot be written (the old file is then unchanged)."""
+def state_lines(game: Game, computer: Mapping[int, str] | None = None) -> list[str]:
+    """The state lines of §3.2 after ``turn``/``attacks``: turns, the rules, the count of §2.8 (strict rule
+    only), the turn cap, the computer players ``{player: level}``."""
+    lines = [f"turns {game.turns}", f"reset-rule {game.reset_rule}", f"capital-rule {game.capital_rule}"]
+    if game.reset_rule == "strict":
+        lines.append(f"takeable {game.takeable}")
+    if game.max_turns is not None:
+        lines.append(f"max-turns {game.max_turns}")
+    lines += [f"computer {p} {level}" for p, level in sorted((computer or {}).items())]
+    return lines
+
+
+def save_text(game: Game | Composer, computer: Mapping[int, str] | None = None,
+              comment: str | None = COMMENT) -> str:
+    """The save of *game* in the map format of §3.2 (see the module docstring): ``turn`` and ``attacks`` only
+    while the game runs."""
+    rules = game.game if isinstance(game, Composer) else game
+    running = not rules.is_terminal()
+    return dump_map(rules.board, turn=rules.current_player if running else None,
+                    attacks=rules.attacks_left if running else None, comment=comment,
+                    state=state_lines(rules, computer))
+
+
+def save_game(game: Game | Composer, path: str | os.PathLike[str] | None = None,
+              computer: Mapping[int, str] | None = None) -> Path:
+    """Write *game* atomically to *path* (default :func:`default_path`, whose folder is created), with its
+    computer players ``{player: level}``; return the absolute path written. Raises OSError when it cannot be
+    written (the old file is then unchanged)."""
     target = Path(path) if path is not None else default_path()
     if path is None:
         target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(target, save_text(game))
+    write_atomic(target, save_text(game, computer))
     return target.absolute()

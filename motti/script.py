@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from motti.announce import end_text
 from motti.rules import Event, Game, IllegalAction
 
 _CELL = re.compile(r"(-?[0-9]+),(-?[0-9]+)")   # ASCII digits only (not full-width ３)
@@ -67,8 +68,9 @@ def play_script(game: Game, text: str, filename: str = "<script>") -> list[Event
         if parsed is None:
             continue
         if game.is_terminal():
-            who = f"player {game.winner} won" if game.winner is not None else "nobody won"
-            raise ScriptError(filename, number, f"the game is over ({who}); no further action is possible")
+            assert game.end is not None
+            raise ScriptError(filename, number,
+                              f"the game is over ({end_text(game.end)}); no further action is possible")
         verb, cells = parsed
         try:
             if verb == "attack":

@@ -3,7 +3,8 @@
 The file is rewritten atomically (common.save.write_atomic) after every action and every window change. Its
 keys: ``board`` (rows in the map grid format of §3.2), ``width``, ``height``, ``players``, ``capitals``
 (``{"k": [x, y] or null}``), ``turn`` (null once the game is over), ``action``, ``attacks_left``,
-``crosses`` (``[[x, y], ...]``), ``alive``, ``winner``, ``message`` (the last announcement or null),
+``crosses`` (``[[x, y], ...]``), ``alive``, ``winner``, ``turns`` (turns played), ``result`` (``"win"``,
+``"land"``, ``"draw"``, or null while the game runs, §2.9–§2.10), ``message`` (the last announcement or null),
 ``windows`` (per open window: source, display, players, window_id, size ``[w, h]`` px, ``x0``, ``y0``, ``c``,
 ``view_cells`` ``[x0, y0, x1, y1]`` (motti.viewport.Geometry.as_status), ``note``: the window's own line, a
 question or why a click did nothing, or null; ``legend``: the whole text of its legend band; ``history``:
@@ -24,15 +25,15 @@ from motti.mapfile import dump_map
 
 if TYPE_CHECKING:
     from motti.announce import LastTurn
-    from motti.rules import Game
+    from motti.compose import Composer
 
 
-def board_rows(game: Game) -> list[str]:
+def board_rows(game: Composer) -> list[str]:
     """The board in the map grid format of spec §3.2: ``.`` sea, ``a``–``i`` free, ``A``–``I`` occupied."""
     return dump_map(game.board).split("\ngrid\n", 1)[1].splitlines()
 
 
-def status_data(game: Game, *, message: str | None = None, windows: list[dict[str, Any]] | None = None,
+def status_data(game: Composer, *, message: str | None = None, windows: list[dict[str, Any]] | None = None,
                 console: Collection[int] | None = None, last_turn: LastTurn | None = None) -> dict[str, Any]:
     """The status JSON as a dict; *windows* as described in the module docstring, *console* the players at
     the terminal (None when no console is open), *last_turn* the turn before (spec §6, None before the first
@@ -50,6 +51,8 @@ def status_data(game: Game, *, message: str | None = None, windows: list[dict[st
         "crosses": [list(cell) for cell in game.crosses],
         "alive": list(game.alive),
         "winner": game.winner,
+        "turns": game.turns,
+        "result": game.game.result,
         "message": message,
         "windows": list(windows or []),
         "console": None if console is None else list(console),

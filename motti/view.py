@@ -13,8 +13,8 @@ their cell, whose probe pixel ``(x0 + c·x + 1, y0 + c·y + c//2)`` keeps the pu
 Sea cells have no grid lines but, from ``c >= 8``, two short lighter wave strokes (``~``) clear of the probe
 pixel.
 
-The view only reads a :class:`motti.rules.Game`; it never talks to X (ARCHITECTURE.md seam 3). Surfaces are
-32-bit and need no display: pygame runs with ``SDL_VIDEODRIVER=dummy``.
+The view only reads a :class:`motti.compose.Composer`; it never talks to X (ARCHITECTURE.md seam 3).
+Surfaces are 32-bit and need no display: pygame runs with ``SDL_VIDEODRIVER=dummy``.
 """
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
 from common.render import font as _font  # noqa: E402
-from motti.announce import shorten  # noqa: E402
+from motti.announce import end_title, shorten  # noqa: E402
 from motti.rules import Action  # noqa: E402
 from motti.viewport import BANDS, LEGEND_HEIGHT, TOOLBAR_HEIGHT, Geometry, Viewport  # noqa: E402
 
 if TYPE_CHECKING:
-    from motti.rules import Game
+    from motti.compose import Composer
 
 
 class LastTurnMarks(Protocol):
@@ -193,21 +193,17 @@ def _blit_text(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: tu
     surface.set_clip(previous)
 
 
-def viewer_in_turn(game: Game, viewer: Collection[int] | None) -> bool:
+def viewer_in_turn(game: Composer, viewer: Collection[int] | None) -> bool:
     """True when the window of *viewer* (its players; None or empty = observer) holds the player in turn."""
-    return bool(viewer) and game.winner is None and not game.is_terminal() and game.current_player in viewer
+    return bool(viewer) and not game.is_terminal() and game.current_player in viewer
 
 
-def turn_text(game: Game, viewer: Collection[int] | None, computer: Collection[int] = ()) -> str:
+def turn_text(game: Composer, viewer: Collection[int] | None, computer: Collection[int] = ()) -> str:
     """The legend's whose-turn text: the winner at the end, else whose move it is: ``Your move, player 1``
     in the window of the player in turn; in the others ``P2 (computer) is thinking`` while a *computer*
     player moves, else ``waiting for P2`` (``Player 2 to move`` for an observer)."""
-    if game.winner is not None:
-        return f"Player {game.winner} wins"
-    if not game.alive:
-        return "Game over: everyone left"
-    if len(game.alive) < 2 or game.is_terminal():
-        return "Game over"
+    if game.end is not None:
+        return end_title(game.end)
     player = game.current_player
     if viewer_in_turn(game, viewer):
         return f"Your move, player {player}"
@@ -218,7 +214,7 @@ def turn_text(game: Game, viewer: Collection[int] | None, computer: Collection[i
     return f"Player {player} to move"
 
 
-def _draw_toolbar(surface: pygame.Surface, game: Game, size: tuple[int, int]) -> None:
+def _draw_toolbar(surface: pygame.Surface, game: Composer, size: tuple[int, int]) -> None:
     possible = game.possible_actions()
     labels = ((f"Attack {game.attacks_left}", f"Att {game.attacks_left}", f"A{game.attacks_left}"),
               ("Defend", "Def", "D"), ("Guerilla", "Guer", "G"))
@@ -226,7 +222,7 @@ def _draw_toolbar(surface: pygame.Surface, game: Game, size: tuple[int, int]) ->
         rect = box_rect(index, size)
         background, ink = (BOX, INK) if action in possible else (INK, BOX)
         surface.fill(background, rect)
-        selected = game.winner is None and action == game.selected
+        selected = not game.is_terminal() and action == game.selected
         pygame.draw.rect(surface, ink, rect.inflate(-2, -2), 4 if selected else 1)
         label, points = fit_text(variants, rect.width - 10, bold=selected)
         _blit_text(surface, label, rect.inflate(-10, 0), ink, points, bold=selected)
@@ -234,6 +230,9 @@ def _draw_toolbar(surface: pygame.Surface, game: Game, size: tuple[int, int]) ->
     if game.winner is not None:
         colour = bright(game.winner)
         variants = (f"Winner: {game.winner}", f"Won {game.winner}", f"W{game.winner}")
+    elif game.is_terminal():
+        colour = bright(game.current_player)
+        variants = ("Draw", "D")
     else:
         colour = bright(game.current_player)
         crosses = game.crosses_left()
@@ -299,7 +298,7 @@ def mark_rect(geometry: Geometry, x: int, y: int) -> pygame.Rect:
     return rect
 
 
-def _board_indices(game: Game, cells: tuple[int, int, int, int]) -> np.ndarray:
+def _board_indices(game: Composer, cells: tuple[int, int, int, int]) -> np.ndarray:
     """Palette indices (0 sea, 1..9 free land of player k, 10..18 occupied) of the cells ``[x0, x1) × [y0,
     y1)``, indexed ``[x, y]`` (surfarray order)."""
     board = game.board
@@ -310,7 +309,7 @@ def _board_indices(game: Game, cells: tuple[int, int, int, int]) -> np.ndarray:
     return index.T
 
 
-def _draw_cells(surface: pygame.Surface, game: Game, geometry: Geometry) -> None:
+def _draw_cells(surface: pygame.Surface, game: Composer, geometry: Geometry) -> None:
     """Fill the board area with the cells *geometry* shows: whole cells of ``c`` px (from 4 px with sea
     waves, from 8 px with grid lines on land), or below 1 px a cell each pixel in the colour of the cell
     under its centre."""
@@ -376,7 +375,7 @@ def _draw_cross(surface: pygame.Surface, rect: pygame.Rect, line: int) -> None:
     _draw_x(surface, rect.inflate(-2, -2), line)
 
 
-def _draw_marks(surface: pygame.Surface, game: Game, geometry: Geometry) -> None:
+def _draw_marks(surface: pygame.Surface, game: Composer, geometry: Geometry) -> None:
     """Capitals' rings and the crosses (spec §6): inside their cells for ``c >= 7``, else :data:`MARK_MIN`
     px across over the neighbours (:func:`mark_rect`); clipped to the board area."""
     board = game.board
@@ -389,7 +388,7 @@ def _draw_marks(surface: pygame.Surface, game: Game, geometry: Geometry) -> None
         _draw_cross(surface, mark_rect(geometry, x, y), line)
 
 
-def _draw_board(surface: pygame.Surface, game: Game, geometry: Geometry,
+def _draw_board(surface: pygame.Surface, game: Composer, geometry: Geometry,
                 last_turn: LastTurnMarks | None = None) -> None:
     """The board as *geometry* shows it: cells, the last turn's marks, capitals and crosses, all inside the
     board area."""
@@ -407,7 +406,7 @@ def _draw_board(surface: pygame.Surface, game: Game, geometry: Geometry,
     surface.set_clip(previous)
 
 
-def _restore_probes(surface: pygame.Surface, game: Game, geometry: Geometry,
+def _restore_probes(surface: pygame.Surface, game: Composer, geometry: Geometry,
                     cells: Sequence[tuple[int, int]]) -> None:
     """Give each marked cell's probe pixel ``(x0 + c·x + 1, y0 + c·y + c//2)`` its pure fill colour again
     (spec §6: it holds from ``c = 7`` on, where a mark 7 px across may fill the whole cell)."""
@@ -454,11 +453,11 @@ _PLAYER_SWATCH = 16
 _PLAYER_GAP = 3
 
 
-def _players_width(game: Game) -> int:
+def _players_width(game: Composer) -> int:
     return game.board.players * (_PLAYER_SWATCH + _PLAYER_GAP) - _PLAYER_GAP
 
 
-def _draw_players(surface: pygame.Surface, game: Game, left: int, band: pygame.Rect) -> None:
+def _draw_players(surface: pygame.Surface, game: Composer, left: int, band: pygame.Rect) -> None:
     """The players' colours from *left*: one swatch per player in its bright colour with its number on it;
     a player out of the game gets its dark colour, a grey number and a slash."""
     alive = set(game.alive)
@@ -475,7 +474,7 @@ def _draw_players(surface: pygame.Surface, game: Game, left: int, band: pygame.R
             pygame.draw.line(surface, WHITE, square.bottomleft, (square.right - 1, square.top), 2)
 
 
-def draw_legend(surface: pygame.Surface, game: Game, viewer: Collection[int] | None = None,
+def draw_legend(surface: pygame.Surface, game: Composer, viewer: Collection[int] | None = None,
                 message: str | None = None, *, computer: Collection[int] = (),
                 note: str | None = None) -> None:
     """(Re)draw the legend band of a rendered *surface* in place: a swatch of the player in turn (or the
@@ -507,7 +506,7 @@ def draw_legend(surface: pygame.Surface, game: Game, viewer: Collection[int] | N
     _blit_text(surface, text, area, WHITE, points, centre=False)
 
 
-def legend_text(game: Game, viewer: Collection[int] | None = None, message: str | None = None, *,
+def legend_text(game: Composer, viewer: Collection[int] | None = None, message: str | None = None, *,
                 computer: Collection[int] = (), note: str | None = None) -> str:
     """The whole text of a window's legend band (before any shortening): :func:`turn_text`, then the
     window's *note* or else the *message*, joined by `` · ``."""
@@ -602,7 +601,7 @@ def _wrap_pixels(text: str, width: int, face: pygame.font.Font) -> list[str]:
     return rows
 
 
-def render(game: Game, size: tuple[int, int], viewer: Collection[int] | None = None,
+def render(game: Composer, size: tuple[int, int], viewer: Collection[int] | None = None,
            message: str | None = None, *, computer: Collection[int] = (),
            last_turn: LastTurnMarks | None = None, geometry: Geometry | None = None) -> pygame.Surface:
     """Draw *game* into a new 32-bit Surface of *size* ``(win_w, win_h)`` pixels (spec §6).

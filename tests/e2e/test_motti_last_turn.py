@@ -250,7 +250,7 @@ def test_console_capture_marks_reverse_video_and_m_shows_the_announcements(tmp_p
         term.wait_text("Player 1 wins")
         status = status_of(tmp_path / "s.json")
         assert status["message"] == ("P1 guerilla at 3,1 — captured the capital of P2 — encircled 8 cells "
-                                     "of P2 — P2 is out — P1 wins!")
+                                     "of P2 — P2 is out — P1 wins after 1 turn")
         last = status["last_turn"]
         assert (last["player"], last["action"], last["reset"]) == (1, "guerilla", False)
         cells = {(x, y): change for x, y, change in last["cells"]}
@@ -266,7 +266,7 @@ def test_console_capture_marks_reverse_video_and_m_shows_the_announcements(tmp_p
         assert status["message"][len(line) - 1] == " "
         term.child.send("m")
         term.wait_text("(any key returns)")
-        assert "".join(row.rstrip() + " " for row in term.screen.display).count("P1 wins!") == 1
+        assert "".join(row.rstrip() + " " for row in term.screen.display).count("P1 wins after 1 turn") == 1
         term.child.send(" ")
         term.wait_text("Player 1 wins | q quits")
         term.child.send("q")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from motti.compose import Composer
 from motti.mapfile import dump_map, parse_map
 from motti.rules import Board, Game
 
@@ -65,5 +66,6 @@ def grid(b: Board) -> str:
     return "/".join(dump_map(b).split("grid\n", 1)[1].split())
 
 
-def game(grid_text: str, caps: dict[int, tuple[int, int]], draws=(), **kwargs) -> Game:
-    return Game(board(grid_text, caps), Scripted(list(draws)), **kwargs)
+def game(grid_text: str, caps: dict[int, tuple[int, int]], draws=(), **kwargs) -> Composer:
+    """A game on *grid_text* with the scripted attack *draws*, composed as the front ends compose it."""
+    return Composer(Game(board(grid_text, caps), Scripted(list(draws)), **kwargs))

@@ -157,7 +157,7 @@ def test_clone_leaves_the_game_alone() -> None:
     before = (game.board.owner.copy(), game.board.occupied.copy())
     copy = ai.clone(game)
     cell = next(zip(*np.nonzero(game.legal_mask(Action.ATTACK)), strict=True))
-    copy.attack([(int(cell[1]), int(cell[0]))])
+    copy.attack([(int(cell[1]), int(cell[0]))], draw=0)
     assert copy.board.occupied[cell] and not game.board.occupied[cell]
     assert np.array_equal(game.board.owner, before[0]) and np.array_equal(game.board.occupied, before[1])
     assert game.rng.getstate() == state.getstate() and game.attacks_left == 6

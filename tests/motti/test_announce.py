@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from motti_maps import game
 
-from motti.announce import Chronicle, shorten, wrap
+from motti.announce import Chronicle, end_text, end_title, shorten, wrap
 from motti.rules import Eliminated, Encircled, GameOver
 
 
@@ -64,7 +64,7 @@ def test_capital_capture_t13() -> None:
     chronicle = Chronicle(g.current_player)
     said = play(g, chronicle, "attack", [(3, 1)])
     assert said == ("P1 attack 1/6 took 3,1 — captured the capital of P2 — encircled 8 cells of P2"
-                    " — P2 is out — P1 wins!")
+                    " — P2 is out — P1 wins after 1 turn")
     last = chronicle.last_turn.to_json()
     assert last["player"] == 1 and last["action"] == "attack" and last["reset"] is False
     changes = {(x, y): change for x, y, change in last["cells"]}
@@ -119,3 +119,23 @@ def test_wrap_breaks_at_spaces() -> None:
     assert wrap("P1 attack 3/6 took 5,2 — encircled 4 cells of P2", 20) == [
         "P1 attack 3/6 took", "5,2 — encircled 4", "cells of P2"]
     assert wrap("abcdefghij", 4) == ["abcd", "efgh", "ij"]
+
+
+def test_every_ending_in_the_same_words() -> None:
+    assert end_text(GameOver(1, "win", "", 183)) == "P1 wins after 183 turns"
+    assert end_text(GameOver(2, "win", "", 1), short=False) == "player 2 wins after 1 turn"
+    assert end_text(GameOver(1, "land", "", 400, (160, 140))) == "P1 wins on land after 400 turns: 160–140"
+    assert end_text(GameOver(None, "draw", "land", 400, (150, 150, 20))) == (
+        "draw on land after 400 turns: 150–150–20")
+    assert end_text(GameOver(None, "draw", "unreachable", 0)) == "draw: no player can reach another"
+    assert end_text(GameOver(None, "draw", "left", 7)) == "everyone left: game over"
+    assert end_title(GameOver(3, "land", "", 400, (9, 8))) == "Player 3 wins"
+    assert end_title(GameOver(None, "draw", "unreachable")) == "Draw: no player can reach another"
+    assert end_title(GameOver(None, "draw", "left")) == "Game over: everyone left"
+
+
+def test_the_chronicle_announces_a_draw_in_the_same_words() -> None:
+    g = game("aAcc.bb", {1: (0, 0), 2: (6, 0), 3: (2, 0)}, draws=[0])
+    chronicle = Chronicle(g.current_player)
+    said = play(g, chronicle, "attack", [(2, 0)])
+    assert said.endswith(" — draw: no player can reach another")

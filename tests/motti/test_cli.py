@@ -14,6 +14,7 @@ import pytest
 from motti_maps import THREE
 
 from motti import cli
+from motti.compose import Composer
 from motti.mapfile import load_map
 
 
@@ -53,7 +54,9 @@ def test_defaults_are_the_manuals():
     assert (args.distance_min, args.granularity, args.height, args.plasma_min, args.plasma_max,
             args.randomness, args.threshold, args.width) == (8.0, 0.3, 15, 0.0, 0.3, 0.2, 0.15, 20)
     assert args.players is None and args.output is None and args.curses is False
-    assert (args.capital_rule, args.reset_rule, args.computer, args.seed) == ("v3", "empty", {}, None)
+    # The rule options are resolved with a save's lines first (motti/cli.py _new_game): None = not given.
+    assert (args.capital_rule, args.reset_rule, args.computer, args.seed) == (None, None, {}, None)
+    assert args.max_turns is None and args.headless is False
 
 
 def test_short_options_and_both_spellings_of_height():
@@ -223,7 +226,7 @@ def test_the_status_names_no_player_in_turn_once_the_game_is_over(here):
     from motti.rules import Game
     from motti.status import status_data
 
-    game = Game(load_map(here / "three.map").board, random.Random(1))
+    game = Composer(Game(load_map(here / "three.map").board, random.Random(1)))
     assert status_data(game)["turn"] == 1
     game.defeat([1, 2], cause="quit")
     status = status_data(game)

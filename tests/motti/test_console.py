@@ -8,6 +8,7 @@ import pytest
 
 from common.loop import Command
 from motti.commands import apply_command
+from motti.compose import Composer
 from motti.console import Snapshot, _scroll
 from motti.mapfile import parse_map
 from motti.rules import (
@@ -30,7 +31,7 @@ aabb
 
 
 def t1() -> Game:
-    return Game(parse_map(T1).board, random.Random(0))
+    return Composer(Game(parse_map(T1).board, random.Random(0)))
 
 
 def command(verb: str, *args: object) -> Command:

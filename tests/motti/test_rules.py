@@ -8,12 +8,15 @@ import random
 import numpy as np
 import pytest
 
+from motti.compose import Composer
 from motti.mapfile import dump_map, parse_map
 from motti.rules import (
     ATTACKS_PER_TURN,
     MAX_CROSSES,
     Action,
+    AttackDrawn,
     Board,
+    CapitalCaptured,
     CellsChanged,
     Eliminated,
     Encircled,
@@ -22,7 +25,16 @@ from motti.rules import (
     IllegalAction,
     Reset,
     TurnPassed,
+    count_takeable,
     find_encircled,
+    pipeline,
+    stage_capital_capture_v2,
+    stage_capital_capture_v3,
+    stage_encirclement,
+    stage_game_end,
+    stage_reset_empty,
+    stage_reset_strict,
+    stage_unreachable,
 )
 
 
@@ -58,7 +70,7 @@ def test_constants():
 
 
 def test_attack_cross_limit_is_six():
-    g = Game(board(*WIDE), Scripted([]))
+    g = Composer(Game(board(*WIDE), Scripted([])))
     own = [(x, 0) for x in range(6)]
     for cell in own:
         g.toggle_cross(*cell)
@@ -71,7 +83,7 @@ def test_attack_cross_limit_is_six():
 
 
 def test_guerilla_takes_one_cross():
-    g = Game(board(*T1), Scripted([]))
+    g = Composer(Game(board(*T1), Scripted([])))
     g.select(Action.GUERILLA)
     g.toggle_cross(2, 0)
     with pytest.raises(IllegalAction, match="^Guerilla takes at most 1 cross$"):
@@ -82,7 +94,7 @@ def test_guerilla_takes_one_cross():
 
 
 def test_toggle_off_and_reasons():
-    g = Game(board(*T1), Scripted([]))
+    g = Composer(Game(board(*T1), Scripted([])))
     g.toggle_cross(0, 0)
     g.toggle_cross(0, 0)
     assert g.crosses == []
@@ -92,13 +104,13 @@ def test_toggle_off_and_reasons():
         g.toggle_cross(3, 0)
     with pytest.raises(IllegalAction, match="outside"):
         g.toggle_cross(9, 9)
-    sea = Game(board("a.bb", {1: (0, 0), 2: (3, 0)}), Scripted([]))
+    sea = Composer(Game(board("a.bb/aabb", {1: (0, 0), 2: (3, 0)}), Scripted([])))
     with pytest.raises(IllegalAction, match=r"\(1,0\) is sea"):
         sea.toggle_cross(1, 0)
 
 
 def test_select_drops_illegal_and_keeps_oldest():
-    g = Game(board(*T1), Scripted([]))
+    g = Composer(Game(board(*T1), Scripted([])))
     for cell in [(2, 1), (0, 0), (0, 1), (0, 2), (1, 0)]:
         g.toggle_cross(*cell)
     g.select(Action.DEFEND)
@@ -109,7 +121,7 @@ def test_select_drops_illegal_and_keeps_oldest():
 
 
 def test_cycle_action_order():
-    g = Game(board(*T1), Scripted([]))
+    g = Composer(Game(board(*T1), Scripted([])))
     seen = []
     for _ in range(4):
         seen.append(g.selected)
@@ -118,22 +130,22 @@ def test_cycle_action_order():
 
 
 def test_cycle_skips_actions_without_a_legal_cell_and_choose_says_why():
-    # player 1 owns only its occupied capital, with sea between it and player 2: no cell to defend, none for
-    # a guerilla.
-    g = Game(board("A.bb", {1: (0, 0), 2: (3, 0)}), Scripted([]))
+    # player 1 owns only its occupied capital, walled in by sea and player 2's occupied cell: no cell to
+    # defend, none for a guerilla.
+    g = Composer(Game(board("ABbb/..bb", {1: (0, 0), 2: (3, 0)}), Scripted([])))
     assert g.possible_actions() == {Action.ATTACK}
     g.cycle_action()
     assert g.selected is Action.ATTACK
     with pytest.raises(IllegalAction, match=r"^Defend is impossible: player 1 has no cell for it$"):
         g.choose(Action.DEFEND)
     assert g.why_impossible(Action.ATTACK) is None and g.selected is Action.ATTACK
-    g2 = Game(board(*T1), Scripted([]))
+    g2 = Composer(Game(board(*T1), Scripted([])))
     g2.choose(Action.GUERILLA)
     assert g2.selected is Action.GUERILLA
 
 
 def test_possible_actions_after_an_attack():
-    g = Game(board(*T1), Scripted([5]))
+    g = Composer(Game(board(*T1), Scripted([5])))
     assert g.possible_actions() == set(Action)
     g.attack([(0, 0)])
     assert g.possible_actions() == {Action.ATTACK}
@@ -147,7 +159,7 @@ def test_possible_actions_after_an_attack():
 
 
 def test_defend_needs_a_cross():
-    g = Game(board(*T1), Scripted([]))
+    g = Composer(Game(board(*T1), Scripted([])))
     g.select(Action.DEFEND)
     with pytest.raises(IllegalAction, match="1 to 3"):
         g.perform()
@@ -156,7 +168,7 @@ def test_defend_needs_a_cross():
 
 
 def test_pass_draws_nothing():
-    g = Game(board(*T1), Scripted([]))
+    g = Composer(Game(board(*T1), Scripted([])))
     g.toggle_cross(0, 0)
     assert g.pass_turn() == [TurnPassed(2)]
     assert g.current_player == 2 and g.crosses == [] and g.attacks_left == 6
@@ -172,14 +184,14 @@ def test_pass_after_attacks_resets_the_turn():
 
 
 def test_conquered_cross_removed_others_kept():
-    g = Game(board(*T1), Scripted([1]))
+    g = Composer(Game(board(*T1), Scripted([1])))
     events = g.attack([(0, 0), (2, 1), (0, 1)])
     assert CellsChanged(((2, 1),)) in events
     assert g.crosses == [(0, 0), (0, 1)]
 
 
 def test_cross_made_illegal_by_encirclement_is_dropped():
-    g = Game(board("aAbbbb/AbAbbb/aabbbb", {1: (0, 0), 2: (5, 0)}), Scripted([0]))
+    g = Composer(Game(board("aAbbbb/AbAbbb/aabbbb", {1: (0, 0), 2: (5, 0)}), Scripted([0])))
     g.attack([(1, 2), (0, 0)])
     assert grid(g.board) == "aAbbbb/AaAbbb/aAbbbb"
     assert g.crosses == [(0, 0)]
@@ -202,7 +214,7 @@ def test_strict_reset_is_edge_triggered():
     events = g.attack([(2, 0)])
     assert Reset() in events
     assert grid(g.board) == "aaab"
-    g = Game(board("aAbB", caps), Scripted([0]))
+    g = Game(board("aAbB", caps), Scripted([0]), reset_rule="empty")
     assert Reset() not in g.attack([(2, 0)])
     assert grid(g.board) == "aAAB"
 
@@ -216,7 +228,7 @@ def test_strict_reset_does_not_fire_on_the_opening_position():
 
 
 def test_empty_reset_on_a_failed_attack_of_a_full_board():
-    g = Game(board("AB", {1: (0, 0), 2: (1, 0)}), Scripted([3]))
+    g = Game(board("AB", {1: (0, 0), 2: (1, 0)}), Scripted([3]), reset_rule="empty")
     assert Reset() in g.attack([])
     assert grid(g.board) == "ab"
 
@@ -240,20 +252,20 @@ def test_defeat_down_to_one_player_ends_the_game():
     g = Game(board(*T1), Scripted([]))
     events = g.defeat([1])
     assert grid(g.board) == "bbbb/bbbb/bbbb"
-    assert events[-1] == GameOver(2) and g.winner == 2
+    assert events[-1] == GameOver(2, "win", "", 1) and g.winner == 2
     assert g.legal_actions() == [] and g.possible_actions() == set()
-    assert not g.legal_mask().any()
+    assert not any(g.legal_mask(action).any() for action in Action)
 
 
 def test_defeat_of_every_player_at_once_leaves_the_board_as_it_was():
     # §2.7 hands a leaver's land to alive players only: with no heir, nothing changes hands (no sea).
-    g = Game(board("aAbbB/aabBb", {1: (0, 0), 2: (4, 0)}), Scripted([]), turn=2)
+    g = Composer(Game(board("aAbbB/aabBb", {1: (0, 0), 2: (4, 0)}), Scripted([]), turn=2))
     g.toggle_cross(2, 0)
     events = g.defeat([1, 2], cause="quit")
     assert grid(g.board) == "aAbbB/aabBb"
-    assert events == [Eliminated(1, "quit"), Eliminated(2, "quit"), GameOver(None)]
+    assert events == [Eliminated(1, "quit"), Eliminated(2, "quit"), GameOver(None, "draw", "left", 1)]
     assert g.winner is None and g.alive == [] and g.crosses == []
-    assert g.legal_actions() == [] and g.defeat([1]) == []
+    assert g.game.legal_actions() == [] and g.defeat([1]) == []
 
 
 def test_loaded_encircled_pocket_resolves_on_first_action():
@@ -464,3 +476,121 @@ def test_encirclement_matches_a_plain_reference(seed):
         encircled += any(isinstance(e, Encircled) for e in events)
         checked += 1
     assert checked == 250 and encircled > 0
+
+
+# ------------------------------------------------------------------------------- whole actions, clones, §2.9
+
+
+def test_clone_is_independent_and_carries_the_generator():
+    g = Game(board(*WIDE), random.Random(5))
+    g.attack([(0, 0)])
+    c = g.clone()
+    assert c.rng is not g.rng and c.rng.getstate() == g.rng.getstate()
+    assert c.board.owner is not g.board.owner and c.board.occupied is not g.board.occupied
+    for game in (g, c):
+        for _ in range(5):
+            game.attack([(x, 0) for x in range(10) if game.is_legal_cross(x, 0, Action.ATTACK)][:6])
+    assert grid(c.board) == grid(g.board) and c.rng.getstate() == g.rng.getstate()
+    assert c.turns == g.turns == 1 and c.current_player == g.current_player == 2
+    c.pass_turn()
+    assert c.current_player == 1 and g.current_player == 2 and g.turns == 1
+
+
+def test_reseed_replaces_only_the_clones_generator():
+    g = Game(board(*WIDE), random.Random(5))
+    before = g.rng.getstate()
+    a, b = g.clone().reseed(9), g.clone().reseed(9)
+    a.attack([(0, 0)])
+    b.attack([(0, 0)])
+    assert a.rng.getstate() == b.rng.getstate() != before
+    assert g.rng.getstate() == before and g.attacks_left == 6
+
+
+def test_attack_with_a_given_draw_draws_nothing():
+    g = Game(board(*T1), Scripted([]))
+    events = g.attack([(2, 1), (0, 0)], draw=1)
+    assert events[0] == AttackDrawn(1, 1, (0, 0)) and grid(g.board) == "Aabb/aAbb/aabb"
+    with pytest.raises(IllegalAction, match="0..5"):
+        g.attack([], draw=6)
+    assert g.attacks_left == 5
+
+
+def test_pipeline_is_built_from_the_options():
+    assert pipeline() == (stage_capital_capture_v3, stage_encirclement, stage_reset_strict, stage_game_end,
+                          stage_unreachable)
+    assert pipeline("v2", "empty") == (stage_capital_capture_v2, stage_encirclement, stage_reset_empty,
+                                       stage_game_end, stage_unreachable)
+    with pytest.raises(ValueError, match="reset_rule must be one of strict, empty, not 'loose'"):
+        pipeline("v3", "loose")
+    with pytest.raises(ValueError, match="capital_rule"):
+        Game(board(*T1), Scripted([]), capital_rule="v9")
+
+
+def test_strict_is_the_default_reset_rule():
+    g = Game(board(*T1), Scripted([]))
+    assert g.reset_rule == "strict" and g.takeable == count_takeable(g.board) == 1
+
+
+def test_islands_end_at_once_in_a_draw():
+    g = Game(board("aa.bb/aa.bb", {1: (0, 0), 2: (4, 0)}), Scripted([]))
+    assert g.is_terminal() and g.end == GameOver(None, "draw", "unreachable", 0)
+    assert g.winner is None and g.result == "draw" and g.returns() == [0.0, 0.0]
+    assert g.legal_actions() == []
+    with pytest.raises(IllegalAction, match="over"):
+        g.pass_turn()
+
+
+def test_diagonal_contact_is_not_an_island():
+    g = Game(board("a./.b", {1: (0, 0), 2: (1, 1)}), Scripted([]))
+    assert not g.is_terminal()
+    assert g.guerilla((0, 0)) == [CellsChanged(((0, 0),)), TurnPassed(2)]
+    assert g.is_legal_cross(0, 0, Action.GUERILLA) is False
+
+
+def test_a_game_that_becomes_unreachable_ends_in_a_draw():
+    # Players 1 and 3 share one land mass, player 2 sits alone on an island: once player 1 has taken player
+    # 3's capital, no alive player can reach another (§2.9).
+    g = Game(board("aAcc.bb", {1: (0, 0), 2: (6, 0), 3: (2, 0)}), Scripted([0]))
+    assert not g.is_terminal()
+    events = g.attack([(2, 0)])
+    assert CapitalCaptured(3, 1, (2, 0)) in events
+    # Nobody can take anything from anybody any more: the strict reset fires before the draw is found.
+    assert grid(g.board) == "aaaa.bb" and Reset() in events
+    assert events[-1] == GameOver(None, "draw", "unreachable", 1)
+    assert g.end == events[-1] and g.winner is None and g.alive == [1, 2] and g.returns() == [0.0, 0.0, 0.0]
+
+
+def test_turn_cap_ends_on_land():
+    g = Game(board(*T1), Scripted([0]), max_turns=3)
+    g.attack([(2, 1)])
+    assert g.pass_turn() == [TurnPassed(2)]
+    assert g.turns == 1
+    g.pass_turn()
+    events = g.pass_turn()
+    assert events == [GameOver(1, "land", "", 3, (7, 5))]
+    assert g.is_terminal() and g.winner == 1 and g.result == "land" and g.returns() == [1.0, -1.0]
+    assert g.turns == 3
+
+
+def test_turn_cap_with_equal_land_is_a_draw():
+    g = Game(board("aabb/aabb", {1: (0, 0), 2: (3, 0)}), Scripted([]), max_turns=2)
+    g.pass_turn()
+    assert g.pass_turn() == [GameOver(None, "draw", "land", 2, (4, 4))]
+    assert g.returns() == [0.0, 0.0]
+
+
+def test_a_loaded_game_past_its_cap_is_over():
+    g = Game(board("aabb/aaab", {1: (0, 0), 2: (3, 0)}), Scripted([]), max_turns=10, turns=10)
+    assert g.end == GameOver(1, "land", "", 10, (5, 3))
+    with pytest.raises(ValueError, match="max_turns"):
+        Game(board(*T1), Scripted([]), max_turns=0)
+
+
+def test_turns_count_every_turn_and_the_last():
+    g = Game(board("aaAbbb/aaAbbb/aaAbbb", {1: (0, 0), 2: (3, 1)}), Scripted([5, 0]))
+    g.pass_turn()
+    g.pass_turn()
+    assert g.turns == 2
+    g.attack([])
+    events = g.attack([(3, 1)])
+    assert events[-1] == GameOver(1, "win", "", 3)

@@ -1,11 +1,13 @@
-"""The worked scenarios T1–T24 of spec/motti.md §9 (T21, player strings, is tested with common/displays.py;
-T23, the generator, in test_generate.py)."""
+"""The worked scenarios T1–T26 of spec/motti.md §9 under the reset rule each one names (T21, player strings,
+is tested with common/displays.py; T23, the generator, in test_generate.py). The games are composed through
+motti/compose.py, as the front ends do."""
 
 from __future__ import annotations
 
 import pytest
 from motti_maps import board, game, grid
 
+from motti.compose import Composer
 from motti.mapfile import dump_map, parse_map, reduce_players, renumber
 from motti.rules import (
     Action,
@@ -18,6 +20,13 @@ from motti.rules import (
     Reset,
     TurnPassed,
 )
+
+
+def legal_for(g: Composer, player: int, action: Action):
+    """The legal mask of *player* (not necessarily in turn) on *g*'s board."""
+    from motti.rules import legal_mask
+
+    return legal_mask(g.board, player, action)
 
 
 def cells(mask) -> set[tuple[int, int]]:
@@ -158,25 +167,44 @@ def test_t12_sea_isolation_is_not_encirclement():
     assert not [e for e in events if isinstance(e, Encircled)]
 
 
+@pytest.mark.parametrize("reset_rule", ["strict", "empty"])
 @pytest.mark.parametrize("rule", ["v3", "v2"])
-def test_t13_capital_capture_one_heir(rule):
-    g = game(*T13, draws=[0], capital_rule=rule)
+def test_t13_capital_capture_one_heir(rule, reset_rule):
+    g = game(*T13, draws=[0], capital_rule=rule, reset_rule=reset_rule)
     events = g.attack([(3, 1)])
     assert grid(g.board) == "aaAaaa/aaAAaa/aaAaaa"
     assert g.board.capitals == {1: (0, 0), 2: None}
     assert CapitalCaptured(2, 1, (3, 1)) in events
     assert Eliminated(2, "capital") in events
-    assert events[-1] == GameOver(1)
+    # No reset although nobody can take anything any more: only one player is alive (§2.4).
+    assert not [e for e in events if isinstance(e, Reset)]
+    assert events[-1] == GameOver(1, "win", "", 1)
     assert g.winner == 1 and g.is_terminal() and g.returns() == [1.0, -1.0]
     with pytest.raises(IllegalAction, match="over"):
         g.attack([])
 
 
-def test_t14_capital_capture_two_heirs():
+def test_t14_capital_capture_two_heirs_under_empty():
+    caps = {1: (0, 0), 2: (2, 1), 3: (6, 0)}
+    g = game("aAbbbCc/aAbbbCc/aAbbbCc", caps, draws=[0, 5, 5, 5, 5, 5], reset_rule="empty")
+    events = g.attack([(2, 1)])
+    assert grid(g.board) == "aAaacCc/aAAacCc/aAaacCc"
+    assert Reset() not in events
+    assert g.alive == [1, 3] and g.attacks_left == 5 and g.current_player == 1
+    for _ in range(5):
+        events = g.attack([])
+    assert events[-1] == TurnPassed(3)
+
+
+def test_t14_capital_capture_two_heirs_then_the_strict_reset():
     caps = {1: (0, 0), 2: (2, 1), 3: (6, 0)}
     g = game("aAbbbCc/aAbbbCc/aAbbbCc", caps, draws=[0, 5, 5, 5, 5, 5])
-    g.attack([(2, 1)])
-    assert grid(g.board) == "aAaacCc/aAAacCc/aAaacCc"
+    assert g.game.reset_rule == "strict" and g.game.takeable == 2
+    events = g.attack([(2, 1)])
+    # Players 1 and 3 no longer touch: nobody can take an unoccupied cell of another, so the reset follows.
+    assert events.index(Reset()) > events.index(Eliminated(2, "capital"))
+    assert grid(g.board) == "aaaaccc/aaaaccc/aaaaccc"
+    assert g.board.capitals == {1: (0, 0), 2: None, 3: (6, 0)}
     assert g.alive == [1, 3] and g.attacks_left == 5 and g.current_player == 1
     for _ in range(5):
         events = g.attack([])
@@ -190,8 +218,9 @@ def test_t14_v2_rule():
     assert grid(g.board) == "aAaaaCc/aAAaaCc/aAaaaCc"
 
 
-def test_t15_global_reset():
-    g = game("AABB/AaBB", {1: (0, 0), 2: (3, 0)})
+@pytest.mark.parametrize("reset_rule", ["strict", "empty"])
+def test_t15_global_reset(reset_rule):
+    g = game("AABB/AaBB", {1: (0, 0), 2: (3, 0)}, reset_rule=reset_rule)
     events = g.defend([(1, 1)])
     assert Reset() in events
     assert grid(g.board) == "aabb/aabb"
@@ -199,8 +228,17 @@ def test_t15_global_reset():
     assert g.current_player == 2
 
 
-def test_t16_reset_inside_an_attack_turn():
-    g = game("AABB/AaBB", {1: (0, 0), 2: (3, 0)}, draws=[0])
+def test_t15_strict_count_drops_from_one_to_zero():
+    # Player 2's (2,1) touches player 1's free (1,1): the count is 1; the Defend takes it to 0.
+    g = game("AABB/AaBB", {1: (0, 0), 2: (3, 0)})
+    assert g.game.takeable == 1
+    g.defend([(1, 1)])
+    assert g.game.takeable == 0
+
+
+@pytest.mark.parametrize("reset_rule", ["strict", "empty"])
+def test_t16_reset_inside_an_attack_turn(reset_rule):
+    g = game("AABB/AaBB", {1: (0, 0), 2: (3, 0)}, draws=[0], reset_rule=reset_rule)
     events = g.attack([(1, 1)])
     assert Reset() in events
     assert grid(g.board) == "aabb/aabb"
@@ -264,10 +302,40 @@ def test_t22_named_player_is_kept():
 
 def test_t24_window_close():
     caps = {1: (0, 0), 2: (2, 0), 3: (5, 0)}
-    g = game("aAbbCc/aAbbCc/aabbcc", caps)
+    g = game("aAbbCc/aAbbCc/aabbcc", caps, reset_rule="empty")
     events = g.defeat([2])
     assert grid(g.board) == "aAacCc/aAacCc/aaaccc"
     assert Eliminated(2, "closed") in events
     assert g.alive == [1, 3] and g.current_player == 1
     assert g.pass_turn() == [TurnPassed(3)]
     assert g.pass_turn() == [TurnPassed(1)]
+
+
+def test_t24_window_close_under_strict_resets():
+    # Under the default rule the division leaves nobody able to take anything from anybody: a reset follows.
+    caps = {1: (0, 0), 2: (2, 0), 3: (5, 0)}
+    g = game("aAbbCc/aAbbCc/aabbcc", caps)
+    events = g.defeat([2])
+    assert events.index(Reset()) > events.index(Eliminated(2, "closed"))
+    assert grid(g.board) == "aaaccc/aaaccc/aaaccc"
+    assert g.alive == [1, 3] and g.current_player == 1
+
+
+@pytest.mark.parametrize("reset_rule, after", [("strict", "aabbb/aabbb"), ("empty", "AABbb/AABbb")])
+def test_t25_the_strict_reset_leaves_no_cell_to_hide_behind(reset_rule, after):
+    g = game("AaBbb/AaBbb", {1: (0, 0), 2: (4, 0)}, reset_rule=reset_rule)
+    assert {(1, 0), (1, 1)} <= cells(legal_for(g, 2, Action.GUERILLA))
+    events = g.defend([(1, 0), (1, 1)])
+    assert grid(g.board) == after
+    assert (Reset() in events) == (reset_rule == "strict")
+    assert g.current_player == 2
+
+
+@pytest.mark.parametrize("reset_rule", ["strict", "empty"])
+def test_t26_the_opening_does_not_reset(reset_rule):
+    g = game("aabb/aabb", {1: (0, 0), 2: (3, 0)}, reset_rule=reset_rule)
+    assert g.game.takeable == 0
+    events = g.defend([(0, 0)])
+    assert Reset() not in events
+    assert grid(g.board) == "Aabb/aabb"
+    assert g.game.takeable == 0 and g.current_player == 2

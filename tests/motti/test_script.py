@@ -117,9 +117,9 @@ def test_malformed_line():
 def test_line_after_the_end():
     game = Game(parse_map(T13).board, Scripted([0]))
     events = play_script(game, "attack 3,1\n# comments are still fine\n\n", "s")
-    assert events[-1] == GameOver(1)
+    assert events[-1] == GameOver(1, "win", "", 1)
     game = Game(parse_map(T13).board, Scripted([0]))
-    with pytest.raises(ScriptError, match=r"^s:2: the game is over \(player 1 won\)"):
+    with pytest.raises(ScriptError, match=r"^s:2: the game is over \(P1 wins after 1 turn\)"):
         play_script(game, "attack 3,1\npass\n", "s")
 
 

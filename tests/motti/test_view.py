@@ -9,6 +9,7 @@ import pygame
 import pytest
 
 from motti import view
+from motti.compose import Composer
 from motti.rules import Action, Board, Game
 
 
@@ -38,7 +39,7 @@ MIXED = (["aaab.fF", "AaBbb.f", ".cCbbgG", "dDeEhHi"], {1: (0, 0), 2: (3, 0), 3:
 
 
 def game(spec=T1, *draws: int) -> Game:
-    return Game(board(*spec), Draws(*draws))
+    return Composer(Game(board(*spec), Draws(*draws)))
 
 
 def expected_colour(rows: list[str], x: int, y: int) -> tuple[int, int, int]:
@@ -107,7 +108,7 @@ def test_cell_at_and_toolbar_box_at():
 @pytest.mark.parametrize("size", [(480, 200 + 0), (643, 331), (60, 88), (28 + 3, 16 + 72), (1000, 600)])
 def test_probe_pixels_show_the_pure_fill_colour(size):
     rows, capitals = MIXED
-    g = Game(board(rows, capitals), Draws())
+    g = Composer(Game(board(rows, capitals), Draws()))
     g.toggle_cross(1, 0)    # crosses on own and enemy cells: drawn inside the cell only
     g.toggle_cross(2, 0)
     surface = view.render(g, size, (1,))
@@ -211,7 +212,7 @@ def test_selected_box_follows_the_action_and_indicator_the_player():
 
 
 def test_legend_names_the_turn_and_the_winner():
-    g2 = Game(board(["aaAbbb", "aaAbbb", "aaAbbb"], {1: (0, 0), 2: (3, 1)}), Draws(0))
+    g2 = Composer(Game(board(["aaAbbb", "aaAbbb", "aaAbbb"], {1: (0, 0), 2: (3, 1)}), Draws(0)))
     assert view.turn_text(g2, (1,)) == "Your move, player 1"
     assert view.turn_text(g2, (2,)) == "waiting for P1"
     assert view.turn_text(g2, (2,), computer={1}) == "P1 (computer) is thinking"
@@ -263,7 +264,7 @@ def test_render_is_the_window_size_and_handles_tiny_windows():
 
 def test_sea_has_waves_and_no_grid_lines_and_land_keeps_them():
     rows, capitals = MIXED
-    g = Game(board(rows, capitals), Draws())
+    g = Composer(Game(board(rows, capitals), Draws()))
     for size in [(480, 200), (1000, 600), (60, 88)]:
         surface = view.render(g, size, (1,))
         x0, y0, c = view.layout(*size, 7, 4)
@@ -288,7 +289,7 @@ def test_sea_has_waves_and_no_grid_lines_and_land_keeps_them():
 @pytest.mark.parametrize("size", [(1000, 300), (300, 200)])
 def test_legend_shows_every_players_colour_and_number_and_slashes_the_ones_out(size):
     rows, capitals = MIXED
-    g = Game(board(rows, capitals), Draws())
+    g = Composer(Game(board(rows, capitals), Draws()))
     g.defeat([2], cause="quit")
     surface = view.render(g, size, (1,))
     band = view.legend_rect(size)
