@@ -570,14 +570,14 @@ def stage_encirclement(res: _Resolution) -> list[Event]:
 
 def count_takeable(board: Board) -> int:
     """§2.8: how many alive players can reach, by the guerilla rule, an unoccupied cell owned by someone else.
-    """
-    unoccupied = board.land & ~board.occupied
-    count = 0
-    for player in board.alive_players():
-        own = board.owner == player
-        if (unoccupied & ~own & _dilate8(own & board.occupied)).any():
-            count += 1
-    return count
+
+    Vectorised over the players: each occupied cell carries its owner's bit, spread to the 8 neighbours; an
+    unoccupied cell keeps the bits of the other players next to it."""
+    owner_bit = np.left_shift(1, board.owner.astype(np.int32))
+    near = _dilate8(np.where(board.occupied & board.land, owner_bit, 0))
+    free = board.land & ~board.occupied
+    reach = near[free] & ~owner_bit[free]
+    return int(np.bitwise_or.reduce(reach)).bit_count() if reach.size else 0
 
 
 def _reset(board: Board) -> list[Event]:
@@ -628,6 +628,10 @@ def can_meet(board: Board, components: np.ndarray) -> bool:
     """§2.9: whether two alive players own land in one 8-connected land component (``components`` from
     :func:`land_components`), so that an Attack or a Guerilla may one day touch another player."""
     alive = board.alive_players()
+    if len(alive) < 2:
+        return False
+    if int(components.max()) == 1:
+        return True
     owner = np.where(board.land, board.owner, 0)
     present = np.zeros((int(components.max()) + 1, board.players + 1), dtype=bool)
     present[components, owner] = True
