@@ -316,7 +316,8 @@ def test_last_turn_marks_gains_solid_in_the_movers_colour_losses_dashed_in_the_n
     """T6: player 1 defends (2,3) and encircles (2,2) of player 2 (spec §6 "The last turn")."""
     from motti.announce import Chronicle
 
-    g = Game(board(["aaaabbb", "aAAAbbb", "aABAbbb", "aAaAbbb", "aaaabbb"], {1: (0, 0), 2: (6, 0)}), Draws())
+    rows = ["aaaabbb", "aAAAbbb", "aABAbbb", "aAaAbbb", "aaaabbb"]
+    g = Composer(Game(board(rows, {1: (0, 0), 2: (6, 0)}), Draws()))
     chronicle = Chronicle(1)
     chronicle.record(g.apply(("defend", [(2, 3)])), "defend")
     size = (480, 232)
