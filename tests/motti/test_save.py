@@ -16,7 +16,7 @@ from motti.cli import main
 from motti.compose import Composer
 from motti.frontend import Frontend
 from motti.generate import generate
-from motti.mapfile import load_map, parse_map
+from motti.mapfile import MapError, load_map, parse_map
 from motti.rules import Action, Game
 
 
@@ -215,3 +215,33 @@ def test_a_save_is_a_map_the_cli_resumes_in_script_mode(tmp_path, capsys, attack
     assert main([str(path), "--script", str(script), "--seed", "1", "--final", str(final)]) == 0
     state = load_map(final)
     assert (state.turn, state.attacks) == ((1, 6) if attacks == 1 else (2, 5))
+
+
+def test_the_state_lines_round_trip_and_name_their_errors() -> None:
+    game = Composer(Game(parse_map(TWO).board, random.Random(0), reset_rule="strict", capital_rule="v2",
+                         max_turns=90))
+    game.defend([(0, 0)])
+    text = savegame.save_text(game, {2: "hard"})
+    lines = text.splitlines()
+    takeable = game.game.takeable
+    assert lines[lines.index("turn 2"):lines.index("grid")] == [
+        "turn 2", "attacks 6", "turns 1", "reset-rule strict", "capital-rule v2", f"takeable {takeable}",
+        "max-turns 90", "computer 2 hard"]
+    state = parse_map(text, "saved.map")
+    assert (state.turns, state.reset_rule, state.capital_rule, state.takeable, state.max_turns,
+            state.computer) == (1, "strict", "v2", takeable, 90, {2: "hard"})
+    resumed = resume(text, random.Random(0))
+    same_state(game, resumed)
+    assert savegame.save_text(resumed, {2: "hard"}) == text
+    lines = text.splitlines()
+    for old, bad, error in (
+        ("reset-rule strict", "reset-rule loose", "12: expected 'reset-rule strict|empty'"),
+        ("computer 2 hard", "computer 2 expert", "10: expected 'computer K easy|medium|hard'"),
+        ("computer 2 hard", "computer 3 hard", "10: expected a player 1 to 2, found 3"),
+        ("max-turns 90", "max-turns 0", "11: max-turns must be at least 1, found 0"),
+        ("max-turns 90", "turns 2", "1: a second 'turns' line"),
+    ):
+        n = lines.index(old) + 1
+        with pytest.raises(MapError) as caught:
+            parse_map(text.replace(f"{old}\n", f"{bad}\n"), "saved.map")
+        assert str(caught.value).startswith(f"saved.map:{n}:{error}"), str(caught.value)

@@ -1,0 +1,163 @@
+"""Headless matches, the turn cap and games that cannot end, from the command line (spec/motti.md §2.9, §2.10,
+issue 10): real ``python -m motti`` processes, no display and no terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+T13 = """\
+motti-map 1
+size 6 3
+players 2
+capital 1 0 0
+capital 2 3 1
+grid
+aaAbbb
+aaAbbb
+aaAbbb
+"""
+
+ISLANDS = """\
+motti-map 1
+size 7 2
+players 2
+capital 1 0 0
+capital 2 6 1
+grid
+aaa.bbb
+aaa.bbb
+"""
+
+
+def motti(cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    return subprocess.run([sys.executable, "-m", "motti", *argv], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300, stdin=subprocess.DEVNULL)
+
+
+def test_headless_computer_game_is_won_and_the_status_says_so(tmp_path):
+    (tmp_path / "t13.map").write_text(T13)
+    done = motti(tmp_path, "t13.map", "--computer", "1,2", "--headless", "--seed", "1", "--status", "s.json",
+                 "--save", "saved.map")
+    assert done.returncode == 0, done.stderr
+    # Player 1's Guerilla onto the free capital diagonal to its wall takes it at once (T13).
+    assert done.stdout == "P1 wins after 1 turn\n" and done.stderr == ""
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert (status["winner"], status["turns"], status["result"], status["turn"]) == (1, 1, "win", None)
+    saved = (tmp_path / "saved.map").read_text().splitlines()
+    assert {"turns 1", "reset-rule strict", "capital-rule v3", "computer 1 medium",
+            "computer 2 medium"} <= set(saved)
+    assert not [line for line in saved if line.split()[:1] in (["turn"], ["attacks"])]
+
+
+def test_headless_turn_cap_ends_on_land(tmp_path):
+    done = motti(tmp_path, "generate", "--seed", "4", "--computer", "1,2", "--headless", "--max-turns", "3",
+                 "--status", "s.json")
+    assert done.returncode == 0, done.stderr
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert status["turns"] == 3 and status["result"] in ("land", "draw")
+    land = {p: sum(row.lower().count(chr(ord("a") + p - 1)) for row in status["board"]) for p in (1, 2)}
+    most = max(land.values())
+    counts = "–".join(str(n) for n in sorted(land.values(), reverse=True))
+    if status["result"] == "land":
+        assert land[status["winner"]] == most > min(land.values())
+        assert done.stdout == f"P{status['winner']} wins on land after 3 turns: {counts}\n"
+    else:
+        assert status["winner"] is None and done.stdout == f"draw on land after 3 turns: {counts}\n"
+
+
+def test_headless_islands_are_a_draw_at_once(tmp_path):
+    (tmp_path / "islands.map").write_text(ISLANDS)
+    done = motti(tmp_path, "islands.map", "--computer", "1,2", "--headless", "--seed", "3", "--status",
+                 "s.json")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "draw: no player can reach another\n"
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert (status["winner"], status["turns"], status["result"]) == (None, 0, "draw")
+
+
+@pytest.mark.parametrize("argv, error", [
+    (["--computer", "2"], "motti: --headless: player 1 is not a computer player (name every player with "
+                          "--computer)\n"),
+    (["--computer", "1,2", "-c"], "motti: -c: --headless plays without display or terminal\n"),
+])
+def test_headless_refuses_humans_and_displays(tmp_path, argv, error):
+    (tmp_path / "t13.map").write_text(T13)
+    done = motti(tmp_path, "t13.map", "--headless", *argv)
+    assert done.returncode == 2 and done.stderr == error and done.stdout == ""
+
+
+def test_script_mode_announces_the_end_and_writes_the_whole_state(tmp_path):
+    (tmp_path / "t13.map").write_text(T13)
+    (tmp_path / "moves").write_text("attack 3,1\n")
+    done = motti(tmp_path, "t13.map", "--script", "moves", "--seed", "0", "--final", "end.map",
+                 "--reset-rule", "empty", "--max-turns", "50")
+    final = (tmp_path / "end.map").read_text().splitlines()
+    # Seed 0 draws 3 first: the attack on (3,1) fails and the game goes on.
+    assert done.returncode == 0 and done.stdout == "", done.stderr
+    assert {"turn 1", "attacks 5", "turns 0", "reset-rule empty", "capital-rule v3",
+            "max-turns 50"} <= set(final)
+    assert not [line for line in final if line.startswith("takeable")]
+
+
+def test_script_mode_on_islands_says_the_game_is_a_draw(tmp_path):
+    (tmp_path / "islands.map").write_text(ISLANDS)
+    (tmp_path / "moves").write_text("pass\n")
+    done = motti(tmp_path, "islands.map", "--script", "moves", "--seed", "0")
+    assert done.returncode == 2
+    assert done.stderr == ("motti: moves:1: the game is over (draw: no player can reach another); no further "
+                           "action is possible\n")
+    (tmp_path / "moves").write_text("# nothing to play\n")
+    done = motti(tmp_path, "islands.map", "--script", "moves", "--seed", "0")
+    assert done.returncode == 0 and done.stdout == "draw: no player can reach another\n"
+
+
+def test_max_turns_must_be_a_positive_number(tmp_path):
+    done = motti(tmp_path, "generate", "--max-turns", "0", "--headless", "--computer", "1,2")
+    assert done.returncode == 2
+    assert done.stderr == "motti: argument --max-turns: expected a whole number of at least 1, found '0'\n"
+
+
+TWO_SAVED = """\
+motti-map 1
+size 10 3
+players 2
+capital 1 0 1
+capital 2 9 1
+turn 2
+attacks 6
+{lines}grid
+aaaaabbbbb
+aaaaabbbbb
+aaaaabbbbb
+"""
+
+
+def test_a_save_resumes_with_its_turns_rules_cap_and_computer_players(tmp_path):
+    lines = "turns 5\nreset-rule empty\ncapital-rule v2\nmax-turns 6\ncomputer 2 medium\n"
+    (tmp_path / "saved.map").write_text(TWO_SAVED.format(lines=lines))
+    # Only player 1 is named a computer player here: player 2 is one in the save, so the match is headless.
+    done = motti(tmp_path, "saved.map", "--computer", "1", "--headless", "--seed", "2", "--save", "again.map",
+                 "--max-turns", "40", "--reset-rule", "strict")
+    assert done.returncode == 0, done.stderr
+    assert "after 6 turns" in done.stdout                       # the save's cap, not the command line's
+    again = (tmp_path / "again.map").read_text().splitlines()
+    assert {"turns 6", "reset-rule empty", "capital-rule v2", "max-turns 6", "computer 1 medium",
+            "computer 2 medium"} <= set(again)
+
+
+def test_a_save_without_the_new_lines_takes_the_command_line_then_the_defaults(tmp_path):
+    (tmp_path / "saved.map").write_text(TWO_SAVED.format(lines=""))
+    done = motti(tmp_path, "saved.map", "--computer", "1,2", "--headless", "--seed", "2", "--save",
+                 "again.map", "--max-turns", "2", "--capital-rule", "v2")
+    assert done.returncode == 0, done.stderr
+    assert "after 2 turns" in done.stdout
+    again = (tmp_path / "again.map").read_text().splitlines()
+    assert {"turns 2", "reset-rule strict", "capital-rule v2", "max-turns 2"} <= set(again)
+    assert [line for line in again if line.startswith("takeable ")]
