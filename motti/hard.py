@@ -200,8 +200,8 @@ def _reset_triggers(game: Game, me: int) -> list[Cell]:
     mask = legal_mask(board, me, Action.ATTACK) & pending
     out = []
     for cell in ai._cells(mask):
-        trial = clone(game, ai._FirstCross(0))
-        if any(isinstance(event, Reset) for event in trial.attack([cell])):
+        trial = game.clone()
+        if any(isinstance(event, Reset) for event in trial.attack([cell], draw=0)):
             out.append(cell)
     return out
 

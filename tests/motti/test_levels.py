@@ -57,7 +57,7 @@ def test_conquering_a_ring_cell_scores_positively() -> None:
     game = game_of(text, reset_rule="strict")
     before = ai.evaluate(game, 1)
     after = ai.clone(game)
-    after.attack([(3, 1)])
+    after.attack([(3, 1)], draw=0)
     assert after.board.owner[1, 3] == 1
     assert ai.evaluate(after, 1) > before
     values = dict((cell, value) for value, cell in ai._Planner(game, random.Random(1)).attack_values())
