@@ -14,15 +14,19 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from selfplay import measure
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from motti import ai
-from motti.generate import generate
-from motti.mapfile import find_map, load_map
-from motti.rules import Game, Reset
+from selfplay import measure  # noqa: E402
+
+from motti import ai  # noqa: E402
+from motti.generate import generate  # noqa: E402
+from motti.mapfile import find_map, load_map  # noqa: E402
+from motti.rules import Game, Reset  # noqa: E402
 
 Chooser = Callable[[Game, random.Random], tuple]
 

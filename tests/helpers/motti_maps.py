@@ -39,6 +39,19 @@ aaabbbccc
 aaabbbccc
 """
 
+#: Spec §9 T13: player 1's wall next to player 2's free capital (3,1), 6x3.
+T13 = """\
+motti-map 1
+size 6 3
+players 2
+capital 1 0 0
+capital 2 3 1
+grid
+aaAbbb
+aaAbbb
+aaAbbb
+"""
+
 
 class Scripted(random.Random):
     """A Random whose randrange(6) returns the scripted draws in order (and fails the test on any other use).

@@ -10,18 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-T13 = """\
-motti-map 1
-size 6 3
-players 2
-capital 1 0 0
-capital 2 3 1
-grid
-aaAbbb
-aaAbbb
-aaAbbb
-"""
+from motti_maps import T13
 
 ISLANDS = """\
 motti-map 1

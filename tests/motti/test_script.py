@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from motti_maps import T13
 
 from motti.mapfile import dump_map, parse_map
 from motti.rules import Game, GameOver, TurnPassed
@@ -30,16 +31,6 @@ grid
 aabb
 aAbb
 aabb
-"""
-T13 = """motti-map 1
-size 6 3
-players 2
-capital 1 0 0
-capital 2 3 1
-grid
-aaAbbb
-aaAbbb
-aaAbbb
 """
 
 
