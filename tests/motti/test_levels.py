@@ -12,6 +12,7 @@ import pytest
 from common.cli import UsageError
 from common.loop import Command, Inbox
 from motti import ai, cli, hard
+from motti.compose import Composer
 from motti.generate import generate
 from motti.mapfile import parse_map
 from motti.rules import Action, Game
@@ -254,7 +255,7 @@ def test_the_thinker_answers_through_the_inbox_and_drops_stale_answers() -> None
 def test_the_loop_runs_on_while_the_computer_thinks_and_a_quit_meanwhile_drops_its_move() -> None:
     from motti.frontend import Frontend
 
-    game = Game(generate(20, 15, 3, random.Random(5)), random.Random(5), turn=2)
+    game = Composer(Game(generate(20, 15, 3, random.Random(5)), random.Random(5), turn=2))
     inbox = Inbox()
     frontend = Frontend(game, inbox, {}, computer={2: "hard"}, rng=random.Random(1), computer_delay=0.0)
     frontend._computer_move()                     # returns at once: the search runs in a worker thread

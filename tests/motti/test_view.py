@@ -366,7 +366,7 @@ def test_a_long_message_is_shortened_at_a_word_bound_on_the_legend():
     assert whole.startswith(text[:-1]) and whole[len(text) - 1] == " "   # cut at a word bound
 
 
-def _random_game(width: int, height: int, seed: int) -> Game:
+def _random_game(width: int, height: int, seed: int) -> Composer:
     rng = np.random.default_rng(seed)
     land = rng.random((height, width)) < 0.7
     columns = np.broadcast_to(np.arange(width), (height, width))
@@ -376,7 +376,8 @@ def _random_game(width: int, height: int, seed: int) -> Game:
     for player, (x, y) in zip((1, 2, 3), [(1, 1), (width - 2, 1), (width // 2, height - 2)], strict=True):
         land[y, x], owner[y, x] = True, player
         capitals[player] = (x, y)
-    return Game(Board(land=land, owner=owner, occupied=occupied, capitals=capitals, players=3), Draws())
+    return Composer(Game(Board(land=land, owner=owner, occupied=occupied, capitals=capitals, players=3),
+                         Draws()))
 
 
 def _colour_of(g: Game, x: int, y: int) -> tuple[int, int, int]:
