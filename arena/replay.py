@@ -14,6 +14,7 @@ Re-simulating the header and the recorded moves (:func:`verify`) reproduces ever
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -57,7 +58,8 @@ def default_path(map_name: str, seed: int, when: float | None = None) -> Path:
     return replay_dir() / f"{stamp}-{map_name}-s{seed}.jsonl"
 
 
-def header(arena: Arena, game: Game, *, seed: int, wire_ids: list[int], settings: dict) -> dict:
+def header(arena: Arena, game: Game, *, seed: int, wire_ids: list[int],
+           settings: dict[str, Any]) -> dict[str, Any]:
     """The header line's object for a game about to play its first round."""
     return {
         "type": "header", "format": FORMAT, "map": arena.name,
@@ -70,10 +72,10 @@ def header(arena: Arena, game: Game, *, seed: int, wire_ids: list[int], settings
 
 
 def round_line(game: Game, result: RoundResult, moves: list[tuple[int, str, str]],
-               connected: list[bool], ms: float | None = None) -> dict:
+               connected: list[bool], ms: float | None = None) -> dict[str, Any]:
     """The line of a round just played by *game* (state after the round); *connected*: per player, whether its
     client was connected in that round; *ms*: the round's duration."""
-    line = {
+    line: dict[str, Any] = {
         "type": "round", "round": result.round,
         "moves": [[pid, direction, facing] for pid, direction, facing in moves],
         "connected": list(connected),
@@ -87,7 +89,7 @@ def round_line(game: Game, result: RoundResult, moves: list[tuple[int, str, str]
     return line
 
 
-def arena_of(head: dict) -> Arena:
+def arena_of(head: dict[str, Any]) -> Arena:
     """The :class:`Arena` a header describes (walls from its rows, toxicity in hundredths)."""
     walls = np.array([[c == "#" for c in row] for row in head["walls"]], dtype=bool)
     toxicity = np.array(head["toxicity"], dtype=np.int16).reshape(walls.shape)
@@ -111,13 +113,11 @@ class ReplayWriter:
         self.failed = exc.strerror or str(exc)
         log.warning("cannot write the replay %s: %s; the game goes on without it", self.path, self.failed)
         if self._file is not None:
-            try:
+            with contextlib.suppress(OSError):
                 self._file.close()
-            except OSError:
-                pass
             self._file = None
 
-    def _write(self, obj: dict) -> None:
+    def _write(self, obj: dict[str, Any]) -> None:
         if self._file is not None:
             try:
                 self._file.write(json.dumps(obj, separators=(",", ":")) + "\n")
@@ -157,16 +157,16 @@ class ReplayWriter:
                 return
         s = server.settings
         settings = {"move_ms": s.move_ms, "prep_ms": s.prep_ms, "host": s.host, "port": server.port}
-        self._write(header(server.arena, server.game, seed=s.seed, wire_ids=server.wire_ids,
+        self._write(header(server.arena, server.playing, seed=s.seed, wire_ids=server.wire_ids,
                            settings=settings))
 
     def on_round(self, server: ArenaServer, result: RoundResult,
                  moves: list[tuple[int, str, str]]) -> None:
-        self._write(round_line(server.game, result, moves, server.connected,
+        self._write(round_line(server.playing, result, moves, server.connected,
                                server.round_ms[-1] if server.round_ms else None))
 
     def on_end(self, server: ArenaServer, table: list[TableRow]) -> None:
-        final = {"type": "final", "rounds": server.game.round, "table": [row.as_json() for row in table],
+        final = {"type": "final", "rounds": server.playing.round, "table": [row.as_json() for row in table],
                  "diagnostics": [d.as_json() for d in server.diagnostics()]}
         if server.stopped:
             final["stopped"] = server.stopped
@@ -193,15 +193,15 @@ class Replay:
     """A loaded replay: header, round lines in order, final line (None if the game was cut off)."""
 
     path: Path
-    header: dict
-    rounds: list[dict] = field(default_factory=list)
-    final: dict | None = None
+    header: dict[str, Any]
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    final: dict[str, Any] | None = None
 
     @property
     def arena(self) -> Arena:
         return arena_of(self.header)
 
-    def states(self) -> Iterator[tuple[int, dict]]:
+    def states(self) -> Iterator[tuple[int, dict[str, Any]]]:
         """(round, state) from the initial state (round 0) to the last recorded round; each state as the
         spectator window shows it (:func:`arena.server.spectator_state`: with the connection flags)."""
         yield 0, self.header["initial"]
@@ -379,8 +379,8 @@ def load(path: str | os.PathLike[str]) -> Replay:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise ReplayError(f"{path}:{line}: not a text file") from None
+        where = raw.count(b"\n", 0, exc.start) + 1
+        raise ReplayError(f"{path}:{where}: not a text file") from None
     replay: Replay | None = None
     head: HeaderLine | None = None
     walls = np.zeros((0, 0), dtype=bool)
@@ -389,21 +389,22 @@ def load(path: str | os.PathLike[str]) -> Replay:
             continue
         try:
             obj = _decode(line)
-            kind = obj.get("type") if isinstance(obj, dict) else None
+            record: dict[str, Any] = obj if isinstance(obj, dict) else {}
+            kind = record.get("type")
             if replay is None or head is None:
-                if kind != "header" or not isinstance(obj, dict) or obj.get("format") != FORMAT:
+                if kind != "header" or record.get("format") != FORMAT:
                     raise ReplayError(f"{path}:{number}: expected an arena replay header (format {FORMAT})")
                 head = _typed(obj, HeaderLine)
                 walls = _check_header(head)
-                replay = Replay(path, obj)
+                replay = Replay(path, record)
             elif replay.final is not None:
                 raise _Bad(f"a {kind!r} line after the final table")
             elif kind == "round":
                 _check_round(_typed(obj, RoundLine), head, walls, len(replay.rounds) + 1)
-                replay.rounds.append(obj)
+                replay.rounds.append(record)
             elif kind == "final":
                 _check_final(_typed(obj, FinalLine), head)
-                replay.final = obj
+                replay.final = record
             else:
                 raise _Bad(f"unexpected line type {kind!r}")
         except _Bad as exc:
@@ -430,7 +431,8 @@ class Verdict:
         return not self.rounds and not self.ending
 
 
-def differences(number: int, recorded: dict, simulated: dict, ids: list[int]) -> list[str]:
+def differences(number: int, recorded: dict[str, Any], simulated: dict[str, Any],
+                ids: list[int]) -> list[str]:
     """Lines naming what differs between a *recorded* and a *simulated* state of round *number*: the round
     counters, then per player (``player INDEX (id WIRE)``) each field that differs."""
     out = []
@@ -469,7 +471,7 @@ def _check_ending(replay: Replay, game: Game) -> list[str]:
     return problems
 
 
-def _rules_state(state: dict) -> dict:
+def _rules_state(state: dict[str, Any]) -> dict[str, Any]:
     """A recorded state without the ``connected`` flags that older replays kept in each player."""
     if not any("connected" in p for p in state["players"]):
         return state

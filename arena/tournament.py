@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import csv
 import itertools
@@ -410,10 +411,8 @@ async def _stop_group(proc: _Process) -> None:
         except (ProcessLookupError, PermissionError):
             break
         if sig == signal.SIGTERM:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), STOP_GRACE_S)
-            except TimeoutError:
-                pass
     await process.wait()
 
 
@@ -609,7 +608,7 @@ class Tournament:
 
 def clock(seconds: float) -> str:
     """``H:MM:SS`` (or ``M:SS`` under an hour)."""
-    whole = int(round(seconds))
+    whole = round(seconds)
     h, rest = divmod(whole, 3600)
     m, s = divmod(rest, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
