@@ -205,7 +205,8 @@ def nearest_capital(ys: np.ndarray, xs: np.ndarray, capitals: Sequence[tuple[int
     cx = np.array([c[0] for _, c in ordered], dtype=np.int64)
     cy = np.array([c[1] for _, c in ordered], dtype=np.int64)
     d2 = (xs.astype(np.int64)[:, None] - cx[None, :]) ** 2 + (ys.astype(np.int64)[:, None] - cy[None, :]) ** 2
-    return players[np.argmin(d2, axis=1)]
+    heirs: np.ndarray = players[np.argmin(d2, axis=1)]
+    return heirs
 
 
 # ------------------------------------------------------------------------------------------------- legality
@@ -216,10 +217,12 @@ def legal_mask(board: Board, player: int, action: Action) -> np.ndarray:
     unoccupied = board.land & ~board.occupied
     own = board.owner == player
     if action is Action.DEFEND:
-        return unoccupied & own
+        mask: np.ndarray = unoccupied & own
+        return mask
     own_occupied = own & board.occupied
     near = _dilate4(own_occupied) if action is Action.ATTACK else _dilate8(own_occupied)
-    return unoccupied & (own | near)
+    out: np.ndarray = unoccupied & (own | near)
+    return out
 
 
 def why_illegal(board: Board, player: int, action: Action, x: int, y: int) -> str | None:
@@ -234,7 +237,7 @@ def why_illegal(board: Board, player: int, action: Action, x: int, y: int) -> st
         return None
     if action is Action.DEFEND:
         return f"({x},{y}) is not your land (Defend takes only your own cells)"
-    steps = ((1, 0), (-1, 0), (0, 1), (0, -1))
+    steps: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
     if action is Action.GUERILLA:
         steps += ((1, 1), (1, -1), (-1, 1), (-1, -1))
     for dx, dy in steps:
@@ -369,7 +372,8 @@ def _divide_player(
 
 def _passable(board: Board, player: int, window: tuple[slice, slice]) -> np.ndarray:
     """§2.5: land owned by ``player`` plus other players' unoccupied land, over ``window``."""
-    return board.land[window] & ((board.owner[window] == player) | ~board.occupied[window])
+    passable: np.ndarray = board.land[window] & ((board.owner[window] == player) | ~board.occupied[window])
+    return passable
 
 
 def _open_border_ids(labels: np.ndarray, window: tuple[slice, slice], shape: tuple[int, int]) -> set[int]:
@@ -522,9 +526,10 @@ def stage_capital_capture_v3(res: _Resolution) -> list[Event]:
     events: list[Event] = []
     for player, by, cell in _captured(res):
         events.append(CapitalCaptured(player, by, cell))
-        handovers = _divide_player(
-            board, player, res.mover, res.tie_rule, lambda ys, xs, by=by: np.full(ys.shape, by, np.int8)
-        )
+        def to_capturer(ys: np.ndarray, xs: np.ndarray, by: int = by) -> np.ndarray:
+            return np.full(ys.shape, by, np.int8)
+
+        handovers = _divide_player(board, player, res.mover, res.tie_rule, to_capturer)
         more, changed = _apply_handovers(board, handovers)
         res.changed += changed
         events += more + _changed_events(changed) + [Eliminated(player, "capital")]
@@ -620,7 +625,7 @@ def stage_game_end(res: _Resolution) -> list[Event]:
 
 def land_components(land: np.ndarray) -> np.ndarray:
     """The 8-connected components of ``land`` ((H, W) bool): (H, W) int labels, 0 on sea (§2.9)."""
-    labels, _ = ndimage.label(land, structure=np.ones((3, 3), dtype=bool))
+    labels: np.ndarray = ndimage.label(land, structure=np.ones((3, 3), dtype=bool))[0]
     return labels
 
 

@@ -245,3 +245,13 @@ def test_the_state_lines_round_trip_and_name_their_errors() -> None:
         with pytest.raises(MapError) as caught:
             parse_map(text.replace(f"{old}\n", f"{bad}\n"), "saved.map")
         assert str(caught.value).startswith(f"saved.map:{n}:{error}"), str(caught.value)
+
+
+def test_a_window_on_islands_announces_the_draw_at_once() -> None:
+    islands = "motti-map 1\nsize 7 2\nplayers 2\ncapital 1 0 0\ncapital 2 6 1\ngrid\naaa.bbb\naaa.bbb\n"
+    front = frontend(Composer(Game(parse_map(islands).board, random.Random(0))), None, {"seat0": (1, 2)})
+    assert front.message == "draw: no player can reach another"
+    assert view.turn_text(front.game, (1, 2)) == "Draw: no player can reach another"
+    data = front.status_data()
+    assert (data["result"], data["winner"], data["turn"], data["turns"]) == ("draw", None, None, 0)
+    assert data["message"] == "draw: no player can reach another"
