@@ -18,6 +18,7 @@ What a bot knows comes from the protocol only: the map file, its own ``SET``/``T
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 from collections import deque
@@ -140,7 +141,7 @@ class Brain:
 
     @property
     def my_team(self) -> str:
-        return self.team.get(self.id, "BLUE")
+        return "BLUE" if self.id is None else self.team.get(self.id, "BLUE")
 
     def _free(self, x: int, y: int) -> bool:
         walls = self.walls
@@ -219,7 +220,7 @@ class Brain:
         for direction in options:
             dx, dy = VECTORS.get(direction, (0, 0))
             cell = (self.x + dx, self.y + dy)
-            score = -3 * self._cell_cost(cell)
+            score: float = -3 * self._cell_cost(cell)
             if reds:
                 score += 40 * min(danger.get(cell, 99), 12)
             else:
@@ -250,7 +251,7 @@ class Brain:
 
                 goal = min(reach, key=crow)
                 dist = self.distances([goal], limit=SEARCH_LIMIT)
-        best, best_score = "NONE", dist.get((self.x, self.y), 10 ** 6) * 10
+        best, best_score = "NONE", float(dist.get((self.x, self.y), 10 ** 6) * 10)
         for direction in options:
             dx, dy = VECTORS[direction]
             cell = (self.x + dx, self.y + dy)
@@ -270,6 +271,8 @@ class Brain:
 
     def _frontier(self) -> list[tuple[int, int]]:
         """A few free cells not visited recently, to explore towards when no blue is known."""
+        if self.walls is None:
+            return []
         height, width = self.walls.shape
         picks = []
         for _ in range(12):
@@ -291,7 +294,8 @@ async def run_bot(host: str = "127.0.0.1", port: int = 15000, strategy: str = "h
     try:
         reader, writer = await asyncio.open_connection(host, port)
     except OSError as exc:  # asyncio's strerror says "Connect call failed"; a gaierror's errno is negative
-        reason = os.strerror(exc.errno) if (exc.errno or 0) > 0 else exc.strerror or str(exc)
+        errno = exc.errno or 0
+        reason = os.strerror(errno) if errno > 0 else exc.strerror or str(exc)
         raise BotError(f"cannot connect to {host}:{port}: {reason}") from None
     splitter = wire.Splitter(limit=1 << 16)
     try:
@@ -309,8 +313,6 @@ async def run_bot(host: str = "127.0.0.1", port: int = 15000, strategy: str = "h
                 writer.write(wire.encode(*replies))
     finally:
         writer.close()
-        try:
+        with contextlib.suppress(ConnectionError, OSError):
             await writer.wait_closed()
-        except (ConnectionError, OSError):
-            pass
     return brain
