@@ -21,12 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from selfplay import measure  # noqa: E402
+from selfplay import measure
 
-from motti import ai  # noqa: E402
-from motti.generate import generate  # noqa: E402
-from motti.mapfile import find_map, load_map  # noqa: E402
-from motti.rules import Game, Reset  # noqa: E402
+from motti import ai
+from motti.generate import generate
+from motti.mapfile import find_map, load_map
+from motti.rules import Game, Reset
 
 Chooser = Callable[[Game, random.Random], tuple]
 

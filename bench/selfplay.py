@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common.game import SIMULTANEOUS, State, game_names, load  # noqa: E402
+from common.game import SIMULTANEOUS, State, game_names, load
 
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {"motti": {"max_turns": 200}}
 ACTION_CAP = 200_000

@@ -25,7 +25,7 @@ def test_actions_encode_move_and_facing() -> None:
     assert action("NORTH", "NORTH") == 0
     assert action("NONE", "NORTH_WEST") == 71
     assert decode(action("SOUTH_WEST", "EAST")) == ("SOUTH_WEST", "EAST")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^no arena action 72$"):
         decode(72)
 
 

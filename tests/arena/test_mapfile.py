@@ -51,7 +51,7 @@ def test_explicit_toxic_path(tmp_path):
     assert load_arena(path, other).toxicity.tolist() == [[20, 1, 1]]
 
 
-@pytest.mark.parametrize("text, line, col", [("#.#\n.x.\n", 2, 2), ("\t", 1, 1), ("..\n..\n..*", 3, 3)])
+@pytest.mark.parametrize(("text", "line", "col"), [("#.#\n.x.\n", 2, 2), ("\t", 1, 1), ("..\n..\n..*", 3, 3)])
 def test_bad_map_character_names_file_line_col(tmp_path, text, line, col):
     path = write(tmp_path, "bad.map", text)
     with pytest.raises(MapError) as info:
@@ -60,7 +60,7 @@ def test_bad_map_character_names_file_line_col(tmp_path, text, line, col):
     assert (info.value.line, info.value.col) == (line, col)
 
 
-@pytest.mark.parametrize("text, line, col, what", [
+@pytest.mark.parametrize(("text", "line", "col", "what"), [
     ("  \n 3a\n", 2, 3, "unexpected character 'a'"),
     ("   \n", 1, 3, "wider than the map"),
     ("  \n  \n  \n", 3, 1, "more rows than the map"),

@@ -21,7 +21,7 @@ def test_s17_round_bytes_encode_and_parse_back():
     assert p.parse_client("MOVE SOUTH_WEST EAST") == p.Move("SOUTH_WEST", "EAST")
 
 
-@pytest.mark.parametrize("message, text", [
+@pytest.mark.parametrize(("message", "text"), [
     (p.Id(3), "ID 3"), (p.IdOkay(), "ID_OKAY"), (p.IdNotOkay(), "ID_NOT_OKAY"), (p.Ping(), "PING"),
     (p.Connected(2), "CONNECTED 2"), (p.Disconnected(7), "DISCONNECTED 7"), (p.Disconnect(), "DISCONNECT"),
     (p.Map("/tmp/arena/office.map"), "MAP /tmp/arena/office.map"), (p.Life(0, 1), "LIFE 0.00 1"),

@@ -89,7 +89,7 @@ def test_verify_checks_the_final_table_and_that_the_game_finishes(tmp_path):
     winner = final["table"][0]
     forged = {**final, "table": [{**winner, "points": "9999/1", "shown": "9999.00"}, *final["table"][1:]]}
     cases = {
-        "forged.jsonl": (lines[:-1] + [json.dumps(forged)],
+        "forged.jsonl": ([*lines[:-1], json.dumps(forged)],
                          [f"final table row 1: points '9999/1', re-simulated {winner['points']!r}",
                           f"final table row 1: shown '9999.00', re-simulated {winner['shown']!r}"]),
         "nofinal.jsonl": (lines[:-1], [f"no final table (the game finished in round {final['rounds']})"]),
@@ -238,7 +238,7 @@ def _first_move(obj: dict, slot: int, value) -> None:
 
 @pytest.mark.parametrize(("line", "edit", "message"), [
     (0, lambda h: h.update(walls=h["walls"][:3]), "header: toxicity must match the walls: 3 rows of 12"),
-    (0, lambda h: h.update(walls=["#" * 3] + h["walls"][1:]), "header: walls must be equal rows"),
+    (0, lambda h: h.update(walls=["#" * 3, *h["walls"][1:]]), "header: walls must be equal rows"),
     (0, lambda h: h.update(players=99), "$.players: expected int <= 16"),
     (0, lambda h: h["initial"]["players"][1].update(x=-1), "$.initial.players[1].x: expected int >= 0"),
     ("move", lambda r: _first_move(r, 1, "UP"), "$.moves[0][1]: invalid enum value 'UP'"),

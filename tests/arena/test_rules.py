@@ -44,13 +44,13 @@ def test_directions_and_vectors():
     assert "NONE" in MOVES and "NONE" not in VECTORS
 
 
-@pytest.mark.parametrize("value, text", [(9873, "98.73"), (5, "0.05"), (0, "0.00"), (10000, "100.00"),
+@pytest.mark.parametrize(("value", "text"), [(9873, "98.73"), (5, "0.05"), (0, "0.00"), (10000, "100.00"),
                                          (-7, "-0.07")])
 def test_format_hundredths(value, text):
     assert format_hundredths(value) == text
 
 
-@pytest.mark.parametrize("value, text", [(Fraction(125, 8), "15.63"), (Fraction(1, 200), "0.01"),
+@pytest.mark.parametrize(("value", "text"), [(Fraction(125, 8), "15.63"), (Fraction(1, 200), "0.01"),
                                          (Fraction(1, 3), "0.33"), (Fraction(2, 3), "0.67"),
                                          (Fraction(427, 9), "47.44"), (Fraction(0), "0.00"),
                                          (Fraction(139, 5), "27.80"), (Fraction(-1, 200), "-0.01")])
@@ -75,11 +75,11 @@ def test_setup_distinct_free_cells_facing_north_and_seeded():
 
 def test_setup_errors():
     arena = arena_from_text("#.#")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="too few for 2 players"):
         Game(arena, 2, random.Random(1))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="at least one player"):
         Game(arena, 0, random.Random(1))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^\(0,0\) is not a free cell"):
         Game.with_positions(arena, [(0, 0)])
 
 
@@ -87,13 +87,13 @@ def test_setup_errors():
                                   (0, "NORTH", "NNE")])
 def test_bad_moves_raise(move):
     game = game_on(OPEN, [(1, 1), (5, 5)])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^unknown "):
         game.play_round([move])
 
 
 def test_second_move_of_one_player_raises():
     game = game_on(OPEN, [(1, 1), (5, 5)])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^second move of player 0"):
         game.play_round([(0, "EAST", "EAST"), (0, "WEST", "WEST")])
 
 
@@ -173,7 +173,7 @@ def test_cap_switches_remaining_blues():
     assert [(c.id, c.cause) for c in result.changes] == [(0, CAP), (1, CAP), (2, CAP)]
     assert all(game.players[i].points == Fraction(20 * 1, 10) for i in range(3))
     assert result.over and game.is_over()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^the game is over$"):
         game.play_round([])
 
 
@@ -236,5 +236,5 @@ def test_caught_player_keeps_energy_and_silent_players_still_count():
 
 
 def test_with_positions_rejects_shared_cells():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="distinct cells"):
         game_on(OPEN, [(1, 1), (1, 1)])

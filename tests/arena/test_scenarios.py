@@ -32,7 +32,7 @@ S1_MAP = "#...\n...#\n.#..\n"
 
 
 @pytest.mark.parametrize(
-    "direction, legal",
+    ("direction", "legal"),
     [("WEST", True), ("NORTH_WEST", True), ("NORTH", True), ("SOUTH", True), ("NONE", True),
      ("EAST", False), ("NORTH_EAST", False), ("SOUTH_EAST", False), ("SOUTH_WEST", False)],
 )
@@ -42,7 +42,7 @@ def test_s1_seed_example_legal_moves(direction, legal):
 
 
 @pytest.mark.parametrize(
-    "direction, target",
+    ("direction", "target"),
     [("WEST", (1, 1)), ("NORTH_WEST", (1, 0)), ("NORTH", (2, 0)), ("SOUTH", (2, 2)),
      ("EAST", (2, 1)), ("NORTH_EAST", (2, 1)), ("SOUTH_EAST", (2, 1)), ("SOUTH_WEST", (2, 1))],
 )
@@ -112,7 +112,7 @@ def test_s5_energy_clamps_at_zero_and_switches():
 
 
 # ------------------------------------------------------------------------- S6
-@pytest.mark.parametrize("digit, last_safe, lost", [("0", 31, 9920), (" ", 140, 9870)])
+@pytest.mark.parametrize(("digit", "last_safe", "lost"), [("0", 31, 9920), (" ", 140, 9870)])
 def test_s6_campers(digit, last_safe, lost):
     game = game_on("..", [(0, 0)], toxic=digit + " ", quiet_rounds=500)
     p = game.players[0]
@@ -195,7 +195,7 @@ def _walls(*cells, size=10) -> str:
 
 
 @pytest.mark.parametrize(
-    "blue, walls, extra, caught",
+    ("blue", "walls", "extra", "caught"),
     [((5, 4), (), (), True),
      ((3, 3), ((4, 3),), (), True),
      ((3, 3), ((4, 3), (3, 4)), (), False),
@@ -286,7 +286,7 @@ def _viewer_board(target, walls=(), others=()):
     return game
 
 
-@pytest.mark.parametrize("target, walls, seen", [
+@pytest.mark.parametrize(("target", "walls", "seen"), [
     ((5, 2), (), True),
     ((5, 7), (), False),
     ((7, 5), (), True),
@@ -308,7 +308,7 @@ def test_s15_any_player_in_between_hides(team):
 
 # ----------------------------------------------------------- refusal reasons (per-bot diagnostics)
 @pytest.mark.parametrize(
-    "direction, reason",
+    ("direction", "reason"),
     [("EAST", "wall"), ("SOUTH_WEST", "wall"), ("NORTH_EAST", "corner"), ("SOUTH_EAST", "corner"),
      ("NORTH", "player"), ("WEST", None)],
 )

@@ -133,7 +133,7 @@ def test_complete_game_split_and_packed_messages_in_normative_order():
     table = [(row.rank, row.id, row.points) for row in st.table]
     game = Game.from_snapshot(st.arena, st.states[-1])
     assert sorted(table) == sorted(game.standings())
-    assert all(not p.team == "BLUE" for p in game.players)
+    assert all(p.team != "BLUE" for p in game.players)
 
 
 def test_s18_a_2010_bot_plays_a_whole_game():
@@ -194,7 +194,7 @@ def test_s16_bad_line_third_move_silence_second_move_and_300_bytes(caplog):
     c.send(b"MOVE WEST WEST|")  # a second MOVE in the same round: ignored
     # D stays silent: round 1 ends at the deadline
     wait_for(lambda: len(st.rounds) == 1, "round 1")
-    number, moves, _ = st.rounds[0]
+    _number, moves, _ = st.rounds[0]
     assert moves == [(0, "EAST", "EAST"), (1, "SOUTH", "SOUTH"), (2, "NORTH_EAST", "NORTH")]
     assert st.states[1]["players"][2]["facing"] == "NORTH"
     assert st.states[1]["players"][3]["facing"] == "NORTH" and st.states[1]["players"][3]["stay"] == 1

@@ -30,7 +30,7 @@ def test_tan_cone_value():
     assert float(tan_cone()) == pytest.approx(math.tan(math.radians(89.5)), rel=1e-12)
 
 
-@pytest.mark.parametrize("facing, v, inside", [
+@pytest.mark.parametrize(("facing", "v", "inside"), [
     ("NORTH", (114, -1), True), ("NORTH", (115, -1), False), ("NORTH", (-114, -1), True),
     ("NORTH", (1, 0), False), ("NORTH", (0, 1), False), ("NORTH", (3, -1), True),
     ("EAST", (1, 114), True), ("EAST", (1, -115), False),
