@@ -5,7 +5,7 @@ A worked example for bot authors: everything it knows comes from the wire protoc
 ``TEAMCHANGE``). On top of that it
 
 - **remembers** every opponent it has seen, with the round it was seen in, and the toxicity of every cell it
-  has stood on (a cell never stood on is guessed at 0.01, most cells' value);
+  has stood on (a cell never stood on is guessed like the known cells around it, else at 0.01);
 - **plans paths** over the known map with breadth-first search under the movement rules of §2.4 (both
   orthogonal neighbours free for a diagonal step);
 - **weighs toxicity and the stay multiplier** (§2.5): staying costs toxicity × (rounds on the cell + 1), a
@@ -38,6 +38,8 @@ SAFE = 3
 reaches a neighbouring cell and catches)."""
 UNKNOWN_TOXICITY = 1
 """What a cell never stood on is guessed to cost (hundredths): the cleanest value, most cells' (§2.2)."""
+GUESS_RADIUS = 2
+"""How far (in cells, both ways) a known toxicity is taken as the guess for cells never stood on."""
 RIVAL = 6
 """Extra steps a red counts for a blue that another red is at least three steps closer to (leave it to that
 one)."""
@@ -91,13 +93,13 @@ class Planner:
 
     def toxicity(self, cell: Cell) -> int:
         """The toxicity of *cell* in hundredths: known if the bot stood on it, else guessed: toxic areas
-        come as rooms and corridors, so the value of a known cell up to two steps away, else
+        come as rooms and corridors, so the value of a known cell up to :data:`GUESS_RADIUS` cells away, else
         :data:`UNKNOWN_TOXICITY`."""
         known = self.brain.toxicity
         if len(known) > self._spread:
             for x, y in list(known)[self._spread:]:
-                for dy in range(-2, 3):
-                    for dx in range(-2, 3):
+                for dy in range(-GUESS_RADIUS, GUESS_RADIUS + 1):
+                    for dx in range(-GUESS_RADIUS, GUESS_RADIUS + 1):
                         self._guess[(x + dx, y + dy)] = known[(x, y)]
             self._spread = len(known)
         return known.get(cell, self._guess.get(cell, UNKNOWN_TOXICITY))
