@@ -156,8 +156,8 @@ class Planner:
         best, best_score = "NONE", None
         for direction, cell in self.options():
             near = danger.get(cell, 99)
-            score = 100 * min(near, SAFE) + 4 * room.get(direction, 0) + 2 * min(near, 12)
-            score += b.rng.random() - 10 * self.cost(cell)
+            score = 100 * min(near, SAFE) + 4 * room.get(direction, 0) + 2 * min(near, 12) + b.rng.random()
+            score -= 10 * self.cost(cell)
             if best_score is None or score > best_score:
                 best, best_score = direction, score
         nearest = min(reds, key=lambda r: _chebyshev(r[0], here))[0]
@@ -178,7 +178,7 @@ class Planner:
         old = self.opponents("RED", memory=60)
         best, best_score = "NONE", None
         for direction, cell in self.options():
-            score = -3 * self.cost(cell) - 2 * (cell not in b.toxicity)
+            score = -3.0 * self.cost(cell) - 2 * (cell not in b.toxicity)
             for seen, _, _ in old:
                 score += 0.3 * min(_chebyshev(seen, cell), 15)
             score += len(self.steps(cell)) * 0.05 + b.rng.random() * 0.1
@@ -195,15 +195,14 @@ class Planner:
             return self._search()
         mine = self.distances(here)
         reds = [cell for cell, _, _ in self.opponents("RED", memory=0)]
-        target, target_cost = None, None
-        for cell, age, _ in blues:
+        def reach(blue: tuple[Cell, int, int]) -> int:
+            cell, age, _ = blue
             d = mine.get(cell, HORIZON + _chebyshev(cell, here))
             rival = min((_chebyshev(r, cell) for r in reds), default=99)
-            cost = d + age + (RIVAL if rival + 3 <= d else 0)
-            if target_cost is None or cost < target_cost:
-                target, target_cost = (cell, age), cost
-        (tx, ty), age = target
-        goal = self._heading(target[0], age)
+            return d + age + (RIVAL if rival + 3 <= d else 0)
+
+        (tx, ty), age, _ = min(blues, key=reach)
+        goal = self._heading((tx, ty), age)
         towards = self.distances(goal)
         if here not in towards:
             towards = self.distances((tx, ty))
@@ -244,8 +243,7 @@ class Planner:
             towards = {}
         best, best_score = "NONE", None
         for direction, cell in self.options():
-            score = towards.get(cell, 0) * 10 if towards else 0
-            score += 3 * (b.visited.get(cell, -99) >= b.round - 8) + b.rng.random()
+            score = towards.get(cell, 0) * 10 + 3 * (b.visited.get(cell, -99) >= b.round - 8) + b.rng.random()
             if best_score is None or score < best_score:
                 best, best_score = direction, score
         return best, _sweep(b.facing, best)
