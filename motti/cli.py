@@ -26,8 +26,16 @@ import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from common.cli import EXIT_OK, Parser, UsageError, program_version, run_main
+
+if TYPE_CHECKING:  # the modules of a game are imported when one is played: --help and --version stay fast
+    from motti.compose import Composer
+    from motti.mapfile import MapState
+    from motti.rules import Board, Game
+
+T = TypeVar("T")
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -164,7 +172,7 @@ def _named_players(seats: Sequence[str]) -> set[int]:
     return named
 
 
-def _load_board(args: argparse.Namespace, rng: random.Random):
+def _load_board(args: argparse.Namespace, rng: random.Random) -> tuple[Board, Board, MapState | None]:
     """Load or generate the board, apply -p; return (board in play, board to write with -o, the loaded
     MapState whose state lines apply, or None)."""
     from motti.mapfile import MapError, find_map, load_map, reduce_players, renumber
@@ -203,7 +211,7 @@ def _load_board(args: argparse.Namespace, rng: random.Random):
     return reduced, renumber(reduced, renumbering), None
 
 
-def _write_output(path: str, board) -> None:
+def _write_output(path: str, board: Board) -> None:
     from common.save import write_atomic
     from motti.mapfile import dump_map
 
@@ -213,7 +221,7 @@ def _write_output(path: str, board) -> None:
         raise UsageError(f"-o {path}: cannot write: {error.strerror or error}") from None
 
 
-def _run_script(args: argparse.Namespace, game) -> int:
+def _run_script(args: argparse.Namespace, game: Game) -> int:
     from common.save import write_atomic
     from motti.announce import end_text
     from motti.compose import Composer
@@ -289,42 +297,37 @@ def run(argv: Sequence[str] | None = None) -> int:
     return _play(args, game, levels, random.Random(f"{seed}:computer"))
 
 
-def _new_game(args: argparse.Namespace, board, state, rng: random.Random):
+def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
+              rng: random.Random) -> tuple[Game, dict[int, str | None]]:
     """The rules' game and the computer players ``{player: level}``: each state line of a loaded save
     (§3.2) first, else the command line's value, else the default; a save's computer players stay computer
     players."""
-    from motti.rules import Game
+    from motti.rules import ATTACKS_PER_TURN, Game
 
-    def pick(saved, given, default):
+    def pick(saved: T | None, given: T | None, default: T) -> T:
         return saved if saved is not None else given if given is not None else default
 
     if state is None:
         from motti.mapfile import MapState
 
         state = MapState(board)
-    options = {
-        "capital_rule": pick(state.capital_rule, args.capital_rule, "v3"),
-        "reset_rule": pick(state.reset_rule, args.reset_rule, "strict"),
-        "max_turns": pick(state.max_turns, args.max_turns, None),
-        "turn": state.turn,
-        "turns": state.turns or 0,
-        "takeable": state.takeable,
-    }
-    if state.attacks is not None:
-        options["attacks"] = state.attacks
     try:
-        game = Game(board, rng, **options)
+        game = Game(board, rng, capital_rule=pick(state.capital_rule, args.capital_rule, "v3"),
+                    reset_rule=pick(state.reset_rule, args.reset_rule, "strict"),
+                    max_turns=pick(state.max_turns, args.max_turns, None), turn=state.turn,
+                    attacks=pick(state.attacks, None, ATTACKS_PER_TURN), turns=state.turns or 0,
+                    takeable=state.takeable)
     except ValueError as error:
         raise UsageError(f"{args.map}: {error}") from None
     # A level given on the command line (``2:hard``) wins over the save's; None means --level.
-    computer = {**args.computer}
+    computer: dict[int, str | None] = {**args.computer}
     for player, level in state.computer.items():
         if computer.get(player) is None:
             computer[player] = level
     return game, computer
 
 
-def _write_initial_status(path: str, game, console_players: Sequence[int] | None) -> None:
+def _write_initial_status(path: str, game: Composer, console_players: Sequence[int] | None) -> None:
     """Write the ``--status`` file once before any window opens (or before and after a script), so that an
     unusable path is refused now."""
     from motti.status import status_data, write_status
@@ -335,7 +338,7 @@ def _write_initial_status(path: str, game, console_players: Sequence[int] | None
         raise UsageError(f"--status {path}: cannot write: {error.strerror or error}") from None
 
 
-def _write_initial_save(path: str, game, levels: dict[int, str]) -> None:
+def _write_initial_save(path: str, game: Composer, levels: dict[int, str]) -> None:
     """Save the game once before any window opens, so that an unusable ``--save`` path is refused now."""
     from motti.savegame import save_game
 
@@ -345,7 +348,7 @@ def _write_initial_save(path: str, game, levels: dict[int, str]) -> None:
         raise UsageError(f"--save {path}: cannot write: {error.strerror or error}") from None
 
 
-def _run_headless(args: argparse.Namespace, rules, levels: dict[int, str], rng: random.Random) -> int:
+def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
     """Play a game of computer players only to its end, with no display or terminal; print how it ended
     (one line). The ``--status`` and ``--save`` files are rewritten after every turn."""
     from motti import ai
@@ -380,7 +383,7 @@ def _run_headless(args: argparse.Namespace, rules, levels: dict[int, str], rng: 
     return EXIT_OK
 
 
-def _play(args: argparse.Namespace, rules, levels: dict[int, str], computer_rng: random.Random) -> int:
+def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], computer_rng: random.Random) -> int:
     """Seat the players (§5), open every window (all or nothing), then run the game loop; *levels* holds each
     computer player's level."""
     from common.displays import PlayerStringError, Seat, parse_seats
