@@ -121,7 +121,10 @@ def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> 
         if args.names is not None:
             raise UsageError("--names: a resumed game keeps its players' names")
     else:
-        count = args.players if args.players is not None else max(2, _highest_named(args.seats))
+        # Derived from the strings, the count stops at the most players a game has: a string naming a player
+        # beyond it is then reported as that string's mistake, not as a --players the user never gave.
+        count = (args.players if args.players is not None
+                 else min(MAX_PLAYERS, max(2, _highest_named(args.seats))))
         if not 1 <= count <= MAX_PLAYERS:
             raise UsageError(f"--players must be 1 to {MAX_PLAYERS}, not {count}")
         if args.computer > count:

@@ -276,6 +276,7 @@ def test_startup_errors_are_one_line_and_exit_2(xvfb, tmp_path):
     assert_one_line_error(run_starlanes(["--players", "2", f"3:{xvfb.name}"], env), "no player 3")
     assert_one_line_error(run_starlanes([f"1:{xvfb.name}", f"1:{xvfb.name}"], env), "player 1")
     assert_one_line_error(run_starlanes(["--players", "5", f"1:{xvfb.name}"], env), "--players")
+    assert_one_line_error(run_starlanes([f"5:{xvfb.name}"], env), f'"5:{xvfb.name}": there is no player 5')
     assert_one_line_error(run_starlanes(["--names", "A,B,C", f"1:{xvfb.name}"], env), "--names")
     assert_one_line_error(run_starlanes(["--names", "x" * 21, f"1:{xvfb.name}"], env), "--names")
     assert_one_line_error(run_starlanes(["--status", str(tmp_path / "s.json")], env), "--status")
