@@ -15,6 +15,10 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+MAX_WAIT_S = 86400.0
+"""The longest single wait of :meth:`Inbox.get` (a far timer, e.g. ``--delay 1e300``, would overflow the
+platform's timeout); it then looks again and waits for what is left."""
+
 
 @dataclass(frozen=True)
 class Click:
@@ -143,4 +147,4 @@ class Inbox:
                     waits.append(self._timers[0][0] - now)
                 if end is not None and end - now <= 0:
                     return None
-                self._cond.wait(min(waits) if waits else None)
+                self._cond.wait(min(*waits, MAX_WAIT_S) if waits else None)

@@ -46,6 +46,9 @@ SS3_KEYS = {
 terminals whose terminfo entry does not list them (``tmux-256color`` has no ``kent``): ``ESC O M`` is Enter,
 ``ESC O p`` … ``ESC O y`` the digits 0–9."""
 ESC_WAIT_MS = 25
+MAX_WAIT_MS = 2**31 - 1
+"""The longest single wait curses can take (its timeout is a C int of milliseconds, about 24.8 days): a longer
+``timeout_ms`` waits this long and returns None, and the caller waits again for what is left."""
 
 
 def decode_key(raw: int | str) -> str:
@@ -239,7 +242,7 @@ class Terminal:
         """
         assert self.screen is not None
         while True:
-            self.screen.timeout(-1 if timeout_ms is None else timeout_ms)
+            self.screen.timeout(-1 if timeout_ms is None else min(timeout_ms, MAX_WAIT_MS))
             try:
                 raw = self.screen.get_wch()
             except curses.error:

@@ -104,3 +104,12 @@ def test_wait_time_says_when_get_has_something():
     assert inbox.get(0) == Timer("now")
     inbox.put(Key("w", "a"))
     assert inbox.wait_time() == 0.0
+
+
+def test_a_timer_ages_away_does_not_break_waiting_for_an_event():
+    """A timer 1e300 seconds away (``--delay 1e300``) used to make ``get()`` overflow the platform's wait."""
+    inbox = Inbox()
+    inbox.call_later(1e300, "never")
+    threading.Timer(0.05, inbox.put, (Key("a", "x"),)).start()
+    assert inbox.get() == Key("a", "x")
+    assert inbox.wait_time() > 1e299

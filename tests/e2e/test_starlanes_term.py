@@ -936,3 +936,34 @@ def test_1977_trading_asks_each_company_in_order_and_refuses_what_it_must(terms,
     term.wait_for(r"Net worth per turn")
     term.send("x")
     assert term.finish() == 0
+
+
+def test_a_delay_of_ages_waits_for_a_key_instead_of_crashing(terms):
+    """--delay 1e300 is a finite number of seconds, so it is accepted; waiting that long for the next
+    computer step used to overflow curses' timeout (a traceback, exit 1). The step now waits, and a key goes
+    on at once, as with any delay."""
+    term = terms("--seed", "1", "--computer", "1", "--delay", "1e300")
+    term.wait_for(r"How many players \(1-4\)\?")
+    term.send("2")
+    for name in ("Al", "Co"):
+        term.wait_for(r"enter your name:")
+        term.send(f"{name}\r")
+    term.wait_for(r"Co \(Cash: \$")
+    time.sleep(0.5)
+    term.pump()
+    assert term.child.isalive(), term.text()
+    assert "Al, enter your move" not in term.text()
+    for _ in range(10):
+        if "Al, enter your move" in term.text():
+            break
+        term.send(" ")
+        time.sleep(0.3)
+        term.pump()
+    term.wait_for(r"Al, enter your move \[1-5\]:")
+    term.send("q", "y")
+    term.wait_for(r"GAME OVER - Final Standings")
+    term.send("x")
+    term.wait_for(r"Net worth per turn")
+    term.send("x")
+    assert term.finish() == 0
+    assert b"Thank you for playing Star Lanes!" in term.raw and b"Traceback" not in term.raw
