@@ -56,8 +56,10 @@ COMBINATION_LIMIT = 3000
 """Up to this many possible line-ups a game's bots are chosen from all of them, beyond it one by one."""
 SCHEDULE_TRIES = 16
 """Greedy scheduling passes (different tie-breaks) of which the most even is kept."""
-SAFE_WORD = re.compile(r"[\w@%+=:,./{}-]+")
-"""A shell word that needs no quotes (placeholders included)."""
+SHELL_WORD = re.compile(r"""(?:[^\s'"\\;&|<>()]|'[^']*'|"[^"\\$`]*")+""")
+"""A shell word: unquoted characters other than operators, and quoted strings without escapes."""
+SHELL_EXPANSION = re.compile(r"[$`\\*?\[~]")
+"""Characters a shell expands or unescapes: a word holding one is left as written."""
 LABEL_CHARS = 32
 """Longest label of a bot given as a command."""
 JOIN_POLL_S = 0.02
@@ -95,17 +97,23 @@ class Bot:
 def absolute_paths(command: str, base: Path) -> str:
     """*command* with every word that names an existing file or folder relative to *base* and contains a
     ``/`` made absolute (a bot runs in its own working folder: ``java -jar bots/a.jar {port}`` must still
-    find ``bots/a.jar``). Raises TournamentError for unbalanced quotes."""
+    find ``bots/a.jar``). Only those words change: operators, redirections, variables and quoting stay as
+    written (``cd bots && ./b {port} > log.txt``). Raises TournamentError for unbalanced quotes."""
     try:
-        words = shlex.split(command)
+        shlex.split(command)
     except ValueError as exc:
         raise TournamentError(f"bot {command!r}: {exc}") from None
-    changed = False
-    for i, word in enumerate(words):
-        if "/" in word and not word.startswith("/") and "{" not in word and (base / word).exists():
-            words[i] = str((base / word).resolve())
-            changed = True
-    return " ".join(w if SAFE_WORD.fullmatch(w) else shlex.quote(w) for w in words) if changed else command
+
+    def absolute(match: re.Match[str]) -> str:
+        word = match.group(0)
+        if SHELL_EXPANSION.search(word):
+            return word
+        (path,) = shlex.split(word)
+        if "/" in path and not path.startswith("/") and "{" not in path and (base / path).exists():
+            return shlex.quote(str((base / path).resolve()))
+        return word
+
+    return SHELL_WORD.sub(absolute, command)
 
 
 def parse_bots(specs: Sequence[str], base: Path | None = None) -> list[Bot]:

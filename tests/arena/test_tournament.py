@@ -93,6 +93,20 @@ def test_parse_bots_names_commands_and_relative_paths(tmp_path):
         parse_bots(["java -jar a.jar"])
 
 
+def test_relative_paths_made_absolute_keep_the_shell_syntax_around_them(tmp_path):
+    # Operators, redirections and variables once came out quoted ('&&', '>'), so the shell ran something else.
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "my bot.py").write_text("")
+    (tmp_path / "bots" / "b.py").write_text("")
+    command = ("cd bots && python3 bots/b.py {host} $HOME {port} > log.txt 2>&1 | tee -a x; "
+               "exec 'bots/my bot.py' {port}")
+    (spec,) = [b.spec for b in parse_bots([command], base=tmp_path)]
+    assert spec == (f"cd bots && python3 {tmp_path}/bots/b.py {{host}} $HOME {{port}} > log.txt 2>&1 | "
+                    f"tee -a x; exec '{tmp_path}/bots/my bot.py' {{port}}")
+    with pytest.raises(TournamentError, match="No closing quotation"):
+        parse_bots(["python3 'bots/b.py {port}"], base=tmp_path)
+
+
 def _record(number: int, map_name: str, *seats: tuple[int, Fraction, int, str | None, int]) -> GameRecord:
     game = Scheduled(number, map_name, number, tuple(s[0] for s in seats))
     record = GameRecord(game, Path("."))
