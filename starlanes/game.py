@@ -193,12 +193,12 @@ class StarLanes:
 
     name = "starlanes"
 
-    def new_initial_state(self, seed: int | None = None, players: int = DEFAULT_PLAYERS, rules: str = "1995",
-                          names: Sequence[str] | None = None) -> StarLanesState:
+    def new_initial_state(self, seed: int | None = None, players: int = DEFAULT_PLAYERS,
+                          rules: str | int = "1995", names: Sequence[str] | None = None) -> StarLanesState:
         """A new game of ``players`` (1–4) named ``names`` (default ``Player 1``…) under ``rules``
-        (``"1995"`` or ``"1977"``), its map, first player and candidates drawn from ``random.Random(seed)``.
-        Raises ValueError for a bad option."""
-        rule_set = sl.rule_set(rules)
+        (``"1995"`` or ``"1977"``, as a number too), its map, first player and candidates drawn from
+        ``random.Random(seed)``. Raises ValueError for a bad option."""
+        rule_set = sl.rule_set(str(rules))
         if not 1 <= players <= sl.MAX_PLAYERS:
             raise ValueError(f"players: 1 to {sl.MAX_PLAYERS}, not {players}")
         names = list(names) if names is not None else [f"Player {i + 1}" for i in range(players)]
