@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -379,8 +379,15 @@ def misfits(game: Game, size: tuple[int, int], screen: Screen) -> list[str]:
     if (lines_height(standings, players.w) > players.h - PANEL_HEAD - PAD - 4
             or not table_fits([text for text, _ in standings if isinstance(text, tuple)], players.w)):
         bad.append("players")
+    title = general_title(game, screen.title_player, general.w)
+    if _width(title, True) > general.w:
+        bad.append("general title")
+    holder = game.current if screen.holder is None else screen.holder
     rows = [text for text, _ in as_text(company_page(game, game.current))]
     swatch = lay.row_height - 6
+    if _width(companies_title(game.players[holder].name, lay.companies.w - 2 * PAD), True) > (
+            lay.companies.w - 2 * PAD):
+        bad.append("companies title")
     if (lay.rows_top + len(rows[1:]) * lay.row_height > lay.companies.bottom - PAD
             or not table_fits(rows, lay.companies.w - 2 * PAD - swatch - 10)):
         bad.append("companies")
@@ -474,7 +481,7 @@ def _draw_companies(surface: pygame.Surface, game: Game, lay: Layout, cursor: in
                     holder: int | None = None) -> None:
     rect = lay.companies
     holder = game.current if holder is None else holder
-    _panel(surface, rect, f"Companies (holdings: {game.players[holder].name})")
+    _panel(surface, rect, companies_title(game.players[holder].name, rect.w - 2 * PAD))
     active = game.active_companies()
     inner = pygame.Rect(rect.x + PAD, rect.y + PANEL_HEAD, rect.w - 2 * PAD, rect.h - PANEL_HEAD - PAD)
     if not active:
@@ -512,17 +519,38 @@ def _draw_companies(surface: pygame.Surface, game: Game, lay: Layout, cursor: in
         cells(texts, band.centery - font.get_height() // 2, band, ink, False)
 
 
+#: A name in a panel title is shortened (with "…") to no fewer characters than this.
+TITLE_NAME_CHARS = 8
+
+
+def fit_name(name: str, title: Callable[[str], str], width: int | None) -> str:
+    """``title(name)``, or with ``name`` cut short and ended with "…" until the bold title is at most
+    ``width`` pixels wide, keeping at least :data:`TITLE_NAME_CHARS` characters of the name."""
+    text = title(name)
+    keep = len(name)
+    while width is not None and keep > TITLE_NAME_CHARS and _width(text, True) > width:
+        keep -= 1
+        text = title(name[:keep] + "…")
+    return text
+
+
+def companies_title(name: str, width: int | None = None) -> str:
+    """The company window's title naming whose holdings it shows, ``Companies (holdings: Ann)``, within
+    ``width`` pixels as far as :func:`fit_name` can."""
+    return fit_name(name, lambda shown: f"Companies (holdings: {shown})", width)
+
+
 def general_title(game: Game, player_index: int | None = None, width: int | None = None) -> str:
     """The general window's title: the name and cash of player ``player_index`` (default: the player on
     turn), ``Ann (Cash: $6000)``; within ``width`` pixels the cash is abbreviated (``$1.23e15``) as far as
-    needed."""
+    needed, then the name is shortened (:func:`fit_name`)."""
     player = game.players[game.current if player_index is None else player_index]
     chars = len(money(player.cash))
-    title = f"{player.name} (Cash: {money(player.cash)})"
-    while width is not None and chars > 6 and _width(title, True) > width:
+    cash = money(player.cash)
+    while width is not None and chars > 6 and _width(f"{player.name} (Cash: {cash})", True) > width:
         chars -= 1
-        title = f"{player.name} (Cash: {fit_number(player.cash, chars, '$')})"
-    return title
+        cash = fit_number(player.cash, chars, "$")
+    return fit_name(player.name, lambda shown: f"{shown} (Cash: {cash})", width)
 
 
 def as_text(lines: Sequence[messages.Line]) -> list[Line]:

@@ -232,7 +232,28 @@ def test_everything_fits_the_smallest_window_with_three_or_four_players():
         screens["final"] = view.Screen(popup=(FINAL_TITLE, final_lines(game)))
         for name, screen in screens.items():
             assert view.misfits(game, view.MIN_SIZE, screen) == [], (players, name)
-        assert view.misfits(game, (480, 360), screens["move"]) == ["players"]
+        assert view.misfits(game, (480, 360), screens["move"]) == ["players", "companies title"]
+
+
+def test_panel_titles_keep_their_end_in_the_smallest_window():
+    """At 600x450 "Companies (holdings: WWWWWWWWWWWWWWWWWWWW)" ran past its panel and lost the name's end and
+    the closing parenthesis: a name too long for a title is shortened with "…", the rest is kept."""
+    game = crowded(4)
+    game.current = 0
+    front_end = front(game, controllers=[HUMAN] * 4, seats=((1,),))
+    screen = front_end.screen(front_end.views["seat0"])
+    lay = view.layout(view.MIN_SIZE)
+    room = lay.companies.w - 2 * view.PAD
+    title = view.companies_title(game.players[0].name, room)
+    assert title.startswith("Companies (holdings: WWWW") and title.endswith("W…)"), title
+    assert view._width(title, True) <= room
+    assert view.companies_title("Bob", room) == "Companies (holdings: Bob)"
+    room = lay.general.w - 2 * view.PAD
+    title = view.general_title(game, 0, room)
+    assert title.startswith("WWWW") and "… (Cash: $" in title and view._width(title, True) <= room, title
+    assert view.misfits(game, view.MIN_SIZE, screen) == []
+    game.players[0].name = "Ann"
+    assert view.general_title(game, 0, 10) == "Ann (Cash: $1e16)"
 
 
 def test_the_company_window_shows_whose_holdings():
