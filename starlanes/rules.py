@@ -559,6 +559,14 @@ def check_phase_sectors(game: Game) -> None:
         raise ValueError("phase: the game is over with sectors left to offer")
 
 
+def check_counters_1995(game: Game) -> None:
+    """1995 (§9): the moves counter is 0 or more and no company is asked (trading is free, not in order)."""
+    if game.moves < 0:
+        raise ValueError(f"moves: {game.moves} moves done (0 or more)")
+    if game.asking is not None:
+        raise ValueError("asking: the 1995 rules ask no company")
+
+
 def check_phase_moves(game: Game) -> None:
     """1977 (§3, §10, §11): at most 48 moves; the move and trade phases come before the 48th move is done;
     trading asks an active company; the game is only over after 48 moves or with no cell to offer."""
@@ -643,8 +651,8 @@ RULES_1995 = RuleSet(
     after_move=(pay_dividend, end_at_sectors, open_trading, pass_the_turn),
     turn_end=(record_turn, next_player),
     trading=FreeTrading(),
-    checks=(check_sizes_are_sectors, check_money, check_outposts_alone, check_phase_sectors, check_candidates,
-            check_history),
+    checks=(check_sizes_are_sectors, check_money, check_outposts_alone, check_phase_sectors,
+            check_counters_1995, check_candidates, check_history),
     split_price=lambda price: (price + 1) // 2,
     splits_after_growth=lambda price: price > SPLIT_PRICE,
     splits_after_absorption=lambda price: price > SPLIT_PRICE,
@@ -1184,7 +1192,8 @@ class Game:
         ``.`` around it (§3); the phase fits the state: ``"move"`` offers 1–5 distinct legal cells,
         ``"trade"`` needs an active company, neither at 65 company sectors (§9); ``"over"`` needs 65 sectors
         or no legal cell; ``history`` has a row of net worths ≥ 0 per player for every finished turn. Prices
-        above the split price are allowed (they split at the next growth). 1977: a size counter lies between 1
+        above the split price are allowed (they split at the next growth); the moves counter is ≥ 0 and no
+        company is asked. 1977: a size counter lies between 1
         and the company's sectors (0 with none), prices are $100 inactive and $200–$3000 active, outposts have
         no star or outpost around, at most 48 moves, and trading asks an active company.
         """

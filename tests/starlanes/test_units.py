@@ -290,6 +290,25 @@ def test_impossible_saves_are_refused_before_the_terminal_is_used(tmp_path):
         assert ("price $0" if name == "price0" else "history") in result.stderr
 
 
+@pytest.mark.parametrize(("field", "value", "culprit"), [
+    ("moves", -5, "moves: -5 moves done (0 or more)"),
+    ("asking", 2, "asking: the 1995 rules ask no company"),
+])
+def test_1995_saves_with_counters_no_game_reaches_are_refused(tmp_path, field, value, culprit):
+    """A 1995 save with a negative move count, or a company asked in the order trading of 1977, loaded and
+    played on; both are states no 1995 game reaches."""
+    game = Game.new(["Ann", "Bob"], random.Random(8))
+    path = tmp_path / "save.json"
+    save_game(path, game, ["human", "human"])
+    data = json.loads(path.read_text())
+    data["game"][field] = value
+    path.write_text(json.dumps(data))
+    result = run_cli("--resume", str(path))
+    assert result.returncode == 2
+    assert result.stderr == f"starlanes: cannot resume {path}: $.game: bad game state: {culprit}\n", \
+        result.stderr
+
+
 def test_bad_delays_and_save_paths_are_one_line_and_exit_2(tmp_path):
     """--delay inf froze the game and nan meant 0; --save DIR or a device failed only at the first save."""
     for value in ("inf", "nan", "-1", "x"):
