@@ -621,6 +621,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create the results folder {out}: {exc.strerror or exc}") from None
+    earlier = [name for name in ("standings.json", "standings.csv", "games") if (out / name).exists()]
+    if earlier:
+        raise UsageError(f"the results folder {out} already holds a tournament ({', '.join(earlier)}); "
+                         f"give another --out")
     config = tournament.Config(entrants, maps, args.games, players, out, jobs=args.jobs, seed=args.seed,
                                prep_ms=args.prep_ms, move_ms=args.move_ms, quiet_rounds=args.quiet_rounds,
                                connect_ms=args.connect_ms)

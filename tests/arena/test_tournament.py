@@ -107,6 +107,19 @@ def test_relative_paths_made_absolute_keep_the_shell_syntax_around_them(tmp_path
         parse_bots(["python3 'bots/b.py {port}"], base=tmp_path)
 
 
+def test_a_results_folder_holding_a_tournament_is_refused(tmp_path, capsys):
+    # Games of two runs once mixed in one folder (and a rerun's bots found the last run's files in theirs).
+    from arena.cli import main
+
+    out = tmp_path / "results"
+    (out / "games" / "001-office-s5" / "0-hunt").mkdir(parents=True)
+    args = ["tournament", "hunt", "flee", "--games", "1", "--out", str(out)]
+    assert main(args) == 2
+    assert capsys.readouterr().err == (f"arena: the results folder {out} already holds a tournament (games); "
+                                       f"give another --out\n")
+    assert [p.name for p in (out / "games").iterdir()] == ["001-office-s5"]
+
+
 def _record(number: int, map_name: str, *seats: tuple[int, Fraction, int, str | None, int]) -> GameRecord:
     game = Scheduled(number, map_name, number, tuple(s[0] for s in seats))
     record = GameRecord(game, Path("."))
