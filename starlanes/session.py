@@ -212,6 +212,7 @@ class Session:
         self.popup: tuple[str, list[Line]] | None = None
         self.back = MOVING
         self.notice: str | None = None
+        self._save_complaint: str | None = None
         self.quit = False
         self.timer_pending = False
         self._turn = (-1, -1)
@@ -540,12 +541,16 @@ class Session:
 
     # ---- saving and status ---------------------------------------------------------------------------------
     def autosave(self) -> None:
-        """Save the game (at every prompt and at the end) through the save sink."""
-        self.saves.write(lambda path: save_game(path, self.game, self.controllers))
+        """Save the game (at every prompt and at the end) through the save sink; a save that works again
+        takes the complaint of the failed one off the screen."""
+        complaint = self.saves.failure is not None and self.notice == self._save_complaint
+        if self.saves.write(lambda path: save_game(path, self.game, self.controllers)) and complaint:
+            self.notice = None
+            self.on_change()
 
     def _save_failed(self, line: str) -> None:
         reason = line.removeprefix("cannot write the save ")
-        self.notice = f"Could not save to {reason}. Trying again at the next prompt."
+        self.notice = self._save_complaint = f"Could not save to {reason}. Trying again at the next prompt."
 
     def status_data(self) -> dict[str, Any]:
         """The ``--status`` JSON: the whole game (``Game.to_dict``), who plays each player, the mode of the

@@ -66,3 +66,21 @@ def test_tables_computed_once():
     assert not linear.log and linear.fraction(4000) == 0.5 and linear.labels()[1] == (0.5, 4000)
     steep = chart_scale([[6000], [60_000_000]])
     assert steep.log and steep.labels() == [(1.0, 60_000_000), (0.5, 600_000), (0.0, 6000)]
+
+
+def test_a_save_that_works_again_takes_its_complaint_off_the_screen(tmp_path):
+    """The save's folder went and came back: "Could not save … Trying again at the next prompt." stayed on
+    the screen for the rest of the game although every later save worked."""
+    folder = tmp_path / "saves"
+    path = folder / "game.json"
+    game = Game.new(["Ann", "Bob"], random.Random(4))
+    session = Session(game, [HUMAN, HUMAN], Inbox(), delay=0.0, save_path=str(path), echo_errors=False)
+    session.advance()  # saved at Ann's move prompt, with the folder missing
+    assert session.notice == (f"Could not save to {path}: No such file or directory. Trying again at the "
+                              "next prompt.")
+    folder.mkdir()
+    session.autosave()
+    assert session.notice is None and path.exists()
+    session.notice = "Bob's window closed: the computer plays for Bob."
+    session.autosave()  # a save that works leaves other notices alone
+    assert session.notice == "Bob's window closed: the computer plays for Bob."
