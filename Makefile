@@ -30,7 +30,7 @@ test-fast: install
 	$(PY) -m pytest -q -n $(JOBS) -m "not e2e and not slow"
 
 bench: install sysdeps
-	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+	@status=0; for b in bench/*.py; do echo "== $$b"; $(PY) $$b || status=1; done; exit $$status
 
 lint: install
 	$(VENV)/bin/ruff check .
