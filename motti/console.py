@@ -28,12 +28,13 @@ console thread, interpreter exit).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import curses
 import os
 import sys
 import threading
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -271,10 +272,8 @@ class Console:
             stdscr.timeout(POLL_MS)
             curses.set_escdelay(25)
             self._setup_colours()
-            try:
+            with contextlib.suppress(curses.error):
                 curses.curs_set(1)
-            except curses.error:
-                pass
             self._ready.set()
             self._loop(stdscr)
         except BaseException as exc:  # the terminal must come back and the game must hear of it
@@ -415,8 +414,8 @@ class Console:
         if snap.current_player in self.players and snap.current_player != view.last_local:
             view.last_local = snap.current_player
             target = snap.current_player
-        if target is not None and snap.capitals.get(target):
-            view.cursor = snap.capitals[target]
+        if target is not None and (capital := snap.capitals.get(target)):
+            view.cursor = capital
 
     def _draw(self, stdscr: curses.window) -> None:
         with self._lock:
@@ -473,10 +472,8 @@ class Console:
         self._draw_legend(stdscr, 3 + vh, cols, snap)
         _put(stdscr, 4 + vh, 0, shorten(self._message(snap), lambda text: len(text) <= cols - 1))
         cx, cy = view.cursor
-        try:
+        with contextlib.suppress(curses.error):
             stdscr.move(2 + cy - oy, 1 + cx - ox)
-        except curses.error:
-            pass
         stdscr.refresh()
 
     def _cell(self, snap: Snapshot, x: int, y: int, crossed: bool, capital_of: int | None) -> tuple[str, int]:
@@ -598,16 +595,14 @@ def _put(win: curses.window, row: int, col: int, text: str, attr: int = curses.A
     room = min(cols, width) - col
     if row >= rows or room <= 0:
         return col + len(text)
-    try:
+    with contextlib.suppress(curses.error):  # the bottom-right cell moves the cursor off screen, text shown
         win.addstr(row, col, text[:room], attr)
-    except curses.error:
-        pass  # writing the bottom-right cell moves the cursor off screen; the text is there
     return col + len(text)
 
 
 def _restore(stdscr: curses.window) -> None:
-    for step in (lambda: stdscr.keypad(False), curses.nocbreak, curses.echo, curses.endwin):
-        try:
+    steps: tuple[Callable[[], object], ...] = (lambda: stdscr.keypad(False), curses.nocbreak, curses.echo,
+                                              curses.endwin)
+    for step in steps:
+        with contextlib.suppress(curses.error):
             step()
-        except curses.error:
-            pass

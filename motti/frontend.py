@@ -65,12 +65,13 @@ def open_windows(seats: Sequence[Seat], game: Composer, inbox: Inbox, *, timeout
     """
     from common.x11 import open_windows as open_all
 
-    indexed = [(f"seat{index}", seat) for index, seat in enumerate(seats) if seat.display is not None]
-    windows = open_all([(source, seat.display, seat_title(seat.players, computer))
-                         for source, seat in indexed],
+    indexed = [(f"seat{index}", seat, seat.display) for index, seat in enumerate(seats)
+               if seat.display is not None]
+    windows = open_all([(source, display, seat_title(seat.players, computer))
+                         for source, seat, display in indexed],
                        size=view.default_size(game.board.width, game.board.height), inbox=inbox,
                        timeout=timeout)
-    return {source: (windows[source], seat) for source, seat in indexed}
+    return {source: (windows[source], seat) for source, seat, _ in indexed}
 
 
 @dataclass
@@ -221,13 +222,13 @@ class Frontend:
     def _geometry(self, state: _View, size: tuple[int, int] | None = None) -> Geometry:
         """Where window *state* shows the board at *size* (default: its current size)."""
         board = self.game.board
-        return state.viewport.geometry(size or tuple(state.window.size), board.width, board.height)
+        return state.viewport.geometry(size or state.window.size, board.width, board.height)
 
     def _view_control(self, state: _View, name: str, pointer: tuple[int, int] | None) -> bool:
         """Zoom and pan (spec §6), in any window: wheel or ``+``/``-`` zoom about *pointer*, arrows pan a
         quarter window, ``Home`` shows the whole board. Returns True when *name* was one of these."""
         board = self.game.board
-        size = tuple(state.frame.get_size()) if state.frame is not None else tuple(state.window.size)
+        size = state.frame.get_size() if state.frame is not None else state.window.size
         viewport = state.viewport
         if name in _ZOOM_KEYS:
             viewport.zoom(size, board.width, board.height, _ZOOM_KEYS[name], pointer)
@@ -376,7 +377,7 @@ class Frontend:
             return
         self._after(events, action)
 
-    def _after(self, events: list[object], action: str | None = None) -> str | None:
+    def _after(self, events: Sequence[object], action: str | None = None) -> str | None:
         """Announce *events* (the result of *action*), save, redraw, write the status, schedule the computer.
         Returns the announcement."""
         if events and self.thinker.busy:
@@ -486,7 +487,7 @@ class Frontend:
         boards: dict[Geometry, pygame.Surface] = {}
         rendered: dict[tuple[Any, ...], pygame.Surface] = {}
         for state in self.views.values():
-            size = tuple(state.window.size)
+            size = state.window.size
             geometry = self._geometry(state, size)
             viewer = state.humans or None   # a computer player at the window is not "you"
             key = (geometry, view.turn_text(game, viewer, self.computer), state.note, state.history)
@@ -518,7 +519,7 @@ class Frontend:
         """The ``--status`` JSON of spec §6 as a dict (motti/status.py)."""
         windows = []
         for source, state in self.views.items():
-            size = tuple(state.frame.get_size()) if state.frame is not None else tuple(state.window.size)
+            size = state.frame.get_size() if state.frame is not None else state.window.size
             windows.append({"source": source, "display": state.window.display, "players": list(state.players),
                             "window_id": getattr(state.window, "window_id", None), "size": list(size),
                             **self._geometry(state, size).as_status(), "note": state.note,

@@ -265,11 +265,10 @@ def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> Move | 
         if cell is not None:
             return ("guerilla", cell)
     odds, crosses = _strike(game, me, game.attacks_left)
-    if fresh and _capital_in_danger(game, me):
-        if odds <= (1 - odds) * _threat(game, me):
-            if fast:
-                return ("defend", (game.board.capitals[me],))
-            return ("defend", tuple(_defence(game, me, rng)))
+    if fresh and _capital_in_danger(game, me) and odds <= (1 - odds) * _threat(game, me):
+        if fast:
+            return ("defend", (game.board.capitals[me],))
+        return ("defend", tuple(_defence(game, me, rng)))
     if crosses:
         return ("attack", tuple(_fill(crosses, _quick_targets(game, me, rng))))
     if fresh:

@@ -351,7 +351,7 @@ def _divide_player(
     if not mine.any():
         return []
     board.occupied[mine] = False
-    labels, n = ndimage.label(mine)
+    labels, _ = ndimage.label(mine)
     out = []
     for i, sl in enumerate(ndimage.find_objects(labels), start=1):
         region = _grow(sl, mine.shape)

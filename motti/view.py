@@ -22,19 +22,19 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import numpy as np  # noqa: E402
-import pygame  # noqa: E402
+import numpy as np
+import pygame
 
-from common.render import font as _font  # noqa: E402
-from motti.announce import end_title, shorten  # noqa: E402
-from motti.rules import Action  # noqa: E402
-from motti.viewport import BANDS, LEGEND_HEIGHT, TOOLBAR_HEIGHT, Geometry, Viewport  # noqa: E402
+from common.render import font as _font
+from motti.announce import end_title, shorten
+from motti.rules import Action
+from motti.viewport import BANDS, LEGEND_HEIGHT, TOOLBAR_HEIGHT, Geometry, Viewport
 
 if TYPE_CHECKING:
     from motti.compose import Composer
@@ -195,7 +195,9 @@ def _blit_text(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: tu
 
 def viewer_in_turn(game: Composer, viewer: Collection[int] | None) -> bool:
     """True when the window of *viewer* (its players; None or empty = observer) holds the player in turn."""
-    return bool(viewer) and not game.is_terminal() and game.current_player in viewer
+    if not viewer:
+        return False
+    return not game.is_terminal() and game.current_player in viewer
 
 
 def turn_text(game: Composer, viewer: Collection[int] | None, computer: Collection[int] = ()) -> str:
@@ -216,8 +218,9 @@ def turn_text(game: Composer, viewer: Collection[int] | None, computer: Collecti
 
 def _draw_toolbar(surface: pygame.Surface, game: Composer, size: tuple[int, int]) -> None:
     possible = game.possible_actions()
-    labels = ((f"Attack {game.attacks_left}", f"Att {game.attacks_left}", f"A{game.attacks_left}"),
-              ("Defend", "Def", "D"), ("Guerilla", "Guer", "G"))
+    attacks = game.attacks_left
+    labels: tuple[tuple[str, ...], ...] = ((f"Attack {attacks}", f"Att {attacks}", f"A{attacks}"),
+                                           ("Defend", "Def", "D"), ("Guerilla", "Guer", "G"))
     for index, (action, variants) in enumerate(zip(TOOLBAR_ACTIONS, labels, strict=True)):
         rect = box_rect(index, size)
         background, ink = (BOX, INK) if action in possible else (INK, BOX)
@@ -490,8 +493,9 @@ def draw_legend(surface: pygame.Surface, game: Composer, viewer: Collection[int]
     text = legend_text(game, viewer, message, computer=computer, note=note)
     tag = pygame.Rect(band.left + 6, band.centery - 6, 12, 12)
     text_right = band.right - 6
-    blocks = ((_players_width(game), lambda left: _draw_players(surface, game, left, band), False),
-              (_key_width(), lambda left: _draw_key(surface, player, left, band), True))
+    blocks: tuple[tuple[int, Callable[[int], None], bool], ...] = (
+        (_players_width(game), lambda left: _draw_players(surface, game, left, band), False),
+        (_key_width(), lambda left: _draw_key(surface, player, left, band), True))
     for width, draw, yields in blocks:
         room = text_right - width - 12 - (tag.right + 6)
         if text_right - width - 12 - band.left < band.width // 3:

@@ -192,7 +192,7 @@ class Viewport:
         """Move the view by *dx*, *dy* quarter windows (positive: right, down across the board), as far as
         the board stays in view. Returns True when the view changed."""
         before = self.geometry(size, width, height)
-        win_w, win_h = size
+        win_w = size[0]
         left, top, right, bottom = before.area()
         x0 = before.x0 - dx * (win_w // 4)
         y0 = before.y0 - dy * ((bottom - top) // 4)
