@@ -305,6 +305,8 @@ class ArenaServer:
         self._all_moved = asyncio.Event()
         self._last_changes: list[RuleTeamChange] = []
         self._absent: list[_Client] = []
+        self._left_early: dict[int, str] = {}
+        """Seat -> why the bot that joined through it left before the game began."""
         self._stop = asyncio.Event()
 
     @property
@@ -333,14 +335,18 @@ class ArenaServer:
         return seat is not None and any(c.seat == seat for c in [*self._lobby, *self._absent])
 
     def add_absent(self, seat: int | None = None) -> int:
-        """Reserve a seat (*seat*, or the next free one) for a bot that never joined: it takes the next wire
-        id and plays as an idle body (spec §2.9), and the game starts once the joined clients and the
-        reserved seats fill ``settings.players``. Returns the seat's wire id. Raises RuntimeError once the
-        game has started or when *seat* is taken."""
+        """Reserve a seat (*seat*, or the next free one) for a bot that never joined, or joined and left
+        before the game began: it takes the next wire id and plays as an idle body (spec §2.9), and the game
+        starts once the joined clients and the reserved seats fill ``settings.players``. The seat's
+        diagnostics say which (``joined`` False, or ``left_round`` 0 with the reason). Returns the seat's
+        wire id. Raises RuntimeError once the game has started or when *seat* is taken."""
         if self._started or self._seat_taken(seat):
             raise RuntimeError("the game has started" if self._started else f"seat {seat} is taken")
         client = _Client(self._next_id, None, None, okayed=True, alive=False, seat=seat)
-        client.diagnostics.joined = False
+        if seat in self._left_early:
+            client.diagnostics.left_round, client.diagnostics.left_reason = 0, self._left_early[seat]
+        else:
+            client.diagnostics.joined = False
         self._next_id += 1
         self._absent.append(client)
         self._changed.set()
@@ -569,6 +575,8 @@ class ArenaServer:
             self._pending.remove(client)
         if client in self._lobby and not self._started:
             self._lobby.remove(client)
+            if client.seat is not None:
+                self._left_early[client.seat] = reason or "closed"
             self._changed.set()
         if announce and client.okayed:
             for other in (self._players if self._started else self._lobby):

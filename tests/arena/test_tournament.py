@@ -29,7 +29,7 @@ from arena.tournament import (
 )
 
 # A bot that joins, then misbehaves: "crash" exits with status 3 after the first START, "hang" never moves,
-# "quit" leaves at once.
+# "quit" leaves at once, "fail" exits with status 4 at once.
 BAD_BOT = """\
 import socket, sys, time
 mode, port = sys.argv[1], int(sys.argv[2])
@@ -43,8 +43,8 @@ while True:
     if b"ID " in buffer and b"ID_OKAY" not in buffer:
         sock.sendall(b"ID_OKAY|")
         buffer += b"ID_OKAY"
-        if mode == "quit":
-            sys.exit(0)
+        if mode in ("quit", "fail"):
+            sys.exit(4 if mode == "fail" else 0)
     if b"START" in buffer:
         print("round 1 reached", flush=True)
         if mode == "crash":
@@ -252,15 +252,24 @@ def test_a_bot_that_joins_and_leaves_before_the_start_does_not_stall_the_game(tm
     script = tmp_path / "bad.py"
     script.write_text(BAD_BOT)
     out = tmp_path / "results"
-    proc = _tournament(["hunt", "flee", f"{sys.executable} {script} quit {{port}}", "--maps", "office",
-                        "--games", "1", "--players", "3", "--seed", "1", "--prep-ms", "50",
+    proc = _tournament(["hunt", "flee", f"{sys.executable} {script} quit {{port}}",
+                        f"{sys.executable} {script} fail {{port}}", "--maps", "office",
+                        "--games", "1", "--players", "4", "--seed", "1", "--prep-ms", "50",
                         "--move-ms", "300",
                         "--quiet-rounds", "2", "--connect-ms", "60000"], out)
     _stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 0, stderr
     (game,) = json.loads((out / "standings.json").read_text())["games"]
-    status = {s["bot"]: s["status"] for s in game["seats"]}
-    assert status["hunt"] == status["flee"] == "ok"
-    # it left the lobby (its seat became an idle body) or, had it joined last, round 1
-    assert status[f"{Path(sys.executable).name} bad.py quit"] in ("never connected", "left")
+    seats = {s["bot"].split()[-1]: s for s in game["seats"]}
+    assert seats["hunt"]["status"] == seats["flee"]["status"] == "ok"
+    # Each left the lobby (its seat became an idle body) or, had it joined last, the preparation: either
+    # way it did connect (both were once recorded as "never connected"), and a failing exit is a crash.
+    assert (seats["quit"]["status"], seats["quit"]["exit"]) == ("left", 0)
+    assert (seats["fail"]["status"], seats["fail"]["exit"]) == ("crashed", 4)
+    for seat in (seats["quit"], seats["fail"]):
+        assert seat["diagnostics"]["joined"] is True and seat["diagnostics"]["left_round"] == 0
+        # closed, or reset when the bot exits with messages unread
+        assert seat["diagnostics"]["left_reason"].startswith(("closed the connection", "connection error"))
+    log = (out / game["folder"] / "server.log").read_text()
+    assert log.count("left in round 0 (") == 2
     assert replay.verify(replay.load(out / game["folder"] / "replay.jsonl")).ok
