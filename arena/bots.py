@@ -28,7 +28,7 @@ import numpy as np
 
 from arena import STRATEGIES
 from arena import protocol as wire
-from arena.mapfile import split_rows
+from arena.mapfile import read_file, split_rows
 from arena.smart import Planner
 
 VECTORS: dict[str, tuple[int, int]] = {
@@ -49,9 +49,8 @@ def read_map(path: str) -> np.ndarray:
     """The ``(H, W)`` bool wall grid of a ``.map`` file (``#`` wall, else free), with the rows the server
     uses (:func:`arena.mapfile.split_rows`: trailing rows of spaces are free rows, spec/arena.md §2.2).
 
-    Raises OSError when the file cannot be read."""
-    with open(path, encoding="ascii", errors="replace") as handle:
-        rows = split_rows(handle.read())
+    Raises OSError when the file cannot be read or is no map file (:func:`arena.mapfile.read_file`)."""
+    rows = split_rows(read_file(path).decode("ascii", errors="replace"))
     width = max((len(r) for r in rows), default=0)
     return np.array([[c == "#" for c in r.ljust(width)] for r in rows], dtype=bool).reshape(len(rows), width)
 

@@ -245,6 +245,12 @@ def test_bot_command_names_an_unreadable_map_and_an_unknown_host(tmp_path, capsy
     assert main(["bot", "127.0.0.1", str(port)]) == 2
     thread.join(30)
     assert capsys.readouterr().err == f"arena: cannot read the map {missing}: No such file or directory\n"
+    # a server's MAP naming a device is refused, not read forever
+    port, thread = _one_shot_server(lambda conn: (conn.sendall(b"ID 0|MAP /dev/zero|"),
+                                                  conn.recv(4096), conn.recv(4096)))
+    assert main(["bot", "127.0.0.1", str(port)]) == 2
+    thread.join(30)
+    assert capsys.readouterr().err == "arena: cannot read the map /dev/zero: not a regular file\n"
     assert main(["bot", "nohost.invalid", "15499"]) == 2
     unknown = "Name or service not known"
     assert capsys.readouterr().err == f"arena: cannot connect to nohost.invalid:15499: {unknown}\n"

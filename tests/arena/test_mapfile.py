@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import codecs
+import os
 
 import numpy as np
 import pytest
 
+from arena import mapfile
 from arena.mapfile import MapError, arena_from_text, find_map, load_arena, normalised_text, validate
 from common.data import shipped_dir
 
@@ -110,6 +112,23 @@ def test_empty_and_unreadable_and_binary(tmp_path):
     with pytest.raises(MapError) as info:
         find_map(str(tmp_path))
     assert str(info.value) == f"{tmp_path}: is a directory, not a map file"
+
+
+def test_a_device_a_fifo_or_a_huge_file_is_refused_without_reading_it(tmp_path, monkeypatch):
+    # --toxic /dev/zero once read forever (and filled the memory); a FIFO waited forever for a writer.
+    good = write(tmp_path, "good.map", "...\n")
+    fifo = tmp_path / "fifo.toxic"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", fifo):
+        with pytest.raises(MapError) as info:
+            load_arena(good, path)
+        assert str(info.value) == f"{path}: cannot read: not a regular file"
+    monkeypatch.setattr(mapfile, "MAX_FILE_BYTES", 8)
+    big = write(tmp_path, "big.map", "...\n" * 3)
+    with pytest.raises(MapError) as info:
+        load_arena(big)
+    assert str(info.value) == f"{big}: cannot read: larger than 8 bytes"
+    assert load_arena(write(tmp_path, "small.map", "...\n...\n")).walls.shape == (2, 3)
 
 
 def test_disconnected_map_is_refused_with_the_place(tmp_path):
