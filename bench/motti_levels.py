@@ -2,8 +2,9 @@
 
 2-player games on freshly generated default 20x15 maps (seeded), seats alternated (even games: the first
 named player is player 1), a cap of 400 turns, under the default reset rule ``strict`` and, beside it, the
-``empty`` figures. ``baseline`` is the computer player as it was before the levels (bench/motti_baseline.py),
-``random`` picks a random legal action. Printed, never asserted; the bars of the levels:
+``empty`` figures. ``baseline`` is the computer player as it was before the levels
+(bench/frozen/motti_baseline.py, outside the scripts ``make bench`` runs), ``random`` picks a random legal
+action. Printed, never asserted; the bars of the levels:
 
 * hard vs baseline, 40 games (10 more under ``empty``): >= 50 % won by capture, at most 1 loss, >= 25 % of
   the games over within 200 turns;
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "frozen"))
 
 import motti_baseline  # noqa: E402
 
