@@ -103,6 +103,11 @@ def match(pool: ProcessPoolExecutor, first: str, second: str, games: int, rule: 
     decided = [r for r in results if r.capture]
     quick = sum(r.winner is not None and r.turns <= QUICK_TURNS for r in results)
     share = f"{100 * sum(r.winner == first for r in decided) / len(decided):.0f}%" if decided else "-"
+    if first == second:
+        print(f"  {first:>8} vs {second:<8} [{rule:<6}] {games:3d} games: {len(decided)} over by capture "
+              f"within {TURN_CAP} turns, {quick} within {QUICK_TURNS}; {time.perf_counter() - start:.0f} s",
+              flush=True)
+        return results
     print(f"  {first:>8} vs {second:<8} [{rule:<6}] {games:3d} games: won {won} ({by_capture} by capture), "
           f"lost {lost}, capped {games - won - lost}; of the {len(decided)} decided by capture {share} won; "
           f"over within {QUICK_TURNS} turns {quick} ({100 * quick / games:.0f}%); "
@@ -183,9 +188,7 @@ def main() -> None:
         if "baseline" in parts:
             match(pool, "hard", "baseline", n(40), "strict", budget, args.seed)
         if "self" in parts:
-            results = match(pool, "hard", "hard", n(20), "strict", budget, args.seed)
-            over = sum(r.capture for r in results)
-            print(f"    hard vs hard: {over} of {len(results)} over by capture within {TURN_CAP} turns")
+            match(pool, "hard", "hard", n(20), "strict", budget, args.seed)
         if "ladder" in parts:
             match(pool, "easy", "random", n(10), "strict", budget, args.seed)
             match(pool, "medium", "easy", n(10), "strict", budget, args.seed)
