@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -277,3 +278,16 @@ def test_the_loop_runs_on_while_the_computer_thinks_and_a_quit_meanwhile_drops_i
             else:
                 fresh_seen = True
                 assert not unchanged
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ai.LEVELS)
+def test_a_headless_game_of_each_level_ends_with_max_turns(level: str, capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    code = cli.run(["generate", "-w", "12", "-h", "9", "-d", "5", "--seed", "3", "--computer",
+                    f"1:{level},2:{level}", "--headless", "--max-turns", "8"])
+    line = capsys.readouterr().out.strip()
+    assert code == 0
+    turns = re.fullmatch(r"(?:P[12] wins|draw)(?: on land)? after (\d+) turns(?::.*)?", line)
+    assert turns is not None, line
+    assert int(turns.group(1)) <= 8
