@@ -8,6 +8,8 @@ import os
 import shlex
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -212,15 +214,16 @@ class Terminal:
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
-    def wait_text(self, text: str, run: StatusRun | None = None) -> None:
-        import time
-
+    def wait_for(self, predicate: Callable[[str], bool], what: str) -> None:
         end = time.monotonic() + 30
         while time.monotonic() < end:
             self.pump()
-            if text in self.text():
+            if predicate(self.text()):
                 return
-        raise AssertionError(f"{text!r} not on the screen:\n{self.text()}")
+        raise AssertionError(f"{what} not on the screen:\n{self.text()}")
+
+    def wait_text(self, text: str) -> None:
+        self.wait_for(lambda screen: text in screen, repr(text))
 
     def close(self) -> None:
         if self.child.isalive():
@@ -360,16 +363,21 @@ def test_console_against_the_computer_marks_its_turn_and_m_lists_every_action(tm
     try:
         term.wait_text("Player 1 | Attack: 6 left")
         term.child.send(" x")    # Defend player 1's capital (the cursor starts on it)
-        term.wait_text("P1 defended 1 cell")
-        term.wait_text("Player 1 | Attack: 6 left")   # the computer's whole turn is over
-        status = status_of(tmp_path / "s.json")
-        last = status["last_turn"]
-        assert last["player"] == 2 and last["cells"]
-        marked = {(x, y) for x, y, _ in last["cells"]}
-        # the map is not scrolled on 24 rows (classic is 20x15): cell (x, y) at screen row 2 + y, column 1 + x
-        buffer = term.screen.buffer
-        shown = {(x, y) for y in range(15) for x in range(20) if buffer[2 + y][1 + x].reverse}
-        assert shown == marked
+        status: dict = {}
+
+        def reversed_cells() -> set[tuple[int, int]]:
+            # the map is not scrolled on 24 rows (classic is 20x15): cell (x, y) at row 2 + y, column 1 + x
+            buffer = term.screen.buffer
+            return {(x, y) for y in range(15) for x in range(20) if buffer[2 + y][1 + x].reverse}
+
+        def computer_turn_shown(_: str) -> bool:   # the computer's whole turn is over and drawn
+            status.update(status_of(tmp_path / "s.json") or {})
+            last = status.get("last_turn")
+            return (status.get("turn") == 1 and last is not None and last["player"] == 2
+                    and reversed_cells() == {(x, y) for x, y, _ in last["cells"]})
+
+        term.wait_for(computer_turn_shown, "the computer's turn in reverse video")
+        assert "Player 1 | Attack: 6 left" in term.text()
         term.child.send("m")
         term.wait_text("announcements (any key returns)")
         lines = [line.rstrip() for line in term.screen.display[1:]]
