@@ -29,12 +29,16 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import shortest_path
 
 from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Event, Game, IllegalAction
+
+if TYPE_CHECKING:  # motti.hard builds on this module
+    from motti.hard import Move
 
 WIN = 1e6
 ELIMINATION = 300.0
@@ -89,7 +93,7 @@ def land_distance(land: np.ndarray, start: tuple[int, int]) -> np.ndarray:
     heads = np.concatenate([index[:, 1:][right], index[1:, :][down]])
     graph = coo_matrix((np.ones(tails.size), (tails, heads)), shape=(h * w, h * w)).tocsr()
     x, y = start
-    dist = shortest_path(graph, directed=False, unweighted=True, indices=y * w + x).reshape(h, w)
+    dist: np.ndarray = shortest_path(graph, directed=False, unweighted=True, indices=y * w + x).reshape(h, w)
     if len(_distance_cache) >= 32:
         _distance_cache.clear()
     _distance_cache[key] = dist
@@ -114,14 +118,14 @@ def _shift_any(mask: np.ndarray, diagonal: bool) -> np.ndarray:
 def _weakest_enemy(game: Game, me: int) -> int | None:
     """The enemy to go for: an unoccupied capital first, then the fewest cells, then the lowest number."""
     board = game.board
-    enemies = [p for p in game.alive if p != me and board.capitals.get(p) is not None]
-    if not enemies:
+    capitals = {p: capital for p in game.alive if p != me and (capital := board.capitals.get(p)) is not None}
+    if not capitals:
         return None
     def weakness(p: int) -> tuple[bool, int, int]:
-        x, y = board.capitals[p]
+        x, y = capitals[p]
         return bool(board.occupied[y, x]), int(np.count_nonzero(board.owner == p)), p
 
-    return min(enemies, key=weakness)
+    return min(capitals, key=weakness)
 
 
 def evaluate(game: Game, me: int) -> float:
@@ -154,8 +158,9 @@ def evaluate(game: Game, me: int) -> float:
     exposed = mine & ~occupied & _shift_any(enemy_walls, diagonal=False)
     score -= EXPOSED * float(np.count_nonzero(exposed))
     target = _weakest_enemy(game, me)
-    if target is not None:
-        tx, ty = board.capitals[target]
+    capital = None if target is None else board.capitals[target]
+    if capital is not None:
+        tx, ty = capital
         my_walls = mine & occupied
         if not occupied[ty, tx] and _neighbourhood(my_walls, tx, ty)[0]:
             score += ENEMY_CAPITAL_IN_REACH
@@ -395,7 +400,7 @@ LEVELS = ("easy", "medium", "hard")
 EASY_CHOICES = 12               # easy crosses a random six of this many best targets by the static prior
 
 
-def choose_action(game: Game, rng: random.Random, level: str = "medium") -> tuple:
+def choose_action(game: Game, rng: random.Random, level: str = "medium") -> Move:
     """The next action of the player in turn at *level* (:data:`LEVELS`), in ``Game.apply`` form (spec §2.2,
     rules.legal_actions).
 
@@ -421,7 +426,7 @@ def choose_action(game: Game, rng: random.Random, level: str = "medium") -> tupl
     return (action.value, tuple(cells))
 
 
-def choose_easy(game: Game, rng: random.Random) -> tuple:
+def choose_easy(game: Game, rng: random.Random) -> Move:
     """The ``easy`` level: one ply and no capital timing. At a fresh turn it takes an enemy capital by
     Guerilla and defends its own capital next to an enemy occupied cell; otherwise each attack crosses a
     random six of the :data:`EASY_CHOICES` best targets by a static prior, so it plays the better moves but
