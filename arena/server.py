@@ -65,7 +65,8 @@ class Settings:
     seat_ports: bool = False
     """Also listen on one free port per seat (``ArenaServer.seat_ports``): a client joining through seat k's
     port plays as player k (start cell k of the seed), whenever it joins; tournaments start all bots at once
-    and still seat them by the seed. Clients of the main port take the seats left, in joining order."""
+    and still seat them by the seed; seat k's first client (or idle body) has wire id k. Clients of the main
+    port take the seats left, in joining order."""
     round_pause_ms: int = 0
     """Pause between the end of a round's MOVE window and the next round's messages, the time spent applying
     the round counted in (0 = next round at once); ``arena play`` uses it to keep a game watchable. MOVEs
@@ -293,7 +294,9 @@ class ArenaServer:
         self._seat_servers: list[asyncio.Server] = []
         self.seat_ports: list[int] = []
         """With ``settings.seat_ports``: the port of each seat, once started."""
-        self._next_id = 0
+        self._next_id = settings.players if settings.seat_ports else 0
+        self._seat_ids: set[int] = set()
+        """Seats whose own wire id (the seat's number) has been handed out."""
         self._pending: list[_Client] = []
         self._lobby: list[_Client] = []
         self._players: list[_Client] = []
@@ -342,12 +345,11 @@ class ArenaServer:
         wire id. Raises RuntimeError once the game has started or when *seat* is taken."""
         if self._started or self._seat_taken(seat):
             raise RuntimeError("the game has started" if self._started else f"seat {seat} is taken")
-        client = _Client(self._next_id, None, None, okayed=True, alive=False, seat=seat)
+        client = _Client(self._new_id(seat), None, None, okayed=True, alive=False, seat=seat)
         if seat in self._left_early:
             client.diagnostics.left_round, client.diagnostics.left_reason = 0, self._left_early[seat]
         else:
             client.diagnostics.joined = False
-        self._next_id += 1
         self._absent.append(client)
         self._changed.set()
         return client.id
@@ -432,8 +434,7 @@ class ArenaServer:
             writer.write(wire.encode(wire.Disconnect()))
             writer.close()
             return
-        client = _Client(self._next_id, reader, writer, seat=seat)
-        self._next_id += 1
+        client = _Client(self._new_id(seat), reader, writer, seat=seat)
         self._pending.append(client)
         log.info("client %d connected from %s", client.id, writer.get_extra_info("peername"))
         self._send(client, wire.Id(client.id))
@@ -441,6 +442,15 @@ class ArenaServer:
             self.settings.id_timeout_ms / 1000, self._id_timeout, client)
         client.task = asyncio.current_task()
         await self._read(client, reader)
+
+    def _new_id(self, seat: int | None) -> int:
+        """A new wire id: seat k's first client (or idle body) gets k, so that ids follow the seats whoever
+        connects first; any other client the next id after the seats'."""
+        if seat is not None and seat not in self._seat_ids:
+            self._seat_ids.add(seat)
+            return seat
+        self._next_id += 1
+        return self._next_id - 1
 
     def _id_timeout(self, client: _Client) -> None:
         if client.alive and not client.okayed:

@@ -466,3 +466,22 @@ def test_per_bot_diagnostics_refused_late_missing_ignored(caplog):
             f"missing 1, ignored 1") in caplog.text
     assert (f"client 1 diagnostics: refused {rounds} (wall 0, player {rounds}, corner 0), late 0, missing 0, "
             f"ignored 1") in caplog.text
+
+
+@pytest.mark.e2e
+def test_seat_ports_give_seat_k_wire_id_k_whoever_connects_first():
+    # Ids once followed the order of connection, so the same seeded game gave a bot another id run by run.
+    st = ServerThread(players=3, seat_ports=True)
+    ports = st.server.seat_ports
+    (c2, id2) = join(ports[2])
+    quitter = RawClient(ports[0])
+    assert quitter.recv() == "ID 0"
+    quitter.send(b"ID_NOT_OKAY|")
+    assert quitter.eof()
+    (c0, id0), (c1, id1) = join(ports[0]), join(ports[1])
+    assert (id0, id1, id2) == (3, 1, 2)  # seat 0's second client: the next id after the seats'
+    threads = in_threads(*(lambda c=c: play_out(c) for c in (c0, c1, c2)))
+    st.join()
+    for t in threads:
+        t.join(10)
+    assert st.server.wire_ids == [3, 1, 2]
