@@ -20,7 +20,8 @@ from motti.viewport import Geometry
 MOTTI = [sys.executable, "-m", "motti"]
 SCREEN = "1024x768x24"
 
-#: A 1000x1000 board: four players in the quarters, a sea cross between them, capitals near the corners.
+#: A 1000x1000 board: four players in the quarters, a sea cross between them with land bridges (so that the
+#: game can end, spec §2.9), capitals near the corners.
 CAPITALS = {1: (100, 100), 2: (900, 120), 3: (130, 880), 4: (870, 900)}
 
 
@@ -28,7 +29,8 @@ def big_map() -> str:
     size = 1000
     ys, xs = np.mgrid[0:size, 0:size]
     owner = 1 + (xs >= size // 2) + 2 * (ys >= size // 2)
-    sea = (np.abs(xs - size // 2) < 3) | (np.abs(ys - size // 2) < 3)
+    bridges = (np.abs(xs % (size // 2) - size // 4) < 5) | (np.abs(ys % (size // 2) - size // 4) < 5)
+    sea = ((np.abs(xs - size // 2) < 3) | (np.abs(ys - size // 2) < 3)) & ~bridges
     letters = np.array(list(".abcd"))
     grid = letters[np.where(sea, 0, owner)]
     lines = ["motti-map 1", f"size {size} {size}", "players 4"]
