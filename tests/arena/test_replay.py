@@ -240,6 +240,7 @@ def _first_move(obj: dict, slot: int, value) -> None:
     (0, lambda h: h.update(walls=h["walls"][:3]), "header: toxicity must match the walls: 3 rows of 12"),
     (0, lambda h: h.update(walls=["#" * 3, *h["walls"][1:]]), "header: walls must be equal rows"),
     (0, lambda h: h.update(players=99), "$.players: expected int <= 16"),
+    (0, lambda h: h.update(ids=[5] * len(h["ids"])), "header: wire ids must be distinct"),
     (0, lambda h: h["initial"]["players"][1].update(x=-1), "$.initial.players[1].x: expected int >= 0"),
     ("move", lambda r: _first_move(r, 1, "UP"), "$.moves[0][1]: invalid enum value 'UP'"),
     ("move", lambda r: _first_move(r, 0, 99), "moves: bad or repeated player 99"),
