@@ -689,7 +689,7 @@ def rule_set(name: str) -> RuleSet:
     try:
         return RULE_SETS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown rules {name!r} (choose from {', '.join(RULE_SETS)})") from None
+        raise ValueError(f"unknown rules {_quoted(name)} (choose from {', '.join(RULE_SETS)})") from None
 
 
 # ---------------------------------------------------------------------------------------------------- game
@@ -1151,14 +1151,14 @@ class Game:
             for entry in data["players"]:
                 name = entry["name"]
                 if not isinstance(name, str) or not name or len(name) > MAX_NAME:
-                    raise ValueError(f"players: bad name {name!r}")
+                    raise ValueError(f"players: bad name {_quoted(name)}")
                 holdings = [_int(h, "holdings") for h in entry["holdings"]]
                 if len(holdings) != NUM_COMPANIES or min(holdings) < 0:
                     raise ValueError("players: holdings must be 5 numbers ≥ 0")
                 players.append(Player(name, _int(entry["cash"], "cash"), holdings))
             phase = data["phase"]
             if phase not in (MOVE, TRADE, OVER):
-                raise ValueError(f"phase: unknown {phase!r}")
+                raise ValueError(f"phase: unknown {_quoted(phase)}")
             current = _int(data["current"], "current")
             if not 0 <= current < len(players):
                 raise ValueError("current: no such player")
@@ -1199,6 +1199,13 @@ class Game:
         """
         for check in self.rules.checks:
             check(self)
+
+
+def _quoted(value: object, most: int = 30) -> str:
+    """``value`` as Python writes it, cut to about ``most`` characters with "…" (a 10,000-letter name in a
+    save is named in a one-line error, not printed whole)."""
+    text = repr(value)
+    return text if len(text) <= most else text[:most] + "…"
 
 
 def _int(value: object, what: str) -> int:

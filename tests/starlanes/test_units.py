@@ -293,10 +293,12 @@ def test_impossible_saves_are_refused_before_the_terminal_is_used(tmp_path):
 @pytest.mark.parametrize(("field", "value", "culprit"), [
     ("moves", -5, "moves: -5 moves done (0 or more)"),
     ("asking", 2, "asking: the 1995 rules ask no company"),
+    ("phase", "x" * 10000, "phase: unknown 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"),
+    ("rules", "1" * 10000, "unknown rules '11111111111111111111111111111… (choose from 1995, 1977)"),
 ])
 def test_1995_saves_with_counters_no_game_reaches_are_refused(tmp_path, field, value, culprit):
     """A 1995 save with a negative move count, or a company asked in the order trading of 1977, loaded and
-    played on; both are states no 1995 game reaches."""
+    played on; both are states no 1995 game reaches. A 10,000-letter phase or rule set was printed whole."""
     game = Game.new(["Ann", "Bob"], random.Random(8))
     path = tmp_path / "save.json"
     save_game(path, game, ["human", "human"])
