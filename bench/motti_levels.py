@@ -115,9 +115,11 @@ def match(pool: ProcessPoolExecutor, first: str, second: str, games: int, rule: 
     return results
 
 
-def time_per_action(name: str, budget: int, board_name: str | None, turns: int, seed: int) -> str:
-    """Time per action of *name* playing both seats for *turns* turns: 'median / worst' wall-clock, and the
-    worst in CPU seconds of this process (what the action costs without the other processes' load)."""
+def time_per_action(name: str, budget: int, board_name: str | None, turns: int,
+                    seed: int) -> tuple[str, float]:
+    """Time per action of *name* playing both seats for *turns* turns: ('median / worst' wall-clock and CPU
+    seconds of this process, what an action costs without the other processes' load; the worst CPU seconds).
+    """
     if board_name is None:
         board = generate(20, 15, 2, random.Random(seed))
     else:
@@ -137,7 +139,8 @@ def time_per_action(name: str, budget: int, board_name: str | None, turns: int, 
         game.apply(action)
         played += game.current_player != player
     return (f"{statistics.median(times) * 1000:7.1f} / {max(times) * 1000:7.1f} ms "
-            f"(CPU: {statistics.median(cpu) * 1000:.1f} / {max(cpu) * 1000:.1f} ms; {len(times)} actions)")
+            f"(CPU: {statistics.median(cpu) * 1000:.1f} / {max(cpu) * 1000:.1f} ms; {len(times)} actions)",
+            max(cpu))
 
 
 def simulated_attack(rule: str, seed: int, positions: int = 20, repeats: int = 20) -> str:
@@ -164,7 +167,14 @@ def simulated_attack(rule: str, seed: int, positions: int = 20, repeats: int = 2
     return f"{statistics.median(times) * 1e6:.0f} µs (median of {len(times)})"
 
 
-def main() -> None:
+def _share(results: list[Result], winner: str) -> float:
+    """The share of the games decided by capture that *winner* won (0 when none was)."""
+    decided = [r for r in results if r.capture]
+    return sum(r.winner == winner for r in decided) / len(decided) if decided else 0.0
+
+
+def main() -> int:
+    """Run the chosen parts; exit status 1 when a bar of the module docstring was missed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--hard-budget", type=int, default=8,
@@ -184,16 +194,27 @@ def main() -> None:
     budget = args.hard_budget
     print(f"motti levels: 2 players, generated 20x15 maps, seats alternated, cap {TURN_CAP} turns; "
           f"hard plays with a search budget of {budget} simulations (default {hard.DEFAULT_BUDGET})")
+    bars: list[tuple[str, bool]] = []
     with ProcessPoolExecutor(args.jobs) as pool:
         if "baseline" in parts:
-            match(pool, "hard", "baseline", n(40), "strict", budget, args.seed)
+            results = match(pool, "hard", "baseline", n(40), "strict", budget, args.seed)
+            won = sum(r.winner == "hard" and r.capture for r in results) / len(results)
+            quick = sum(r.winner is not None and r.turns <= QUICK_TURNS for r in results) / len(results)
+            lost = sum(r.winner == "baseline" for r in results)
+            bars += [("hard vs baseline: >= 50 % won by capture", won >= 0.5),
+                     ("hard vs baseline: at most 1 loss", lost <= 1),
+                     (f"hard vs baseline: >= 25 % over within {QUICK_TURNS} turns", quick >= 0.25)]
         if "self" in parts:
-            match(pool, "hard", "hard", n(20), "strict", budget, args.seed)
+            results = match(pool, "hard", "hard", n(20), "strict", budget, args.seed)
+            over = sum(r.capture for r in results) / len(results)
+            bars.append((f"hard vs hard: >= 80 % over by capture within {TURN_CAP} turns", over >= 0.8))
         if "ladder" in parts:
-            match(pool, "easy", "random", n(10), "strict", budget, args.seed)
-            match(pool, "medium", "easy", n(10), "strict", budget, args.seed)
-            match(pool, "hard", "medium", n(10), "strict", budget, args.seed)
-            match(pool, "medium", "baseline", n(10), "strict", budget, args.seed)
+            ladder = (("easy", "random", 0.9), ("medium", "easy", 0.6), ("hard", "medium", 0.6),
+                      ("medium", "baseline", 0.6))
+            for upper, lower, bar in ladder:
+                results = match(pool, upper, lower, n(10), "strict", budget, args.seed)
+                bars.append((f"{upper} vs {lower}: >= {bar:.0%} of the games decided by capture",
+                             _share(results, upper) >= bar))
         if "empty" in parts:
             match(pool, "hard", "baseline", n(10), "empty", budget, args.seed)
     if "attack" in parts:
@@ -202,11 +223,17 @@ def main() -> None:
     if "time" in parts:
         print("time per action (median / worst), both seats played by the level:")
         for name in args.levels.split(","):
-            small = time_per_action(name, hard.DEFAULT_BUDGET, None, 40, args.seed)
-            large = time_per_action(name, hard.DEFAULT_BUDGET, "continent", 4, args.seed)
+            small, worst_cpu = time_per_action(name, hard.DEFAULT_BUDGET, None, 40, args.seed)
+            large, _worst = time_per_action(name, hard.DEFAULT_BUDGET, "continent", 4, args.seed)
+            if name == "hard":
+                bars.append(("hard: worst action <= 1.5 s of CPU on 20x15 with the default budget",
+                             worst_cpu <= 1.5))
             print(f"  {name:<6} 20x15 (40 turns): {small}; continent (4 turns): {large}", flush=True)
         print(f"  (hard with its default budget of {hard.DEFAULT_BUDGET} simulations)")
+    for text, met in bars:
+        print(f"bar {'met' if met else 'MISSED'}: {text}")
+    return 0 if all(met for _text, met in bars) else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
