@@ -624,7 +624,11 @@ def clock(seconds: float) -> str:
 
 def progress_line(t: Tournament, record: GameRecord) -> str:
     """One line: ``game 3/24 done (#3 office, seed 5, 61 rounds): hunt 12.30, flee 0.00 (crashed) |
-    elapsed 0:42, about 2:48 left``."""
+    elapsed 0:42, about 2:48 left``; for a game that does not count, ``game #4 field, seed 9: stopped:
+    interrupted (does not count)``."""
+    if not record.counts:
+        game, what = record.game, record.error or f"stopped: {record.stopped}"
+        return f"game #{game.number} {game.map}, seed {game.seed}: {what} (does not count)"
     done = len(t.records)
     elapsed = time.monotonic() - t.started
     left = elapsed / done * (t.total - done) if done else 0.0
@@ -632,9 +636,8 @@ def progress_line(t: Tournament, record: GameRecord) -> str:
     seats = ", ".join(f"{entrants[s.bot].name} {format_points(s.points)}"
                       + ("" if s.status == OK else f" ({s.status})")
                       for s in sorted(record.seats, key=lambda s: (s.rank, s.id)))
-    what = record.error or (f"stopped: {record.stopped}" if record.stopped else f"{record.rounds} rounds")
     return (f"game {done}/{t.total} done (#{record.game.number} {record.game.map}, seed {record.game.seed}, "
-            f"{what}): {seats} | elapsed {clock(elapsed)}, about {clock(left)} left")
+            f"{record.rounds} rounds): {seats} | elapsed {clock(elapsed)}, about {clock(left)} left")
 
 
 def run(config: Config, *, show: Callable[[str], None]) -> tuple[Tournament, list[Standing]]:

@@ -238,6 +238,10 @@ def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path):
     assert sorted(line.split()[1] for line in stdout.splitlines()[2:5]) == ["flee", "hunt", "random"]
     cut = [g for g in data["games"] if g["stopped"]]
     assert len(cut) <= 1
+    # the progress line of a cut game says so (it once read "done", with every bot at 0.00 and a silent one
+    # "hung")
+    assert [line for line in stderr.splitlines() if "stopped" in line or "count" in line] == [
+        f"game #{g['game']} office, seed {g['seed']}: stopped: interrupted (does not count)" for g in cut]
     for game in cut:  # the game under way was cut short; begun, its replay ends with the table so far
         if not (out / game["folder"] / "replay.jsonl").exists():
             assert game["seats"] == []  # stopped while its bots were starting
