@@ -34,6 +34,7 @@ bench: install sysdeps
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -234,10 +234,7 @@ class Planner:
         b = self.brain
         here = (b.x, b.y)
         old = self.opponents("BLUE", memory=80)
-        if old:
-            goals = [min(old, key=lambda o: o[1])[0]]
-        else:
-            goals = b._frontier() or [here]
+        goals = [min(old, key=lambda o: o[1])[0]] if old else b._frontier() or [here]
         towards = self.distances(goals[0])
         if here not in towards:
             towards = {}

@@ -33,12 +33,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "frozen"))
 
-import motti_baseline  # noqa: E402
+import motti_baseline
 
-from motti import ai, hard  # noqa: E402
-from motti.generate import generate  # noqa: E402
-from motti.mapfile import find_map, load_map  # noqa: E402
-from motti.rules import CapitalCaptured, Game  # noqa: E402
+from motti import ai, hard
+from motti.generate import generate
+from motti.mapfile import find_map, load_map
+from motti.rules import CapitalCaptured, Game
 
 Chooser = Callable[[Game, random.Random], tuple]
 TURN_CAP = 400

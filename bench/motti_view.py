@@ -23,10 +23,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common.data import shipped_dir  # noqa: E402
-from motti import view  # noqa: E402
-from motti.mapfile import load_map  # noqa: E402
-from motti.rules import Board, Game  # noqa: E402
+from common.data import shipped_dir
+from motti import view
+from motti.mapfile import load_map
+from motti.rules import Board, Game
 
 RUNS = 15
 BAR_RATIO = 3.0

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from selfplay import measure  # noqa: E402
+from selfplay import measure
 
 GAMES = 10
 

@@ -158,9 +158,9 @@ def evaluate(game: Game, me: int) -> float:
     exposed = mine & ~occupied & _shift_any(enemy_walls, diagonal=False)
     score -= EXPOSED * float(np.count_nonzero(exposed))
     target = _weakest_enemy(game, me)
-    capital = None if target is None else board.capitals[target]
-    if capital is not None:
-        tx, ty = capital
+    target_capital = None if target is None else board.capitals[target]
+    if target_capital is not None:
+        tx, ty = target_capital
         my_walls = mine & occupied
         if not occupied[ty, tx] and _neighbourhood(my_walls, tx, ty)[0]:
             score += ENEMY_CAPITAL_IN_REACH

@@ -71,7 +71,7 @@ def test_select_cycle_and_refusals() -> None:
         apply_command(game, command("dance"))
     apply_command(game, command("perform"))   # an attack with no cross fails
     assert game.attacks_left == 5
-    with pytest.raises(IllegalAction, match="^Guerilla is impossible after an attack this turn$"):
+    with pytest.raises(IllegalAction, match=r"^Guerilla is impossible after an attack this turn$"):
         apply_command(game, command("perform", "guerilla"))
 
 

@@ -15,7 +15,7 @@ from motti.rules import Game, find_encircled
 
 
 @pytest.mark.parametrize(
-    "seed, size, players, d", [(1, (20, 15), 2, 8.0), (2, (40, 30), 5, 8.0), (3, (60, 20), 9, 5.0)]
+    ("seed", "size", "players", "d"), [(1, (20, 15), 2, 8.0), (2, (40, 30), 5, 8.0), (3, (60, 20), 9, 5.0)]
 )
 def test_t23_generator_properties(seed, size, players, d):
     w, h = size
@@ -99,7 +99,7 @@ def test_plasma_lowers_land():
 
 
 @pytest.mark.parametrize(
-    "kwargs, message",
+    ("kwargs", "message"),
     [
         (dict(width=0), "at least 1x1"),
         (dict(players=1), "players must be 2 to 9"),

@@ -71,7 +71,7 @@ def test_headless_islands_are_a_draw_at_once(tmp_path):
     assert (status["winner"], status["turns"], status["result"]) == (None, 0, "draw")
 
 
-@pytest.mark.parametrize("argv, error", [
+@pytest.mark.parametrize(("argv", "error"), [
     (["--computer", "2"], "motti: --headless: player 1 is not a computer player (name every player with "
                           "--computer)\n"),
     (["--computer", "1,2", "-c"], "motti: -c: --headless plays without display or terminal\n"),

@@ -36,7 +36,7 @@ class Draws(random.Random):
 def header(w: int, h: int, capitals: list[tuple[int, int]]) -> str:
     lines = ["motti-map 1", f"size {w} {h}", f"players {len(capitals)}"]
     lines += [f"capital {k} {x} {y}" for k, (x, y) in enumerate(capitals, start=1)]
-    return "\n".join(lines + ["grid"]) + "\n"
+    return "\n".join([*lines, "grid"]) + "\n"
 
 
 def game_of(text: str, **kwargs) -> Game:

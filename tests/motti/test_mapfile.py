@@ -121,7 +121,7 @@ def replace(old: str, new: str) -> str:
 
 
 @pytest.mark.parametrize(
-    "text, line, column, message",
+    ("text", "line", "column", "message"),
     [
         (
             replace("motti-map 1", "motti-map 2"),
@@ -301,10 +301,10 @@ def test_list_maps_reports_each_file_it_skips(tmp_path, monkeypatch):
 def test_p_above_the_one_player_left_names_both_counts():
     one_left = parse_map("motti-map 1\nsize 3 1\nplayers 3\ncapital 1 0 0\neliminated 2\neliminated 3\n"
                          "grid\na..\n").board
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match=r"^-p 2 is more than") as caught:
         reduce_players(one_left, 2, set())
     assert str(caught.value) == "-p 2 is more than the 1 player still alive on this map (3 in the file)"
     full = parse_map(EXAMPLE).board
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match=r"^-p 3 is more than") as caught:
         reduce_players(full, 3, set())
     assert str(caught.value) == "-p 3 is more than the 2 players of this map"

@@ -52,7 +52,7 @@ def test_t1_legal_targets():
 
 
 @pytest.mark.parametrize(
-    "draw, expected",
+    ("draw", "expected"),
     [(0, "aabb/aAAb/aabb"), (1, "Aabb/aAbb/aabb")] + [(d, "aabb/aAbb/aabb") for d in range(2, 6)],
 )
 def test_t2_attack_rng(draw, expected):
@@ -132,7 +132,7 @@ def test_t8_escape_through_enemy_unoccupied_cell():
     assert grid(g.board) == "aaaab/aAAAb/aAaAb/aAAAb/aaaab"
 
 
-@pytest.mark.parametrize("tie_rule, heir", [("mover", "c"), ("lowest", "a")])
+@pytest.mark.parametrize(("tie_rule", "heir"), [("mover", "c"), ("lowest", "a")])
 def test_t9_two_encirclers_tie(tie_rule, heir):
     caps = {1: (0, 0), 2: (5, 0), 3: (3, 0)}
     g = game("aaaccb/aAAccb/aAbccb/aAAccb/aaaccb", caps, turn=3, tie_rule=tie_rule)
@@ -321,7 +321,7 @@ def test_t24_window_close_under_strict_resets():
     assert g.alive == [1, 3] and g.current_player == 1
 
 
-@pytest.mark.parametrize("reset_rule, after", [("strict", "aabbb/aabbb"), ("empty", "AABbb/AABbb")])
+@pytest.mark.parametrize(("reset_rule", "after"), [("strict", "aabbb/aabbb"), ("empty", "AABbb/AABbb")])
 def test_t25_the_strict_reset_leaves_no_cell_to_hide_behind(reset_rule, after):
     g = game("AaBbb/AaBbb", {1: (0, 0), 2: (4, 0)}, reset_rule=reset_rule)
     assert {(1, 0), (1, 1)} <= cells(legal_for(g, 2, Action.GUERILLA))

@@ -20,7 +20,7 @@ class Draws(random.Random):
         super().__init__(0)
         self.draws = list(draws)
 
-    def randrange(self, *args, **kwargs) -> int:  # noqa: ARG002 - the draws are scripted
+    def randrange(self, *args, **kwargs) -> int:  # the draws are scripted
         return self.draws.pop(0)
 
 
