@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import signal
-import sys
 import threading
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize, Timer
+from common.save import Sink
 from motti import savegame, view
 from motti import status as status_json
 from motti.announce import Chronicle, end_text, quit_question, who
@@ -140,9 +140,11 @@ class Frontend:
         if self.message is not None:
             self.chronicle.note(self.message)
         self.computer_pending = False
-        self.status_failed = False
         self.save = save
-        self.save_failed = False
+        # One failure policy for both files (common.save.Sink): said once on the legend band or the console's
+        # message line (and on stderr unless the console is that stderr), tried again at the next chance.
+        self.saves = Sink(save, "the save", "motti", show=self._show_failure, echo=console is None)
+        self.status_file = Sink(status, "--status", "motti", show=self._show_failure, echo=console is None)
         self.save_suspended = False   # the save holds the state before a quit that ended the session
         self.views: dict[str, _View] = {
             source: _View(window, tuple(seat.players), tuple(p for p in seat.players if p not in computer),
@@ -429,17 +431,12 @@ class Frontend:
 
     def write_save(self) -> None:
         """Write the game to the ``--save`` file atomically (no-op without one, or once suspended)."""
-        if self.save is None or self.save_suspended:
-            return
-        try:
-            savegame.save_game(self.game, self.save, self.levels)
-        except OSError as error:
-            # Shown on every window and the console (and kept on stderr once): the game is not being saved.
-            failed = f"cannot save to {self.save}: {error.strerror or error}"
-            self.message = failed if self.message is None else f"{self.message}; {failed}"
-            if not self.save_failed and self.console is None:
-                print(f"motti: --save {self.save}: {error.strerror or error}", file=sys.stderr)
-            self.save_failed = True
+        if not self.save_suspended:
+            self.saves.write(lambda path: savegame.save_game(self.game, path, self.levels))
+
+    def _show_failure(self, line: str) -> None:
+        """A save or status file that could not be written: on every window and the console."""
+        self.message = line if self.message is None else f"{self.message}; {line}"
 
     def save_now(self) -> None:
         """The ``s`` key: save to the ``--save`` file or the default save path, and say where (or why not)."""
@@ -532,18 +529,7 @@ class Frontend:
 
     def write_status(self) -> None:
         """Rewrite the ``--status`` file atomically (no-op without one)."""
-        if self.status is None:
-            return
-        try:
-            status_json.write_status(self.status, self.status_data())
-        except OSError as error:
-            if not self.status_failed:
-                text = f"cannot write --status {self.status}: {error.strerror or error}"
-                if self.console is not None:
-                    self.console.refuse(text)
-                else:
-                    print(f"motti: {text}", file=sys.stderr)
-            self.status_failed = True
+        self.status_file.write(lambda path: status_json.write_status(path, self.status_data()))
 
 
 #: Zoom keys and mouse buttons (spec §6): +1 zooms in, -1 out; arrows pan (quarter windows right, down).

@@ -116,7 +116,11 @@ def test_a_failed_autosave_is_shown_on_the_legend_band(xvfb, tmp_path):
         (tmp_path / "sd").rmdir()
         xvfb.xdotool(*pointer_to(xvfb, status), "click", "3")      # one failed attack: the game changes
         status = game.wait(lambda s: s["attacks_left"] == 5, "the attack")
-        assert "cannot save to sd/g.map: No such file or directory" in status["message"]
+        assert "cannot write the save sd/g.map: No such file or directory" in status["message"]
+        (tmp_path / "sd").mkdir()                                  # tried again at the next chance
+        xvfb.xdotool(*pointer_to(xvfb, status), "click", "3")
+        game.wait(lambda s: s["attacks_left"] == 4, "the second attack")
+        assert load_map(tmp_path / "sd" / "g.map").attacks == 4
     finally:
         game.stop()
 
