@@ -71,6 +71,24 @@ OK, NEVER_JOINED, CRASHED, LEFT, HUNG = "ok", "never connected", "crashed", "lef
 STATUSES = (OK, NEVER_JOINED, CRASHED, LEFT, HUNG)
 
 
+HUNG_ROUNDS = 5
+"""A bot still connected at the end is hung when it has had no MOVE for this many rounds (or for the whole
+of a shorter game); one slow last decision is not a hang."""
+
+
+def seat_status(diagnostics: Diagnostics | None, rounds: int) -> str:
+    """How a seat's bot took part in a game of *rounds* rounds, from its server diagnostics: one of
+    :data:`STATUSES` but CRASHED (which needs the process's exit status)."""
+    if diagnostics is None or not diagnostics.joined:
+        return NEVER_JOINED
+    if diagnostics.left_round is not None:
+        return LEFT
+    since = diagnostics.silent_since
+    if since is not None and rounds - since + 1 >= min(HUNG_ROUNDS, rounds):
+        return HUNG
+    return OK
+
+
 class TournamentError(Exception):
     """A user's mistake in the tournament's arguments (one line)."""
 
@@ -573,12 +591,7 @@ class Tournament:
                 result.cause = causes.cause.get(player)
             diag = diagnostics.get(wire_id)
             result.diagnostics = diag
-            if diag is None or not diag.joined:
-                result.status = NEVER_JOINED
-            elif diag.left_round is not None:
-                result.status = LEFT
-            elif diag.silent_since is not None:
-                result.status = HUNG
+            result.status = seat_status(diag, record.rounds)
             record.seats.append(result)
 
     # --- files ----------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from arena import replay
+from arena.server import Diagnostics
 from arena.tournament import (
     Bot,
     GameRecord,
@@ -25,6 +26,7 @@ from arena.tournament import (
     format_standings,
     parse_bots,
     schedule,
+    seat_status,
     standings,
 )
 
@@ -118,6 +120,20 @@ def test_a_results_folder_holding_a_tournament_is_refused(tmp_path, capsys):
     assert capsys.readouterr().err == (f"arena: the results folder {out} already holds a tournament (games); "
                                        f"give another --out\n")
     assert [p.name for p in (out / "games").iterdir()] == ["001-office-s5"]
+
+
+def test_a_seat_is_hung_after_rounds_of_silence_not_after_one_slow_last_move():
+    # A bot that missed only the last round's deadline was once recorded as "hung".
+    def silent(since: int | None) -> Diagnostics:
+        return Diagnostics(0, silent_since=since)
+
+    assert seat_status(silent(None), 90) == "ok"
+    assert seat_status(silent(90), 90) == seat_status(silent(87), 90) == "ok"
+    assert seat_status(silent(86), 90) == seat_status(silent(1), 90) == "hung"
+    assert seat_status(silent(1), 2) == "hung"  # silent through a short game
+    assert seat_status(Diagnostics(0, silent_since=3, left_round=3, left_reason="x"), 90) == "left"
+    assert seat_status(Diagnostics(0, joined=False, silent_since=1), 90) == "never connected"
+    assert seat_status(None, 90) == "never connected"
 
 
 def _record(number: int, map_name: str, *seats: tuple[int, Fraction, int, str | None, int]) -> GameRecord:
