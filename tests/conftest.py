@@ -23,8 +23,9 @@ def xvfb3():
         server.stop()
 
 
-E2E_MODULES = {"test_x11.py", "test_xvfb.py", "test_install.py"}
-"""Modules outside tests/e2e that drive real X servers or build and install the package."""
+E2E_MODULES = {"test_x11.py", "test_xvfb.py", "test_install.py", "test_server.py", "test_bots.py",
+               "test_tournament.py", "test_faults.py"}
+"""Modules outside tests/e2e that drive real X servers, play over real TCP or install the project."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

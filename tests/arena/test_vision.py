@@ -116,6 +116,7 @@ def _random_case(rng):
     return Arena(walls, np.ones((h, w), dtype=np.int16)), players
 
 
+@pytest.mark.slow
 def test_vectorised_agrees_with_plain_on_random_boards():
     rng = random.Random(2010)
     cases = 0

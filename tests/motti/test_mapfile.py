@@ -281,6 +281,7 @@ def test_an_absurd_size_line_is_an_error_naming_line_and_column(size_line, colum
     assert str(caught.value) == f"huge.map:2:{column}: {message}"
 
 
+@pytest.mark.slow
 def test_a_map_of_2000_cells_a_side_loads():
     row = "a" * 1000 + "b" * 1000
     text = "motti-map 1\nsize 2000 2000\nplayers 2\ncapital 1 0 0\ncapital 2 1999 1999\ngrid\n"

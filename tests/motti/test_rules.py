@@ -356,6 +356,7 @@ def random_board(seed: int, width: int = 120, height: int = 90, players: int = 4
     return Board(land, owner, occupied, caps, players)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_local_windows_agree_with_whole_board_labelling(seed):
     """The windowed encirclement search gives the same boards and events as labelling the whole board."""
@@ -451,6 +452,7 @@ def reference_encirclement(board: Board, mover: int) -> None:
             occ[y, x] = False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 3, 4, 5])
 def test_encirclement_matches_a_plain_reference(seed):
     """Random conquests on random boards: the engine's result equals the cell-by-cell reference of §2.5–§2.6.
