@@ -32,7 +32,7 @@ import numpy as np
 
 from arena.mapfile import normalised_text
 from arena.rules import BLUE, DIRECTIONS, MOVES, RED, REFUSALS, START_ENERGY, Arena, Game, RoundResult
-from arena.server import final_table, spectator_state
+from arena.server import copy_name, final_table, spectator_state
 from common.save import BOM
 
 if TYPE_CHECKING:
@@ -53,9 +53,10 @@ def replay_dir() -> Path:
 
 
 def default_path(map_name: str, seed: int, when: float | None = None) -> Path:
-    """``replay_dir()/YYYYmmdd-HHMMSS-MAP-sSEED.jsonl`` for a game started at *when* (local time)."""
+    """``replay_dir()/YYYYmmdd-HHMMSS-MAP-sSEED.jsonl`` for a game started at *when* (local time); MAP is
+    the map's name as the map copy has it (:func:`arena.server.copy_name`: safe characters, cut short)."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
-    return replay_dir() / f"{stamp}-{map_name}-s{seed}.jsonl"
+    return replay_dir() / f"{stamp}-{copy_name(map_name)}-s{seed}.jsonl"
 
 
 def header(arena: Arena, game: Game, *, seed: int, wire_ids: list[int],

@@ -245,10 +245,16 @@ MAP_NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
 """What the map copy's name may not contain: 2010 bots split messages on spaces and commas."""
 
 
+COPY_NAME_CHARS = 64
+"""Longest :func:`copy_name`: file names made from it (map copy, replay, tournament folders) add up to 40
+characters and must stay within the file system's 255 bytes whatever the map is called."""
+
+
 def copy_name(map_name: str) -> str:
     """The prefix of the map copy's file name: *map_name* with every run of characters outside
-    ``[A-Za-z0-9._-]`` replaced by ``_`` ("my office,v2" -> "my_office_v2"; "arena" when nothing is left)."""
-    return MAP_NAME_CHARS.sub("_", map_name).strip("_") or "arena"
+    ``[A-Za-z0-9._-]`` replaced by ``_`` ("my office,v2" -> "my_office_v2"; "arena" when nothing is left),
+    cut to :data:`COPY_NAME_CHARS`."""
+    return MAP_NAME_CHARS.sub("_", map_name).strip("_")[:COPY_NAME_CHARS] or "arena"
 
 
 def run_dir() -> Path:

@@ -112,6 +112,11 @@ def test_default_path_and_last_copy(tmp_path, monkeypatch):
     assert path.parent == tmp_path / "state" / "arena" / "replays"
     assert path.name.endswith("-office-s42.jsonl")
     assert len(path.name) == len("19700101-000000-office-s42.jsonl")
+    # a map file may have a name of 250 characters: the replay's (and the tournament folders') once went
+    # past the file system's 255 bytes (play refused the game, a tournament died with a traceback)
+    long_name = replay.default_path("m" * 248 + " x", 42, when=0).name
+    assert long_name.endswith(f"-{'m' * 64}-s42.jsonl") and len(long_name) < 100
+    assert replay.default_path("my office,v2", 1, when=0).name.endswith("-my_office_v2-s1.jsonl")
     monkeypatch.delenv("XDG_STATE_HOME")
     assert replay.replay_dir() == replay.Path.home() / ".local" / "state" / "arena" / "replays"
 
