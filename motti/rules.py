@@ -970,12 +970,15 @@ class Game:
             events += more + _changed_events(ch)
             changed += ch
             events.append(Eliminated(p, cause))
-        events += self._resolve(changed)
-        if self.end is None and self.current_player in beaten:
+        # The mover's turn is over only when the mover is among those leaving; another player leaving
+        # plays no turn, even when that ends the game.
+        movers_turn_ends = self.current_player in beaten
+        events += self._resolve(changed, turn_played=movers_turn_ends)
+        if self.end is None and movers_turn_ends:
             events += self._end_turn()
         return events
 
-    def _resolve(self, changed: list[np.ndarray]) -> list[Event]:
+    def _resolve(self, changed: list[np.ndarray], turn_played: bool = True) -> list[Event]:
         res = _Resolution(
             self.board,
             self.current_player,
@@ -992,7 +995,8 @@ class Game:
         self.takeable = res.takeable
         if res.over is not None:
             # The turn that ended the game counts as played.
-            self.turns += 1
+            if turn_played:
+                self.turns += 1
             self.end = GameOver(res.over.winner, res.over.result, res.over.reason, self.turns)
             events[events.index(res.over)] = self.end
         return events

@@ -197,6 +197,8 @@ def test_closing_the_last_opponent_window_ends_the_game_with_a_winner(xvfb3, map
                        timeout=10, check=True)
         status = game.wait(lambda s: s["winner"] == 1, "player 1 wins")
         assert status["alive"] == [1]
+        # Player 2 left during player 1's first turn: no turn was played.
+        assert status["turns"] == 0 and status["message"] == "P2 left, out — P1 wins after 0 turns"
         assert all(set(row) <= set(".a") for row in status["board"])
         wait_pixels(d1, game, status, d1.name)
         # The winner's window waits for `q`, then the program ends with status 0.

@@ -257,6 +257,13 @@ def test_defeat_down_to_one_player_ends_the_game():
     assert not any(g.legal_mask(action).any() for action in Action)
 
 
+def test_defeat_of_another_player_down_to_one_counts_no_turn():
+    # Player 2's display is lost during player 1's first turn: nobody has played a turn yet.
+    g = Game(board(*T1), Scripted([]))
+    events = g.defeat([2])
+    assert events[-1] == GameOver(1, "win", "", 0) and g.turns == 0
+
+
 def test_defeat_of_every_player_at_once_leaves_the_board_as_it_was():
     # §2.7 hands a leaver's land to alive players only: with no heir, nothing changes hands (no sea).
     g = Composer(Game(board("aAbbB/aabBb", {1: (0, 0), 2: (4, 0)}), Scripted([]), turn=2))
