@@ -360,9 +360,10 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
                          "terminal")
     humans = [p for p in rules.alive if p not in levels]
     if humans:
-        listed = ",".join(map(str, humans))
-        raise UsageError(f"--headless: player {listed} is not a computer player (name every player with "
-                         "--computer)")
+        listed = ", ".join(map(str, humans))
+        subject = (f"player {listed} is not a computer player" if len(humans) == 1
+                   else f"players {listed} are not computer players")
+        raise UsageError(f"--headless: {subject} (name every player with --computer)")
     game = Composer(rules)
 
     def record() -> None:

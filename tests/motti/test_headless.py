@@ -82,6 +82,13 @@ def test_headless_refuses_humans_and_displays(tmp_path, argv, error):
     assert done.returncode == 2 and done.stderr == error and done.stdout == ""
 
 
+def test_headless_names_every_human_player_in_plural(tmp_path):
+    done = motti(tmp_path, "generate", "-p", "4", "--seed", "1", "--computer", "2", "--headless")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("motti: --headless: players 1, 3, 4 are not computer players (name every player "
+                           "with --computer)\n")
+
+
 def test_script_mode_announces_the_end_and_writes_the_whole_state(tmp_path):
     (tmp_path / "t13.map").write_text(T13)
     (tmp_path / "moves").write_text("attack 3,1\n")
