@@ -578,11 +578,11 @@ def count_takeable(board: Board) -> int:
 
     Vectorised over the players: each occupied cell carries its owner's bit, spread to the 8 neighbours; an
     unoccupied cell keeps the bits of the other players next to it."""
-    owner_bit = np.left_shift(1, board.owner.astype(np.int32))
-    near = _dilate8(np.where(board.occupied & board.land, owner_bit, 0))
+    owner_bit = np.left_shift(np.uint16(1), board.owner.astype(np.uint16))   # players 1..9: bits 1..9
+    near = _dilate8(np.where(board.occupied & board.land, owner_bit, np.uint16(0)))
     free = board.land & ~board.occupied
-    reach = near[free] & ~owner_bit[free]
-    return int(np.bitwise_or.reduce(reach)).bit_count() if reach.size else 0
+    reach = np.bitwise_and(near, ~owner_bit, where=free, out=np.zeros_like(near))
+    return int(np.bitwise_or.reduce(reach, axis=None)).bit_count()
 
 
 def _reset(board: Board) -> list[Event]:
