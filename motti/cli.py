@@ -407,10 +407,12 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
         if out:
             alive = ", ".join(map(str, game.alive))
             raise UsageError(f"player {out[0]} is out of this game (players left: {alive}); name only those")
+    # Only the people among the unnamed players need a display; computer players play without one.
     unnamed = next((seat.players for seat in seats if seat.display is None), ())
-    if not args.curses and not set(unnamed) <= computer:
-        listed = ",".join(map(str, unnamed))
-        who = f"player {listed} has" if len(unnamed) == 1 else f"players {listed} have"
+    humans = [p for p in unnamed if p not in computer]
+    if not args.curses and humans:
+        listed = ",".join(map(str, humans))
+        who = f"player {listed} has" if len(humans) == 1 else f"players {listed} have"
         raise UsageError(f"{who} no display: $DISPLAY is not set (name one with {listed}:DISPLAY, or play "
                          "in this terminal with -c)")
     # A seat whose players are all computer players needs no window; with nobody left to play, the game is

@@ -123,6 +123,9 @@ def test_version(capsys):
     (["three.map", "1:a:0", "1:b:0"], "1:b:0"),
     (["three.map", "1:a:0"], "players 2,3 have no display: $DISPLAY is not set (name one with 2,3:DISPLAY, "
                              "or play in this terminal with -c)"),
+    # The computer plays 2 (make run without $DISPLAY): only player 1 needs a display.
+    (["three.map", "--computer", "2", "3:a:0"], "motti: player 1 has no display: $DISPLAY is not set (name "
+                                               "one with 1:DISPLAY, or play in this terminal with -c)"),
     # -p 2 drops player 2 (the highest player no string names): only player 1 is left without a display.
     (["three.map", "-p", "2", "3:a:0"], "player 1 has no display"),
     (["three.map", "--computer", "1,2,3"], "no display to watch the computer players on: $DISPLAY is not set "
