@@ -336,3 +336,13 @@ def test_p_above_the_players_still_alive_names_both_counts(capsys, here):
     line = one_line_error(capsys, "left.map", "-p", "3")
     assert line == (f"motti: {here / 'left.map'}: -p 3 is more than the 2 players still alive on this map "
                     "(3 in the file)")
+
+
+def test_the_manual_page_names_every_long_option_of_the_game():
+    # The generator's options are named together by their short forms; every other long option is named.
+    page = (Path(__file__).resolve().parents[2] / "docs" / "motti.6").read_text()
+    generator = {"--distance-min", "--granularity", "--heigth", "--height", "--plasma-min", "--plasma-max",
+                 "--randomness", "--threshold", "--width"}
+    options = {o for a in cli.build_parser()._actions for o in a.option_strings if o.startswith("--")}
+    missing = sorted(o for o in options - generator if o.replace("-", "\\-") not in page)
+    assert missing == []
