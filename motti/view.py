@@ -513,10 +513,11 @@ def draw_legend(surface: pygame.Surface, game: Composer, viewer: Collection[int]
 def legend_text(game: Composer, viewer: Collection[int] | None = None, message: str | None = None, *,
                 computer: Collection[int] = (), note: str | None = None) -> str:
     """The whole text of a window's legend band (before any shortening): :func:`turn_text`, then the
-    window's *note* or else the *message*, joined by `` · ``."""
+    window's *note* or else the *message*, joined by `` · ``; a message that only repeats the heading (the
+    islands draw: ``Draw: no player can reach another``) is left out."""
     text = turn_text(game, viewer, computer)
     said = note if note is not None else message
-    return f"{text} · {said}" if said else text
+    return f"{text} · {said}" if said and said.casefold() != text.casefold() else text
 
 
 def fit_words(text: str, width: int, largest: int = 18) -> tuple[str, int]:

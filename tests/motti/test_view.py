@@ -443,3 +443,12 @@ def test_from_7_px_marks_are_at_least_7_px_inside_their_cell_and_the_probe_pixel
         assert rgb(surface, cell.left + 1, cell.top + c // 2) == fill            # the probe pixel (spec §6)
     for x, y in [(1, 0), (3, 2)]:                    # unmarked cells are untouched
         assert rgb(surface, 20 + c * x + c // 2, 68 + c * y + c // 2) == expected_colour(rows, x, y)
+
+
+def test_legend_says_an_ending_once_when_the_announcement_is_the_heading():
+    # Two islands (spec §2.9): a draw at once; the heading and the announcement are the same words.
+    g = Composer(Game(board(["aa.bb"], {1: (0, 0), 2: (4, 0)}), Draws()))
+    assert g.game.is_terminal()
+    said = "draw: no player can reach another"
+    assert view.legend_text(g, (1,), said) == "Draw: no player can reach another"
+    assert view.legend_text(g, (1,), "saved to g.map") == "Draw: no player can reach another · saved to g.map"
