@@ -169,7 +169,8 @@ def test_console_saves_after_each_action_and_on_quit(tmp_path):
         wait_for("saved to")               # a path too long for the line is shortened at a word bound…
         child.send("m")                     # … and shown in full by m
         wait_for("announcements (any key returns)")
-        assert str(tmp_path / "saved.map") in "".join(line.rstrip() for line in screen.display)
+        # A path wider than the screen goes on over the next lines, each indented like the list.
+        assert str(tmp_path / "saved.map") in "".join(line.strip() for line in screen.display)
         child.send(" ")
         wait_for("Player 1 | Attack: 5 left")
         child.send("q")
