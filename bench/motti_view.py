@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from common.data import shipped_dir
 from motti import view
+from motti.compose import Composer
 from motti.mapfile import load_map
 from motti.rules import Board, Game
 
@@ -33,7 +34,7 @@ BAR_RATIO = 3.0
 SIZE = 1000
 
 
-def big_game() -> Game:
+def big_game() -> Composer:
     ys, xs = np.mgrid[0:SIZE, 0:SIZE]
     sea = (np.abs(xs - SIZE // 2) < 3) | (np.abs(ys - SIZE // 2) < 3)
     land = ~sea
@@ -42,10 +43,10 @@ def big_game() -> Game:
     capitals = {1: (100, 100), 2: (900, 120), 3: (130, 880), 4: (870, 900)}
     for x, y in capitals.values():
         occupied[y, x] = False
-    return Game(Board(land, owner, occupied, capitals, 4), random.Random(1))
+    return Composer(Game(Board(land, owner, occupied, capitals, 4), random.Random(1)))
 
 
-def median_ms(game: Game, size: tuple[int, int], geometry: view.Geometry | None) -> float:
+def median_ms(game: Composer, size: tuple[int, int], geometry: view.Geometry | None) -> float:
     times = []
     for _ in range(RUNS):
         start = time.perf_counter()
@@ -55,7 +56,7 @@ def median_ms(game: Game, size: tuple[int, int], geometry: view.Geometry | None)
 
 
 def main() -> int:
-    classic = Game(load_map(shipped_dir("motti") / "classic.map").board, random.Random(1))
+    classic = Composer(Game(load_map(shipped_dir("motti") / "classic.map").board, random.Random(1)))
     baseline = median_ms(classic, view.default_size(20, 15), None)
     game = big_game()
     size = (1024, 768)
