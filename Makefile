@@ -24,10 +24,10 @@ sysdeps:
 	@scripts/sysdeps
 
 test: install sysdeps
-	$(PY) -m pytest -q -n $(JOBS)
+	$(PY) -m pytest -q -n $(JOBS) --dist worksteal
 
 test-fast: install
-	$(PY) -m pytest -q -n $(JOBS) -m "not e2e and not slow"
+	$(PY) -m pytest -q -n $(JOBS) --dist worksteal -m "not e2e and not slow"
 
 bench: install sysdeps
 	@status=0; for b in bench/*.py; do echo "== $$b"; $(PY) $$b || status=1; done; exit $$status
