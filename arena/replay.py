@@ -33,7 +33,7 @@ import numpy as np
 from arena.mapfile import normalised_text
 from arena.rules import BLUE, DIRECTIONS, MOVES, RED, REFUSALS, START_ENERGY, Arena, Game, RoundResult
 from arena.server import copy_name, final_table, spectator_state
-from common.save import BOM
+from common.save import BOM, validation_place
 
 if TYPE_CHECKING:
     from arena.server import ArenaServer, TableRow
@@ -362,9 +362,8 @@ def _typed(obj: object, kind: Any) -> Any:
     try:
         return msgspec.convert(obj, type=kind)
     except msgspec.ValidationError as exc:
-        text, _, where = str(exc).partition(" - at `")
-        raise _Bad(f"{where.rstrip('`') or '$'}: {text.replace('`', '')[:1].lower()}"
-                   f"{text.replace('`', '')[1:]}") from None
+        where, what = validation_place(exc)
+        raise _Bad(f"{where}: {what}") from None
 
 
 def load(path: str | os.PathLike[str]) -> Replay:

@@ -215,8 +215,9 @@ def _line_col(data: bytes, offset: int) -> str:
     return f"{line}:{column}"
 
 
-def _validation_message(error: msgspec.ValidationError) -> tuple[str, str]:
-    """msgspec's ``Expected `int`, got `str` - at `$.a[0]``` as (``$.a[0]``, ``expected int, got str``)."""
+def validation_place(error: msgspec.ValidationError) -> tuple[str, str]:
+    """msgspec's ``Expected `int`, got `str` - at `$.a[0]``` as (``$.a[0]``, ``expected int, got str``): the
+    JSON path and what was expected, as every typed decoder of the project words them."""
     text, _, where = str(error).partition(" - at `")
     text = text.replace("`", "")
     return (where.rstrip("`") or "$"), text[:1].lower() + text[1:]
@@ -237,7 +238,7 @@ def decode_json(path: str | os.PathLike[str], type_: type[T]) -> T:
     try:
         return msgspec.json.decode(body, type=type_)
     except msgspec.ValidationError as error:
-        where, what = _validation_message(error)
+        where, what = validation_place(error)
         raise FileFormatError(f"{name}: {where}: {what}") from None
     except msgspec.DecodeError as error:
         text = str(error)
