@@ -82,6 +82,13 @@ def press(server: Xvfb, status: dict, *keys: str) -> None:
     server.xdotool("mousemove", *point(server, status, 20, 10), "key", "--delay", "30", *keys)
 
 
+def leave_the_end(server: Xvfb, run: Run, status: dict) -> None:
+    """From the final standings: a key shows the net-worth chart, another closes the window."""
+    press(server, status, "space")
+    run.wait(lambda s: s["windows"][0]["stage"] == "chart", "the chart")
+    press(server, status, "space")
+
+
 def click(server: Xvfb, status: dict, x: int, y: int) -> None:
     server.xdotool("mousemove", *point(server, status, x, y), "click", "1")
 
@@ -305,9 +312,7 @@ def test_computer_players_finish_a_game_that_an_observer_watches(xvfb, tmp_path)
         assert status["game"] == replay.to_dict()
         assert status["controllers"] == ["easy", "easy"] and status["actor"] is None
         wait_map(xvfb, status, replay)
-        press(xvfb, status, "space")
-        run.wait(lambda s: s["windows"][0]["stage"] == "chart", "the chart")
-        press(xvfb, status, "space")
+        leave_the_end(xvfb, run, status)
     finally:
         code, out, err = run.finish()
     assert code == 0, err
@@ -330,9 +335,7 @@ def test_1977_rules_in_a_window_computers_to_the_48th_move(xvfb, tmp_path):
         assert status["game"] == replay.to_dict()
         assert status["game"]["rules"] == "1977" and status["game"]["moves"] == 48
         wait_map(xvfb, status, replay)
-        press(xvfb, status, "space")
-        run.wait(lambda s: s["windows"][0]["stage"] == "chart", "the chart")
-        press(xvfb, status, "space")
+        leave_the_end(xvfb, run, status)
     finally:
         code, out, err = run.finish()
     assert code == 0, err
@@ -377,9 +380,7 @@ def test_1977_trading_by_keys_and_a_click_in_a_window(xvfb, tmp_path):
         assert replay.players[0].cash == 3070 and replay.current == 1 and replay.phase == "move"
         press(xvfb, status, "q", "y")
         status = run.wait(lambda s: s["mode"] == "over", "the final standings")
-        press(xvfb, status, "space")
-        run.wait(lambda s: s["windows"][0]["stage"] == "chart", "the chart")
-        press(xvfb, status, "space")
+        leave_the_end(xvfb, run, status)
     finally:
         code, out, err = run.finish()
     assert code == 0, err
