@@ -24,11 +24,9 @@ import random
 from collections import deque
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from arena import STRATEGIES
 from arena import protocol as wire
-from arena.mapfile import read_file, split_rows
+from arena.maptext import read_file, split_rows
 from arena.smart import Planner
 
 VECTORS: dict[str, tuple[int, int]] = {
@@ -40,19 +38,23 @@ MEMORY_ROUNDS = 12
 SEARCH_LIMIT = 60
 """Moves a path search looks ahead (keeps a round's thinking short on 200×200 maps)."""
 
+Walls = tuple[tuple[bool, ...], ...]
+"""A map's wall grid, ``walls[y][x]`` True for a wall; every row as wide as the widest (plain tuples, not
+numpy: a bot starts in every game of a tournament and numpy's import would double its start-up time)."""
+
 
 class BotError(Exception):
     """Why a bot could not play: ``str()`` is one line (cannot connect, cannot read the map)."""
 
 
-def read_map(path: str) -> np.ndarray:
-    """The ``(H, W)`` bool wall grid of a ``.map`` file (``#`` wall, else free), with the rows the server
-    uses (:func:`arena.mapfile.split_rows`: trailing rows of spaces are free rows, spec/arena.md §2.2).
+def read_map(path: str) -> Walls:
+    """The H rows of W cells of a ``.map`` file (``#`` wall, else free), with the rows the server uses
+    (:func:`arena.maptext.split_rows`: trailing rows of spaces are free rows, spec/arena.md §2.2).
 
-    Raises OSError when the file cannot be read or is no map file (:func:`arena.mapfile.read_file`)."""
+    Raises OSError when the file cannot be read or is no map file (:func:`arena.maptext.read_file`)."""
     rows = split_rows(read_file(path).decode("ascii", errors="replace"))
     width = max((len(r) for r in rows), default=0)
-    return np.array([[c == "#" for c in r.ljust(width)] for r in rows], dtype=bool).reshape(len(rows), width)
+    return tuple(tuple(c == "#" for c in r.ljust(width)) for r in rows)
 
 
 def facing_towards(dx: int, dy: int) -> str:
@@ -82,7 +84,7 @@ class Brain:
     strategy: str = "hunt"
     rng: random.Random = field(default_factory=random.Random)
     id: int | None = None
-    walls: np.ndarray | None = None
+    walls: Walls | None = None
     x: int = 0
     y: int = 0
     facing: str = "NORTH"
@@ -144,7 +146,7 @@ class Brain:
 
     def _free(self, x: int, y: int) -> bool:
         walls = self.walls
-        return walls is not None and 0 <= y < walls.shape[0] and 0 <= x < walls.shape[1] and not walls[y, x]
+        return walls is not None and 0 <= y < len(walls) and 0 <= x < len(walls[y]) and not walls[y][x]
 
     def _step_ok(self, x: int, y: int, direction: str) -> bool:
         dx, dy = VECTORS[direction]
@@ -272,7 +274,7 @@ class Brain:
         """A few free cells not visited recently, to explore towards when no blue is known."""
         if self.walls is None:
             return []
-        height, width = self.walls.shape
+        height, width = len(self.walls), len(self.walls[0]) if self.walls else 0
         picks = []
         for _ in range(12):
             x, y = self.rng.randrange(width), self.rng.randrange(height)

@@ -10,21 +10,17 @@ as integer hundredths 1..20); shorter rows and missing rows are 0.01.
 from __future__ import annotations
 
 import codecs
-import errno
-import os
-import stat
 from pathlib import Path
 
 import numpy as np
 
+from arena.maptext import read_file, split_rows
 from arena.rules import Arena
 from common.data import shipped_dir
 
 _TOXIC_VALUES = {" ": 1, ".": 1, "0": 20, "#": 20, **{str(d): 2 * d for d in range(1, 10)}}
 _MAP_CHARS = "'#', ' ' or '.'"
 _TOXIC_CHARS = "' ', '.', '0'-'9' or '#'"
-MAX_FILE_BYTES = 16 << 20
-"""Largest map or toxicity file read (metropolis, 204×204, is 42 kB): /dev/zero is not a map."""
 
 
 class MapError(ValueError):
@@ -40,31 +36,6 @@ class MapError(ValueError):
         self.col = col
         self.message = message
         super().__init__(f"{self.file}:{line}:{col}: {message}" if line else f"{self.file}: {message}")
-
-
-def split_rows(text: str) -> list[str]:
-    """The rows of a map or toxicity text without line ends; only empty lines at the end are dropped (a row of
-    spaces is a row of free cells)."""
-    rows = [row.rstrip("\r") for row in text.split("\n")]
-    while rows and rows[-1] == "":
-        rows.pop()
-    return rows
-
-
-def read_file(path: str | Path) -> bytes:
-    """The bytes of a regular file of at most :data:`MAX_FILE_BYTES`. Raises OSError (``strerror`` says
-    why) for anything else: a device, a FIFO (never waited on), a folder, a larger file."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with open(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, "is a directory, not a file")
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        raw = handle.read(MAX_FILE_BYTES + 1)
-    if len(raw) > MAX_FILE_BYTES:
-        raise OSError(errno.EFBIG, f"larger than {MAX_FILE_BYTES} bytes")
-    return raw
 
 
 def _read_rows(path: Path, expected: str) -> list[str]:

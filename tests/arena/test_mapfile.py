@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pytest
 
-from arena import mapfile
+from arena import maptext
 from arena.mapfile import MapError, arena_from_text, find_map, load_arena, normalised_text, validate
 from common.data import shipped_dir
 
@@ -123,7 +123,7 @@ def test_a_device_a_fifo_or_a_huge_file_is_refused_without_reading_it(tmp_path, 
         with pytest.raises(MapError) as info:
             load_arena(good, path)
         assert str(info.value) == f"{path}: cannot read: not a regular file"
-    monkeypatch.setattr(mapfile, "MAX_FILE_BYTES", 8)
+    monkeypatch.setattr(maptext, "MAX_FILE_BYTES", 8)
     big = write(tmp_path, "big.map", "...\n" * 3)
     with pytest.raises(MapError) as info:
         load_arena(big)
