@@ -62,8 +62,8 @@ def self_play(seed: int, kinds: dict[int, str], *, players: int = 2, limit: int 
 @pytest.mark.parametrize("players", [2, 3])
 def test_never_an_illegal_move(players: int) -> None:
     kinds = dict.fromkeys(range(1, players + 1), "ai")
-    for seed in range(4):
-        self_play(seed, kinds, players=players, limit=250, check=True)
+    for seed in range(2):
+        self_play(seed, kinds, players=players, limit=300, check=True)
 
 
 def test_deterministic_given_its_rng() -> None:
