@@ -15,7 +15,7 @@ import pytest
 from Xlib import X
 from Xlib import error as xerror
 from Xlib.display import Display
-from xvfb import Xvfb
+from xvfb import Xvfb, silent_x_listener
 
 from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize
 from common.x11 import DisplayError, Window, open_window
@@ -438,18 +438,7 @@ def test_screen_that_does_not_exist(xvfb, inbox):
 
 
 def test_a_server_that_never_answers_times_out(inbox):
-    listener = None
-    for number in range(300, 600):
-        candidate = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            candidate.bind(("127.0.0.1", 6000 + number))
-        except OSError:
-            candidate.close()
-            continue
-        listener = candidate
-        break
-    assert listener is not None
-    listener.listen(5)
+    listener, number = silent_x_listener(range(300, 600))
     try:
         with pytest.raises(DisplayError) as caught:
             open_window(f"localhost:{number}", title="x", size=(10, 10), inbox=inbox, source="x", timeout=1.0)
@@ -486,13 +475,9 @@ def test_an_empty_xauthority_file_prints_nothing(xvfb, tmp_path):
 
 
 def test_a_peer_that_answers_garbage_is_not_an_x_server(inbox):
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    number = next(n for n in range(600, 900) if listener.connect_ex(("127.0.0.1", 6000 + n)) != 0)
-    listener.close()
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 6000 + number))
-    listener.listen(5)
+    listener, number = silent_x_listener(range(600, 900))
     listener.settimeout(10)
+    done = threading.Event()
 
     def answer_junk() -> None:
         try:
@@ -502,7 +487,13 @@ def test_a_peer_that_answers_garbage_is_not_an_x_server(inbox):
         with peer:
             peer.recv(100)
             peer.sendall(b"\x01" + b"\x00" * 7)   # "success" and nothing else: too short for a setup reply
-            peer.recv(100)
+            peer.settimeout(0.1)
+            while not done.is_set():              # kept open until the test is over: no reset races the reply
+                try:
+                    if not peer.recv(100):
+                        return
+                except TimeoutError:
+                    continue
 
     thread = threading.Thread(target=answer_junk, daemon=True)
     thread.start()
@@ -512,6 +503,7 @@ def test_a_peer_that_answers_garbage_is_not_an_x_server(inbox):
         assert str(caught.value) == (f'cannot open display "127.0.0.1:{number}": not an X server, or it '
                                      "answered garbage")
     finally:
+        done.set()
         listener.close()
         thread.join(10)
 

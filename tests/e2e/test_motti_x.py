@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from motti_maps import THREE, TWO
 from statusrun import StatusRun
-from xvfb import Xvfb, grab, origin, window_of
+from xvfb import Xvfb, grab, origin, silent_x_listener, window_of
 
 from motti import view
 
@@ -246,22 +246,8 @@ def test_bad_player_strings(xvfb, maps, strings, culprit):
     assert motti_windows(xvfb) == ""
 
 
-def free_tcp_display() -> tuple[socket.socket, int]:
-    """A listening socket on 127.0.0.1:6000+N that never answers X requests, and N."""
-    for number in range(40, 100):
-        listener = socket.socket()
-        try:
-            listener.bind(("127.0.0.1", 6000 + number))
-        except OSError:
-            listener.close()
-            continue
-        listener.listen(8)
-        return listener, number
-    raise RuntimeError("no free X TCP port")
-
-
 def test_display_refused_no_such_display_and_silence_exit_2_and_close_the_others(xvfb, maps, tmp_path):
-    listener, number = free_tcp_display()
+    listener, number = silent_x_listener(range(40, 100))
     accepted: list[socket.socket] = []
     stop = threading.Event()
 

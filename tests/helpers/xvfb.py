@@ -10,11 +10,30 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+
+def silent_x_listener(numbers: range) -> tuple[socket.socket, int]:
+    """A socket listening on 127.0.0.1:6000+N for the first N of *numbers* free to bind, and N.
+
+    It accepts connections (the caller's thread may answer them) but is no X server: a stand-in for a display
+    that never answers, or answers garbage. Binding directly avoids a race with other test workers.
+    """
+    for number in numbers:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            listener.bind(("127.0.0.1", 6000 + number))
+        except OSError:
+            listener.close()
+            continue
+        listener.listen(8)
+        return listener, number
+    raise RuntimeError(f"no free X TCP port for displays {numbers.start}-{numbers.stop - 1}")
 
 
 class Xvfb:
