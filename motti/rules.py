@@ -463,6 +463,146 @@ def _pockets_of(
     return out
 
 
+# The 8 cells around a cell in cyclic order, each one orthogonally next to the one before: N, NE, E, SE, S,
+# SW, W, NW. The orthogonal neighbours are the even positions.
+_RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def _closes_no_pocket(board: Board, cell: Cell, previous_owner: int, masses: np.ndarray) -> bool:
+    """Whether ``cell``, unoccupied land before this action and now occupied by its owner O (an Attack, a
+    Guerilla or a Defend), provably closed no new pocket (§2.5), judged from the cells around it.
+
+    Assumes the board held no encircled pocket before the action (what every resolution leaves behind). A True
+    answer is exact: encirclement has nothing to do. False means "look": the caller runs the full search. The
+    argument, per alive player P:
+
+    * P = O: the cell was passable for O and still is, and O's occupied cells never encircle O. Only the count
+      of O's cells in its component C can grow, from 0 when the cell was not O's; that cannot happen when an
+      orthogonal neighbour is O's (it lies in C too), or when the cell was O's already (``previous_owner``).
+    * P != O: the cell was passable for P (unoccupied) and is not any more; only its component C changes, into
+      C minus the cell, which the cell now encircles. When P's passable orthogonal neighbours of the cell are
+      connected through passable cells of the ring of 8 around it, C minus the cell is still one component,
+      with the capital iff C had it and with no more cells of P. C was no pocket before: it held the
+      capital, or no cell of P, or had no encircler. The last is ruled out when an orthogonal neighbour is
+      occupied by a player other than P (an encircler of C), or when P's capital lies in the cell's
+      4-connected land mass (``masses``, labels of ``ndimage.label(land)``): a component without encirclers
+      is bounded by sea and the map edge only, so it is a whole land mass, and then it holds the capital.
+      When the ring splits the neighbours into several groups, :func:`_parts_rejoin` searches further.
+    """
+    x, y = cell
+    h, w = board.land.shape
+    land, owner, occupied = board.land, board.owner, board.occupied
+    mover = int(owner[y, x])
+    ring_land = []
+    ring_owner = []
+    ring_occupied = []
+    for dx, dy in _RING:
+        nx, ny = x + dx, y + dy
+        inside = 0 <= nx < w and 0 <= ny < h and bool(land[ny, nx])
+        ring_land.append(inside)
+        ring_owner.append(int(owner[ny, nx]) if inside else 0)
+        ring_occupied.append(inside and bool(occupied[ny, nx]))
+    if previous_owner != mover and mover not in ring_owner[0::2]:
+        return False
+    mass = masses[y, x]
+    for player, capital in board.capitals.items():
+        if player == mover or capital is None:
+            continue
+        passable = [ring_land[k] and (ring_owner[k] == player or not ring_occupied[k]) for k in range(8)]
+        if not any(passable[0::2]):
+            continue
+        if masses[capital[1], capital[0]] != mass and not any(
+            ring_occupied[k] and ring_owner[k] != player for k in range(0, 8, 2)
+        ):
+            return False
+        groups = _ring_runs(x, y, passable)
+        if len(groups) > 1 and not _parts_rejoin(board, player, cell, groups):
+            return False
+    return True
+
+
+def _ring_runs(x: int, y: int, passable: list[bool]) -> list[list[Cell]]:
+    """The orthogonal neighbours of (x, y) grouped by the runs of passable ring cells (``passable`` over
+    :data:`_RING`, cyclic) that join them; runs without an orthogonal neighbour are left out."""
+    groups: list[list[Cell]] = []
+    run: list[Cell] = []
+    start = passable.index(False) if False in passable else 0
+    for i in range(1, 9):
+        k = (start + i) % 8
+        if passable[k]:
+            if k % 2 == 0:
+                run.append((x + _RING[k][0], y + _RING[k][1]))
+        elif run:
+            groups.append(run)
+            run = []
+    if run:
+        groups.append(run)
+    return groups
+
+
+# Cells a search of _parts_rejoin may visit before it gives up (then the full labelling decides).
+_REJOIN_BUDGET = 256
+
+
+def _parts_rejoin(board: Board, player: int, cell: Cell, groups: list[list[Cell]]) -> bool:
+    """For :func:`_closes_no_pocket`: whether ``cell``, no longer passable for ``player``, left no new pocket
+    of ``player`` although its passable neighbours lie in several ``groups`` around it.
+
+    Breadth-first searches over the player's passable cells (§2.5) start from all groups at once, one layer
+    each in turn; two searches that meet merge. A search that runs out of cells has found a whole new
+    component: harmless when it holds no cell of the player (so not its capital either). True when at most
+    one search is left and every finished one was harmless (the remaining part then holds the capital, or no
+    cell of the player, like the component the cell was cut from); False when a part may be a pocket or
+    after :data:`_REJOIN_BUDGET` cells. The work grows with the smaller parts, not with the board."""
+    h, w = board.land.shape
+    land, owner, occupied = board.land, board.owner, board.occupied
+    parent = list(range(len(groups)))
+    seen: dict[Cell, int] = {cell: -1}
+    frontiers: list[list[Cell]] = []
+    marked: list[bool] = []     # the part holds a cell of the player (the capital is one)
+    for g, members in enumerate(groups):
+        frontiers.append(list(members))
+        marked.append(False)
+        for x, y in members:
+            seen[(x, y)] = g
+            marked[g] = marked[g] or owner[y, x] == player
+    active = list(range(len(groups)))
+    visited = 0
+    while len(active) > 1:
+        for g in list(active):
+            if parent[g] != g:
+                continue
+            layer: list[Cell] = []
+            for x, y in frontiers[g]:
+                for nx, ny in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+                    if not (0 <= nx < w and 0 <= ny < h):
+                        continue
+                    other = seen.get((nx, ny))
+                    if other is None:
+                        if land[ny, nx] and (owner[ny, nx] == player or not occupied[ny, nx]):
+                            seen[(nx, ny)] = g
+                            layer.append((nx, ny))
+                            marked[g] = marked[g] or owner[ny, nx] == player
+                    elif other >= 0:
+                        while parent[other] != other:
+                            other = parent[other]
+                        if other != g:
+                            parent[other] = g
+                            layer += frontiers[other]
+                            frontiers[other] = []
+                            marked[g] = marked[g] or marked[other]
+                            active.remove(other)
+            visited += len(layer)
+            frontiers[g] = layer
+            if not layer:
+                if marked[g]:
+                    return False
+                active.remove(g)
+            if visited > _REJOIN_BUDGET:
+                return False
+    return True
+
+
 def _neighbourhood(changed: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     """The changed cells (2, n) plus their orthogonal neighbours, clipped to the board."""
     ys, xs = changed
@@ -477,9 +617,16 @@ def _neighbourhood(changed: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
 
 @dataclass
 class _Resolution:
-    """What the stages of one pipeline run share. ``changed`` holds (2, n) arrays of (ys, xs); ``takeable`` is
-    the count of §2.8 (:func:`count_takeable`) after the previous run and, once the reset stage ran, after
-    this one."""
+    """What the stages of one pipeline run share.
+
+    ``changed`` holds (2, n) arrays of (ys, xs): every cell this run changed (stages append theirs).
+    ``occupied`` lists ``((x, y), previous owner)`` for the cells the action itself just occupied, as long
+    as those are the only changes (an Attack, Defend or Guerilla before anything else happened); ``None``
+    once any other change was made (the shortcuts of :func:`_closes_no_pocket` and :class:`_TakeableCount`
+    then do not apply). ``takeable`` is the count of §2.8 (:func:`count_takeable`) after the previous run
+    and, once the reset stage ran, after this one; ``tracker`` keeps that count up to date cell by cell
+    (``None``: count the whole board). ``one_land_mass``: all land is one 8-connected mass (§2.9);
+    ``land_masses`` labels the 4-connected land masses (empty: unknown, no shortcut)."""
 
     board: Board
     mover: int
@@ -490,6 +637,10 @@ class _Resolution:
     takeable: int = 0
     over: GameOver | None = None
     eliminated: list[int] = field(default_factory=list)
+    occupied: list[tuple[Cell, int]] | None = None
+    tracker: _TakeableCount | None = None
+    one_land_mass: bool = False
+    land_masses: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int32))
 
 
 Stage = Callable[[_Resolution], list[Event]]
@@ -532,6 +683,7 @@ def stage_capital_capture_v3(res: _Resolution) -> list[Event]:
         handovers = _divide_player(board, player, res.mover, res.tie_rule, to_capturer)
         more, changed = _apply_handovers(board, handovers)
         res.changed += changed
+        res.occupied = None
         events += more + _changed_events(changed) + [Eliminated(player, "capital")]
     return events
 
@@ -549,16 +701,25 @@ def stage_capital_capture_v2(res: _Resolution) -> list[Event]:
         board.occupied[mine] = False
         changed = [np.stack([ys, xs])]
         res.changed += changed
+        res.occupied = None
         events.append(Encircled(_cells(ys, xs), by, player))
         events += [*_changed_events(changed), Eliminated(player, "capital")]
     return events
 
 
 def stage_encirclement(res: _Resolution) -> list[Event]:
-    """§2.5–§2.6 for all alive players on one snapshot, applied together; repeated until nothing changes."""
+    """§2.5–§2.6 for all alive players on one snapshot, applied together; repeated until nothing changes.
+
+    Only pockets holding a changed cell or a neighbour of one can be new; when the action only occupied one
+    cell, :func:`_closes_no_pocket` usually shows from its 3 x 3 cells that there is none, and nothing is
+    labelled at all."""
     board = res.board
     events: list[Event] = []
-    changed = res.changed
+    if not res.whole_board and res.occupied is not None and len(res.occupied) == 1 and res.land_masses.size:
+        cell, previous = res.occupied[0]
+        if _closes_no_pocket(board, cell, previous, res.land_masses):
+            return events
+    changed = list(res.changed)
     whole = res.whole_board
     while whole or changed:
         seeds = None if whole else _neighbourhood(np.concatenate(changed, axis=1), board.land.shape)
@@ -568,9 +729,22 @@ def stage_encirclement(res: _Resolution) -> list[Event]:
         if not handovers:
             break
         more, changed = _apply_handovers(board, handovers)
+        res.changed += changed
+        res.occupied = None
         events += more + _changed_events(changed)
         whole = False
     return events
+
+
+def _takeable_bits(land: np.ndarray, owner: np.ndarray, occupied: np.ndarray) -> np.ndarray:
+    """§2.8 per cell, over arrays of any (h, w) window: uint16, bit q set on an unoccupied land cell when
+    player q, not its owner, has an occupied cell among its 8 neighbours inside the window (players 1..9:
+    bits 1..9)."""
+    owner_bit = np.left_shift(np.uint16(1), owner.astype(np.uint16))
+    near = _dilate8(np.where(occupied & land, owner_bit, np.uint16(0)))
+    free = land & ~occupied
+    bits: np.ndarray = np.bitwise_and(near, ~owner_bit, where=free, out=np.zeros_like(near))
+    return bits
 
 
 def count_takeable(board: Board) -> int:
@@ -578,11 +752,85 @@ def count_takeable(board: Board) -> int:
 
     Vectorised over the players: each occupied cell carries its owner's bit, spread to the 8 neighbours; an
     unoccupied cell keeps the bits of the other players next to it."""
-    owner_bit = np.left_shift(np.uint16(1), board.owner.astype(np.uint16))   # players 1..9: bits 1..9
-    near = _dilate8(np.where(board.occupied & board.land, owner_bit, np.uint16(0)))
-    free = board.land & ~board.occupied
-    reach = np.bitwise_and(near, ~owner_bit, where=free, out=np.zeros_like(near))
-    return int(np.bitwise_or.reduce(reach, axis=None)).bit_count()
+    bits = _takeable_bits(board.land, board.owner, board.occupied)
+    return int(np.bitwise_or.reduce(bits, axis=None)).bit_count()
+
+
+class _TakeableCount:
+    """The count of §2.8 (:func:`count_takeable`) kept up to date around the changed cells instead of over the
+    whole board.
+
+    ``bits`` (H, W) uint16 holds :func:`_takeable_bits` of the board; ``cells[q]`` counts the cells carrying
+    player q's bit, so the count is the number of players with ``cells[q] > 0``. A change of some cells can
+    only alter the bits of those cells and their 8 neighbours: :meth:`occupy` handles cells that just became
+    occupied (each only adds its owner's bit around it), :meth:`refresh` recomputes a window around any other
+    changes, :meth:`clear` follows a global reset."""
+
+    def __init__(self, board: Board) -> None:
+        self.bits = _takeable_bits(board.land, board.owner, board.occupied)
+        self.cells = [int(np.count_nonzero(self.bits & (1 << q))) for q in range(16)]
+
+    def copy(self) -> _TakeableCount:
+        new = object.__new__(_TakeableCount)
+        new.bits = self.bits.copy()
+        new.cells = list(self.cells)
+        return new
+
+    def count(self) -> int:
+        return sum(1 for n in self.cells if n)
+
+    def occupy(self, board: Board, cells: Iterable[Cell]) -> None:
+        """``cells`` were unoccupied land before and are now occupied by their owners: each loses its own bits
+        and adds its owner's bit to its unoccupied neighbours owned by someone else (exact, in any order)."""
+        h, w = board.land.shape
+        bits, land, owner, occupied, counts = self.bits, board.land, board.owner, board.occupied, self.cells
+        for x, y in cells:
+            old = int(bits[y, x])
+            if old:
+                bits[y, x] = 0
+                for q in range(16):
+                    if old >> q & 1:
+                        counts[q] -= 1
+            player = int(owner[y, x])
+            bit = 1 << player
+            for dx, dy in _RING:
+                nx, ny = x + dx, y + dy
+                if (0 <= nx < w and 0 <= ny < h and land[ny, nx] and not occupied[ny, nx]
+                        and owner[ny, nx] != player and not int(bits[ny, nx]) & bit):
+                    bits[ny, nx] |= bit
+                    counts[player] += 1
+
+    def refresh(self, board: Board, ys: np.ndarray, xs: np.ndarray) -> None:
+        """Recompute the bits around the changed cells ``ys``, ``xs`` (global coordinates): on their bounding
+        box grown by 1, from the board grown by 1 more."""
+        shape = board.land.shape
+        inner = _bbox_window(ys, xs, shape, 1)
+        outer = _grow(inner, shape)
+        crop = (slice(inner[0].start - outer[0].start, inner[0].stop - outer[0].start),
+                slice(inner[1].start - outer[1].start, inner[1].stop - outer[1].start))
+        new = _takeable_bits(board.land[outer], board.owner[outer], board.occupied[outer])[crop]
+        old = self.bits[inner]
+        differ = old != new
+        if not differ.any():
+            return
+        gone, came = old[differ], new[differ]
+        for q in range(16):
+            bit = 1 << q
+            self.cells[q] += int(np.count_nonzero(came & bit)) - int(np.count_nonzero(gone & bit))
+        self.bits[inner] = new
+
+    def clear(self) -> None:
+        """After a global reset nothing is occupied, so nothing is takeable."""
+        self.bits[:] = 0
+        self.cells = [0] * 16
+
+    def update(self, res: _Resolution) -> None:
+        """Bring the bits up to date with the changes of one pipeline run."""
+        if res.occupied is not None:
+            self.occupy(res.board, [cell for cell, _ in res.occupied])
+        elif res.changed:
+            ys, xs = np.concatenate(res.changed, axis=1)
+            self.refresh(res.board, ys, xs)
 
 
 def _reset(board: Board) -> list[Event]:
@@ -594,14 +842,23 @@ def _reset(board: Board) -> list[Event]:
 
 def stage_reset_strict(res: _Resolution) -> list[Event]:
     """§2.8, the default: reset when the count of :func:`count_takeable` drops from above 0 to 0
-    (edge-triggered), only while at least two players are alive (§2.4)."""
+    (edge-triggered), only while at least two players are alive (§2.4). With a ``tracker`` the count is kept
+    up to date around the changed cells (:class:`_TakeableCount`) instead of counted over the whole board."""
+    tracker = res.tracker
+    if tracker is not None:
+        tracker.update(res)
     if len(res.board.alive_players()) < 2:
         return []
-    before, res.takeable = res.takeable, count_takeable(res.board)
+    before = res.takeable
+    res.takeable = count_takeable(res.board) if tracker is None else tracker.count()
     if before == 0 or res.takeable > 0:
         return []
     events = _reset(res.board)
-    res.takeable = count_takeable(res.board)
+    if tracker is None:
+        res.takeable = count_takeable(res.board)
+    else:
+        tracker.clear()
+        res.takeable = 0
     return events
 
 
@@ -635,8 +892,9 @@ def can_meet(board: Board, components: np.ndarray) -> bool:
     alive = board.alive_players()
     if len(alive) < 2:
         return False
-    if int(components.max()) == 1:
-        return True
+    masses = [int(components[c[1], c[0]]) for p in alive if (c := board.capitals[p]) is not None]
+    if len(set(masses)) < len(masses):
+        return True     # two capitals, so two players, on one land mass
     owner = np.where(board.land, board.owner, 0)
     present = np.zeros((int(components.max()) + 1, board.players + 1), dtype=bool)
     present[components, owner] = True
@@ -645,7 +903,11 @@ def can_meet(board: Board, components: np.ndarray) -> bool:
 
 def stage_unreachable(res: _Resolution) -> list[Event]:
     """§2.9: when no alive player can ever reach another's land the game ends at once as a draw."""
-    if res.over is not None or can_meet(res.board, res.components):
+    if res.over is not None:
+        return []
+    if res.one_land_mass and len(res.board.alive_players()) > 1:
+        return []
+    if can_meet(res.board, res.components):
         return []
     res.over = GameOver(None, "draw", "unreachable")
     return [res.over]
@@ -744,7 +1006,8 @@ class Game:
         if turn not in alive:
             raise ValueError(f"player {turn} cannot be in turn: not an alive player")
         self.board = board
-        self.rng = rng
+        self._rng = rng
+        self._rng_shared = False
         self.capital_rule = capital_rule
         self.reset_rule = reset_rule
         self.tie_rule = tie_rule
@@ -752,10 +1015,16 @@ class Game:
         self.current_player = turn
         self.attacks_left = attacks
         self.turns = turns
-        self.takeable = count_takeable(board) if takeable is None else takeable
+        self._tracker = _TakeableCount(board) if reset_rule == "strict" else None
+        if takeable is not None:
+            self.takeable = takeable
+        else:
+            self.takeable = count_takeable(board) if self._tracker is None else self._tracker.count()
         self.end: GameOver | None = None
         self._stages = stages
         self._components = land_components(board.land)
+        self._one_land_mass = int(self._components.max()) <= 1
+        self._land_masses: np.ndarray = ndimage.label(board.land)[0]
         # A loaded state may hold a pocket that is already encircled; then the first run checks the whole
         # board.
         self._whole_board = bool(find_encircled(board, turn, tie_rule))
@@ -836,16 +1105,35 @@ class Game:
 
     # ------------------------------------------------------------------------------------------ copies
 
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator (§2.3). After :meth:`clone` the copy and the original hold one
+        generator until either of them uses it: the first use gives that game a ``random.Random`` of its own
+        with the same state, so the two draw the same numbers independently."""
+        if self._rng_shared:
+            own = random.Random.__new__(random.Random)
+            own.setstate(self._rng.getstate())
+            self._rng = own
+            self._rng_shared = False
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._rng_shared = False
+
     def clone(self) -> Game:
         """An independent copy: the arrays copied (land shared, it never changes), the random generator's
-        state copied into a new ``random.Random``. Cheap: no ``deepcopy``."""
+        state copied into a new ``random.Random`` when either game first uses it (:attr:`rng`). Cheap: no
+        ``deepcopy``; a search that gives the copy a generator of its own copies no generator state at
+        all."""
         new = object.__new__(Game)
         new.__dict__.update(self.__dict__)
         b = self.board
         new.board = Board(b.land, b.owner.copy(), b.occupied.copy(), dict(b.capitals), b.players)
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        new.rng = rng
+        if self._tracker is not None:
+            new._tracker = self._tracker.copy()
+        self._rng_shared = new._rng_shared = True
         return new
 
     def reseed(self, seed: int) -> Game:
@@ -888,13 +1176,15 @@ class Game:
         self.attacks_left -= 1
         events: list[Event] = [AttackDrawn(player, draw, cell)]
         changed = []
+        occupied: list[tuple[Cell, int]] = []
         if cell is not None:
             x, y = cell
+            occupied.append((cell, int(self.board.owner[y, x])))
             self.board.owner[y, x] = player
             self.board.occupied[y, x] = True
             changed.append(np.array([[y], [x]]))
             events.append(CellsChanged((cell,)))
-        events += self._resolve(changed)
+        events += self._resolve(changed, occupied=occupied)
         if self.end is None and self.attacks_left == 0:
             events += self._end_turn()
         return events
@@ -907,9 +1197,10 @@ class Game:
         checked = self._validate(Action.DEFEND, cells)
         if not checked:
             raise IllegalAction("Defend needs 1 to 3 crosses")
+        occupied = [((x, y), int(self.board.owner[y, x])) for x, y in checked]
         for x, y in checked:
             self.board.occupied[y, x] = True
-        return self._finish_turn_action(checked)
+        return self._finish_turn_action(checked, occupied)
 
     def guerilla(self, cell: Cell) -> list[Event]:
         """Occupy and own one cell reachable by the guerilla rule; the turn ends (§2.2)."""
@@ -917,14 +1208,15 @@ class Game:
         if self.attacked:
             raise IllegalAction("Guerilla is impossible after an attack this turn")
         ((x, y),) = self._validate(Action.GUERILLA, [cell])
+        occupied = [((x, y), int(self.board.owner[y, x]))]
         self.board.owner[y, x] = self.current_player
         self.board.occupied[y, x] = True
-        return self._finish_turn_action([(x, y)])
+        return self._finish_turn_action([(x, y)], occupied)
 
-    def _finish_turn_action(self, cells: list[Cell]) -> list[Event]:
+    def _finish_turn_action(self, cells: list[Cell], occupied: list[tuple[Cell, int]]) -> list[Event]:
         changed = [np.array([[y for _, y in cells], [x for x, _ in cells]])]
         events: list[Event] = [CellsChanged(tuple(sorted(cells, key=lambda c: (c[1], c[0]))))]
-        events += self._resolve(changed)
+        events += self._resolve(changed, occupied=occupied)
         if self.end is None:
             events += self._end_turn()
         return events
@@ -978,7 +1270,15 @@ class Game:
             events += self._end_turn()
         return events
 
-    def _resolve(self, changed: list[np.ndarray], turn_played: bool = True) -> list[Event]:
+    def _resolve(
+        self,
+        changed: list[np.ndarray],
+        turn_played: bool = True,
+        occupied: list[tuple[Cell, int]] | None = None,
+    ) -> list[Event]:
+        """Run the pipeline (§2.4) after the cells ``changed`` ((2, n) arrays of ys, xs) changed;
+        ``occupied`` lists ``((x, y), previous owner)`` when the only change was occupying those cells
+        (:class:`_Resolution`)."""
         res = _Resolution(
             self.board,
             self.current_player,
@@ -987,6 +1287,10 @@ class Game:
             self._components,
             whole_board=self._whole_board,
             takeable=self.takeable,
+            occupied=occupied,
+            tracker=self._tracker,
+            one_land_mass=self._one_land_mass,
+            land_masses=self._land_masses,
         )
         events: list[Event] = []
         for stage in self._stages:
