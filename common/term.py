@@ -129,6 +129,23 @@ def money(value: int) -> str:
     return f"{'-' if value < 0 else ''}${abs(value)}"
 
 
+def cursor_addressing_refused() -> str | None:
+    """Why ``$TERM`` cannot host a curses screen (one line, for the user), or None when it can.
+
+    Looks the terminal up in terminfo for standard output; a terminal without cursor addressing (``dumb``),
+    an unknown or an empty ``$TERM`` is refused.
+    """
+    name = os.environ.get("TERM", "")
+    try:
+        curses.setupterm(name or None, sys.stdout.fileno())
+        addressable = curses.tigetstr("cup") is not None
+    except curses.error:
+        addressable = False
+    if addressable:
+        return None
+    return f"cannot use the terminal (TERM={name!r}): it cannot move the cursor (set TERM, e.g. TERM=xterm)"
+
+
 class TerminalError(RuntimeError):
     """The terminal cannot be used (unknown ``TERM``, no terminal); the message says why."""
 
@@ -158,14 +175,9 @@ class Terminal:
         os.environ.setdefault("ESCDELAY", "25")
         try:
             name = os.environ.get("TERM", "")
-            try:
-                curses.setupterm(name or None, sys.stdout.fileno())
-                addressable = curses.tigetstr("cup") is not None
-            except curses.error:
-                addressable = False
-            if not addressable:
-                raise TerminalError(f"cannot use the terminal (TERM={name!r}): it cannot move the cursor "
-                                    "(set TERM, e.g. TERM=xterm)")
+            refused = cursor_addressing_refused()
+            if refused is not None:
+                raise TerminalError(refused)
             try:
                 self.screen = curses.initscr()
             except curses.error as exc:

@@ -229,26 +229,3 @@ def shorten(text: str, fits: Callable[[str], bool]) -> str:
         if head and fits(head + ELLIPSIS):
             return head + ELLIPSIS
     return ELLIPSIS if fits(ELLIPSIS) else ""
-
-
-def wrap(text: str, width: int) -> list[str]:
-    """*text* in lines of at most *width* characters, broken at spaces (a word longer than *width* is cut)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        while len(word) > width:
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(word[:width])
-            word = word[width:]
-        if not line:
-            line = word
-        elif len(line) + 1 + len(word) <= width:
-            line += " " + word
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines

@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from common.loop import Command, Inbox
-from motti.announce import HISTORY, end_text, end_title, quit_question, shorten, who, wrap
+from common.term import cursor_addressing_refused, wrap
+from motti.announce import HISTORY, end_text, end_title, quit_question, shorten, who
 from motti.rules import Action, GameOver
 
 if TYPE_CHECKING:
@@ -214,22 +215,16 @@ class Console:
         for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
             if stream is None or not stream.isatty():
                 raise ConsoleError(f"the console needs a terminal, but standard {name} is not one")
-        term = os.environ.get("TERM", "")
-        try:
-            curses.setupterm(term or None, sys.stdout.fileno())
-            addressable = curses.tigetstr("cup") is not None
-        except curses.error:
-            addressable = False
-        if not addressable:
-            raise ConsoleError(f"cannot use this terminal (TERM={term}): it cannot move the cursor "
-                               "(set TERM, e.g. TERM=xterm)")
+        refused = cursor_addressing_refused()
+        if refused is not None:
+            raise ConsoleError(refused)
         self._thread = threading.Thread(target=self._run, name="motti-console", daemon=True)
         atexit.register(self.close)
         self._thread.start()
         self._ready.wait(10.0)
         if self.error is not None:
             self.close()
-            raise ConsoleError(f"cannot use this terminal (TERM={os.environ.get('TERM', '')}): {self.error}")
+            raise ConsoleError(f"cannot use the terminal (TERM={os.environ.get('TERM', '')!r}): {self.error}")
 
     def show(self, game: Composer, message: str | None = None, *, last_turn: LastTurn | None = None,
              history: tuple[str, ...] = (), computer: Collection[int] = ()) -> None:

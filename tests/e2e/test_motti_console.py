@@ -376,7 +376,7 @@ def test_a_terminal_without_cursor_addressing_is_refused(terminals, tmp_path: Pa
     shown.child.expect(pexpect.EOF)
     shown.child.close()
     assert shown.child.exitstatus == 2
-    assert shown.child.before.decode().strip() == (f"motti: cannot use this terminal (TERM={term}): "
+    assert shown.child.before.decode().strip() == (f"motti: cannot use the terminal (TERM={term!r}): "
                                                    "it cannot move the cursor (set TERM, e.g. TERM=xterm)")
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from motti_maps import game
 
-from motti.announce import Chronicle, end_text, end_title, shorten, wrap
+from common.term import wrap
+from motti.announce import Chronicle, end_text, end_title, shorten
 from motti.rules import Eliminated, Encircled, GameOver
 
 
