@@ -628,8 +628,6 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     config = tournament.Config(entrants, maps, args.games, players, out, jobs=args.jobs, seed=args.seed,
                                prep_ms=args.prep_ms, move_ms=args.move_ms, quiet_rounds=args.quiet_rounds,
                                connect_ms=args.connect_ms)
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(tournament.OutsideGames())
 
     def show(line: str) -> None:
         if not args.quiet:

@@ -9,8 +9,10 @@
   when the game ends the group is stopped (SIGTERM, then SIGKILL).
 - :func:`schedule` picks N games per map: which bots play a game rotates so that every pair meets equally
   often as far as N allows; seats, maps and game seeds all follow ``--seed``.
-- Up to J games run at once, each an :class:`arena.server.ArenaServer` on its own free port of 127.0.0.1, in
-  one event loop.
+- Up to J games run at once, each an :class:`arena.server.ArenaServer` on its own free ports of 127.0.0.1,
+  in one of J game processes (:class:`GameRunner`) that each play one game at a time: the servers of games
+  played at once run on separate cores. The tournament's own process only hands out the games and keeps the
+  results.
 - A bot that never joins (crashed at start, wrong port, no ``ID_OKAY``) gets an idle body on its seat
   (:meth:`ArenaServer.add_absent`); one that crashes, leaves or hangs later stays as an idle body too; each
   is recorded with its status and the tournament goes on.
@@ -23,23 +25,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import csv
+import ctypes
 import itertools
 import json
 import logging
 import math
+import multiprocessing
 import os
 import random
 import re
 import shlex
 import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
+from multiprocessing.sharedctypes import RawArray
 from pathlib import Path
 
 from arena import STRATEGIES, replay
@@ -49,9 +55,6 @@ from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableR
 log = logging.getLogger("arena.tournament")
 
 HOST = "127.0.0.1"
-GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("arena_tournament_game", default=None)
-"""The number of the game whose task is running (None outside games): routes the server's log lines to that
-game's ``server.log``."""
 COMBINATION_LIMIT = 3000
 """Up to this many possible line-ups a game's bots are chosen from all of them, beyond it one by one."""
 SCHEDULE_TRIES = 16
@@ -64,6 +67,12 @@ LABEL_CHARS = 32
 """Longest label of a bot given as a command."""
 JOIN_POLL_S = 0.02
 """How often the seating checks which bots have joined."""
+STOP_POLL_S = 0.05
+"""How often a game process checks whether the tournament is stopping."""
+PARENT_POLL_S = 0.2
+"""How often a game process checks that its tournament is still there."""
+STOP_REASON_BYTES = 64
+"""Room for the reason in the stop flag the game processes share with the tournament."""
 STOP_GRACE_S = 1.0
 """Time a bot has to exit after ``DISCONNECT`` (and again after SIGTERM) before its group is killed."""
 
@@ -399,22 +408,6 @@ class _Causes:
         pass
 
 
-class _OnlyGame(logging.Filter):
-    def __init__(self, number: int) -> None:
-        super().__init__()
-        self.number = number
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return GAME.get() == self.number
-
-
-class OutsideGames(logging.Filter):
-    """Passes only log records made outside a tournament game (for the console handler)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return GAME.get() is None
-
-
 @dataclass
 class _Process:
     bot: int
@@ -442,62 +435,24 @@ async def _stop_group(proc: _Process) -> None:
     await process.wait()
 
 
-class Tournament:
-    """Runs a :class:`Config`'s schedule (``await run()``); ``stop()`` (SIGINT, SIGTERM) cuts the games
-    under way short and starts no more. ``records``: the games played so far, in the order they ended."""
+class GameRunner:
+    """Plays games of a :class:`Config`'s schedule one at a time (``await play(game)``), in the process that
+    runs it: a game process of :class:`Tournament`. *stop_reason* says why the games must stop (None: go on);
+    it is polled every :data:`STOP_POLL_S` and a game under way is then cut short."""
 
-    def __init__(self, config: Config,
-                 progress: Callable[[Tournament, GameRecord], None] | None = None) -> None:
+    def __init__(self, config: Config, stop_reason: Callable[[], str | None]) -> None:
         self.config = config
-        self.schedule = schedule(len(config.bots), list(config.maps), config.games, config.players,
-                                 config.seed)
-        self.records: list[GameRecord] = []
-        self.progress = progress
-        self.started = time.monotonic()
-        self.stopped: str | None = None
-        self._servers: set[ArenaServer] = set()
-
-    @property
-    def total(self) -> int:
-        return len(self.schedule)
-
-    def standings(self) -> list[Standing]:
-        return standings(self.config.bots, self.records, list(self.config.maps))
-
-    def stop(self, reason: str) -> None:
-        if self.stopped is None:
-            self.stopped = reason
-        for server in list(self._servers):
-            server.stop(reason)
-
-    async def run(self) -> list[Standing]:
-        self.config.out.mkdir(parents=True, exist_ok=True)
-        self.started = time.monotonic()
-        queue = list(self.schedule)
-
-        async def worker() -> None:
-            while queue and not self.stopped:
-                game = queue.pop(0)
-                record = await self.play(game)
-                self.records.append(record)
-                self.write()
-                if self.progress:
-                    self.progress(self, record)
-
-        await asyncio.gather(*(worker() for _ in range(max(1, self.config.jobs))))
-        self.write()
-        return self.standings()
+        self.stop_reason = stop_reason
 
     async def play(self, game: Scheduled) -> GameRecord:
-        """Play one game of the schedule; never raises for a bot's fault."""
-        GAME.set(game.number)
+        """Play one game of the schedule; never raises for a bot's fault. The server's log of the game goes
+        to ``server.log`` in the game's folder."""
         cfg = self.config
         folder = cfg.out / "games" / f"{game.number:03d}-{copy_name(game.map)}-s{game.seed}"
         folder.mkdir(parents=True, exist_ok=True)
         record = GameRecord(game, folder)
         handler = logging.FileHandler(folder / "server.log", encoding="utf-8")
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-        handler.addFilter(_OnlyGame(game.number))
         arena_log = logging.getLogger("arena")
         if arena_log.getEffectiveLevel() > logging.INFO:
             arena_log.setLevel(logging.INFO)  # the game's log is complete whatever the console shows
@@ -510,7 +465,7 @@ class Tournament:
         server = ArenaServer(cfg.maps[game.map], settings, [writer, causes])
         processes: list[_Process] = []
         ids: dict[int, int] = {}
-        self._servers.add(server)
+        watch = asyncio.ensure_future(self._watch(server))
         try:
             await server.start()
             running = asyncio.ensure_future(server.run())
@@ -527,7 +482,7 @@ class Tournament:
             record.error = str(exc)
             log.warning("game %d: %s", game.number, exc)
         finally:
-            self._servers.discard(server)
+            watch.cancel()
             writer.close()
             await server.close()
             await asyncio.gather(*(_stop_group(p) for p in processes))
@@ -540,6 +495,12 @@ class Tournament:
                     if result.status == LEFT and proc.exit not in (None, 0):
                         result.status = CRASHED
         return record
+
+    async def _watch(self, server: ArenaServer) -> None:
+        """Stop *server*'s game as soon as :attr:`stop_reason` gives a reason."""
+        while (reason := self.stop_reason()) is None:
+            await asyncio.sleep(STOP_POLL_S)
+        server.stop(reason)
 
     async def _start_bot(self, folder: Path, seat: int, index: int, port: int, game_seed: int) -> _Process:
         bot = self.config.bots[index]
@@ -559,9 +520,6 @@ class Tournament:
         end = time.monotonic() + self.config.connect_ms / 1000
         absent: set[int] = set()
         while not running.done() and server.waiting_for:
-            if self.stopped:
-                server.stop(self.stopped)
-                return
             joined = server.joined_seats
             for proc in processes:
                 if proc.seat in joined:
@@ -593,6 +551,103 @@ class Tournament:
             result.diagnostics = diag
             result.status = seat_status(diag, record.rounds)
             record.seats.append(result)
+
+
+# --- game processes -----------------------------------------------------------------------------------------
+# Each game process (one per job) holds a GameRunner and plays the games the tournament hands it, one at a
+# time, each in a fresh event loop. It ignores SIGINT: a Ctrl-C reaches the whole foreground process group,
+# and the tournament tells its game processes to stop through the shared stop flag. A SIGTERM sent to a game
+# process, or the end of the tournament's process (killed), stops the game under way the same way, so that
+# its bots are never left behind; a game process whose tournament is gone then exits.
+
+_runner: GameRunner | None = None
+_stopping: list[str] = []
+"""Why this game process stops its games whatever the tournament says (SIGTERM, tournament gone)."""
+_playing = threading.Lock()
+"""Held while this game process plays a game."""
+
+
+def _start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], parent: int) -> None:
+    """Initialise a game process (``ProcessPoolExecutor`` initializer) of the tournament *parent*."""
+    global _runner
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda signum, frame: _stopping.append("terminated"))
+    logging.getLogger("arena").addHandler(logging.NullHandler())  # between games: no stray console lines
+    threading.Thread(target=_leave_with, args=(parent,), daemon=True).start()
+
+    def stop_reason() -> str | None:
+        return flag.value.decode() or (_stopping[0] if _stopping else None)
+
+    _runner = GameRunner(config, stop_reason)
+
+
+def _leave_with(parent: int) -> None:
+    """Once the tournament's process *parent* is gone: stop the game under way, then exit."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    _stopping.append("the tournament is gone")
+    with _playing:
+        os._exit(1)
+
+
+def _play_in_game_process(game: Scheduled) -> GameRecord:
+    assert _runner is not None, "not a game process"
+    with _playing:
+        return asyncio.run(_runner.play(game))
+
+
+class Tournament:
+    """Runs a :class:`Config`'s schedule (``await run()``) in ``jobs`` game processes, each playing one game
+    at a time (:class:`GameRunner`): the games' servers use as many cores as there are jobs. ``stop()``
+    (SIGINT, SIGTERM) cuts the games under way short and starts no more. ``records``: the games played so
+    far, in the order they ended."""
+
+    def __init__(self, config: Config,
+                 progress: Callable[[Tournament, GameRecord], None] | None = None) -> None:
+        self.config = config
+        self.schedule = schedule(len(config.bots), list(config.maps), config.games, config.players,
+                                 config.seed)
+        self.records: list[GameRecord] = []
+        self.progress = progress
+        self.started = time.monotonic()
+        self.stopped: str | None = None
+        self._context = multiprocessing.get_context("spawn")
+        self._flag = RawArray(ctypes.c_char, STOP_REASON_BYTES)
+
+    @property
+    def total(self) -> int:
+        return len(self.schedule)
+
+    def standings(self) -> list[Standing]:
+        return standings(self.config.bots, self.records, list(self.config.maps))
+
+    def stop(self, reason: str) -> None:
+        if self.stopped is None:
+            self.stopped = reason
+            self._flag.value = reason.encode()[:STOP_REASON_BYTES - 1]
+
+    async def run(self) -> list[Standing]:
+        self.config.out.mkdir(parents=True, exist_ok=True)
+        self.started = time.monotonic()
+        queue = list(self.schedule)
+        loop = asyncio.get_running_loop()
+        jobs = max(1, min(self.config.jobs, len(queue)))
+        with ProcessPoolExecutor(jobs, mp_context=self._context, initializer=_start_game_process,
+                                 initargs=(self.config, self._flag, os.getpid())) as pool:
+
+            async def worker() -> None:
+                while queue and not self.stopped:
+                    game = queue.pop(0)
+                    record = await loop.run_in_executor(pool, _play_in_game_process, game)
+                    self.records.append(record)
+                    self.write()
+                    if self.progress:
+                        self.progress(self, record)
+
+            await asyncio.gather(*(worker() for _ in range(jobs)))
+        self.write()
+        return self.standings()
+
 
     # --- files ----------------------------------------------------------------------------------------------
 

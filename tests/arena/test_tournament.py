@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -186,9 +187,11 @@ def test_small_tournament_with_a_crash_a_hang_and_a_bot_that_never_connects(tmp_
     bots = ["hunt", "flee", command_bot, f"{sys.executable} {script} crash {{port}}",
             f"{sys.executable} {script} hang {{port}}", "sleep 600 # {port}"]
     out = tmp_path / "results"
+    # The bot that never connects holds its game for --connect-ms: long enough for a Python bot to start on
+    # a busy machine (about 0.1 s of CPU), short enough for the test.
     proc = _tournament([*bots, "--maps", "office,field", "--games", "1", "--players", "6", "--jobs", "2",
                         "--seed", "11", "--prep-ms", "100", "--move-ms", "300", "--quiet-rounds", "2",
-                        "--connect-ms", "30000"], out)
+                        "--connect-ms", "8000"], out)
     stdout, stderr = proc.communicate(timeout=240)
     assert proc.returncode == 0, stderr
     assert "game 1/2 done" in stderr and "game 2/2 done" in stderr and "(crashed)" in stderr
@@ -233,27 +236,52 @@ def test_small_tournament_with_a_crash_a_hang_and_a_bot_that_never_connects(tmp_
     assert f"results: {out}" in stdout
 
 
+def _left_behind(group: int, folder: Path) -> list[str]:
+    """Command lines of the processes still in process group *group* or working under *folder* (the bots)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            pgid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[2])
+            cwd = Path(os.readlink(entry / "cwd"))
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile, or not ours to read
+        if pgid == group or cwd.is_relative_to(folder):
+            found.append(command)
+    return found
+
+
 @pytest.mark.e2e
 @pytest.mark.slow
-def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path):
+@pytest.mark.parametrize("whom", ["group", "tournament"])
+def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path, whom):
+    # "group": Ctrl-C in a terminal reaches the whole foreground process group (the tournament and its game
+    # processes); "tournament": kill -INT of the tournament's process alone.
     out = tmp_path / "results"
     proc = _tournament(["hunt", "flee", "random", "--maps", "office", "--games", "50", "--players", "3",
-                        "--jobs", "1", "--seed", "3", "--prep-ms", "50", "--move-ms", "200",
-                        "--quiet-rounds", "30"], out)
+                        "--jobs", "2", "--seed", "3", "--prep-ms", "50", "--move-ms", "200",
+                        "--quiet-rounds", "30"], out, start_new_session=True)
     end = time.monotonic() + 120
     while time.monotonic() < end:
         if (out / "standings.json").exists() and json.loads((out / "standings.json").read_text())["played"]:
             break
         time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
+    if whom == "group":
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
+    assert _left_behind(proc.pid, tmp_path) == []  # no game process, no bot
+    assert "Traceback" not in stderr
     data = json.loads((out / "standings.json").read_text())
     assert data["stopped"] == "interrupted" and 1 <= data["played"] < 50
     assert stdout.startswith(f"standings after {data['played']} of 50 games (interrupted)\n")
     assert sorted(line.split()[1] for line in stdout.splitlines()[2:5]) == ["flee", "hunt", "random"]
     cut = [g for g in data["games"] if g["stopped"]]
-    assert len(cut) <= 1
+    assert len(cut) <= 2  # the games under way in the two game processes
     # the progress line of a cut game says so (it once read "done", with every bot at 0.00 and a silent one
     # "hung")
     assert [line for line in stderr.splitlines() if "stopped" in line or "count" in line] == [
