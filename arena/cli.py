@@ -383,7 +383,6 @@ def _report(server: ArenaServer, table: list[TableRow], writer: replay.ReplayWri
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import asyncio
 
     from arena.server import ArenaServer
 
@@ -393,20 +392,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     spectators = _open_spectators(arena, displays, arena.name) if displays else None
     observers = [writer] + ([spectators] if spectators else [])
     server = ArenaServer(arena, _settings(args, args.players), observers)
-    try:
-        table, signum = asyncio.run(_run_server(server, spectators=spectators))
-        _report(server, table, writer)
-        if spectators and spectators.windows and signum is None:
-            _linger(spectators, args.linger_ms / 1000)
-    finally:
-        writer.close()
-        if spectators:
-            spectators.close()
-    return 0 if signum is None else 128 + signum
+    return _serve_and_report(server, [], spectators, writer, args.linger_ms)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    import asyncio
 
     from arena import bots
     from arena.server import ArenaServer
@@ -441,13 +430,27 @@ def cmd_play(args: argparse.Namespace) -> int:
         return lambda: bot(strategy, seed)
 
     mix = [STRATEGY_MIX[i % len(STRATEGY_MIX)] for i in range(args.bots)]
+    bots_started = [starter(s, rng.random()) for s in mix]
+    return _serve_and_report(server, bots_started, spectators, writer, args.linger_ms, strategies)
+
+
+def _serve_and_report(server: ArenaServer, bots: list[Callable[[], Awaitable[None]]],
+                      spectators: Spectators | None, writer: replay.ReplayWriter, linger_ms: int,
+                      strategies: dict[int, str] | None = None) -> int:
+    """Run *server* (with in-process *bots*) to the end, print the table (and each seat's strategy when the
+    bots are ours), keep the spectator windows up for *linger_ms*, and close the replay and the windows.
+
+    Returns the exit status: 0, or 128 + the signal that stopped the game.
+    """
+    import asyncio
+
     try:
-        table, signum = asyncio.run(_run_server(server, [starter(s, rng.random()) for s in mix], spectators))
+        table, signum = asyncio.run(_run_server(server, bots, spectators))
         _report(server, table, writer)
-        if server.game is not None:
+        if strategies is not None and server.game is not None:
             print("strategies: " + ", ".join(f"{i}={strategies[i]}" for i in sorted(strategies)))
         if spectators and spectators.windows and signum is None:
-            _linger(spectators, args.linger_ms / 1000)
+            _linger(spectators, linger_ms / 1000)
     finally:
         writer.close()
         if spectators:
