@@ -225,24 +225,27 @@ def legal_mask(board: Board, player: int, action: Action) -> np.ndarray:
     return out
 
 
+_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_EIGHT = (*_ORTHOGONAL, (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
 def why_illegal(board: Board, player: int, action: Action, x: int, y: int) -> str | None:
     """``None`` if ``player`` may cross (x, y) for ``action``, else the reason in words (§2.2)."""
-    if not board.inside(x, y):
-        return f"({x},{y}) is outside the {board.width}x{board.height} board"
+    h, w = board.land.shape
+    if not (0 <= x < w and 0 <= y < h):
+        return f"({x},{y}) is outside the {w}x{h} board"
     if not board.land[y, x]:
         return f"({x},{y}) is sea"
-    if board.occupied[y, x]:
+    occupied, owner = board.occupied, board.owner
+    if occupied[y, x]:
         return f"({x},{y}) is occupied"
-    if board.owner[y, x] == player:
+    if owner[y, x] == player:
         return None
     if action is Action.DEFEND:
         return f"({x},{y}) is not your land (Defend takes only your own cells)"
-    steps: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
-    if action is Action.GUERILLA:
-        steps += ((1, 1), (1, -1), (-1, 1), (-1, -1))
-    for dx, dy in steps:
+    for dx, dy in _EIGHT if action is Action.GUERILLA else _ORTHOGONAL:
         nx, ny = x + dx, y + dy
-        if board.inside(nx, ny) and board.occupied[ny, nx] and board.owner[ny, nx] == player:
+        if 0 <= nx < w and 0 <= ny < h and occupied[ny, nx] and owner[ny, nx] == player:
             return None
     kind = "orthogonally" if action is Action.ATTACK else "orthogonally or diagonally"
     return f"({x},{y}) is not {kind} next to an occupied cell of yours"
@@ -399,6 +402,27 @@ def _bbox_window(ys: np.ndarray, xs: np.ndarray, shape: tuple[int, int], margin:
     )
 
 
+def _handover(
+    board: Board, player: int, region: tuple[slice, slice], area: np.ndarray, mover: int, tie_rule: str
+) -> _Handover:
+    """The handover of one encircled pocket of ``player`` (``area``, a bool mask over ``board[region]``, whose
+    ring of neighbours lies inside the region): ``player``'s cells in it, divided among the encirclers
+    (§2.5–§2.6)."""
+    heirs = _heirs_around(board, region, area, {player})
+    heir = _divide(board, region, area, heirs, mover, tie_rule)
+    return _Handover(player, region, area & (board.owner[region] == player), heir)
+
+
+def _pocket_handover(board: Board, player: int, cells: list[Cell], mover: int, tie_rule: str) -> _Handover:
+    """:func:`_handover` of the pocket made of ``cells`` ((x, y) list)."""
+    xs = np.array([x for x, _ in cells])
+    ys = np.array([y for _, y in cells])
+    region = _bbox_window(ys, xs, board.land.shape, 1)
+    area = np.zeros((region[0].stop - region[0].start, region[1].stop - region[1].start), dtype=bool)
+    area[ys - region[0].start, xs - region[1].start] = True
+    return _handover(board, player, region, area, mover, tie_rule)
+
+
 def _pockets_of(
     board: Board, player: int, seeds: np.ndarray | None, mover: int, tie_rule: str
 ) -> list[_Handover]:
@@ -451,11 +475,7 @@ def _pockets_of(
                         slice(local[0].start + y0, local[0].stop + y0),
                         slice(local[1].start + x0, local[1].stop + x0),
                     )
-                    area = labels[local] == i
-                    heirs = _heirs_around(board, region, area, {player})
-                    heir = _divide(board, region, area, heirs, mover, tie_rule)
-                    cells = area & (board.owner[region] == player)
-                    out.append(_Handover(player, region, cells, heir))
+                    out.append(_handover(board, player, region, labels[local] == i, mover, tie_rule))
         if not undecided:
             return out
         keep = np.isin(labels[sy[inside] - y0, sx[inside] - x0], list(undecided))
@@ -468,26 +488,29 @@ def _pockets_of(
 _RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 
-def _closes_no_pocket(board: Board, cell: Cell, previous_owner: int, masses: np.ndarray) -> bool:
-    """Whether ``cell``, unoccupied land before this action and now occupied by its owner O (an Attack, a
-    Guerilla or a Defend), provably closed no new pocket (§2.5), judged from the cells around it.
+def _local_pockets(
+    board: Board, cell: Cell, previous_owner: int, masses: np.ndarray
+) -> tuple[dict[int, list[list[Cell]]], list[int]]:
+    """The new pockets (§2.5) after ``cell``, unoccupied land before this action, became occupied by its owner
+    O (an Attack, a Guerilla or a Defend), found from the cells around it: ``(found, unsure)``. ``found`` maps
+    players to their new pockets (each a list of all its cells), ``unsure`` lists the players for whom only
+    the full search (:func:`_pockets_of`) can tell; every other player provably has none.
 
-    Assumes the board held no encircled pocket before the action (what every resolution leaves behind). A True
-    answer is exact: encirclement has nothing to do. False means "look": the caller runs the full search. The
+    Assumes the board held no encircled pocket before the action (what every resolution leaves behind). The
     argument, per alive player P:
 
     * P = O: the cell was passable for O and still is, and O's occupied cells never encircle O. Only the count
       of O's cells in its component C can grow, from 0 when the cell was not O's; that cannot happen when an
       orthogonal neighbour is O's (it lies in C too), or when the cell was O's already (``previous_owner``).
     * P != O: the cell was passable for P (unoccupied) and is not any more; only its component C changes, into
-      C minus the cell, which the cell now encircles. When P's passable orthogonal neighbours of the cell are
-      connected through passable cells of the ring of 8 around it, C minus the cell is still one component,
-      with the capital iff C had it and with no more cells of P. C was no pocket before: it held the
+      the parts of C minus the cell, all of which the cell now encircles. When P's passable orthogonal
+      neighbours of the cell are connected through passable cells of the ring of 8 around it, there is one
+      part, with the capital iff C had it and with no more cells of P. C was no pocket before: it held the
       capital, or no cell of P, or had no encircler. The last is ruled out when an orthogonal neighbour is
       occupied by a player other than P (an encircler of C), or when P's capital lies in the cell's
       4-connected land mass (``masses``, labels of ``ndimage.label(land)``): a component without encirclers
       is bounded by sea and the map edge only, so it is a whole land mass, and then it holds the capital.
-      When the ring splits the neighbours into several groups, :func:`_parts_rejoin` searches further.
+      When the ring splits the neighbours into several groups, :func:`_cut_parts` searches the parts.
     """
     x, y = cell
     h, w = board.land.shape
@@ -502,8 +525,10 @@ def _closes_no_pocket(board: Board, cell: Cell, previous_owner: int, masses: np.
         ring_land.append(inside)
         ring_owner.append(int(owner[ny, nx]) if inside else 0)
         ring_occupied.append(inside and bool(occupied[ny, nx]))
+    found: dict[int, list[list[Cell]]] = {}
+    unsure = []
     if previous_owner != mover and mover not in ring_owner[0::2]:
-        return False
+        unsure.append(mover)
     mass = masses[y, x]
     for player, capital in board.capitals.items():
         if player == mover or capital is None:
@@ -514,11 +539,16 @@ def _closes_no_pocket(board: Board, cell: Cell, previous_owner: int, masses: np.
         if masses[capital[1], capital[0]] != mass and not any(
             ring_occupied[k] and ring_owner[k] != player for k in range(0, 8, 2)
         ):
-            return False
+            unsure.append(player)
+            continue
         groups = _ring_runs(x, y, passable)
-        if len(groups) > 1 and not _parts_rejoin(board, player, cell, groups):
-            return False
-    return True
+        if len(groups) > 1:
+            pockets = _cut_parts(board, player, capital, cell, groups)
+            if pockets is None:
+                unsure.append(player)
+            elif pockets:
+                found[player] = pockets
+    return found, unsure
 
 
 def _ring_runs(x: int, y: int, passable: list[bool]) -> list[list[Cell]]:
@@ -540,35 +570,39 @@ def _ring_runs(x: int, y: int, passable: list[bool]) -> list[list[Cell]]:
     return groups
 
 
-# Cells a search of _parts_rejoin may visit before it gives up (then the full labelling decides).
-_REJOIN_BUDGET = 256
+# Cells a search of _cut_parts may visit before it gives up (then the full labelling decides).
+_CUT_BUDGET = 256
 
 
-def _parts_rejoin(board: Board, player: int, cell: Cell, groups: list[list[Cell]]) -> bool:
-    """For :func:`_closes_no_pocket`: whether ``cell``, no longer passable for ``player``, left no new pocket
-    of ``player`` although its passable neighbours lie in several ``groups`` around it.
+def _cut_parts(
+    board: Board, player: int, capital: Cell, cell: Cell, groups: list[list[Cell]]
+) -> list[list[Cell]] | None:
+    """For :func:`_local_pockets`: the new pockets of ``player`` (each a list of its cells, in row-major order
+    of their first cell) now that ``cell`` is no longer passable for it and its passable neighbours lie in
+    several ``groups`` around it, or None when unsure.
 
     Breadth-first searches over the player's passable cells (§2.5) start from all groups at once, one layer
-    each in turn; two searches that meet merge. A search that runs out of cells has found a whole new
-    component: harmless when it holds no cell of the player (so not its capital either). True when at most
-    one search is left and every finished one was harmless (the remaining part then holds the capital, or no
-    cell of the player, like the component the cell was cut from); False when a part may be a pocket or
-    after :data:`_REJOIN_BUDGET` cells. The work grows with the smaller parts, not with the board."""
+    each in turn; two searches that meet merge. A search that runs out of cells has found a whole part of the
+    old component, which ``cell`` encircles: a pocket when it holds a cell of the player but not its capital.
+    Once at most one search is left and no finished part held the capital, that last part is no pocket: it
+    holds the capital, or no cell of the player, like the component the cell was cut from. None after
+    :data:`_CUT_BUDGET` cells: the work grows with the smaller parts, not with the board."""
     h, w = board.land.shape
     land, owner, occupied = board.land, board.owner, board.occupied
     parent = list(range(len(groups)))
     seen: dict[Cell, int] = {cell: -1}
     frontiers: list[list[Cell]] = []
-    marked: list[bool] = []     # the part holds a cell of the player (the capital is one)
-    for g, members in enumerate(groups):
-        frontiers.append(list(members))
-        marked.append(False)
-        for x, y in members:
-            seen[(x, y)] = g
-            marked[g] = marked[g] or owner[y, x] == player
+    members: list[list[Cell]] = []
+    for g, group in enumerate(groups):
+        frontiers.append(list(group))
+        members.append(list(group))
+        for c in group:
+            seen[c] = g
     active = list(range(len(groups)))
+    finished: list[list[Cell]] = []
+    capital_cut_off = False
     visited = 0
-    while len(active) > 1:
+    while active and (len(active) > 1 or capital_cut_off):
         for g in list(active):
             if parent[g] != g:
                 continue
@@ -582,25 +616,35 @@ def _parts_rejoin(board: Board, player: int, cell: Cell, groups: list[list[Cell]
                         if land[ny, nx] and (owner[ny, nx] == player or not occupied[ny, nx]):
                             seen[(nx, ny)] = g
                             layer.append((nx, ny))
-                            marked[g] = marked[g] or owner[ny, nx] == player
                     elif other >= 0:
-                        while parent[other] != other:
-                            other = parent[other]
+                        other = _root(other, parent)
                         if other != g:
                             parent[other] = g
                             layer += frontiers[other]
                             frontiers[other] = []
-                            marked[g] = marked[g] or marked[other]
+                            members[g] += members[other]
                             active.remove(other)
             visited += len(layer)
+            members[g] += layer
             frontiers[g] = layer
             if not layer:
-                if marked[g]:
-                    return False
                 active.remove(g)
-            if visited > _REJOIN_BUDGET:
-                return False
-    return True
+                if capital in seen and _root(seen[capital], parent) == g:
+                    capital_cut_off = True
+                else:
+                    finished.append(members[g])
+            if visited > _CUT_BUDGET:
+                return None
+    pockets = [sorted(part, key=lambda c: (c[1], c[0])) for part in finished
+               if any(owner[y, x] == player for x, y in part)]
+    return sorted(pockets, key=lambda part: (part[0][1], part[0][0]))
+
+
+def _root(g: int, parent: list[int]) -> int:
+    """The search that search ``g`` merged into (union-find without compression: a handful of groups)."""
+    while parent[g] != g:
+        g = parent[g]
+    return g
 
 
 def _neighbourhood(changed: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -622,7 +666,7 @@ class _Resolution:
     ``changed`` holds (2, n) arrays of (ys, xs): every cell this run changed (stages append theirs).
     ``occupied`` lists ``((x, y), previous owner)`` for the cells the action itself just occupied, as long
     as those are the only changes (an Attack, Defend or Guerilla before anything else happened); ``None``
-    once any other change was made (the shortcuts of :func:`_closes_no_pocket` and :class:`_TakeableCount`
+    once any other change was made (the shortcuts of :func:`_local_pockets` and :class:`_TakeableCount`
     then do not apply). ``takeable`` is the count of §2.8 (:func:`count_takeable`) after the previous run
     and, once the reset stage ran, after this one; ``tracker`` keeps that count up to date cell by cell
     (``None``: count the whole board). ``one_land_mass``: all land is one 8-connected mass (§2.9);
@@ -710,28 +754,49 @@ def stage_capital_capture_v2(res: _Resolution) -> list[Event]:
 def stage_encirclement(res: _Resolution) -> list[Event]:
     """§2.5–§2.6 for all alive players on one snapshot, applied together; repeated until nothing changes.
 
-    Only pockets holding a changed cell or a neighbour of one can be new; when the action only occupied one
-    cell, :func:`_closes_no_pocket` usually shows from its 3 x 3 cells that there is none, and nothing is
-    labelled at all."""
+    Only pockets holding a changed cell or a neighbour of one can be new. When the action only occupied one
+    cell, :func:`_local_pockets` finds them from the cells around it, and names the few players (usually
+    none) for whom only the labelling (:func:`_pockets_of`) can tell.
+
+    After a round whose pockets all belong to one victim P nothing new can be encircled, so the repetition
+    stops: every pocket of the snapshot was handed over, and the handover makes cells unoccupied only, so for
+    P nothing changes but its cell count, while for any other player R components only merge and encirclers
+    only disappear. A component R could newly have encircled holds a handed-over pocket K. If R owns an
+    occupied cell next to K, that cell's old component (no pocket: R was no victim) held R's capital, so the
+    merged one does, or it was a whole land mass, which nothing new encircles. If R owns none, K is walled
+    by other players' occupied cells and is itself R's component; R's cells in K were walled in before as
+    well, by occupied cells, so they were R's capital's."""
     board = res.board
     events: list[Event] = []
+    found: dict[int, list[list[Cell]]] = {}
+    players = board.alive_players()
     if not res.whole_board and res.occupied is not None and len(res.occupied) == 1 and res.land_masses.size:
         cell, previous = res.occupied[0]
-        if _closes_no_pocket(board, cell, previous, res.land_masses):
+        found, players = _local_pockets(board, cell, previous, res.land_masses)
+        if not found and not players:
             return events
     changed = list(res.changed)
     whole = res.whole_board
     while whole or changed:
-        seeds = None if whole else _neighbourhood(np.concatenate(changed, axis=1), board.land.shape)
+        seeds = None
+        if not whole and set(players) - set(found):
+            seeds = _neighbourhood(np.concatenate(changed, axis=1), board.land.shape)
         handovers: list[_Handover] = []
-        for player in board.alive_players():
-            handovers += _pockets_of(board, player, seeds, res.mover, res.tie_rule)
+        for player in sorted({*players, *found}):
+            if player in found:
+                handovers += [_pocket_handover(board, player, cells, res.mover, res.tie_rule)
+                              for cells in found[player]]
+            else:
+                handovers += _pockets_of(board, player, seeds, res.mover, res.tie_rule)
         if not handovers:
             break
         more, changed = _apply_handovers(board, handovers)
         res.changed += changed
         res.occupied = None
         events += more + _changed_events(changed)
+        if len({h.victim for h in handovers}) == 1:
+            break
+        found, players = {}, board.alive_players()
         whole = False
     return events
 
@@ -814,9 +879,11 @@ class _TakeableCount:
         if not differ.any():
             return
         gone, came = old[differ], new[differ]
+        touched = int(np.bitwise_or.reduce(gone | came))
         for q in range(16):
-            bit = 1 << q
-            self.cells[q] += int(np.count_nonzero(came & bit)) - int(np.count_nonzero(gone & bit))
+            if touched >> q & 1:
+                bit = 1 << q
+                self.cells[q] += int(np.count_nonzero(came & bit)) - int(np.count_nonzero(gone & bit))
         self.bits[inner] = new
 
     def clear(self) -> None:

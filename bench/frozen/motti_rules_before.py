@@ -1,0 +1,1068 @@
+"""The rules of motti as they were before the shortcuts for searches, frozen for bench/motti_rules.py.
+
+Every action labelled the pockets (§2.5) on windows around the changed cells for every player, the strict
+count of §2.8 was taken over the whole board, and ``Game.clone`` copied the random generator's state. The
+bench times one simulated attack with this module and with motti/rules.py on the same positions, in the
+same run. Do not change it: it is the fixed yardstick.
+
+The rules of motti: board, actions, and the resolution pipeline (spec/motti.md §1–§2).
+
+Everything here is pure and deterministic: the only randomness is ``rng.randrange(6)`` per attack, drawn from
+the ``random.Random`` handed to :class:`Game` (§2.3). Boards are numpy arrays of shape ``(H, W)`` indexed
+``[y, x]``; every cell in the public API is an ``(x, y)`` tuple, x = column, y = row from the top (§1).
+
+After each single attack, each Defend and each Guerilla the resolution pipeline of §2.4 runs as a fixed
+tuple of small stages over one :class:`_Resolution` record, built from the rule options by :func:`pipeline`
+(capital capture §2.7, encirclement §2.5–§2.6, global reset §2.8, game end §2.10, a game that cannot end
+§2.9); every stage returns the events it caused, in order.
+
+Encirclement is connected-component labelling with 4-connectivity (``scipy.ndimage.label``). Only pockets that
+touch a changed cell can be new (anything else was already resolved by the previous run), so the labelling
+runs on windows around the changed cells first, then on a window that also holds the player's capital, and on
+the whole board only when none decides."""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import ndimage
+
+import common.game
+
+
+class Action(enum.Enum):
+    """The three actions of a turn (§2.2)."""
+
+    ATTACK = "attack"
+    DEFEND = "defend"
+    GUERILLA = "guerilla"
+
+
+MAX_CROSSES: dict[Action, int] = {Action.ATTACK: 6, Action.DEFEND: 3, Action.GUERILLA: 1}
+ATTACKS_PER_TURN = 6
+CYCLE_ORDER = (Action.ATTACK, Action.DEFEND, Action.GUERILLA)
+CAPITAL_RULES = ("v3", "v2")
+RESET_RULES = ("strict", "empty")
+TIE_RULES = ("mover", "lowest")
+
+Cell = tuple[int, int]
+
+# Margins (cells) around the changed cells for the local labelling windows, tried in this order.
+_LOCAL_MARGINS = (24, 96)
+
+
+class IllegalAction(common.game.IllegalAction):
+    """An action or cross the rules do not allow now; the message says why, e.g. ``(3,4) is occupied``."""
+
+
+@dataclass(eq=False)
+class Board:
+    """A motti board (§1).
+
+    ``land`` (H, W) bool; ``owner`` (H, W) int8, 0 = none (sea), 1..9 = player; ``occupied`` (H, W) bool;
+    ``capitals`` maps every player 1..``players`` to its capital ``(x, y)``, or ``None`` once eliminated;
+    ``players`` counts eliminated players too. Boards compare by identity (numpy arrays have no single truth
+    value); compare the arrays to compare contents.
+    """
+
+    land: np.ndarray
+    owner: np.ndarray
+    occupied: np.ndarray
+    capitals: dict[int, Cell | None]
+    players: int
+
+    @property
+    def width(self) -> int:
+        return int(self.land.shape[1])
+
+    @property
+    def height(self) -> int:
+        return int(self.land.shape[0])
+
+    def copy(self) -> Board:
+        return Board(
+            self.land.copy(), self.owner.copy(), self.occupied.copy(), dict(self.capitals), self.players
+        )
+
+    def alive_players(self) -> list[int]:
+        """Players that still have a capital, ascending."""
+        return [p for p in range(1, self.players + 1) if self.capitals.get(p) is not None]
+
+    def inside(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+
+# ---------------------------------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class AttackDrawn:
+    """One attack's draw ``rng.randrange(6)``; ``cell`` is the conquered cross, ``None`` for a failed attack.
+    """
+
+    player: int
+    draw: int
+    cell: Cell | None
+
+
+@dataclass(frozen=True)
+class CellsChanged:
+    """Cells whose owner or occupied flag changed (front ends redraw these)."""
+
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Encircled:
+    """``victim``'s cells ``cells`` were handed to player ``to``, unoccupied (§2.5–§2.7)."""
+
+    cells: tuple[Cell, ...]
+    to: int
+    victim: int
+
+
+@dataclass(frozen=True)
+class CapitalCaptured:
+    player: int
+    by: int
+    cell: Cell
+
+
+@dataclass(frozen=True)
+class Eliminated:
+    """``cause`` is ``"capital"``, ``"closed"`` or ``"quit"``."""
+
+    player: int
+    cause: str
+
+
+@dataclass(frozen=True)
+class Reset:
+    """Global reset (§2.8): all land became unoccupied."""
+
+
+@dataclass(frozen=True)
+class TurnPassed:
+    to: int
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """The end of the game (§2.9, §2.10).
+
+    ``result`` is ``"win"`` (one player left), ``"land"`` (the turn cap of §2.9 ended the game and ``winner``
+    owns the most land) or ``"draw"`` (``winner`` is ``None``). ``reason`` says why a draw: ``"unreachable"``
+    (no alive player can reach another, §2.9), ``"land"`` (several own the most land at the turn cap) or
+    ``"left"`` (every player was defeated at once). ``turns`` is the number of turns played, the last one
+    included; ``land`` the land cells of the alive players, most first (turn cap only).
+    """
+
+    winner: int | None
+    result: str = "win"
+    reason: str = ""
+    turns: int = 0
+    land: tuple[int, ...] = ()
+
+
+Event = AttackDrawn | CellsChanged | Encircled | CapitalCaptured | Eliminated | Reset | TurnPassed | GameOver
+
+
+# ---------------------------------------------------------------------------------------------- array helpers
+
+
+def _dilate4(mask: np.ndarray) -> np.ndarray:
+    """The mask plus its orthogonal neighbours (same shape, no wrap-around)."""
+    out = mask.copy()
+    out[1:] |= mask[:-1]
+    out[:-1] |= mask[1:]
+    out[:, 1:] |= mask[:, :-1]
+    out[:, :-1] |= mask[:, 1:]
+    return out
+
+
+def _dilate8(mask: np.ndarray) -> np.ndarray:
+    """The mask plus its orthogonal and diagonal neighbours."""
+    rows = mask.copy()
+    rows[1:] |= mask[:-1]
+    rows[:-1] |= mask[1:]
+    out = rows.copy()
+    out[:, 1:] |= rows[:, :-1]
+    out[:, :-1] |= rows[:, 1:]
+    return out
+
+
+def _cells(ys: np.ndarray, xs: np.ndarray) -> tuple[Cell, ...]:
+    """(x, y) tuples in row-major order."""
+    order = np.lexsort((xs, ys))
+    return tuple(zip(xs[order].tolist(), ys[order].tolist(), strict=True))
+
+
+def nearest_capital(ys: np.ndarray, xs: np.ndarray, capitals: Sequence[tuple[int, Cell]]) -> np.ndarray:
+    """For each cell the player whose capital is nearest by Euclidean distance, ties to the lowest number.
+
+    ``capitals`` is ``[(player, (x, y)), ...]``; returns an int8 array like ``ys``.
+    """
+    ordered = sorted(capitals)
+    players = np.array([p for p, _ in ordered], dtype=np.int8)
+    cx = np.array([c[0] for _, c in ordered], dtype=np.int64)
+    cy = np.array([c[1] for _, c in ordered], dtype=np.int64)
+    d2 = (xs.astype(np.int64)[:, None] - cx[None, :]) ** 2 + (ys.astype(np.int64)[:, None] - cy[None, :]) ** 2
+    heirs: np.ndarray = players[np.argmin(d2, axis=1)]
+    return heirs
+
+
+# ------------------------------------------------------------------------------------------------- legality
+
+
+def legal_mask(board: Board, player: int, action: Action) -> np.ndarray:
+    """(H, W) bool: the cells ``player`` may cross for ``action`` (§2.2 table)."""
+    unoccupied = board.land & ~board.occupied
+    own = board.owner == player
+    if action is Action.DEFEND:
+        mask: np.ndarray = unoccupied & own
+        return mask
+    own_occupied = own & board.occupied
+    near = _dilate4(own_occupied) if action is Action.ATTACK else _dilate8(own_occupied)
+    out: np.ndarray = unoccupied & (own | near)
+    return out
+
+
+def why_illegal(board: Board, player: int, action: Action, x: int, y: int) -> str | None:
+    """``None`` if ``player`` may cross (x, y) for ``action``, else the reason in words (§2.2)."""
+    if not board.inside(x, y):
+        return f"({x},{y}) is outside the {board.width}x{board.height} board"
+    if not board.land[y, x]:
+        return f"({x},{y}) is sea"
+    if board.occupied[y, x]:
+        return f"({x},{y}) is occupied"
+    if board.owner[y, x] == player:
+        return None
+    if action is Action.DEFEND:
+        return f"({x},{y}) is not your land (Defend takes only your own cells)"
+    steps: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+    if action is Action.GUERILLA:
+        steps += ((1, 1), (1, -1), (-1, 1), (-1, -1))
+    for dx, dy in steps:
+        nx, ny = x + dx, y + dy
+        if board.inside(nx, ny) and board.occupied[ny, nx] and board.owner[ny, nx] == player:
+            return None
+    kind = "orthogonally" if action is Action.ATTACK else "orthogonally or diagonally"
+    return f"({x},{y}) is not {kind} next to an occupied cell of yours"
+
+
+# ------------------------------------------------------------------------------------------------- division
+
+
+def _divide(
+    board: Board,
+    region: tuple[slice, slice],
+    area: np.ndarray,
+    heirs: Iterable[int],
+    mover: int,
+    tie_rule: str,
+) -> np.ndarray:
+    """Multi-source BFS of §2.6 inside ``area`` (bool mask over ``board[region]``), vectorised by distance
+    layer.
+
+    Distance 0 are the area cells orthogonally next to an occupied cell of an heir; distance d takes the
+    labels of its distance d-1 neighbours; ties go to the mover (``tie_rule="mover"``) and then to the lowest
+    number. Returns an int8 array over the region: the heir of every area cell (0 outside the area)."""
+    owner = board.owner[region]
+    occupied = board.occupied[region] & board.land[region]
+    order = sorted(set(heirs))
+    if tie_rule == "mover" and mover in order:
+        order.remove(mover)
+        order.insert(0, mover)
+    label = np.zeros(area.shape, dtype=np.int8)
+    done = np.zeros(area.shape, dtype=bool)
+    fronts = [area & _dilate4(occupied & (owner == h)) for h in order]
+    while True:
+        layer = np.zeros(area.shape, dtype=bool)
+        for i, h in enumerate(order):
+            new = fronts[i] & ~done & ~layer
+            label[new] = h
+            layer |= new
+            fronts[i] = new
+        if not layer.any():
+            return label
+        done |= layer
+        fronts = [_dilate4(f) & area & ~done for f in fronts]
+
+
+def _heirs_around(
+    board: Board, region: tuple[slice, slice], area: np.ndarray, exclude: Iterable[int]
+) -> set[int]:
+    """Owners of occupied cells orthogonally next to ``area``, minus ``exclude``."""
+    ring = _dilate4(area) & ~area & board.occupied[region] & board.land[region]
+    found = {int(p) for p in np.unique(board.owner[region][ring])}
+    return found - set(exclude) - {0}
+
+
+def _grow(sl: tuple[slice, slice], shape: tuple[int, int], by: int = 1) -> tuple[slice, slice]:
+    ys, xs = sl
+    return (
+        slice(max(ys.start - by, 0), min(ys.stop + by, shape[0])),
+        slice(max(xs.start - by, 0), min(xs.stop + by, shape[1])),
+    )
+
+
+@dataclass
+class _Handover:
+    """Cells of ``victim`` inside ``region`` (mask ``cells``) going to the players in ``heir`` (int8 over
+    region)."""
+
+    victim: int
+    region: tuple[slice, slice]
+    cells: np.ndarray
+    heir: np.ndarray
+
+
+def _apply_handovers(board: Board, handovers: list[_Handover]) -> tuple[list[Event], list[np.ndarray]]:
+    """Apply the handovers (cells become unoccupied cells of their heir); return events and changed (ys, xs).
+    """
+    events: list[Event] = []
+    changed: list[np.ndarray] = []
+    for h in handovers:
+        y0, x0 = h.region[0].start, h.region[1].start
+        board.owner[h.region][h.cells] = h.heir[h.cells]
+        board.occupied[h.region][h.cells] = False
+        ys, xs = np.nonzero(h.cells)
+        ys, xs = ys + y0, xs + x0
+        changed.append(np.stack([ys, xs]))
+        heirs = h.heir[h.cells]
+        for to in sorted({int(p) for p in heirs}):
+            pick = heirs == to
+            events.append(Encircled(_cells(ys[pick], xs[pick]), to, h.victim))
+    return events, changed
+
+
+def _divide_player(
+    board: Board,
+    victim: int,
+    mover: int,
+    tie_rule: str,
+    fallback: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    exclude: Iterable[int] = (),
+) -> list[_Handover]:
+    """§2.7: make every cell of ``victim`` unoccupied and divide each 4-connected component of them as in
+    §2.6.
+
+    Heirs of a component are the owners of occupied cells next to it (minus ``victim`` and ``exclude``); a
+    component without any gets ``fallback(ys, xs)`` (global coordinates) as its per-cell heirs."""
+    mine = board.land & (board.owner == victim)
+    if not mine.any():
+        return []
+    board.occupied[mine] = False
+    labels, _ = ndimage.label(mine)
+    out = []
+    for i, sl in enumerate(ndimage.find_objects(labels), start=1):
+        region = _grow(sl, mine.shape)
+        area = labels[region] == i
+        heirs = _heirs_around(board, region, area, {victim, *exclude})
+        if heirs:
+            heir = _divide(board, region, area, heirs, mover, tie_rule)
+        else:
+            ys, xs = np.nonzero(area)
+            heir = np.zeros(area.shape, dtype=np.int8)
+            heir[ys, xs] = fallback(ys + region[0].start, xs + region[1].start)
+        out.append(_Handover(victim, region, area, heir))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- encirclement
+
+
+def _passable(board: Board, player: int, window: tuple[slice, slice]) -> np.ndarray:
+    """§2.5: land owned by ``player`` plus other players' unoccupied land, over ``window``."""
+    passable: np.ndarray = board.land[window] & ((board.owner[window] == player) | ~board.occupied[window])
+    return passable
+
+
+def _open_border_ids(labels: np.ndarray, window: tuple[slice, slice], shape: tuple[int, int]) -> set[int]:
+    """Component ids on the window's edges that are not board edges (components that may continue outside)."""
+    ids: set[int] = set()
+    ys, xs = window
+    if ys.start > 0:
+        ids.update(np.unique(labels[0]).tolist())
+    if ys.stop < shape[0]:
+        ids.update(np.unique(labels[-1]).tolist())
+    if xs.start > 0:
+        ids.update(np.unique(labels[:, 0]).tolist())
+    if xs.stop < shape[1]:
+        ids.update(np.unique(labels[:, -1]).tolist())
+    ids.discard(0)
+    return ids
+
+
+def _bbox_window(ys: np.ndarray, xs: np.ndarray, shape: tuple[int, int], margin: int) -> tuple[slice, slice]:
+    return (
+        slice(max(int(ys.min()) - margin, 0), min(int(ys.max()) + 1 + margin, shape[0])),
+        slice(max(int(xs.min()) - margin, 0), min(int(xs.max()) + 1 + margin, shape[1])),
+    )
+
+
+def _pockets_of(
+    board: Board, player: int, seeds: np.ndarray | None, mover: int, tie_rule: str
+) -> list[_Handover]:
+    """Encircled pockets of ``player`` (§2.5) that contain a seed cell (``seeds`` (2, n) ys/xs; None =
+    anywhere), each with its division (§2.6), computed on the board as it is (the caller applies them
+    together)."""
+    shape = board.land.shape
+    capital = board.capitals[player]
+    assert capital is not None
+    cx, cy = capital
+    whole = (slice(0, shape[0]), slice(0, shape[1]))
+    if seeds is None:
+        windows = [whole]
+    else:
+        sy, sx = seeds
+        windows = [_bbox_window(sy, sx, shape, margin) for margin in _LOCAL_MARGINS]
+        windows += [_bbox_window(np.append(sy, cy), np.append(sx, cx), shape, _LOCAL_MARGINS[0]), whole]
+    out: list[_Handover] = []
+    previous = None
+    for window in windows:
+        if window == previous:
+            continue
+        previous = window
+        y0, x0 = window[0].start, window[1].start
+        passable = _passable(board, player, window)
+        labels, n = ndimage.label(passable)
+        if n == 0:
+            return out
+        if seeds is None:
+            wanted = set(range(1, n + 1))
+        else:
+            inside = (sy >= y0) & (sy < window[0].stop) & (sx >= x0) & (sx < window[1].stop)
+            wanted = set(np.unique(labels[sy[inside] - y0, sx[inside] - x0]).tolist()) - {0}
+        if window[0].start <= cy < window[0].stop and window[1].start <= cx < window[1].stop:
+            wanted.discard(int(labels[cy - y0, cx - x0]))
+        open_ids = _open_border_ids(labels, window, shape)
+        undecided = wanted & open_ids
+        wanted -= open_ids
+        if wanted:
+            own = board.owner[window] == player
+            with_own = set(np.unique(labels[own & passable]).tolist())
+            enemy = board.occupied[window] & board.land[window] & ~own
+            touched = set(np.unique(labels[_dilate4(enemy) & passable]).tolist())
+            pockets = sorted(wanted & with_own & touched)
+            if pockets:
+                objects = ndimage.find_objects(labels)
+                for i in pockets:
+                    local = _grow(objects[i - 1], labels.shape)
+                    region = (
+                        slice(local[0].start + y0, local[0].stop + y0),
+                        slice(local[1].start + x0, local[1].stop + x0),
+                    )
+                    area = labels[local] == i
+                    heirs = _heirs_around(board, region, area, {player})
+                    heir = _divide(board, region, area, heirs, mover, tie_rule)
+                    cells = area & (board.owner[region] == player)
+                    out.append(_Handover(player, region, cells, heir))
+        if not undecided:
+            return out
+        keep = np.isin(labels[sy[inside] - y0, sx[inside] - x0], list(undecided))
+        sy, sx = sy[inside][keep], sx[inside][keep]
+    return out
+
+
+def _neighbourhood(changed: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The changed cells (2, n) plus their orthogonal neighbours, clipped to the board."""
+    ys, xs = changed
+    all_y = np.concatenate([ys, ys + 1, ys - 1, ys, ys])
+    all_x = np.concatenate([xs, xs, xs, xs + 1, xs - 1])
+    ok = (all_y >= 0) & (all_y < shape[0]) & (all_x >= 0) & (all_x < shape[1])
+    return np.stack([all_y[ok], all_x[ok]])
+
+
+# ---------------------------------------------------------------------------------------- the pipeline (§2.4)
+
+
+@dataclass
+class _Resolution:
+    """What the stages of one pipeline run share. ``changed`` holds (2, n) arrays of (ys, xs); ``takeable`` is
+    the count of §2.8 (:func:`count_takeable`) after the previous run and, once the reset stage ran, after
+    this one."""
+
+    board: Board
+    mover: int
+    tie_rule: str
+    changed: list[np.ndarray]
+    components: np.ndarray
+    whole_board: bool = False
+    takeable: int = 0
+    over: GameOver | None = None
+    eliminated: list[int] = field(default_factory=list)
+
+
+Stage = Callable[[_Resolution], list[Event]]
+
+
+def _changed_events(changed: list[np.ndarray]) -> list[Event]:
+    if not changed:
+        return []
+    ys, xs = np.concatenate(changed, axis=1)
+    flat = np.unique(ys * (1 << 32) + xs)
+    return [CellsChanged(_cells(flat >> 32, flat & 0xFFFFFFFF))]
+
+
+def _captured(res: _Resolution) -> list[tuple[int, int, Cell]]:
+    """§2.7: (player, capturer, capital) for every alive player whose capital cell someone else now owns;
+    those players lose their capital here (eliminated)."""
+    board = res.board
+    out = []
+    for player in board.alive_players():
+        x, y = board.capitals[player]  # type: ignore[misc]
+        by = int(board.owner[y, x])
+        if by != player:
+            board.capitals[player] = None
+            res.eliminated.append(player)
+            out.append((player, by, (x, y)))
+    return out
+
+
+def stage_capital_capture_v3(res: _Resolution) -> list[Event]:
+    """§2.7, the 3.x rule: a captured capital's player is eliminated; its cells become unoccupied and each
+    4-connected component of them is divided among the occupied neighbours as if encircled (§2.6), a component
+    without any going to the capturer."""
+    board = res.board
+    events: list[Event] = []
+    for player, by, cell in _captured(res):
+        events.append(CapitalCaptured(player, by, cell))
+        def to_capturer(ys: np.ndarray, xs: np.ndarray, by: int = by) -> np.ndarray:
+            return np.full(ys.shape, by, np.int8)
+
+        handovers = _divide_player(board, player, res.mover, res.tie_rule, to_capturer)
+        more, changed = _apply_handovers(board, handovers)
+        res.changed += changed
+        events += more + _changed_events(changed) + [Eliminated(player, "capital")]
+    return events
+
+
+def stage_capital_capture_v2(res: _Resolution) -> list[Event]:
+    """§2.7, the 2.x rule: a captured capital's player is eliminated; all its cells become unoccupied cells of
+    the capturer."""
+    board = res.board
+    events: list[Event] = []
+    for player, by, cell in _captured(res):
+        events.append(CapitalCaptured(player, by, cell))
+        mine = board.land & (board.owner == player)
+        ys, xs = np.nonzero(mine)
+        board.owner[mine] = by
+        board.occupied[mine] = False
+        changed = [np.stack([ys, xs])]
+        res.changed += changed
+        events.append(Encircled(_cells(ys, xs), by, player))
+        events += [*_changed_events(changed), Eliminated(player, "capital")]
+    return events
+
+
+def stage_encirclement(res: _Resolution) -> list[Event]:
+    """§2.5–§2.6 for all alive players on one snapshot, applied together; repeated until nothing changes."""
+    board = res.board
+    events: list[Event] = []
+    changed = res.changed
+    whole = res.whole_board
+    while whole or changed:
+        seeds = None if whole else _neighbourhood(np.concatenate(changed, axis=1), board.land.shape)
+        handovers: list[_Handover] = []
+        for player in board.alive_players():
+            handovers += _pockets_of(board, player, seeds, res.mover, res.tie_rule)
+        if not handovers:
+            break
+        more, changed = _apply_handovers(board, handovers)
+        events += more + _changed_events(changed)
+        whole = False
+    return events
+
+
+def count_takeable(board: Board) -> int:
+    """§2.8: how many alive players can reach, by the guerilla rule, an unoccupied cell owned by someone else.
+
+    Vectorised over the players: each occupied cell carries its owner's bit, spread to the 8 neighbours; an
+    unoccupied cell keeps the bits of the other players next to it."""
+    owner_bit = np.left_shift(np.uint16(1), board.owner.astype(np.uint16))   # players 1..9: bits 1..9
+    near = _dilate8(np.where(board.occupied & board.land, owner_bit, np.uint16(0)))
+    free = board.land & ~board.occupied
+    reach = np.bitwise_and(near, ~owner_bit, where=free, out=np.zeros_like(near))
+    return int(np.bitwise_or.reduce(reach, axis=None)).bit_count()
+
+
+def _reset(board: Board) -> list[Event]:
+    """§2.8: all land becomes unoccupied; owners and capitals are kept."""
+    ys, xs = np.nonzero(board.occupied & board.land)
+    board.occupied[:] = False
+    return [Reset(), CellsChanged(_cells(ys, xs))]
+
+
+def stage_reset_strict(res: _Resolution) -> list[Event]:
+    """§2.8, the default: reset when the count of :func:`count_takeable` drops from above 0 to 0
+    (edge-triggered), only while at least two players are alive (§2.4)."""
+    if len(res.board.alive_players()) < 2:
+        return []
+    before, res.takeable = res.takeable, count_takeable(res.board)
+    if before == 0 or res.takeable > 0:
+        return []
+    events = _reset(res.board)
+    res.takeable = count_takeable(res.board)
+    return events
+
+
+def stage_reset_empty(res: _Resolution) -> list[Event]:
+    """§2.8, option ``empty``: reset when no unoccupied land cell is left, while at least two players are
+    alive."""
+    board = res.board
+    if len(board.alive_players()) < 2 or (board.land & ~board.occupied).any():
+        return []
+    return _reset(board)
+
+
+def stage_game_end(res: _Resolution) -> list[Event]:
+    """§2.10: at most one alive player left ends the game."""
+    alive = res.board.alive_players()
+    if len(alive) > 1:
+        return []
+    res.over = GameOver(alive[0]) if alive else GameOver(None, "draw", "left")
+    return [res.over]
+
+
+def land_components(land: np.ndarray) -> np.ndarray:
+    """The 8-connected components of ``land`` ((H, W) bool): (H, W) int labels, 0 on sea (§2.9)."""
+    labels: np.ndarray = ndimage.label(land, structure=np.ones((3, 3), dtype=bool))[0]
+    return labels
+
+
+def can_meet(board: Board, components: np.ndarray) -> bool:
+    """§2.9: whether two alive players own land in one 8-connected land component (``components`` from
+    :func:`land_components`), so that an Attack or a Guerilla may one day touch another player."""
+    alive = board.alive_players()
+    if len(alive) < 2:
+        return False
+    if int(components.max()) == 1:
+        return True
+    owner = np.where(board.land, board.owner, 0)
+    present = np.zeros((int(components.max()) + 1, board.players + 1), dtype=bool)
+    present[components, owner] = True
+    return bool((present[1:, alive].sum(axis=1) >= 2).any())
+
+
+def stage_unreachable(res: _Resolution) -> list[Event]:
+    """§2.9: when no alive player can ever reach another's land the game ends at once as a draw."""
+    if res.over is not None or can_meet(res.board, res.components):
+        return []
+    res.over = GameOver(None, "draw", "unreachable")
+    return [res.over]
+
+
+CAPITAL_STAGES: dict[str, Stage] = {"v3": stage_capital_capture_v3, "v2": stage_capital_capture_v2}
+RESET_STAGES: dict[str, Stage] = {"strict": stage_reset_strict, "empty": stage_reset_empty}
+
+
+def pipeline(capital_rule: str = "v3", reset_rule: str = "strict") -> tuple[Stage, ...]:
+    """The resolution pipeline of §2.4 for the rule options (§2.7 ``capital_rule``, §2.8 ``reset_rule``):
+    capital capture, encirclement, global reset, game end, and the check for a game that cannot end (§2.9).
+    Raises ``ValueError`` for an unknown option."""
+    for name, value, stages in (("capital_rule", capital_rule, CAPITAL_STAGES),
+                                ("reset_rule", reset_rule, RESET_STAGES)):
+        if value not in stages:
+            raise ValueError(f"{name} must be one of {', '.join(stages)}, not {value!r}")
+    return (
+        CAPITAL_STAGES[capital_rule],
+        stage_encirclement,
+        RESET_STAGES[reset_rule],
+        stage_game_end,
+        stage_unreachable,
+    )
+
+
+PIPELINE = pipeline()
+"""The pipeline of the default rules."""
+
+
+def find_encircled(board: Board, mover: int, tie_rule: str = "mover") -> list[tuple[int, tuple[Cell, ...]]]:
+    """Pockets (§2.5) anywhere on ``board`` that would be encircled now: ``[(victim, cells), ...]``."""
+    out = []
+    for player in board.alive_players():
+        for h in _pockets_of(board, player, None, mover, tie_rule):
+            ys, xs = np.nonzero(h.cells)
+            out.append((player, _cells(ys + h.region[0].start, xs + h.region[1].start)))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------------- game
+
+
+def too_many_crosses(action: Action) -> str:
+    """The refusal of one cross too many: ``Defend takes at most 3 crosses``, ``Guerilla takes at most 1
+    cross``."""
+    limit = MAX_CROSSES[action]
+    return f"{action.value.capitalize()} takes at most {limit} cross{'' if limit == 1 else 'es'}"
+
+
+class Game:
+    """One game of motti (§2): the board, whose turn it is, the attacks left, the rule options, and whole
+    actions (one attack with its crosses, a Defend, a Guerilla, a pass). Composing an action cross by cross is
+    not a rule: motti/compose.py does it for the front ends and the game interface.
+
+    ``capital_rule`` ``"v3"`` (default) or ``"v2"`` (§2.7); ``reset_rule`` ``"strict"`` (default) or
+    ``"empty"`` (§2.8); ``tie_rule`` ``"mover"`` or ``"lowest"`` (§2.6); ``max_turns`` the turn cap of §2.9
+    (``None``: none). ``turn`` is the player in turn (default: the lowest alive), ``attacks`` the attacks left
+    in this turn (below 6 means this turn has attacked already), ``turns`` the turns played so far,
+    ``takeable`` the count of §2.8 after the last action (default: computed from the board). A game that is
+    already decided (one player left, the turn cap reached, nobody can reach anybody) is over at once;
+    :attr:`end` says how.
+    Every state change returns its events in order. Raises ``ValueError`` for bad settings,
+    :class:`IllegalAction` for moves the rules refuse (the state is then unchanged)."""
+
+    def __init__(
+        self,
+        board: Board,
+        rng: random.Random,
+        *,
+        capital_rule: str = "v3",
+        reset_rule: str = "strict",
+        tie_rule: str = "mover",
+        max_turns: int | None = None,
+        turn: int | None = None,
+        attacks: int = ATTACKS_PER_TURN,
+        turns: int = 0,
+        takeable: int | None = None,
+    ) -> None:
+        stages = pipeline(capital_rule, reset_rule)
+        if tie_rule not in TIE_RULES:
+            raise ValueError(f"tie_rule must be one of {', '.join(TIE_RULES)}, not {tie_rule!r}")
+        if board.players < 2:
+            raise ValueError("motti needs at least 2 players")
+        if not 1 <= attacks <= ATTACKS_PER_TURN:
+            raise ValueError(f"attacks left must be 1..{ATTACKS_PER_TURN}, not {attacks}")
+        if max_turns is not None and max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+        if turns < 0:
+            raise ValueError(f"turns played cannot be negative, not {turns}")
+        alive = board.alive_players()
+        if not alive:
+            raise ValueError("no player has a capital")
+        if turn is None:
+            turn = alive[0]
+        if turn not in alive:
+            raise ValueError(f"player {turn} cannot be in turn: not an alive player")
+        self.board = board
+        self.rng = rng
+        self.capital_rule = capital_rule
+        self.reset_rule = reset_rule
+        self.tie_rule = tie_rule
+        self.max_turns = max_turns
+        self.current_player = turn
+        self.attacks_left = attacks
+        self.turns = turns
+        self.takeable = count_takeable(board) if takeable is None else takeable
+        self.end: GameOver | None = None
+        self._stages = stages
+        self._components = land_components(board.land)
+        # A loaded state may hold a pocket that is already encircled; then the first run checks the whole
+        # board.
+        self._whole_board = bool(find_encircled(board, turn, tie_rule))
+        if len(alive) == 1:
+            self.end = GameOver(alive[0], turns=turns)
+        elif max_turns is not None and turns >= max_turns:
+            self.end = self._land_end()
+        elif not can_meet(board, self._components):
+            self.end = GameOver(None, "draw", "unreachable", turns)
+
+    # ----------------------------------------------------------------------------------------- queries
+
+    @property
+    def alive(self) -> list[int]:
+        return self.board.alive_players()
+
+    @property
+    def winner(self) -> int | None:
+        """The winner once the game is over (``None`` while it runs and after a draw)."""
+        return None if self.end is None else self.end.winner
+
+    @property
+    def result(self) -> str | None:
+        """``None`` while the game runs, then ``"win"``, ``"land"`` or ``"draw"`` (:class:`GameOver`)."""
+        return None if self.end is None else self.end.result
+
+    @property
+    def attacked(self) -> bool:
+        """Whether this turn has attacked already (then Defend and Guerilla are impossible, §2.2)."""
+        return self.attacks_left < ATTACKS_PER_TURN
+
+    def is_terminal(self) -> bool:
+        return self.end is not None
+
+    def returns(self) -> list[float]:
+        """Per player 1..N (index 0 = player 1): +1 winner, -1 others when won; all 0 after a draw and while
+        running."""
+        winner = self.winner
+        if winner is None:
+            return [0.0] * self.board.players
+        return [1.0 if p == winner else -1.0 for p in range(1, self.board.players + 1)]
+
+    def land_counts(self) -> dict[int, int]:
+        """Land cells owned by each alive player (§2.9 turn cap)."""
+        owned = np.bincount(self.board.owner[self.board.land], minlength=self.board.players + 1)
+        return {p: int(owned[p]) for p in self.alive}
+
+    def legal_mask(self, action: Action) -> np.ndarray:
+        """(H, W) bool: cells the player in turn may cross for ``action``; all False once the game is over."""
+        if self.end is not None:
+            return np.zeros(self.board.land.shape, dtype=bool)
+        return legal_mask(self.board, self.current_player, action)
+
+    def is_legal_cross(self, x: int, y: int, action: Action) -> bool:
+        return self.end is None and why_illegal(self.board, self.current_player, action, x, y) is None
+
+    def possible_actions(self) -> set[Action]:
+        """Actions performable now: Attack always (0 crosses is a failed attack); Defend and Guerilla only
+        before the first attack of the turn and only with some legal cell. Empty once the game is over."""
+        if self.end is not None:
+            return set()
+        out = {Action.ATTACK}
+        if not self.attacked:
+            for action in (Action.DEFEND, Action.GUERILLA):
+                if legal_mask(self.board, self.current_player, action).any():
+                    out.add(action)
+        return out
+
+    def why_impossible(self, action: Action) -> str | None:
+        """Why *action* cannot be performed now (one line), or None when it is possible (§2.2, §6)."""
+        if self.end is not None:
+            return "the game is over"
+        if action in self.possible_actions():
+            return None
+        if self.attacked:
+            return f"{action.value.capitalize()} is impossible after an attack this turn"
+        return f"{action.value.capitalize()} is impossible: player {self.current_player} has no cell for it"
+
+    # ------------------------------------------------------------------------------------------ copies
+
+    def clone(self) -> Game:
+        """An independent copy: the arrays copied (land shared, it never changes), the random generator's
+        state copied into a new ``random.Random``. Cheap: no ``deepcopy``."""
+        new = object.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        b = self.board
+        new.board = Board(b.land, b.owner.copy(), b.occupied.copy(), dict(b.capitals), b.players)
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        return new
+
+    def reseed(self, seed: int) -> Game:
+        """Replace the random generator by ``random.Random(seed)`` (searches reseed their clones); returns
+        self."""
+        self.rng = random.Random(seed)
+        return self
+
+    # ------------------------------------------------------------------------------------------ actions
+
+    def _running(self) -> None:
+        if self.end is not None:
+            raise IllegalAction("the game is over")
+
+    def _validate(self, action: Action, cells: Iterable[Cell]) -> list[Cell]:
+        checked = [(int(x), int(y)) for x, y in cells]
+        if len(checked) > MAX_CROSSES[action]:
+            raise IllegalAction(too_many_crosses(action))
+        if len(set(checked)) != len(checked):
+            raise IllegalAction("a cell is crossed twice")
+        for x, y in checked:
+            why = why_illegal(self.board, self.current_player, action, x, y)
+            if why is not None:
+                raise IllegalAction(why)
+        return checked
+
+    def attack(self, cells: Sequence[Cell] = (), draw: int | None = None) -> list[Event]:
+        """One attack (§2.2 steps 1–6) with the crosses ``cells`` (0..6, in placement order).
+
+        Draws ``rng.randrange(6)`` unless ``draw`` (0..5) gives the outcome (a search enumerating the six
+        outcomes): the draw-th cross is conquered if there is one, else the attack fails."""
+        self._running()
+        crosses = self._validate(Action.ATTACK, cells)
+        if draw is not None and not 0 <= draw < 6:
+            raise IllegalAction(f"an attack's draw is 0..5, not {draw}")
+        player = self.current_player
+        if draw is None:
+            draw = self.rng.randrange(6)
+        cell = crosses[draw] if draw < len(crosses) else None
+        self.attacks_left -= 1
+        events: list[Event] = [AttackDrawn(player, draw, cell)]
+        changed = []
+        if cell is not None:
+            x, y = cell
+            self.board.owner[y, x] = player
+            self.board.occupied[y, x] = True
+            changed.append(np.array([[y], [x]]))
+            events.append(CellsChanged((cell,)))
+        events += self._resolve(changed)
+        if self.end is None and self.attacks_left == 0:
+            events += self._end_turn()
+        return events
+
+    def defend(self, cells: Sequence[Cell]) -> list[Event]:
+        """Occupy 1..3 own unoccupied cells; the turn ends (§2.2)."""
+        self._running()
+        if self.attacked:
+            raise IllegalAction("Defend is impossible after an attack this turn")
+        checked = self._validate(Action.DEFEND, cells)
+        if not checked:
+            raise IllegalAction("Defend needs 1 to 3 crosses")
+        for x, y in checked:
+            self.board.occupied[y, x] = True
+        return self._finish_turn_action(checked)
+
+    def guerilla(self, cell: Cell) -> list[Event]:
+        """Occupy and own one cell reachable by the guerilla rule; the turn ends (§2.2)."""
+        self._running()
+        if self.attacked:
+            raise IllegalAction("Guerilla is impossible after an attack this turn")
+        ((x, y),) = self._validate(Action.GUERILLA, [cell])
+        self.board.owner[y, x] = self.current_player
+        self.board.occupied[y, x] = True
+        return self._finish_turn_action([(x, y)])
+
+    def _finish_turn_action(self, cells: list[Cell]) -> list[Event]:
+        changed = [np.array([[y for _, y in cells], [x for x, _ in cells]])]
+        events: list[Event] = [CellsChanged(tuple(sorted(cells, key=lambda c: (c[1], c[0]))))]
+        events += self._resolve(changed)
+        if self.end is None:
+            events += self._end_turn()
+        return events
+
+    def pass_turn(self) -> list[Event]:
+        """End the turn at once, drawing nothing (§2.2 passing, §3.3 ``pass``)."""
+        self._running()
+        return self._end_turn()
+
+    def defeat(self, players: Iterable[int], cause: str = "closed") -> list[Event]:
+        """Defeat ``players`` (window closed or quit, §2.7): each one's cells become unoccupied and are
+        divided among the occupied neighbours (§2.6), or cell by cell to the nearest alive capital; the turn
+        order then skips them. Players already out are ignored.
+
+        When nobody is left alive there is no heir (§2.7 hands the land to *alive* players only): every cell
+        keeps its owner and occupation, the players are eliminated and the game ends in a draw
+        (``GameOver(None, "draw", "left")``).
+        """
+        if self.end is not None:
+            return []
+        board = self.board
+        beaten = sorted({p for p in players if board.capitals.get(p) is not None})
+        if not beaten:
+            return []
+        for p in beaten:
+            board.capitals[p] = None
+        alive = [(p, c) for p, c in board.capitals.items() if c is not None]
+        if not alive:
+            self.turns += 1
+            self.end = GameOver(None, "draw", "left", self.turns)
+            return [*(Eliminated(p, cause) for p in beaten), self.end]
+
+        def nearest(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+            return nearest_capital(ys, xs, alive)
+
+        events: list[Event] = []
+        changed: list[np.ndarray] = []
+        for p in beaten:
+            board.occupied[board.owner == p] = False
+        for p in beaten:
+            handovers = _divide_player(board, p, self.current_player, self.tie_rule, nearest, exclude=beaten)
+            more, ch = _apply_handovers(board, handovers)
+            events += more + _changed_events(ch)
+            changed += ch
+            events.append(Eliminated(p, cause))
+        # The mover's turn is over only when the mover is among those leaving; another player leaving
+        # plays no turn, even when that ends the game.
+        movers_turn_ends = self.current_player in beaten
+        events += self._resolve(changed, turn_played=movers_turn_ends)
+        if self.end is None and movers_turn_ends:
+            events += self._end_turn()
+        return events
+
+    def _resolve(self, changed: list[np.ndarray], turn_played: bool = True) -> list[Event]:
+        res = _Resolution(
+            self.board,
+            self.current_player,
+            self.tie_rule,
+            list(changed),
+            self._components,
+            whole_board=self._whole_board,
+            takeable=self.takeable,
+        )
+        events: list[Event] = []
+        for stage in self._stages:
+            events += stage(res)
+        self._whole_board = False
+        self.takeable = res.takeable
+        if res.over is not None:
+            # The turn that ended the game counts as played.
+            if turn_played:
+                self.turns += 1
+            self.end = GameOver(res.over.winner, res.over.result, res.over.reason, self.turns)
+            events[events.index(res.over)] = self.end
+        return events
+
+    def _land_end(self) -> GameOver:
+        """§2.9 turn cap: the player owning the most land wins, a draw when several own the most."""
+        land = sorted(self.land_counts().items(), key=lambda pc: (-pc[1], pc[0]))
+        counts = tuple(c for _, c in land)
+        if len(counts) > 1 and counts[0] == counts[1]:
+            return GameOver(None, "draw", "land", self.turns, counts)
+        return GameOver(land[0][0], "land", "", self.turns, counts)
+
+    def _end_turn(self) -> list[Event]:
+        self.turns += 1
+        self.attacks_left = ATTACKS_PER_TURN
+        if self.max_turns is not None and self.turns >= self.max_turns:
+            self.end = self._land_end()
+            return [self.end]
+        alive = self.board.alive_players()
+        later = [p for p in alive if p > self.current_player]
+        self.current_player = later[0] if later else alive[0]
+        return [TurnPassed(self.current_player)]
+
+    # ------------------------------------------------------------------------------------- whole actions
+
+    def legal_actions(self) -> list[tuple[object, ...]]:
+        """Whole actions for :meth:`apply`: ``("pass",)``, ``("attack", ((x, y),))`` per Attack cell, and
+        before the first attack ``("defend", ((x, y),))`` and ``("guerilla", (x, y))`` per legal cell.
+        :meth:`apply` also takes ``("attack", cells)`` with 0..6 cells and ``("defend", cells)`` with 1..3
+        cells."""
+        if self.end is not None:
+            return []
+        out: list[tuple[object, ...]] = [("pass",)]
+        player = self.current_player
+        ys, xs = np.nonzero(legal_mask(self.board, player, Action.ATTACK))
+        out += [("attack", ((x, y),)) for y, x in zip(ys.tolist(), xs.tolist(), strict=True)]
+        if not self.attacked:
+            ys, xs = np.nonzero(legal_mask(self.board, player, Action.DEFEND))
+            out += [("defend", ((x, y),)) for y, x in zip(ys.tolist(), xs.tolist(), strict=True)]
+            ys, xs = np.nonzero(legal_mask(self.board, player, Action.GUERILLA))
+            out += [("guerilla", (x, y)) for y, x in zip(ys.tolist(), xs.tolist(), strict=True)]
+        return out
+
+    def apply(self, action: tuple[Any, ...]) -> list[Event]:
+        """Apply one whole action of :meth:`legal_actions` form. Raises IllegalAction."""
+        if not isinstance(action, tuple) or not action:
+            raise IllegalAction(f"unknown action {action!r}")
+        verb = action[0]
+        try:
+            if verb == "pass" and len(action) == 1:
+                return self.pass_turn()
+            if verb == "attack" and len(action) == 2:
+                return self.attack(list(action[1]))
+            if verb == "defend" and len(action) == 2:
+                return self.defend(list(action[1]))
+            if verb == "guerilla" and len(action) == 2:
+                return self.guerilla(tuple(action[1]))
+        except (TypeError, ValueError) as error:
+            if isinstance(error, IllegalAction):
+                raise
+            raise IllegalAction(f"malformed action {action!r}") from None
+        raise IllegalAction(f"unknown action {action!r}")
