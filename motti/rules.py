@@ -20,7 +20,7 @@ import enum
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import ndimage
@@ -483,13 +483,37 @@ def _pockets_of(
     return out
 
 
+def _flat(array: np.ndarray) -> memoryview:
+    """A flat view of a C-contiguous (H, W) bool, int8 or uint16 array, indexed ``y * W + x``: reading and
+    writing single cells through it is several times faster than numpy indexing, and writes reach ``array``.
+    """
+    view = array.data.cast("B")
+    return view.cast("H") if array.dtype == np.uint16 else view
+
+
+class _Views(NamedTuple):
+    """Flat views (:func:`_flat`) of a board's arrays, for the cell-by-cell searches; ``width`` W, ``height``
+    H."""
+
+    width: int
+    height: int
+    land: memoryview
+    owner: memoryview
+    occupied: memoryview
+
+
+def _views(board: Board) -> _Views:
+    h, w = board.land.shape
+    return _Views(w, h, _flat(board.land), _flat(board.owner), _flat(board.occupied))
+
+
 # The 8 cells around a cell in cyclic order, each one orthogonally next to the one before: N, NE, E, SE, S,
 # SW, W, NW. The orthogonal neighbours are the even positions.
 _RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 
 def _local_pockets(
-    board: Board, cell: Cell, previous_owner: int, masses: np.ndarray
+    board: Board, views: _Views, cell: Cell, previous_owner: int, masses: np.ndarray
 ) -> tuple[dict[int, list[list[Cell]]], list[int]]:
     """The new pockets (§2.5) after ``cell``, unoccupied land before this action, became occupied by its owner
     O (an Attack, a Guerilla or a Defend), found from the cells around it: ``(found, unsure)``. ``found`` maps
@@ -513,18 +537,18 @@ def _local_pockets(
       When the ring splits the neighbours into several groups, :func:`_cut_parts` searches the parts.
     """
     x, y = cell
-    h, w = board.land.shape
-    land, owner, occupied = board.land, board.owner, board.occupied
-    mover = int(owner[y, x])
+    w, h, land, owner, occupied = views
+    mover = owner[y * w + x]
     ring_land = []
     ring_owner = []
     ring_occupied = []
     for dx, dy in _RING:
         nx, ny = x + dx, y + dy
-        inside = 0 <= nx < w and 0 <= ny < h and bool(land[ny, nx])
+        i = ny * w + nx
+        inside = 0 <= nx < w and 0 <= ny < h and land[i] == 1
         ring_land.append(inside)
-        ring_owner.append(int(owner[ny, nx]) if inside else 0)
-        ring_occupied.append(inside and bool(occupied[ny, nx]))
+        ring_owner.append(owner[i] if inside else 0)
+        ring_occupied.append(inside and occupied[i] == 1)
     found: dict[int, list[list[Cell]]] = {}
     unsure = []
     if previous_owner != mover and mover not in ring_owner[0::2]:
@@ -543,7 +567,7 @@ def _local_pockets(
             continue
         groups = _ring_runs(x, y, passable)
         if len(groups) > 1:
-            pockets = _cut_parts(board, player, capital, cell, groups)
+            pockets = _cut_parts(views, player, capital, cell, groups)
             if pockets is None:
                 unsure.append(player)
             elif pockets:
@@ -575,7 +599,7 @@ _CUT_BUDGET = 256
 
 
 def _cut_parts(
-    board: Board, player: int, capital: Cell, cell: Cell, groups: list[list[Cell]]
+    views: _Views, player: int, capital: Cell, cell: Cell, groups: list[list[Cell]]
 ) -> list[list[Cell]] | None:
     """For :func:`_local_pockets`: the new pockets of ``player`` (each a list of its cells, in row-major order
     of their first cell) now that ``cell`` is no longer passable for it and its passable neighbours lie in
@@ -587,35 +611,39 @@ def _cut_parts(
     Once at most one search is left and no finished part held the capital, that last part is no pocket: it
     holds the capital, or no cell of the player, like the component the cell was cut from. None after
     :data:`_CUT_BUDGET` cells: the work grows with the smaller parts, not with the board."""
-    h, w = board.land.shape
-    land, owner, occupied = board.land, board.owner, board.occupied
+    w, h, land, owner, occupied = views
+    last_row = (h - 1) * w
     parent = list(range(len(groups)))
-    seen: dict[Cell, int] = {cell: -1}
-    frontiers: list[list[Cell]] = []
-    members: list[list[Cell]] = []
+    seen: dict[int, int] = {cell[1] * w + cell[0]: -1}
+    frontiers: list[list[int]] = []
+    members: list[list[int]] = []
     for g, group in enumerate(groups):
-        frontiers.append(list(group))
-        members.append(list(group))
-        for c in group:
-            seen[c] = g
+        flat = [y * w + x for x, y in group]
+        frontiers.append(flat)
+        members.append(list(flat))
+        for i in flat:
+            seen[i] = g
     active = list(range(len(groups)))
-    finished: list[list[Cell]] = []
+    finished: list[list[int]] = []
+    home = capital[1] * w + capital[0]
     capital_cut_off = False
     visited = 0
     while active and (len(active) > 1 or capital_cut_off):
         for g in list(active):
             if parent[g] != g:
                 continue
-            layer: list[Cell] = []
-            for x, y in frontiers[g]:
-                for nx, ny in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
-                    if not (0 <= nx < w and 0 <= ny < h):
+            layer: list[int] = []
+            for i in frontiers[g]:
+                x = i % w
+                for j in (i - w if i >= w else -1, i + w if i < last_row else -1,
+                          i - 1 if x > 0 else -1, i + 1 if x < w - 1 else -1):
+                    if j < 0:
                         continue
-                    other = seen.get((nx, ny))
+                    other = seen.get(j)
                     if other is None:
-                        if land[ny, nx] and (owner[ny, nx] == player or not occupied[ny, nx]):
-                            seen[(nx, ny)] = g
-                            layer.append((nx, ny))
+                        if land[j] and (owner[j] == player or not occupied[j]):
+                            seen[j] = g
+                            layer.append(j)
                     elif other >= 0:
                         other = _root(other, parent)
                         if other != g:
@@ -629,15 +657,14 @@ def _cut_parts(
             frontiers[g] = layer
             if not layer:
                 active.remove(g)
-                if capital in seen and _root(seen[capital], parent) == g:
+                if home in seen and _root(seen[home], parent) == g:
                     capital_cut_off = True
                 else:
                     finished.append(members[g])
             if visited > _CUT_BUDGET:
                 return None
-    pockets = [sorted(part, key=lambda c: (c[1], c[0])) for part in finished
-               if any(owner[y, x] == player for x, y in part)]
-    return sorted(pockets, key=lambda part: (part[0][1], part[0][0]))
+    pockets = [sorted(part) for part in finished if any(owner[i] == player for i in part)]
+    return [[(i % w, i // w) for i in part] for part in sorted(pockets)]
 
 
 def _root(g: int, parent: list[int]) -> int:
@@ -669,7 +696,8 @@ class _Resolution:
     once any other change was made (the shortcuts of :func:`_local_pockets` and :class:`_TakeableCount`
     then do not apply). ``takeable`` is the count of §2.8 (:func:`count_takeable`) after the previous run
     and, once the reset stage ran, after this one; ``tracker`` keeps that count up to date cell by cell
-    (``None``: count the whole board). ``one_land_mass``: all land is one 8-connected mass (§2.9);
+    (``None``: count the whole board). ``capitals_meet``: all capitals of the game's start lie on one
+    8-connected land mass, so any two alive players can meet (§2.9);
     ``land_masses`` labels the 4-connected land masses (empty: unknown, no shortcut)."""
 
     board: Board
@@ -683,8 +711,15 @@ class _Resolution:
     eliminated: list[int] = field(default_factory=list)
     occupied: list[tuple[Cell, int]] | None = None
     tracker: _TakeableCount | None = None
-    one_land_mass: bool = False
+    capitals_meet: bool = False
     land_masses: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int32))
+    flat: _Views | None = None
+
+    def views(self) -> _Views:
+        """Flat views of the board's arrays (:class:`_Views`), made once per run."""
+        if self.flat is None:
+            self.flat = _views(self.board)
+        return self.flat
 
 
 Stage = Callable[[_Resolution], list[Event]]
@@ -772,7 +807,7 @@ def stage_encirclement(res: _Resolution) -> list[Event]:
     players = board.alive_players()
     if not res.whole_board and res.occupied is not None and len(res.occupied) == 1 and res.land_masses.size:
         cell, previous = res.occupied[0]
-        found, players = _local_pockets(board, cell, previous, res.land_masses)
+        found, players = _local_pockets(board, res.views(), cell, previous, res.land_masses)
         if not found and not players:
             return events
     changed = list(res.changed)
@@ -844,25 +879,26 @@ class _TakeableCount:
     def count(self) -> int:
         return sum(1 for n in self.cells if n)
 
-    def occupy(self, board: Board, cells: Iterable[Cell]) -> None:
+    def occupy(self, views: _Views, cells: Iterable[Cell]) -> None:
         """``cells`` were unoccupied land before and are now occupied by their owners: each loses its own bits
         and adds its owner's bit to its unoccupied neighbours owned by someone else (exact, in any order)."""
-        h, w = board.land.shape
-        bits, land, owner, occupied, counts = self.bits, board.land, board.owner, board.occupied, self.cells
+        w, h, land, owner, occupied = views
+        bits, counts = _flat(self.bits), self.cells
         for x, y in cells:
-            old = int(bits[y, x])
+            old = bits[y * w + x]
             if old:
-                bits[y, x] = 0
+                bits[y * w + x] = 0
                 for q in range(16):
                     if old >> q & 1:
                         counts[q] -= 1
-            player = int(owner[y, x])
+            player = owner[y * w + x]
             bit = 1 << player
             for dx, dy in _RING:
                 nx, ny = x + dx, y + dy
-                if (0 <= nx < w and 0 <= ny < h and land[ny, nx] and not occupied[ny, nx]
-                        and owner[ny, nx] != player and not int(bits[ny, nx]) & bit):
-                    bits[ny, nx] |= bit
+                i = ny * w + nx
+                if (0 <= nx < w and 0 <= ny < h and land[i] and not occupied[i] and owner[i] != player
+                        and not bits[i] & bit):
+                    bits[i] |= bit
                     counts[player] += 1
 
     def refresh(self, board: Board, ys: np.ndarray, xs: np.ndarray) -> None:
@@ -894,7 +930,7 @@ class _TakeableCount:
     def update(self, res: _Resolution) -> None:
         """Bring the bits up to date with the changes of one pipeline run."""
         if res.occupied is not None:
-            self.occupy(res.board, [cell for cell, _ in res.occupied])
+            self.occupy(res.views(), [cell for cell, _ in res.occupied])
         elif res.changed:
             ys, xs = np.concatenate(res.changed, axis=1)
             self.refresh(res.board, ys, xs)
@@ -972,7 +1008,7 @@ def stage_unreachable(res: _Resolution) -> list[Event]:
     """§2.9: when no alive player can ever reach another's land the game ends at once as a draw."""
     if res.over is not None:
         return []
-    if res.one_land_mass and len(res.board.alive_players()) > 1:
+    if res.capitals_meet and len(res.board.alive_players()) > 1:
         return []
     if can_meet(res.board, res.components):
         return []
@@ -1072,6 +1108,8 @@ class Game:
             turn = alive[0]
         if turn not in alive:
             raise ValueError(f"player {turn} cannot be in turn: not an alive player")
+        for name in ("land", "owner", "occupied"):
+            setattr(board, name, np.ascontiguousarray(getattr(board, name)))   # for the flat views
         self.board = board
         self._rng = rng
         self._rng_shared = False
@@ -1090,7 +1128,8 @@ class Game:
         self.end: GameOver | None = None
         self._stages = stages
         self._components = land_components(board.land)
-        self._one_land_mass = int(self._components.max()) <= 1
+        masses = {int(self._components[c[1], c[0]]) for c in board.capitals.values() if c is not None}
+        self._capitals_meet = len(masses) == 1
         self._land_masses: np.ndarray = ndimage.label(board.land)[0]
         # A loaded state may hold a pocket that is already encircled; then the first run checks the whole
         # board.
@@ -1356,7 +1395,7 @@ class Game:
             takeable=self.takeable,
             occupied=occupied,
             tracker=self._tracker,
-            one_land_mass=self._one_land_mass,
+            capitals_meet=self._capitals_meet,
             land_masses=self._land_masses,
         )
         events: list[Event] = []
