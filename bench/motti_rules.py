@@ -13,8 +13,9 @@
    every cell owned by its nearest capital, half of the cells occupied at random (seeded). The actions are
    single successful attacks: some close a pocket (encirclement and division), some do not. Timed:
    ``Game.attack`` (the draw, the cell change, capital check, encirclement, reset and end check), under
-   ``strict`` and under ``empty``. Baseline: the same resolution written as plain-Python breadth-first
-   searches over the cells, on the same boards, measured in the same run; both must leave identical boards.
+   ``strict`` and under ``empty``, beside the frozen rules of part 1 on the same actions. Baseline: the same
+   resolution written as plain-Python breadth-first searches over the cells, on the same boards, measured in
+   the same run; all must leave identical boards.
    Bar: median <= 5 ms per action under ``strict`` and >= 50x faster than the baseline.
 
 Printed, never asserted."""
@@ -313,12 +314,21 @@ def big_board_part() -> bool:
     for rule in ("strict", "empty"):
         times = []
         closing = []
+        frozen = []
         for run in range(RUNS):
             for mover, cell in actions:
+                old = before.Game(base.copy(), Draw(), turn=mover, reset_rule=rule)
+                t0 = time.perf_counter()
+                old.attack([cell])
+                frozen.append(time.perf_counter() - t0)
                 game = Game(base.copy(), Draw(), turn=mover, reset_rule=rule)
                 t0 = time.perf_counter()
                 events = game.attack([cell])
                 times.append(time.perf_counter() - t0)
+                if not ((old.board.owner == game.board.owner).all()
+                        and (old.board.occupied == game.board.occupied).all()):
+                    print("FAIL: the engine and the frozen rules disagree on the resulting board")
+                    return False
                 encircles = any(type(e).__name__ == "Encircled" for e in events)
                 if encircles:
                     closing.append(times[-1])
@@ -330,6 +340,9 @@ def big_board_part() -> bool:
         closing_ms = statistics.median(closing) * 1000
         print(f"engine ({rule:6}): median {medians[rule]:6.2f} ms per action, {RUNS} runs "
               f"(min {fastest:.2f}, max {slowest:.2f}); encircling: median {closing_ms:.2f} ms")
+        frozen_ms = statistics.median(frozen) * 1000
+        print(f"before ({rule:6}): median {frozen_ms:6.2f} ms per action (frozen rules, same actions, same "
+              "results)")
     ours = medians["strict"]
 
     baseline_times = []
