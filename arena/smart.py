@@ -11,9 +11,10 @@ A worked example for bot authors: everything it knows comes from the wire protoc
 - **weighs toxicity and the stay multiplier** (§2.5): staying costs toxicity × (rounds on the cell + 1), a
   step costs the new cell's toxicity, and it keeps moving between clean cells while no one threatens it;
 - **predicts** who can reach whom first: a red seen ``a`` rounds ago may be ``a`` steps closer, so as BLUE it
-  flees to the cells it reaches before every red (and stays at least three steps from them when it can: a red
-  two steps away catches it next round); as RED it picks the blue it reaches soonest that no other red is much
-  closer to, and cuts it off by walking towards where it is heading.
+  stays at least three steps from every red when it can (a red two steps away catches it next round) and
+  takes the step that leaves it the most room to run: the most cells it reaches before any red (a dead end the
+  reds are coming into has little; its way out has plenty); as RED it picks the blue it reaches soonest that
+  no other red is much closer to, and cuts it off by walking towards where it is heading.
 
 Its facing follows the danger or the prey; with nothing in sight it sweeps the two halves of the view in
 turn (the cone is 179°, §2.7).
@@ -43,6 +44,9 @@ GUESS_RADIUS = 2
 RIVAL = 6
 """Extra steps a red counts for a blue that another red is at least three steps closer to (leave it to that
 one)."""
+ROOM = 60
+"""Cells of room left to run (:meth:`Planner.territory`) beyond which more room is worth nothing more when
+fleeing (weighed 2 each: being out of reach this round, 100 a step up to :data:`SAFE`, comes first)."""
 DIRS = ("NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST")
 
 
@@ -145,23 +149,37 @@ class Planner:
                 danger[c] = min(danger.get(c, 99), max(0, d - age))
         if not danger:
             return self._wander()
-        dist, first = self.first_steps(here, HORIZON // 2)
-        # how far from every red the best cell is that each first step leads to before any red gets there
-        room: dict[str, int] = {}
-        for cell, d in dist.items():
-            margin = danger.get(cell, 99)
-            if d < margin:
-                step = first[cell]
-                room[step] = max(room.get(step, 0), min(margin, 20))
         best, best_score = "NONE", None
         for direction, cell in self.options():
             near = danger.get(cell, 99)
-            score = 100 * min(near, SAFE) + 4 * room.get(direction, 0) + 2 * min(near, 12) + b.rng.random()
+            score = 100 * min(near, SAFE) + 2 * min(self.territory(cell, danger), ROOM) \
+                + 2 * min(near, 12) + b.rng.random()
             score -= 10 * self.cost(cell)
             if best_score is None or score > best_score:
                 best, best_score = direction, score
         nearest = min(reds, key=lambda r: _chebyshev(r[0], here))[0]
         return best, _facing(nearest[0] - here[0], nearest[1] - here[1], b.facing)
+
+    def territory(self, start: Cell, danger: dict[Cell, int]) -> int:
+        """How many cells the bot, stepping onto *start* this round, can reach before any red can reach them
+        or a cell next to them (*danger*: the rounds a red needs to reach each cell), counting only paths
+        through such cells: the room left to run. A dead end the reds are coming into has little of it left
+        while its way out still has plenty."""
+        dist = {start: 1}
+        queue = deque([start])
+        count = 0
+        while queue:
+            cell = queue.popleft()
+            d = dist[cell]
+            if d + 1 >= danger.get(cell, 99):
+                continue
+            count += 1
+            if d < HORIZON // 2:
+                for _, nxt in self.steps(cell):
+                    if nxt not in dist:
+                        dist[nxt] = d + 1
+                        queue.append(nxt)
+        return count
 
     def _wander(self) -> tuple[str, str]:
         """BLUE with no red known: towards clean cells (a long way round if the bot stands in a toxic room),

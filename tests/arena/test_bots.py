@@ -135,6 +135,25 @@ def test_smart_blue_leaves_a_toxic_room_for_cleaner_cells(tmp_path):
     assert move.direction in ("EAST", "SOUTH_EAST")
 
 
+def test_smart_blue_counts_the_room_it_has_left_to_run(tmp_path):
+    """A corridor x = 1..10 with a red on (1,1) seen this round: a cell is the blue's room when it gets there
+    (one step a round, its first step onto the cell given) before the red can reach it or a neighbour."""
+    path = tmp_path / "corridor.map"
+    path.write_text("############\n#          #\n############\n")
+    brain = brain_at("smart", path, 5, 1)
+    brain.handle(wire.SeePlayer(1, 1, "EAST", 1))
+    brain.handle(wire.TeamChange("RED", 1))
+    brain.handle(wire.Start(1))
+    planner = brain.planner
+    danger = planner.distances((1, 1))
+    # onto (4,1) now: 4..10, each reached after x - 3 rounds, the red's x - 1 rounds to it leave a margin
+    assert planner.territory((4, 1), danger) == 7
+    assert planner.territory((5, 1), danger) == 6
+    assert planner.territory((3, 1), danger) == 0  # the red reaches (2,1), next to it, in the same round
+    (move,) = brain.handle(wire.Start(2))
+    assert move.direction == "EAST"
+
+
 def test_smart_red_closes_in_on_the_blue_and_faces_it(map_file):
     brain = brain_at("smart", map_file, 2, 2, team="RED")
     brain.handle(wire.SeePlayer(7, 6, "NORTH", 3))
