@@ -646,7 +646,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     print(tournament.format_standings(rows, list(maps)))
     print(f"results: {out}")
     if t.stopped:
-        return 143 if t.stopped == "terminated" else 130
+        return {"terminated": 143, "interrupted": 130}.get(t.stopped, 1)
     return 0
 
 

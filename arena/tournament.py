@@ -43,6 +43,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from fractions import Fraction
 from multiprocessing.sharedctypes import RawArray
@@ -76,6 +77,8 @@ STOP_REASON_BYTES = 64
 STOP_GRACE_S = 1.0
 """Time a bot has to exit after ``DISCONNECT`` (and again after SIGTERM) before its group is killed."""
 
+GAME_PROCESS_DIED = "a game process died"
+"""Why a tournament stops when one of its game processes ends abruptly."""
 OK, NEVER_JOINED, CRASHED, LEFT, HUNG = "ok", "never connected", "crashed", "left", "hung"
 STATUSES = (OK, NEVER_JOINED, CRASHED, LEFT, HUNG)
 
@@ -435,6 +438,11 @@ async def _stop_group(proc: _Process) -> None:
     await process.wait()
 
 
+def game_folder(out: Path, game: Scheduled) -> Path:
+    """The folder of *game* under the results folder *out*: ``games/NNN-MAP-sSEED``."""
+    return out / "games" / f"{game.number:03d}-{copy_name(game.map)}-s{game.seed}"
+
+
 class GameRunner:
     """Plays games of a :class:`Config`'s schedule one at a time (``await play(game)``), in the process that
     runs it: a game process of :class:`Tournament`. *stop_reason* says why the games must stop (None: go on);
@@ -448,7 +456,7 @@ class GameRunner:
         """Play one game of the schedule; never raises for a bot's fault. The server's log of the game goes
         to ``server.log`` in the game's folder."""
         cfg = self.config
-        folder = cfg.out / "games" / f"{game.number:03d}-{copy_name(game.map)}-s{game.seed}"
+        folder = game_folder(cfg.out, game)
         folder.mkdir(parents=True, exist_ok=True)
         record = GameRecord(game, folder)
         handler = logging.FileHandler(folder / "server.log", encoding="utf-8")
@@ -638,7 +646,11 @@ class Tournament:
             async def worker() -> None:
                 while queue and not self.stopped:
                     game = queue.pop(0)
-                    record = await loop.run_in_executor(pool, _play_in_game_process, game)
+                    try:
+                        record = await loop.run_in_executor(pool, _play_in_game_process, game)
+                    except BrokenProcessPool:  # killed, out of memory: its game and the rest cannot be played
+                        record = GameRecord(game, game_folder(self.config.out, game), error=GAME_PROCESS_DIED)
+                        self.stop(GAME_PROCESS_DIED)
                     self.records.append(record)
                     self.write()
                     if self.progress:
@@ -710,7 +722,10 @@ def progress_line(t: Tournament, record: GameRecord) -> str:
 
 def run(config: Config, *, show: Callable[[str], None]) -> tuple[Tournament, list[Standing]]:
     """Run a tournament in a new event loop, SIGINT and SIGTERM stopping it (the games under way are cut
-    short and do not count); *show* gets one progress line per game."""
+    short and do not count); *show* gets one progress line per game.
+
+    The game processes are started the ``spawn`` way, which imports the main module again: a script calling
+    this must do so under ``if __name__ == "__main__":`` (the ``arena`` command does)."""
     tournament = Tournament(config, lambda t, r: show(progress_line(t, r)))
 
     async def main() -> list[Standing]:

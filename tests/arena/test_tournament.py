@@ -296,6 +296,31 @@ def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path, w
 
 @pytest.mark.e2e
 @pytest.mark.slow
+def test_a_game_process_killed_stops_the_tournament_with_one_line(tmp_path):
+    out = tmp_path / "results"
+    proc = _tournament(["hunt", "flee", "--maps", "office", "--games", "50", "--jobs", "1", "--seed", "3",
+                        "--prep-ms", "50", "--move-ms", "200"], out)
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        if (out / "standings.json").exists() and json.loads((out / "standings.json").read_text())["played"]:
+            break
+        time.sleep(0.2)
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    (game_process,) = [pid for pid in children
+                       if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    os.kill(int(game_process), signal.SIGKILL)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 1, stderr
+    assert "Traceback" not in stderr
+    (line,) = [line for line in stderr.splitlines() if "does not count" in line]
+    assert line.endswith(": a game process died (does not count)")
+    data = json.loads((out / "standings.json").read_text())
+    assert data["stopped"] == "a game process died" and data["played"] >= 1
+    assert stdout.startswith(f"standings after {data['played']} of 50 games (a game process died)\n")
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
 def test_a_bot_that_joins_and_leaves_before_the_start_does_not_stall_the_game(tmp_path):
     script = tmp_path / "bad.py"
     script.write_text(BAD_BOT)
