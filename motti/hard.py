@@ -44,6 +44,9 @@ DEFAULT_BUDGET = 48
 SEARCH_LAND = 600
 #: At most this many reachable cells (§2.8 strict) or unoccupied cells (empty) make the reset worth timing.
 TRIGGER_CANDIDATES = 8
+#: A reset in the middle of a turn is brought only when the strike after it has at least this share of the
+#: odds of a strike with the five attacks left after a first attack.
+STRIKE_SHARE = 0.6
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
@@ -266,11 +269,13 @@ def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> Move | 
             return ("guerilla", cell)
     odds, crosses = _strike(game, me, game.attacks_left)
     if fresh and _capital_in_danger(game, me) and odds <= (1 - odds) * _threat(game, me):
-        if fast:
-            return ("defend", (game.board.capitals[me],))
-        return ("defend", tuple(_defence(game, me, rng)))
+        capital = game.board.capitals[me]
+        assert capital is not None
+        for cells in ([capital],) if fast else (_defence(game, me, rng), [capital]):
+            if not _gives_window(game, me, ("defend", tuple(cells))):
+                return ("defend", tuple(cells))
     if crosses:
-        return ("attack", tuple(_fill(crosses, _quick_targets(game, me, rng))))
+        return ("attack", tuple(_fill(crosses, _guard(game, me) + _quick_targets(game, me, rng))))
     if fresh:
         cell = _certain_guerilla(game, me, ring=True)
         if cell is not None:
@@ -278,18 +283,48 @@ def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> Move | 
     return None
 
 
+def _guard(game: Game, me: int) -> list[Cell]:
+    """*me*'s own capital as a cross when it is free and an enemy owns one of its ring cells: behind a strike's
+    crosses it takes only draws that would fail, and an occupied capital survives the enemy's next turn."""
+    capital = game.board.capitals.get(me)
+    if capital is None or game.board.occupied[capital[1], capital[0]] or _ring_counts(game, me)[1] == 0:
+        return []
+    return [capital]
+
+
 def _timed(game: Game, me: int, crosses: list[Cell], rng: random.Random) -> list[Cell]:
-    """Rule 5: put reset-bringing cells first when the window after the reset is ours, drop them when it is
-    the enemy's."""
+    """Rule 5: put reset-bringing cells first when the window after the reset is ours, leave them out when it
+    would be the enemy's or would come too late in the turn to strike."""
     triggers = _reset_triggers(game, me)
     if not triggers:
         return crosses
     mine, theirs = _ring_counts(game, me)
-    if mine > theirs:
+    if mine == 0 and theirs == 0:
+        return crosses
+    if _worth_resetting(game.attacks_left - 1, mine, theirs):
         return _fill(triggers[: MAX_CROSSES[Action.ATTACK]], crosses)
-    if theirs > 0:
-        return [c for c in crosses if c not in triggers]
-    return crosses
+    return [c for c in crosses if c not in triggers]
+
+
+def _worth_resetting(left: int, mine: int, theirs: int) -> bool:
+    """Whether a reset now, with *left* attacks of the turn after it, is worth more to the player than to the
+    enemy: its strike with *mine* ring cells takes at least :data:`STRIKE_SHARE` of what a strike at the start
+    of its next turn would, and at least what the enemy's whole turn with *theirs* ring cells takes after a
+    failed one."""
+    odds = float(strike_odds(left, mine))
+    enemy = float(strike_odds(ATTACKS_PER_TURN, theirs))
+    return mine > 0 and odds >= STRIKE_SHARE * float(strike_odds(ATTACKS_PER_TURN - 1, mine)) \
+        and odds >= (1 - odds) * enemy
+
+
+def _gives_window(game: Game, me: int, move: Move) -> bool:
+    """Whether *move* (a Defend or a Guerilla, which end the turn) brings the global reset while an enemy owns
+    a ring cell of *me*'s capital: the enemy's next turn would then strike at a free capital with all its
+    attacks."""
+    trial = game.clone()
+    if not any(isinstance(event, Reset) for event in trial.apply(move)):
+        return False
+    return not trial.is_terminal() and _ring_counts(trial, me)[1] > 0
 
 
 def fast_action(game: Game, rng: random.Random) -> Move:
@@ -342,7 +377,8 @@ def _candidates(game: Game, rng: random.Random) -> list[Move]:
         defend, _value = planner.best_defend()
         if defend:
             out.append(("defend", tuple(defend)))
-    return out
+    me = game.current_player
+    return [out[0]] + [move for move in out[1:] if not _gives_window(game, me, move)]
 
 
 def search(game: Game, candidates: list[Move], rng: random.Random, budget: int) -> Move:
@@ -375,8 +411,10 @@ def choose_action(game: Game, rng: random.Random, budget: int = DEFAULT_BUDGET) 
     budget = simulations(game, budget)
     if game.attacked or budget <= 0:
         action = ai.choose_action(game, rng)
-        if action[0] not in ("attack", "pass"):
+        if action[0] not in ("attack", "pass") and not _gives_window(game, me, action):
             return action
+        if action[0] not in ("attack", "pass"):
+            action = ("attack", tuple(ai._Planner(game, rng).best_attack()[0]))
         crosses = _timed(game, me, list(action[1]) if action[0] == "attack" else [], rng)
         return ("attack", tuple(crosses)) if crosses else ("pass",)
     chosen = search(game, _candidates(game, rng), rng, budget)
