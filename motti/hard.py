@@ -38,8 +38,8 @@ from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Cell, Game, Reset
 
 #: An action in ``Game.apply`` form, e.g. ``("attack", ((3, 4),))``.
 Move = tuple[Any, ...]
-#: Simulations of the search per decision at the start of a turn (about 1 s on a 20x15 map here).
-DEFAULT_BUDGET = 48
+#: Simulations of the search per decision at the start of a turn (about 1 s of CPU on a 20x15 map here).
+DEFAULT_BUDGET = 240
 #: Land cells up to which the search runs its whole budget (a default 20x15 map has about 200).
 SEARCH_LAND = 600
 #: At most this many reachable cells (§2.8 strict) or unoccupied cells (empty) make the reset worth timing.
@@ -284,8 +284,9 @@ def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> Move | 
 
 
 def _guard(game: Game, me: int) -> list[Cell]:
-    """*me*'s own capital as a cross when it is free and an enemy owns one of its ring cells: behind a strike's
-    crosses it takes only draws that would fail, and an occupied capital survives the enemy's next turn."""
+    """*me*'s own capital as a cross when it is free and an enemy owns one of its ring cells: behind a
+    strike's crosses it takes only draws that would fail, and an occupied capital survives the enemy's next
+    turn."""
     capital = game.board.capitals.get(me)
     if capital is None or game.board.occupied[capital[1], capital[0]] or _ring_counts(game, me)[1] == 0:
         return []
