@@ -10,10 +10,16 @@ order:
 1. at a fresh turn takes an enemy capital with a Guerilla whenever it can (a certain capture);
 2. at a fresh turn defends its own unoccupied capital when the enemy holds one of its ring cells or has an
    occupied cell within 2 cells (Chebyshev distance), unless its own strike now is worth more than the risk;
-3. strikes while an enemy capital is unoccupied and a ring cell (or the capital) can be crossed;
+   of the defences it prefers one that does not bring the global reset (which would free the capital again
+   for the enemy's whole next turn);
+3. strikes while an enemy capital is unoccupied and a ring cell (or the capital) can be crossed; the crosses
+   a strike leaves free guard its own capital when an enemy owns one of its ring cells (they take only draws
+   that would fail);
 4. at a fresh turn takes a certain Guerilla onto an enemy's ring cell (it makes the next window its own);
-5. times the reset: an attack that would bring the global reset is crossed first when the strike after it is
-   its own (it owns ring cells, the enemy owns fewer), and left out when the window would be the enemy's;
+5. times the reset: an attack that would bring the global reset is crossed first when the strike after it,
+   with the attacks left, is worth it (:func:`_worth_resetting`), and left out otherwise — late in a turn,
+   or when the window would be the enemy's; nor does it choose a Defend or Guerilla that would bring it while
+   an enemy owns a ring cell of its capital (but for the last defence of rule 2);
 6. otherwise, at the start of its turns, chooses between the medium player's best Attack, Defend and
    Guerilla by a search: each candidate is played on clones reseeded from its own ``random.Random`` — its
    whole turn, then the next player's reply turn, both played by a fast policy with the same
@@ -271,9 +277,13 @@ def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> Move | 
     if fresh and _capital_in_danger(game, me) and odds <= (1 - odds) * _threat(game, me):
         capital = game.board.capitals[me]
         assert capital is not None
-        for cells in ([capital],) if fast else (_defence(game, me, rng), [capital]):
-            if not _gives_window(game, me, ("defend", tuple(cells))):
-                return ("defend", tuple(cells))
+        if fast:
+            return ("defend", (capital,))
+        options = [tuple(_defence(game, me, rng)), (capital,)]
+        safe = [cells for cells in options if not _gives_window(game, me, ("defend", cells))]
+        # When every defence brings the reset, the enemy strikes at a free capital either way: defending
+        # still spares it the surer blow of this position (a Guerilla onto the capital, say).
+        return ("defend", (safe or options[-1:])[0])
     if crosses:
         return ("attack", tuple(_fill(crosses, _guard(game, me) + _quick_targets(game, me, rng))))
     if fresh:

@@ -156,6 +156,36 @@ def test_hard_brings_the_reset_first_when_the_window_is_its_own() -> None:
     assert verb == "attack" and cells[0] == (2, 1)
 
 
+def test_hard_brings_the_reset_only_with_attacks_enough_to_strike() -> None:
+    # The position above later in the turn: with 5 attacks left the strike after a reset (4 attacks) is worth
+    # it, with 3 left (2 attacks, odds 1/36 against 0.196 at the start of its next turn) it is not, so (2,1)
+    # is left alone and player 1 only fills its own (4,1).
+    text = header(7, 3, [(0, 0), (5, 1)]) + "AABBBBB\nAAbBaBB\nAABBBBB\n"
+    early = hard.choose_action(game_of(text, reset_rule="strict", attacks=5), random.Random(1), 0)
+    late = hard.choose_action(game_of(text, reset_rule="strict", attacks=3), random.Random(1), 0)
+    assert early[1][0] == (2, 1) and late == ("attack", ((4, 1),))
+
+
+def test_hard_keeps_the_defence_that_does_not_hand_over_a_window() -> None:
+    # Player 2's wall (3,1) is a ring cell of player 1's free capital (2,1) and reaches (2,0) and (2,2) too.
+    # Defending all three would leave nobody a cell to take: the reset would free the capital for player 2's
+    # whole next turn. The capital alone keeps (2,0) and (2,2) takeable and the capital occupied.
+    text = header(7, 3, [(2, 1), (5, 1)]) + ".aa.bbb\n.aaBbbb\n.aa.bbb\n"
+    game = game_of(text, reset_rule="strict")
+    assert hard._gives_window(game, 1, ("defend", ((2, 1), (2, 0), (2, 2))))
+    assert not hard._gives_window(game, 1, ("defend", ((2, 1),)))
+    assert hard.choose_action(game, random.Random(1), 0) == ("defend", ((2, 1),))
+
+
+def test_a_strike_guards_its_own_capital_with_the_spare_crosses() -> None:
+    # Right after a reset player 1 owns two ring cells of player 2's capital (4,2), and player 2 owns (1,0),
+    # a ring cell of player 1's capital (0,0): the strike's crosses are the two ring cells, then its capital.
+    rows = ["ab.....", "a...b..", "...aba.", "....b..", "......."]
+    text = header(7, 5, [(0, 0), (4, 2)]) + "\n".join(rows) + "\n"
+    verb, cells = hard.choose_action(game_of(text, attacks=5, reset_rule="strict"), random.Random(1), 0)
+    assert verb == "attack" and set(cells[:2]) == {(3, 2), (5, 2)} and cells[2] == (0, 0)
+
+
 # ----------------------------------------------------------------------------------------- every level
 
 
