@@ -99,6 +99,7 @@ class Brain:
     done: bool = False
     planner: Planner | None = field(default=None, repr=False)
     """The ``smart`` strategy's planner (:mod:`arena.smart`), made on its first decision."""
+    _steps: dict[tuple[int, int], list[tuple[str, tuple[int, int]]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
@@ -154,6 +155,17 @@ class Brain:
             return False
         return not (dx and dy) or (self._free(x + dx, y) and self._free(x, y + dy))
 
+    def steps(self, cell: tuple[int, int]) -> list[tuple[str, tuple[int, int]]]:
+        """(direction, target) of every step the walls allow from *cell* (§2.4), worked out once per cell
+        (path searches ask for the same cells round after round); none before the map is known."""
+        found = self._steps.get(cell)
+        if found is None:
+            x, y = cell
+            found = [(d, (x + dx, y + dy)) for d, (dx, dy) in VECTORS.items() if self._step_ok(x, y, d)]
+            if self.walls is not None:
+                self._steps[cell] = found
+        return found
+
     def _occupied(self) -> set[tuple[int, int]]:
         return {(s.x, s.y) for s in self.seen.values() if s.round == self.round}
 
@@ -186,9 +198,8 @@ class Brain:
             d = dist[(x, y)] + 1
             if (limit is not None and d > limit) or (here in dist and d > dist[here] + 2):
                 break
-            for direction, (dx, dy) in VECTORS.items():
-                cell = (x + dx, y + dy)
-                if cell not in dist and self._step_ok(x, y, direction):
+            for _, cell in self.steps((x, y)):
+                if cell not in dist:
                     dist[cell] = d
                     queue.append(cell)
         return dist

@@ -55,24 +55,14 @@ class Planner:
 
     def __init__(self, brain: Brain) -> None:
         self.brain = brain
-        self._steps: dict[Cell, list[tuple[str, Cell]]] = {}
         self._guess: dict[Cell, int] = {}
         self._spread = 0
 
     # --- the map ------------------------------------------------------------------------------------------
 
     def steps(self, cell: Cell) -> list[tuple[str, Cell]]:
-        """(direction, target) of every step the walls allow from *cell* (§2.4), cached per cell."""
-        found = self._steps.get(cell)
-        if found is None:
-            x, y = cell
-            found = []
-            for direction in DIRS:
-                if self.brain._step_ok(x, y, direction):
-                    dx, dy = _VECTORS[direction]
-                    found.append((direction, (x + dx, y + dy)))
-            self._steps[cell] = found
-        return found
+        """(direction, target) of every step the walls allow from *cell* (§2.4, :meth:`Brain.steps`)."""
+        return self.brain.steps(cell)
 
     def distances(self, start: Cell, limit: int = HORIZON) -> dict[Cell, int]:
         """Steps from *start* to every cell within *limit* steps (walls only; players move)."""
