@@ -565,8 +565,9 @@ class GameRunner:
 # Each game process (one per job) holds a GameRunner and plays the games the tournament hands it, one at a
 # time, each in a fresh event loop. It ignores SIGINT: a Ctrl-C reaches the whole foreground process group,
 # and the tournament tells its game processes to stop through the shared stop flag. A SIGTERM sent to a game
-# process, or the end of the tournament's process (killed), stops the game under way the same way, so that
-# its bots are never left behind; a game process whose tournament is gone then exits.
+# process alone, or the end of the tournament's process (killed), stops the game under way the same way, so
+# that its bots are never left behind; the tournament then stops too, and a game process whose tournament is
+# gone exits.
 
 _runner: GameRunner | None = None
 _stopping: list[str] = []
@@ -651,6 +652,8 @@ class Tournament:
                     except BrokenProcessPool:  # killed, out of memory: its game and the rest cannot be played
                         record = GameRecord(game, game_folder(self.config.out, game), error=GAME_PROCESS_DIED)
                         self.stop(GAME_PROCESS_DIED)
+                    if record.stopped and not self.stopped:  # its game process alone was sent SIGTERM
+                        self.stop(record.stopped)
                     self.records.append(record)
                     self.write()
                     if self.progress:
