@@ -538,30 +538,31 @@ def _local_pockets(
     """
     x, y = cell
     w, h, land, owner, occupied = views
-    mover = owner[y * w + x]
-    ring_land = []
-    ring_owner = []
-    ring_occupied = []
-    for dx, dy in _RING:
-        nx, ny = x + dx, y + dy
-        i = ny * w + nx
-        inside = 0 <= nx < w and 0 <= ny < h and land[i] == 1
-        ring_land.append(inside)
-        ring_owner.append(owner[i] if inside else 0)
-        ring_occupied.append(inside and occupied[i] == 1)
+    i = y * w + x
+    mover = owner[i]
+    # Each ring cell as one number: -1 for sea or off the map, else 2 * owner + occupied.
+    if 0 < x < w - 1 and 0 < y < h - 1:
+        codes = [2 * owner[j] + occupied[j] if land[j] else -1
+                 for j in (i - w, i - w + 1, i + 1, i + w + 1, i + w, i + w - 1, i - 1, i - w - 1)]
+    else:
+        codes = []
+        for dx, dy in _RING:
+            nx, ny = x + dx, y + dy
+            j = ny * w + nx
+            codes.append(2 * owner[j] + occupied[j] if 0 <= nx < w and 0 <= ny < h and land[j] else -1)
+    orthogonal = codes[0::2]
     found: dict[int, list[list[Cell]]] = {}
     unsure = []
-    if previous_owner != mover and mover not in ring_owner[0::2]:
+    if previous_owner != mover and all(c >> 1 != mover for c in orthogonal):
         unsure.append(mover)
-    mass = masses[y, x]
     for player, capital in board.capitals.items():
         if player == mover or capital is None:
             continue
-        passable = [ring_land[k] and (ring_owner[k] == player or not ring_occupied[k]) for k in range(8)]
-        if not any(passable[0::2]):
+        passable = [c >= 0 and (c >> 1 == player or not c & 1) for c in codes]
+        if not (passable[0] or passable[2] or passable[4] or passable[6]):
             continue
-        if masses[capital[1], capital[0]] != mass and not any(
-            ring_occupied[k] and ring_owner[k] != player for k in range(0, 8, 2)
+        if not any(c > 0 and c & 1 and c >> 1 != player for c in orthogonal) and (
+            masses[capital[1], capital[0]] != masses[y, x]
         ):
             unsure.append(player)
             continue
