@@ -64,6 +64,10 @@ SHELL_WORD = re.compile(r"""(?:[^\s'"\\;&|<>()]|'[^']*'|"[^"\\$`]*")+""")
 """A shell word: unquoted characters other than operators, and quoted strings without escapes."""
 SHELL_EXPANSION = re.compile(r"[$`\\*?\[~]")
 """Characters a shell expands or unescapes: a word holding one is left as written."""
+SHELL_NOT_A_PATH = re.compile(r"(?:^|[;&|()<>])\s*$")
+"""The text before a word that makes it a command's name or a redirection's target (not an argument)."""
+SHELL_CD = re.compile(r"(?:^|[;&|(])\s*cd\s+$")
+"""The text before a word that makes it the folder of a ``cd``."""
 LABEL_CHARS = 32
 """Longest label of a bot given as a command."""
 JOIN_POLL_S = 0.02
@@ -125,10 +129,13 @@ class Bot:
 
 
 def absolute_paths(command: str, base: Path) -> str:
-    """*command* with every word that names an existing file or folder relative to *base* and contains a
-    ``/`` made absolute (a bot runs in its own working folder: ``java -jar bots/a.jar {port}`` must still
-    find ``bots/a.jar``). Only those words change: operators, redirections, variables and quoting stay as
-    written (``cd bots && ./b {port} > log.txt``). Raises TournamentError for unbalanced quotes."""
+    """*command* with every word that names an existing file or folder relative to *base* made absolute (a
+    bot runs in its own working folder: ``java -jar bots/a.jar {port}``, ``python3 b.py {port}`` and
+    ``cd bots && ./b {port}`` must still find ``bots/a.jar``, ``b.py`` and ``bots``). A word without a ``/``
+    counts only as a file, or as the folder of a ``cd`` (``python3 -m arena`` keeps its module name), and
+    not as a command's name (looked up in ``PATH``) or after a redirection (``> log.txt`` stays in the
+    bot's folder). Operators, redirections, variables and quoting stay as written. Raises TournamentError
+    for unbalanced quotes."""
     try:
         shlex.split(command)
     except ValueError as exc:
@@ -139,9 +146,13 @@ def absolute_paths(command: str, base: Path) -> str:
         if SHELL_EXPANSION.search(word):
             return word
         (path,) = shlex.split(word)
-        if "/" in path and not path.startswith("/") and "{" not in path and (base / path).exists():
-            return shlex.quote(str((base / path).resolve()))
-        return word
+        if path.startswith("/") or "{" in path or not path or not (base / path).exists():
+            return word
+        if "/" not in path:
+            before = command[:match.start()]
+            if SHELL_NOT_A_PATH.search(before) or not ((base / path).is_file() or SHELL_CD.search(before)):
+                return word
+        return shlex.quote(str((base / path).resolve()))
 
     return SHELL_WORD.sub(absolute, command)
 

@@ -104,10 +104,24 @@ def test_relative_paths_made_absolute_keep_the_shell_syntax_around_them(tmp_path
     command = ("cd bots && python3 bots/b.py {host} $HOME {port} > log.txt 2>&1 | tee -a x; "
                "exec 'bots/my bot.py' {port}")
     (spec,) = [b.spec for b in parse_bots([command], base=tmp_path)]
-    assert spec == (f"cd bots && python3 {tmp_path}/bots/b.py {{host}} $HOME {{port}} > log.txt 2>&1 | "
-                    f"tee -a x; exec '{tmp_path}/bots/my bot.py' {{port}}")
+    assert spec == (f"cd {tmp_path}/bots && python3 {tmp_path}/bots/b.py {{host}} $HOME {{port}} > log.txt "
+                    f"2>&1 | tee -a x; exec '{tmp_path}/bots/my bot.py' {{port}}")
     with pytest.raises(TournamentError, match="No closing quotation"):
         parse_bots(["python3 'bots/b.py {port}"], base=tmp_path)
+
+
+def test_a_file_named_without_a_folder_is_made_absolute_unless_a_command_or_a_redirection(tmp_path):
+    # `python3 b.py {port}` run where b.py lies found no b.py: the bot runs in its own working folder.
+    # A folder named without a `/` is a path only for `cd` (`python3 -m arena` names a module).
+    for name in ("b.py", "b", "log.txt"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "arena").mkdir()
+    command = ("python3 b.py {port} > log.txt; b {port} 2>log.txt && (b b.py {port}) | b <log.txt; "
+               "python3 -m arena {port}; cd arena && echo arena {port}")
+    (spec,) = [b.spec for b in parse_bots([command], base=tmp_path)]
+    assert spec == (f"python3 {tmp_path}/b.py {{port}} > log.txt; b {{port}} 2>log.txt && "
+                    f"(b {tmp_path}/b.py {{port}}) | b <log.txt; python3 -m arena {{port}}; "
+                    f"cd {tmp_path}/arena && echo arena {{port}}")
 
 
 def test_a_results_folder_holding_a_tournament_is_refused(tmp_path, capsys):
