@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena import STRATEGIES
+from arena import STOP_SIGNALS, STRATEGIES
 from common.cli import Parser, UsageError, program_version, run_main
 
 if TYPE_CHECKING:  # the commands import what they need when they run: --help and --version stay fast
@@ -330,9 +330,6 @@ def _print_table(table: list[TableRow], rounds: int, stopped: str | None = None)
     print(format_table(table))
 
 
-STOP_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
-"""Signals that end a game early (:meth:`ArenaServer.stop`): every bot gets DISCONNECT, the table so far is
-printed and written, the map copy removed; the exit status is 128 + the signal's number."""
 
 
 async def _run_server(server: ArenaServer, extra: Sequence[Callable[[], Awaitable[object]]] = (),
@@ -646,7 +643,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     print(tournament.format_standings(rows, list(maps)))
     print(f"results: {out}")
     if t.stopped:
-        return {"terminated": 143, "interrupted": 130}.get(t.stopped, 1)
+        return next((128 + sig for sig, why in STOP_SIGNALS.items() if why == t.stopped), 1)
     return 0
 
 

@@ -46,10 +46,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from fractions import Fraction
+from multiprocessing import resource_tracker
 from multiprocessing.sharedctypes import RawArray
 from pathlib import Path
+from types import FrameType
 
-from arena import STRATEGIES, replay
+from arena import STOP_SIGNALS, STRATEGIES, replay
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
 from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name
 
@@ -575,10 +577,10 @@ class GameRunner:
 # --- game processes -----------------------------------------------------------------------------------------
 # Each game process (one per job) holds a GameRunner and plays the games the tournament hands it, one at a
 # time, each in a fresh event loop. It ignores SIGINT: a Ctrl-C reaches the whole foreground process group,
-# and the tournament tells its game processes to stop through the shared stop flag. A SIGTERM sent to a game
-# process alone, or the end of the tournament's process (killed), stops the game under way the same way, so
-# that its bots are never left behind; the tournament then stops too, and a game process whose tournament is
-# gone exits.
+# and the tournament tells its game processes to stop through the shared stop flag. A SIGTERM or SIGHUP sent
+# to a game process (alone, or with its group when the terminal closes), or the end of the tournament's
+# process (killed), stops the game under way the same way, so that its bots are never left behind; the
+# tournament then stops too, and a game process whose tournament is gone exits.
 
 _runner: GameRunner | None = None
 _stopping: list[str] = []
@@ -591,7 +593,9 @@ def _start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], paren
     """Initialise a game process (``ProcessPoolExecutor`` initializer) of the tournament *parent*."""
     global _runner
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda signum, frame: _stopping.append("terminated"))
+    for sig in STOP_SIGNALS:
+        if sig != signal.SIGINT:
+            signal.signal(sig, _stop_game_process)
     logging.getLogger("arena").addHandler(logging.NullHandler())  # between games: no stray console lines
     threading.Thread(target=_leave_with, args=(parent,), daemon=True).start()
 
@@ -599,6 +603,10 @@ def _start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], paren
         return flag.value.decode() or (_stopping[0] if _stopping else None)
 
     _runner = GameRunner(config, stop_reason)
+
+
+def _stop_game_process(signum: int, frame: FrameType | None) -> None:
+    _stopping.append(STOP_SIGNALS[signal.Signals(signum)])
 
 
 def _leave_with(parent: int) -> None:
@@ -735,21 +743,28 @@ def progress_line(t: Tournament, record: GameRecord) -> str:
 
 
 def run(config: Config, *, show: Callable[[str], None]) -> tuple[Tournament, list[Standing]]:
-    """Run a tournament in a new event loop, SIGINT and SIGTERM stopping it (the games under way are cut
-    short and do not count); *show* gets one progress line per game.
+    """Run a tournament in a new event loop, SIGINT, SIGTERM and SIGHUP stopping it (the games under way are
+    cut short and do not count); *show* gets one progress line per game.
 
     The game processes are started the ``spawn`` way, which imports the main module again: a script calling
     this must do so under ``if __name__ == "__main__":`` (the ``arena`` command does)."""
     tournament = Tournament(config, lambda t, r: show(progress_line(t, r)))
+    # multiprocessing's resource tracker, a child of this process, ignores SIGINT and SIGTERM but not SIGHUP:
+    # started now with SIGHUP ignored, it outlives a closed terminal to the end of the tournament.
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.signal(signal.SIGHUP, previous)
 
     async def main() -> list[Standing]:
         loop = asyncio.get_running_loop()
-        for sig, name in ((signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated")):
+        for sig, name in STOP_SIGNALS.items():
             loop.add_signal_handler(sig, tournament.stop, name)
         try:
             return await tournament.run()
         finally:
-            for sig in (signal.SIGINT, signal.SIGTERM):
+            for sig in STOP_SIGNALS:
                 loop.remove_signal_handler(sig)
 
     return tournament, asyncio.run(main())

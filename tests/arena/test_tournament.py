@@ -310,6 +310,26 @@ def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path, w
 
 @pytest.mark.e2e
 @pytest.mark.slow
+def test_a_closed_terminal_stops_the_tournament_and_its_bots(tmp_path):
+    # SIGHUP to the whole process group (the terminal closed) killed the game processes at once, leaving the
+    # bots they had started running, and the tournament without its standings.
+    out = tmp_path / "results"
+    proc = _tournament(["hunt", "sleep 600 # {port}", "--games", "4", "--jobs", "2", "--seed", "3",
+                        "--connect-ms", "120000"], out, start_new_session=True)
+    end = time.monotonic() + 60
+    while time.monotonic() < end and sum("sleep 600" in c for c in _left_behind(proc.pid, tmp_path)) < 2:
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGHUP)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 129, stderr
+    assert _left_behind(proc.pid, tmp_path) == []
+    assert "Traceback" not in stderr
+    assert stdout.startswith("standings after 0 of 4 games (hung up)\n")
+    assert json.loads((out / "standings.json").read_text())["stopped"] == "hung up"
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
 def test_a_game_process_killed_stops_the_tournament_with_one_line(tmp_path):
     out = tmp_path / "results"
     proc = _tournament(["hunt", "flee", "--maps", "office", "--games", "50", "--jobs", "1", "--seed", "3",
