@@ -14,13 +14,15 @@ closed pipe            141
 SIGTERM                143
 ====================  ======
 
-A user error is one line on stderr, ``PROG: message``, never a usage block or a traceback.  A closed pipe
-(``motti | head -1``) drops the rest of the output quietly.
+A user error is one line on stderr, ``PROG: message``, never a usage block or a traceback; so is output that
+cannot be written (a full disk), with status 1. A closed pipe (``motti | head -1``) drops the rest of the
+output quietly.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import re
 import signal
@@ -107,6 +109,11 @@ def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) ->
             signal.signal(sig, handler)
 
 
+WRITE_FAILURES = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+"""What a write can fail with that is no fault of the program (``arena replay FILE > /dev/full``): one line
+naming the file (none for the output) and status 1, not a traceback."""
+
+
 def _quiet_stdout() -> None:
     """The reader of stdout has gone: send the rest, including the interpreter's last flush, nowhere."""
     with suppress(OSError, ValueError):
@@ -118,7 +125,7 @@ def run_main(prog: str, body: Callable[[], int]) -> int:
 
     ``UsageError`` prints ``PROG: message`` on stderr (status 2); Ctrl-C gives 130; ``SystemExit`` keeps its
     code (argparse's ``--help`` and the signal handlers of :func:`exit_on_signals`); a closed stdout gives 141
-    with nothing printed.
+    with nothing printed; a full disk (:data:`WRITE_FAILURES`) one line and status 1.
     """
     try:
         status = body()
@@ -139,4 +146,10 @@ def run_main(prog: str, body: Callable[[], int]) -> int:
     except BrokenPipeError:
         _quiet_stdout()
         return EXIT_PIPE
+    except OSError as error:
+        if error.errno not in WRITE_FAILURES:
+            raise
+        _quiet_stdout()
+        print(f"{prog}: {error.filename or 'cannot write the output'}: {error.strerror}", file=sys.stderr)
+        return EXIT_FAULT
     return status

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
-from common.cli import Parser, UsageError
+from common.cli import EXIT_FAULT, Parser, UsageError, run_main
 
 
 def _parser() -> Parser:
@@ -27,3 +30,29 @@ def test_an_unknown_option_is_still_an_error():
         _parser().parse_args(["-m", "-x"])
     with pytest.raises(UsageError, match="unrecognized arguments: -e5"):
         _parser().parse_args(["-e5"])
+
+
+def test_a_full_disk_is_one_line_and_status_1(capsys, tmp_path):
+    # `arena tournament ... > /dev/full` ended in a traceback from the last print.
+    def body() -> int:
+        raise OSError(28, "No space left on device")
+
+    assert run_main("demo", body) == EXIT_FAULT
+    assert capsys.readouterr().err == "demo: cannot write the output: No space left on device\n"
+
+    def named() -> int:
+        raise OSError(28, "No space left on device", "game.json")
+
+    assert run_main("demo", named) == EXIT_FAULT
+    assert capsys.readouterr().err == "demo: game.json: No space left on device\n"
+    with pytest.raises(FileNotFoundError):  # any other OSError is a fault, with its traceback
+        run_main("demo", lambda: open(tmp_path / "missing").close() or 0)
+
+
+def test_output_to_a_full_disk_through_a_real_write():
+    code = ("import sys; from common.cli import run_main; "
+            "sys.exit(run_main('demo', lambda: print('x' * 99999) or 0))")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-c", code], stdout=full, stderr=subprocess.PIPE, text=True,
+                              check=False)
+    assert (proc.returncode, proc.stderr) == (1, "demo: cannot write the output: No space left on device\n")
