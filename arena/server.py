@@ -587,8 +587,10 @@ class ArenaServer:
                 client.diagnostics.left_reason = reason
         if client.writer is not None:
             client.writer.close()
-        if client in self._pending:
+        if client in self._pending:  # connected, dropped before its ID_OKAY (ID_NOT_OKAY, closed)
             self._pending.remove(client)
+            if client.seat is not None and not self._started and reason:
+                self._left_early[client.seat] = reason
         if client in self._lobby and not self._started:
             self._lobby.remove(client)
             if client.seat is not None:

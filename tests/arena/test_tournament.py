@@ -43,6 +43,10 @@ while True:
     if not data:
         break
     buffer += data
+    if mode == "refuse" and b"ID " in buffer:
+        sock.sendall(b"ID_NOT_OKAY|")
+        time.sleep(0.5)  # the server drops the connection
+        sys.exit(0)
     if b"ID " in buffer and b"ID_OKAY" not in buffer:
         sock.sendall(b"ID_OKAY|")
         buffer += b"ID_OKAY"
@@ -360,9 +364,9 @@ def test_a_bot_that_joins_and_leaves_before_the_start_does_not_stall_the_game(tm
     script.write_text(BAD_BOT)
     out = tmp_path / "results"
     proc = _tournament(["hunt", "flee", f"{sys.executable} {script} quit {{port}}",
-                        f"{sys.executable} {script} fail {{port}}", "--maps", "office",
-                        "--games", "1", "--players", "4", "--seed", "1", "--prep-ms", "50",
-                        "--move-ms", "300",
+                        f"{sys.executable} {script} fail {{port}}",
+                        f"{sys.executable} {script} refuse {{port}}", "--maps", "office", "--games", "1",
+                        "--players", "5", "--seed", "1", "--prep-ms", "50", "--move-ms", "300",
                         "--quiet-rounds", "2", "--connect-ms", "60000"], out)
     _stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 0, stderr
@@ -377,6 +381,11 @@ def test_a_bot_that_joins_and_leaves_before_the_start_does_not_stall_the_game(tm
         assert seat["diagnostics"]["joined"] is True and seat["diagnostics"]["left_round"] == 0
         # closed, or reset when the bot exits with messages unread
         assert seat["diagnostics"]["left_reason"].startswith(("closed the connection", "connection error"))
+    # One that answered ID_NOT_OKAY did connect too (it was "never connected", its diagnostics "never
+    # joined").
+    assert (seats["refuse"]["status"], seats["refuse"]["exit"]) == ("left", 0)
+    assert seats["refuse"]["diagnostics"]["left_round"] == 0
+    assert seats["refuse"]["diagnostics"]["left_reason"] == "answered ID_NOT_OKAY"
     log = (out / game["folder"] / "server.log").read_text()
-    assert log.count("left in round 0 (") == 2
+    assert log.count("left in round 0 (") == 3
     assert replay.verify(replay.load(out / game["folder"] / "replay.jsonl")).ok
