@@ -83,6 +83,9 @@ STOP_REASON_BYTES = 64
 STOP_GRACE_S = 1.0
 """Time a bot has to exit after ``DISCONNECT`` (and again after SIGTERM) before its group is killed."""
 
+BOT_GROUPS = ".bot-groups"
+"""In a game's folder while it is played: the process group ids of its bots, one a line, so that the
+tournament can stop them if the game process is killed (:func:`kill_bot_groups`)."""
 GAME_PROCESS_DIED = "a game process died"
 """Why a tournament stops when one of its game processes ends abruptly."""
 OK, NEVER_JOINED, CRASHED, LEFT, HUNG = "ok", "never connected", "crashed", "left", "hung"
@@ -451,6 +454,21 @@ async def _stop_group(proc: _Process) -> None:
     await process.wait()
 
 
+def kill_bot_groups(folder: Path) -> None:
+    """SIGKILL the process groups of the bots a game process started for the game in *folder* and could not
+    stop (it was killed): their ids are in :data:`BOT_GROUPS` until the game ends. A group whose leader is
+    gone, or whose id is no longer a group leader's, is left alone."""
+    try:
+        groups = (folder / BOT_GROUPS).read_text(encoding="ascii").split()
+    except OSError:
+        return
+    for group in map(int, groups):
+        with contextlib.suppress(OSError):
+            if os.getpgid(group) == group:
+                os.killpg(group, signal.SIGKILL)
+    (folder / BOT_GROUPS).unlink(missing_ok=True)
+
+
 def game_folder(out: Path, game: Scheduled) -> Path:
     """The folder of *game* under the results folder *out*: ``games/NNN-MAP-sSEED``."""
     return out / "games" / f"{game.number:03d}-{copy_name(game.map)}-s{game.seed}"
@@ -507,6 +525,7 @@ class GameRunner:
             writer.close()
             await server.close()
             await asyncio.gather(*(_stop_group(p) for p in processes))
+            (folder / BOT_GROUPS).unlink(missing_ok=True)
             arena_log.removeHandler(handler)
             handler.close()
         for proc in processes:
@@ -531,6 +550,8 @@ class GameRunner:
             process = await asyncio.create_subprocess_exec(
                 *bot.argv(port, random.Random(game_seed * 17 + seat).randrange(1 << 31)),
                 cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True)
+        with open(folder / BOT_GROUPS, "a", encoding="ascii") as groups:
+            groups.write(f"{process.pid}\n")
         return _Process(index, seat, process)
 
     async def _seat(self, server: ArenaServer, processes: list[_Process],
@@ -670,6 +691,7 @@ class Tournament:
                         record = await loop.run_in_executor(pool, _play_in_game_process, game)
                     except BrokenProcessPool:  # killed, out of memory: its game and the rest cannot be played
                         record = GameRecord(game, game_folder(self.config.out, game), error=GAME_PROCESS_DIED)
+                        kill_bot_groups(record.folder)
                         self.stop(GAME_PROCESS_DIED)
                     if record.stopped and not self.stopped:  # its game process alone was sent SIGTERM
                         self.stop(record.stopped)

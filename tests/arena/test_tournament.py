@@ -359,6 +359,31 @@ def test_a_game_process_killed_stops_the_tournament_with_one_line(tmp_path):
 
 @pytest.mark.e2e
 @pytest.mark.slow
+def test_the_bots_of_a_game_process_killed_are_stopped_by_the_tournament(tmp_path):
+    # A killed game process cannot stop the bots it started: one that does not notice its server is gone
+    # (here it never connects) ran on after the tournament.
+    out = tmp_path / "results"
+    proc = _tournament(["hunt", "sleep 600 # {port}", "--games", "2", "--jobs", "1", "--seed", "3",
+                        "--connect-ms", "120000"], out, start_new_session=True)
+    end = time.monotonic() + 60
+    while time.monotonic() < end and not any(c.startswith("sleep") for c in _left_behind(proc.pid, tmp_path)):
+        time.sleep(0.1)
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    (game_process,) = [pid for pid in children
+                       if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    os.kill(int(game_process), signal.SIGKILL)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 1, stderr
+    assert stdout.startswith("standings after 0 of 2 games (a game process died)\n")
+    end = time.monotonic() + 10  # hunt leaves by itself once its server is gone
+    while time.monotonic() < end and _left_behind(proc.pid, tmp_path):
+        time.sleep(0.1)
+    assert _left_behind(proc.pid, tmp_path) == []
+    assert not list(out.glob("games/*/.bot-groups"))
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
 def test_a_bot_that_joins_and_leaves_before_the_start_does_not_stall_the_game(tmp_path):
     script = tmp_path / "bad.py"
     script.write_text(BAD_BOT)
