@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import itertools
 import json
@@ -310,6 +311,29 @@ def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path, w
             continue
         rep = replay.load(out / game["folder"] / "replay.jsonl")
         assert rep.final["stopped"] == "interrupted" and replay.verify(rep).ok
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_ctrl_c_while_the_game_processes_start_is_no_traceback(tmp_path):
+    # Ctrl-C during a game process's imports was a KeyboardInterrupt traceback from it, and its game
+    # "a game process died".
+    out = tmp_path / "results"
+    proc = _tournament(["hunt", "flee", "--games", "4", "--jobs", "2", "--seed", "3"], out,
+                       start_new_session=True)
+    end = time.monotonic() + 60
+    children: list[str] = []
+    while time.monotonic() < end and not children:
+        with contextlib.suppress(OSError):
+            children = [pid for pid in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+                        if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        time.sleep(0.005)
+    os.killpg(proc.pid, signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "died" not in stderr
+    assert stdout.startswith("standings after 0 of 4 games (interrupted)\n")
+    assert _left_behind(proc.pid, tmp_path) == []
 
 
 @pytest.mark.e2e
