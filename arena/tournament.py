@@ -614,10 +614,10 @@ def _start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], paren
     """Initialise a game process (``ProcessPoolExecutor`` initializer) of the tournament *parent*."""
     global _runner
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the tournament as it started it
     for sig in STOP_SIGNALS:
         if sig != signal.SIGINT:
             signal.signal(sig, _stop_game_process)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # blocked by the tournament as it started it
     logging.getLogger("arena").addHandler(logging.NullHandler())  # between games: no stray console lines
     threading.Thread(target=_leave_with, args=(parent,), daemon=True).start()
 
@@ -690,14 +690,15 @@ class Tournament:
                     game = queue.pop(0)
                     try:
                         # A game process starts (if one is needed) as the game is handed out: it inherits
-                        # SIGINT blocked, so that a Ctrl-C during its imports waits until it ignores SIGINT
-                        # (it was a KeyboardInterrupt traceback, and its game "a game process died"); here
-                        # the Ctrl-C waits until the game is handed out.
-                        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                        # the stop signals blocked, so that a Ctrl-C (SIGTERM, SIGHUP) to the process group
+                        # during its imports waits until it handles them (it was a KeyboardInterrupt
+                        # traceback, or an end without a word, and its game "a game process died"); here
+                        # the signal waits until the game is handed out.
+                        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
                         try:
                             handed = loop.run_in_executor(pool, _play_in_game_process, game)
                         finally:
-                            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+                            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
                         record = await handed
                     except BrokenProcessPool:  # killed, out of memory: its game and the rest cannot be played
                         record = GameRecord(game, game_folder(self.config.out, game), error=GAME_PROCESS_DIED)

@@ -315,9 +315,10 @@ def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path, w
 
 @pytest.mark.e2e
 @pytest.mark.slow
-def test_ctrl_c_while_the_game_processes_start_is_no_traceback(tmp_path):
-    # Ctrl-C during a game process's imports was a KeyboardInterrupt traceback from it, and its game
-    # "a game process died".
+@pytest.mark.parametrize(("sig", "why"), [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated")])
+def test_a_signal_while_the_game_processes_start_stops_the_tournament_as_later(tmp_path, sig, why):
+    # Ctrl-C during a game process's imports was a KeyboardInterrupt traceback from it, SIGTERM ended it
+    # without a word, and either way its game was "a game process died".
     out = tmp_path / "results"
     proc = _tournament(["hunt", "flee", "--games", "4", "--jobs", "2", "--seed", "3"], out,
                        start_new_session=True)
@@ -328,11 +329,11 @@ def test_ctrl_c_while_the_game_processes_start_is_no_traceback(tmp_path):
             children = [pid for pid in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
                         if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
         time.sleep(0.005)
-    os.killpg(proc.pid, signal.SIGINT)
+    os.killpg(proc.pid, sig)
     stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
+    assert proc.returncode == 128 + sig, stderr
     assert "Traceback" not in stderr and "died" not in stderr
-    assert stdout.startswith("standings after 0 of 4 games (interrupted)\n")
+    assert stdout.startswith(f"standings after 0 of 4 games ({why})\n")
     assert _left_behind(proc.pid, tmp_path) == []
 
 
