@@ -272,6 +272,24 @@ def _left_behind(group: int, folder: Path) -> list[str]:
     return found
 
 
+def _game_processes(tournament: int) -> list[int]:
+    """The game processes (multiprocessing's spawned workers) of the tournament process *tournament*."""
+    found = []
+    with contextlib.suppress(OSError):  # one gone meanwhile
+        for pid in Path(f"/proc/{tournament}/task/{tournament}/children").read_text().split():
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(int(pid))
+    return found
+
+
+def _wait_for_sleepers(tournament: int, folder: Path, n: int) -> None:
+    """Wait until *n* ``sleep`` bots (``sleep 600 # {port}``) run under *folder*."""
+    end = time.monotonic() + 60
+    while sum(c.startswith("sleep") for c in _left_behind(tournament, folder)) < n:
+        assert time.monotonic() < end, "the bots did not start"
+        time.sleep(0.05)
+
+
 @pytest.mark.e2e
 @pytest.mark.slow
 @pytest.mark.parametrize("whom", ["group", "tournament"])
@@ -323,11 +341,7 @@ def test_a_signal_while_the_game_processes_start_stops_the_tournament_as_later(t
     proc = _tournament(["hunt", "flee", "--games", "4", "--jobs", "2", "--seed", "3"], out,
                        start_new_session=True)
     end = time.monotonic() + 60
-    children: list[str] = []
-    while time.monotonic() < end and not children:
-        with contextlib.suppress(OSError):
-            children = [pid for pid in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
-                        if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    while time.monotonic() < end and not _game_processes(proc.pid):
         time.sleep(0.005)
     os.killpg(proc.pid, sig)
     stdout, stderr = proc.communicate(timeout=60)
@@ -345,9 +359,7 @@ def test_a_closed_terminal_stops_the_tournament_and_its_bots(tmp_path):
     out = tmp_path / "results"
     proc = _tournament(["hunt", "sleep 600 # {port}", "--games", "4", "--jobs", "2", "--seed", "3",
                         "--connect-ms", "120000"], out, start_new_session=True)
-    end = time.monotonic() + 60
-    while time.monotonic() < end and sum("sleep 600" in c for c in _left_behind(proc.pid, tmp_path)) < 2:
-        time.sleep(0.1)
+    _wait_for_sleepers(proc.pid, tmp_path, 2)
     os.killpg(proc.pid, signal.SIGHUP)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 129, stderr
@@ -368,10 +380,8 @@ def test_a_game_process_killed_stops_the_tournament_with_one_line(tmp_path):
         if (out / "standings.json").exists() and json.loads((out / "standings.json").read_text())["played"]:
             break
         time.sleep(0.2)
-    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
-    (game_process,) = [pid for pid in children
-                       if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-    os.kill(int(game_process), signal.SIGKILL)
+    (game_process,) = _game_processes(proc.pid)
+    os.kill(game_process, signal.SIGKILL)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 1, stderr
     assert "Traceback" not in stderr
@@ -390,13 +400,9 @@ def test_the_bots_of_a_game_process_killed_are_stopped_by_the_tournament(tmp_pat
     out = tmp_path / "results"
     proc = _tournament(["hunt", "sleep 600 # {port}", "--games", "2", "--jobs", "1", "--seed", "3",
                         "--connect-ms", "120000"], out, start_new_session=True)
-    end = time.monotonic() + 60
-    while time.monotonic() < end and not any(c.startswith("sleep") for c in _left_behind(proc.pid, tmp_path)):
-        time.sleep(0.1)
-    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
-    (game_process,) = [pid for pid in children
-                       if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-    os.kill(int(game_process), signal.SIGKILL)
+    _wait_for_sleepers(proc.pid, tmp_path, 1)
+    (game_process,) = _game_processes(proc.pid)
+    os.kill(game_process, signal.SIGKILL)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 1, stderr
     assert stdout.startswith("standings after 0 of 2 games (a game process died)\n")
