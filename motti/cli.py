@@ -42,7 +42,7 @@ LEVELS = ("easy", "medium", "hard")
 
 def _player_list(text: str) -> dict[int, str | None]:
     """``--computer 2,3`` -> {2: None, 3: None}; ``--computer 2:hard,3:easy`` -> {2: "hard", 3: "easy"}
-    (None: the ``--level`` of the command line)."""
+    (None: the ``--level`` of the command line). A player named twice is an error."""
     players: dict[int, str | None] = {}
     for part in text.split(","):
         number, colon, level = part.partition(":")
@@ -50,6 +50,8 @@ def _player_list(text: str) -> dict[int, str | None]:
             raise argparse.ArgumentTypeError(f"not a comma-separated list of player numbers: {text!r}")
         if colon and level not in LEVELS:
             raise argparse.ArgumentTypeError(f"{part!r}: the level is one of {', '.join(LEVELS)}")
+        if int(number) in players:
+            raise argparse.ArgumentTypeError(f"player {int(number)} is named twice: {text!r}")
         players[int(number)] = level if colon else None
     if any(not 1 <= player <= 9 for player in players):
         raise argparse.ArgumentTypeError(f"player numbers run from 1 to 9: {text!r}")

@@ -138,6 +138,9 @@ def test_version(capsys):
     (["three.map", "--script", "empty.txt", "--computer", "3"], "--computer does not apply to --script"),
     (["three.map", "--script", "empty.txt", "1:a:0"], "player string '1:a:0'"),
     (["three.map", "--computer", "\uff12"], "not a comma-separated list of player numbers"),
+    # A player named twice in --computer is refused, as twice in player strings or a save's computer lines.
+    (["three.map", "--computer", "2:hard,2:easy"], "--computer: player 2 is named twice: '2:hard,2:easy'"),
+    (["three.map", "--computer", "2,3,2"], "--computer: player 2 is named twice: '2,3,2'"),
     (["three.map", "-c", "--status", ""], "--status: empty file name"),
     (["three.map", "-c", "--save", ""], "--save: empty file name"),
     (["three.map", "--script", ""], "--script: empty file name"),
