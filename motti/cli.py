@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, TypeVar
 from common.cli import EXIT_OK, Parser, UsageError, program_version, run_main
 
 if TYPE_CHECKING:  # the modules of a game are imported when one is played: --help and --version stay fast
+    from motti.announce import LastTurn
     from motti.compose import Composer
     from motti.mapfile import MapState
     from motti.rules import Board, Game
@@ -329,13 +330,15 @@ def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
     return game, computer
 
 
-def _write_initial_status(path: str, game: Composer, console_players: Sequence[int] | None) -> None:
-    """Write the ``--status`` file once before any window opens (or before and after a script), so that an
-    unusable path is refused now."""
+def _write_initial_status(path: str, game: Composer, console_players: Sequence[int] | None,
+                          message: str | None = None, last_turn: LastTurn | None = None) -> None:
+    """Write the ``--status`` file once before any window opens (or before and after a script, or after each
+    turn of a headless match with its last announcement and last turn), so that an unusable path is refused
+    now."""
     from motti.status import status_data, write_status
 
     try:
-        write_status(path, status_data(game, console=console_players))
+        write_status(path, status_data(game, message=message, console=console_players, last_turn=last_turn))
     except OSError as error:
         raise UsageError(f"--status {path}: cannot write: {error.strerror or error}") from None
 
@@ -354,7 +357,7 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
     """Play a game of computer players only to its end, with no display or terminal; print how it ended
     (one line). The ``--status`` and ``--save`` files are rewritten after every turn."""
     from motti import ai
-    from motti.announce import end_text
+    from motti.announce import Chronicle, end_text
     from motti.compose import Composer
 
     if args.seats or args.curses:
@@ -367,17 +370,20 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
                    else f"players {listed} are not computer players")
         raise UsageError(f"--headless: {subject} (name every player with --computer)")
     game = Composer(rules)
+    chronicle = Chronicle(game.current_player, game.attacks_left)
+    message: str | None = None
 
     def record() -> None:
         if args.status:
-            _write_initial_status(args.status, game, None)
+            _write_initial_status(args.status, game, None, message=message, last_turn=chronicle.last_turn)
         if args.save:
             _write_initial_save(args.save, game, levels)
 
     record()
     while not game.is_terminal():
         turns = game.turns
-        game.apply(ai.choose_action(rules, rng, levels[rules.current_player]))
+        action = ai.choose_action(rules, rng, levels[rules.current_player])
+        message = chronicle.record(game.apply(action), str(action[0])) or message
         if game.turns != turns:
             record()
     record()

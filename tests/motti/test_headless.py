@@ -157,3 +157,16 @@ def test_a_save_without_the_new_lines_takes_the_command_line_then_the_defaults(t
     again = (tmp_path / "again.map").read_text().splitlines()
     assert {"turns 2", "reset-rule strict", "capital-rule v2", "max-turns 2"} <= set(again)
     assert [line for line in again if line.startswith("takeable ")]
+
+
+def test_headless_status_holds_the_last_announcement_and_turn(tmp_path):
+    # The windows' and console's status fields: the last announcement and the cells the last turn changed.
+    (tmp_path / "t13.map").write_text(T13)
+    done = motti(tmp_path, "t13.map", "--computer", "1,2", "--headless", "--seed", "1", "--status", "s.json")
+    assert done.returncode == 0, done.stderr
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert status["message"] == ("P1 guerilla at 3,1 — captured the capital of P2 — encircled 8 cells of "
+                                 "P2 — P2 is out — P1 wins after 1 turn")
+    # The whole of P2's land changes hands: its capital captured, the other 8 cells divided as encircled.
+    cells = [[x, y, "captured" if (x, y) == (3, 1) else "encircled"] for y in range(3) for x in range(3, 6)]
+    assert status["last_turn"] == {"player": 1, "action": "guerilla", "cells": cells, "reset": False}
