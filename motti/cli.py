@@ -356,9 +356,9 @@ def _write_initial_save(path: str, game: Composer, levels: dict[int, str]) -> No
 def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
     """Play a game of computer players only to its end, with no display or terminal; print how it ended
     (one line). The ``--status`` and ``--save`` files are rewritten after every turn."""
-    from motti import ai
     from motti.announce import Chronicle, end_text
     from motti.compose import Composer
+    from motti.thinking import decide
 
     if args.seats or args.curses:
         raise UsageError(f"{'-c' if args.curses else 'player strings'}: --headless plays without display or "
@@ -382,7 +382,7 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
     record()
     while not game.is_terminal():
         turns = game.turns
-        action = ai.choose_action(rules, rng, levels[rules.current_player])
+        action = decide(rules, levels[rules.current_player], rng)
         message = chronicle.record(game.apply(action), str(action[0])) or message
         if game.turns != turns:
             record()

@@ -22,6 +22,19 @@ from motti.rules import Game
 SOURCE = "motti-computer"
 
 
+def prepare(game: Game, rng: random.Random) -> tuple[Game, random.Random]:
+    """What one decision thinks with: a copy of *game* (its own generator, so that the real game's draws stay
+    untouched) and a generator seeded from *rng*, so that the decisions depend only on *rng* and the game."""
+    return clone(game, random.Random(0)), random.Random(rng.getrandbits(64))
+
+
+def decide(game: Game, level: str, rng: random.Random) -> Move:
+    """The action a :class:`Thinker` with generator *rng* would answer, computed in this thread (headless
+    matches: the same seed plays the same game as in the windows). ``Game.apply`` form."""
+    snapshot, own = prepare(game, rng)
+    return ai.choose_action(snapshot, own, level)
+
+
 class Thinker:
     """Thinks for the computer players *levels* (player -> ``easy``/``medium``/``hard``) in worker threads.
 
@@ -40,8 +53,7 @@ class Thinker:
         self._ticket += 1
         self.busy = True
         level = self.levels.get(game.current_player, "medium")
-        snapshot = clone(game, random.Random(0))
-        rng = random.Random(self.rng.getrandbits(64))
+        snapshot, rng = prepare(game, self.rng)
         worker = threading.Thread(target=self._think, args=(snapshot, level, rng, self._ticket),
                                   name="motti-computer", daemon=True)
         worker.start()

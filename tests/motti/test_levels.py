@@ -321,3 +321,43 @@ def test_a_headless_game_of_each_level_ends_with_max_turns(level: str, capsys: p
     turns = re.fullmatch(r"(?:P[12] wins|draw)(?: on land)? after (\d+) turns(?::.*)?", line)
     assert turns is not None, line
     assert int(turns.group(1)) <= 8
+
+
+@pytest.mark.slow
+def test_a_headless_match_plays_the_same_game_as_the_windows(capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same seed, same game (the --seed option): the front end's thinker and a headless match make the same
+    decisions from the same generator."""
+    from motti.frontend import Frontend
+
+    argv = ["generate", "-w", "12", "-h", "9", "-d", "5", "--seed", "3", "--computer", "1:hard,2:medium",
+            "--max-turns", "6"]
+    boards: list[tuple[str, np.ndarray, np.ndarray]] = []
+
+    def windows(args: object, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
+        # The game loop of the windows and the console, with nobody watching.
+        game = Composer(rules)
+        inbox = Inbox()
+        frontend = Frontend(game, inbox, {}, computer=levels, rng=rng, computer_delay=0.0)
+        frontend._schedule_computer()
+        while not game.is_terminal():
+            event = inbox.get(60)
+            assert event is not None
+            frontend.handle(event)
+        boards.append(("windows", rules.board.owner.copy(), rules.board.occupied.copy()))
+        return 0
+
+    monkeypatch.setattr(cli, "_play", windows)
+    assert cli.run(argv) == 0
+    real = cli._run_headless
+
+    def headless(args: object, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
+        code = real(args, rules, levels, rng)  # type: ignore[arg-type]
+        boards.append(("headless", rules.board.owner.copy(), rules.board.occupied.copy()))
+        return code
+
+    monkeypatch.setattr(cli, "_run_headless", headless)
+    assert cli.run([*argv, "--headless"]) == 0
+    capsys.readouterr()
+    (_, owner, occupied), (_, owner2, occupied2) = boards
+    assert np.array_equal(owner, owner2) and np.array_equal(occupied, occupied2)
