@@ -4,7 +4,8 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 MAN6 := $(VENV)/share/man/man6
-JOBS ?= 2
+JOBS ?= 3
+# Three test workers on two cores: the window, terminal and network tests spend much of their time waiting.
 
 .PHONY: install run test test-fast bench lint sysdeps clean
 
