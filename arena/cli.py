@@ -380,7 +380,6 @@ def _report(server: ArenaServer, table: list[TableRow], writer: replay.ReplayWri
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-
     from arena.server import ArenaServer
 
     arena = _load(args.map, args.toxic, args.players)
@@ -393,7 +392,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-
     from arena import bots
     from arena.server import ArenaServer
 
@@ -427,8 +425,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         return lambda: bot(strategy, seed)
 
     mix = [STRATEGY_MIX[i % len(STRATEGY_MIX)] for i in range(args.bots)]
-    bots_started = [starter(s, rng.random()) for s in mix]
-    return _serve_and_report(server, bots_started, spectators, writer, args.linger_ms, strategies)
+    starters = [starter(s, rng.random()) for s in mix]
+    return _serve_and_report(server, starters, spectators, writer, args.linger_ms, strategies)
 
 
 def _serve_and_report(server: ArenaServer, bots: list[Callable[[], Awaitable[None]]],

@@ -290,6 +290,15 @@ def _wait_for_sleepers(tournament: int, folder: Path, n: int) -> None:
         time.sleep(0.05)
 
 
+def _wait_for_a_game_played(out: Path) -> None:
+    """Wait (at most 120 s) until the standings under *out* count a game played."""
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        if (out / "standings.json").exists() and json.loads((out / "standings.json").read_text())["played"]:
+            return
+        time.sleep(0.2)
+
+
 @pytest.mark.e2e
 @pytest.mark.slow
 @pytest.mark.parametrize("whom", ["group", "tournament"])
@@ -300,11 +309,7 @@ def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path, w
     proc = _tournament(["hunt", "flee", "random", "--maps", "office", "--games", "50", "--players", "3",
                         "--jobs", "2", "--seed", "3", "--prep-ms", "50", "--move-ms", "200",
                         "--quiet-rounds", "30"], out, start_new_session=True)
-    end = time.monotonic() + 120
-    while time.monotonic() < end:
-        if (out / "standings.json").exists() and json.loads((out / "standings.json").read_text())["played"]:
-            break
-        time.sleep(0.2)
+    _wait_for_a_game_played(out)
     if whom == "group":
         os.killpg(proc.pid, signal.SIGINT)
     else:
@@ -375,11 +380,7 @@ def test_a_game_process_killed_stops_the_tournament_with_one_line(tmp_path):
     out = tmp_path / "results"
     proc = _tournament(["hunt", "flee", "--maps", "office", "--games", "50", "--jobs", "1", "--seed", "3",
                         "--prep-ms", "50", "--move-ms", "200"], out)
-    end = time.monotonic() + 120
-    while time.monotonic() < end:
-        if (out / "standings.json").exists() and json.loads((out / "standings.json").read_text())["played"]:
-            break
-        time.sleep(0.2)
+    _wait_for_a_game_played(out)
     (game_process,) = _game_processes(proc.pid)
     os.kill(game_process, signal.SIGKILL)
     stdout, stderr = proc.communicate(timeout=60)
