@@ -125,8 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("-c", "--curses", action="store_true", help="unnamed players use this terminal, not X")
     play.add_argument("--computer", type=_player_list, default={}, metavar="LIST",
                       help="players the computer plays, e.g. 2,3 (at --level) or 2:hard,3:easy")
-    play.add_argument("--level", choices=LEVELS, default="medium",
-                      help="the computer players' level (default medium)")
+    play.add_argument("--level", choices=LEVELS,
+                      help="the computer players' level (default medium; given, it also overrides a loaded "
+                      "save's levels)")
     play.add_argument("--seed", type=int, metavar="INT", help="seed of the random numbers (maps and attacks)")
     play.add_argument("--delay", type=_delay, default=0.4, metavar="SECONDS",
                       help="how long each action of a computer player stays on screen before its next one "
@@ -294,7 +295,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     bad = sorted(player for player in computer if player > board.players)
     if bad:
         raise UsageError(f"--computer: no player {bad[0]} (the map has {board.players})")
-    levels = {player: level or args.level for player, level in sorted(computer.items())}
+    levels = computer_levels(computer, args.level)
     if args.headless:
         return _run_headless(args, game, levels, random.Random(f"{seed}:computer"))
     return _play(args, game, levels, random.Random(f"{seed}:computer"))
@@ -322,12 +323,18 @@ def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
                     takeable=state.takeable)
     except ValueError as error:
         raise UsageError(f"{args.map}: {error}") from None
-    # A level given on the command line (``2:hard``) wins over the save's; None means --level.
+    # A level given on the command line (``2:hard``, or ``--level``) wins over the save's; None means --level.
     computer: dict[int, str | None] = {**args.computer}
     for player, level in state.computer.items():
         if computer.get(player) is None:
-            computer[player] = level
+            computer[player] = None if args.level is not None else level
     return game, computer
+
+
+def computer_levels(computer: dict[int, str | None], level: str | None) -> dict[int, str]:
+    """Each computer player's level, in player order: its own (``2:hard`` or a save's line), else *level*
+    (``--level``), else ``medium``."""
+    return {player: own or level or "medium" for player, own in sorted(computer.items())}
 
 
 def _write_initial_status(path: str, game: Composer, console_players: Sequence[int] | None,

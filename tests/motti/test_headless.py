@@ -148,6 +148,20 @@ def test_a_save_resumes_with_its_turns_rules_cap_and_computer_players(tmp_path):
             "computer 2 medium"} <= set(again)
 
 
+@pytest.mark.parametrize(("argv", "levels"), [
+    ([], {"computer 1 medium", "computer 2 easy"}),                     # the save's level, else medium
+    (["--level", "hard"], {"computer 1 hard", "computer 2 hard"}),      # --level overrides the save's
+    (["--level", "hard", "--computer", "1,2:medium"], {"computer 1 hard", "computer 2 medium"}),
+])
+def test_a_saves_computer_levels_give_way_to_the_command_lines(tmp_path, argv, levels):
+    (tmp_path / "saved.map").write_text(TWO_SAVED.format(lines="max-turns 6\ncomputer 2 easy\n"))
+    done = motti(tmp_path, "saved.map", "--computer", "1", "--headless", "--seed", "2", "--save", "again.map",
+                 *argv)
+    assert done.returncode == 0, done.stderr
+    again = (tmp_path / "again.map").read_text().splitlines()
+    assert {line for line in again if line.startswith("computer ")} == levels
+
+
 def test_a_save_without_the_new_lines_takes_the_command_line_then_the_defaults(tmp_path):
     (tmp_path / "saved.map").write_text(TWO_SAVED.format(lines=""))
     done = motti(tmp_path, "saved.map", "--computer", "1,2", "--headless", "--seed", "2", "--save",

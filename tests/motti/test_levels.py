@@ -249,7 +249,7 @@ def test_hard_is_deterministic_given_its_rng() -> None:
 
 def test_computer_levels_on_the_command_line() -> None:
     args = cli.build_parser().parse_intermixed_args(["two.map", "--computer", "2:hard,3:easy,4"])
-    assert args.computer == {2: "hard", 3: "easy", 4: None} and args.level == "medium"
+    assert args.computer == {2: "hard", 3: "easy", 4: None} and args.level is None
     args = cli.build_parser().parse_intermixed_args(["two.map", "--computer", "2", "--level", "hard"])
     assert args.computer == {2: None} and args.level == "hard"
 
