@@ -1,7 +1,9 @@
 """The project's example bots (spec/arena.md §4): they speak only the wire protocol of §3.
 
 A bot is split into a sans-I/O :class:`Brain` (messages in, replies out; it reads the map file named by
-``MAP``) and :func:`run_bot`, an asyncio TCP driver. Strategies:
+``MAP``) and two thin TCP drivers around it: :func:`play`, a blocking socket (the ``arena bot`` command: one
+process, one game, no event loop to import), and :func:`run_bot`, an asyncio coroutine for bots that share
+an event loop with the server (``arena play``). Strategies:
 
 - ``random``: a random legal-looking move and a random facing.
 - ``flee``: while BLUE, keeps moving off toxic cells and away from the reds it has seen (last-seen positions
@@ -17,17 +19,18 @@ What a bot knows comes from the protocol only: the map file, its own ``SET``/``T
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import random
 from collections import deque
-from dataclasses import dataclass, field
 
 from arena import STRATEGIES
 from arena import protocol as wire
 from arena.maptext import read_file, split_rows
-from arena.smart import Planner
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from arena.smart import Planner
 
 VECTORS: dict[str, tuple[int, int]] = {
     "NORTH": (0, -1), "NORTH_EAST": (1, -1), "EAST": (1, 0), "SOUTH_EAST": (1, 1),
@@ -66,44 +69,59 @@ def facing_towards(dx: int, dy: int) -> str:
     return best
 
 
-@dataclass
 class Seen:
-    x: int
-    y: int
-    round: int
+    """Where a player was last seen (``SEE_PLAYER``) and in which round."""
+
+    __slots__ = ("round", "x", "y")
+
+    def __init__(self, x: int, y: int, round: int) -> None:
+        self.x, self.y, self.round = x, y, round
+
+    def __repr__(self) -> str:
+        return f"Seen(x={self.x}, y={self.y}, round={self.round})"
 
 
-@dataclass
 class Brain:
     """Sans-I/O bot: ``handle(message)`` returns the messages to send back (§3); raises BotError when the
     ``MAP`` file cannot be read.
 
-    ``strategy`` is one of :data:`STRATEGIES`; ``rng`` drives every random choice (seeded for benchmarks).
+    ``strategy`` is one of :data:`STRATEGIES` (ValueError otherwise); ``rng`` drives every random choice
+    (seeded for benchmarks). A plain class, no dataclass: ``arena bot`` starts with every game of a
+    tournament, and the dataclass machinery's import was a good part of its start-up.
     """
 
-    strategy: str = "hunt"
-    rng: random.Random = field(default_factory=random.Random)
-    id: int | None = None
-    walls: Walls | None = None
-    x: int = 0
-    y: int = 0
-    facing: str = "NORTH"
-    energy: int = 10000
-    toxic: int = 1
-    round: int = 0
-    team: dict[int, str] = field(default_factory=dict)
-    seen: dict[int, Seen] = field(default_factory=dict)
-    toxicity: dict[tuple[int, int], int] = field(default_factory=dict)
-    visited: dict[tuple[int, int], int] = field(default_factory=dict)
-    stay: int = 0
-    done: bool = False
-    planner: Planner | None = field(default=None, repr=False)
-    """The ``smart`` strategy's planner (:mod:`arena.smart`), made on its first decision."""
-    _steps: dict[tuple[int, int], list[tuple[str, tuple[int, int]]]] = field(default_factory=dict, repr=False)
-
-    def __post_init__(self) -> None:
-        if self.strategy not in STRATEGIES:
-            raise ValueError(f"unknown strategy {self.strategy!r} (expected one of {', '.join(STRATEGIES)})")
+    def __init__(self, strategy: str = "hunt", rng: random.Random | None = None) -> None:
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r} (expected one of {', '.join(STRATEGIES)})")
+        self.strategy = strategy
+        self.rng = rng if rng is not None else random.Random()
+        self.id: int | None = None
+        """The wire id (``ID``), None before it arrives."""
+        self.walls: Walls | None = None
+        """The map (``MAP``), None before it is read."""
+        self.x, self.y, self.facing = 0, 0, "NORTH"
+        """Own cell and facing (``SET``)."""
+        self.energy = 10000
+        """Own energy in hundredths (``LIFE``)."""
+        self.toxic = 1
+        """Toxicity of the own cell in hundredths (``TOXIC``)."""
+        self.round = 0
+        """The round being decided (``START``)."""
+        self.team: dict[int, str] = {}
+        """Team by wire id, from ``TEAMCHANGE`` (a player not in it is BLUE)."""
+        self.seen: dict[int, Seen] = {}
+        """Last sighting by wire id (``SEE_PLAYER``)."""
+        self.toxicity: dict[tuple[int, int], int] = {}
+        """Toxicity of every cell stood on."""
+        self.visited: dict[tuple[int, int], int] = {}
+        """Last round each cell was stood on."""
+        self.stay = 0
+        """Rounds on the current cell."""
+        self.done = False
+        """True once ``DISCONNECT`` has arrived."""
+        self.planner: Planner | None = None
+        """The ``smart`` strategy's planner (:mod:`arena.smart`), made on its first decision."""
+        self._steps: dict[tuple[int, int], list[tuple[str, tuple[int, int]]]] = {}
 
     # --- protocol -------------------------------------------------------------------------------------------
 
@@ -210,6 +228,8 @@ class Brain:
             return "NONE", self.facing
         if self.strategy == "smart":
             if self.planner is None:
+                from arena.smart import Planner  # only the smart bot needs it
+
                 self.planner = Planner(self)
             return self.planner.choose()
         if self.strategy == "random":
@@ -294,21 +314,69 @@ class Brain:
         return picks[:3]
 
 
+def _cannot_connect(host: str, port: int, exc: OSError) -> BotError:
+    """The one-line error for a failed connect (asyncio's ``strerror`` says "Connect call failed"; a
+    ``gaierror``'s errno is negative and its ``strerror`` names the lookup's failure)."""
+    errno = exc.errno or 0
+    reason = os.strerror(errno) if errno > 0 else exc.strerror or str(exc)
+    return BotError(f"cannot connect to {host}:{port}: {reason}")
+
+
+def _answer(brain: Brain, splitter: wire.Splitter, data: bytes) -> bytes:
+    """What *brain* sends back for the bytes *data* read from the server (b"" when nothing): the protocol
+    logic both drivers share. Raises BotError and wire.ProtocolError as :meth:`Brain.handle` and
+    :func:`wire.parse_server` do."""
+    replies: list[wire.Message] = []
+    for text in splitter.feed(data):
+        replies += brain.handle(wire.parse_server(text))
+    return wire.encode(*replies) if replies else b""
+
+
+def play(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
+         rng: random.Random | None = None, *, timeout_s: float | None = None) -> Brain:
+    """Connect, play one game with a :class:`Brain` over a blocking socket, return it when the server sends
+    DISCONNECT or closes the connection (a reset after connecting ends the game too: the server is gone).
+
+    The driver of ``arena bot``: a process that plays one game needs no event loop (asyncio's import alone
+    costs a bot's process more than its whole game). *timeout_s* bounds each wait for the server (TimeoutError
+    beyond it; None waits for ever). Raises BotError when the server cannot be reached or the map cannot be
+    read, wire.ProtocolError on a server message it cannot read.
+    """
+    import socket
+
+    brain = Brain(strategy, rng or random.Random())
+    try:
+        conn = socket.create_connection((host, port))
+    except OSError as exc:
+        raise _cannot_connect(host, port, exc) from None
+    with conn:
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as asyncio does: a MOVE goes at once
+        conn.settimeout(timeout_s)
+        splitter = wire.Splitter(limit=1 << 16)
+        while not brain.done:
+            try:
+                data = conn.recv(65536)
+                if not data:
+                    break
+                answer = _answer(brain, splitter, data)
+                if answer:
+                    conn.sendall(answer)
+            except ConnectionError:
+                break
+    return brain
+
+
 async def run_bot(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
                   rng: random.Random | None = None, *, timeout_s: float | None = None) -> Brain:
-    """Connect, play one game with a :class:`Brain`, return it when the server sends DISCONNECT or closes
-    the connection (a reset after connecting ends the game too: the server is gone).
+    """:func:`play` on an asyncio event loop, for bots that share a process with the server (``arena play``,
+    tests, benchmarks): the same :class:`Brain` and wire handling, the same results and errors."""
+    import asyncio
 
-    Raises BotError when the server cannot be reached or the map cannot be read, wire.ProtocolError on a
-    server message it cannot read.
-    """
     brain = Brain(strategy, rng or random.Random())
     try:
         reader, writer = await asyncio.open_connection(host, port)
-    except OSError as exc:  # asyncio's strerror says "Connect call failed"; a gaierror's errno is negative
-        errno = exc.errno or 0
-        reason = os.strerror(errno) if errno > 0 else exc.strerror or str(exc)
-        raise BotError(f"cannot connect to {host}:{port}: {reason}") from None
+    except OSError as exc:
+        raise _cannot_connect(host, port, exc) from None
     splitter = wire.Splitter(limit=1 << 16)
     try:
         while not brain.done:
@@ -318,11 +386,9 @@ async def run_bot(host: str = "127.0.0.1", port: int = 15000, strategy: str = "h
                 break
             if not data:
                 break
-            replies: list[wire.Message] = []
-            for text in splitter.feed(data):
-                replies += brain.handle(wire.parse_server(text))
-            if replies:
-                writer.write(wire.encode(*replies))
+            answer = _answer(brain, splitter, data)
+            if answer:
+                writer.write(answer)
     finally:
         writer.close()
         with contextlib.suppress(ConnectionError, OSError):

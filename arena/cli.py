@@ -16,27 +16,29 @@ A user's mistake (bad map or toxic file, port in use, bad display string, unread
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import random
 import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from arena import STOP_SIGNALS, STRATEGIES
 from common.cli import Parser, UsageError, program_version, run_main
 
-if TYPE_CHECKING:  # the commands import what they need when they run: --help and --version stay fast
+# The commands import what they need when they run: --help and --version stay fast, and so does the start of
+# ``arena bot``, which a tournament runs for every seat of every game (not even logging or typing).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import logging
+    from typing import Any
+
     import pygame
 
     from arena import replay
     from arena.rules import Arena, RoundResult
     from arena.server import ArenaServer, Settings, TableRow
 
-log = logging.getLogger("arena")
 STRATEGY_MIX = ("hunt", "flee", "random")
 
 
@@ -73,7 +75,7 @@ class Spectators:
         while event is not None:
             if isinstance(event, Closed | DisplayLost):
                 for window in [w for w in self.windows if w.source == event.source]:
-                    log.warning("spectator window on %s gone: %s", window.display,
+                    _log().warning("spectator window on %s gone: %s", window.display,
                                 getattr(event, "reason", "closed"))
                     window.close()
                     self.windows.remove(window)
@@ -160,6 +162,12 @@ def _open_spectators(arena: Arena, displays: Sequence[str], title: str) -> Spect
 
 # --- shared helpers -----------------------------------------------------------------------------------------
 
+def _log() -> logging.Logger:
+    import logging
+
+    return logging.getLogger("arena")
+
+
 def _load(map_name: str, toxic: str | None, players: int) -> Arena:
     from arena.mapfile import MapError, find_map, load_arena
 
@@ -171,6 +179,8 @@ def _load(map_name: str, toxic: str | None, players: int) -> Arena:
 
 
 def _replay_writer(path: str | None, arena: Arena, seed: int) -> replay.ReplayWriter:
+    from pathlib import Path
+
     from arena import replay
 
     target = Path(path) if path else replay.default_path(arena.name, seed)
@@ -408,7 +418,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         except UsageError as exc:
             if args.spectators:
                 raise
-            log.warning("no spectator window: %s", exc)
+            _log().warning("no spectator window: %s", exc)
     observers = [writer] + ([spectators] if spectators else [])
     server = ArenaServer(arena, _settings(args, args.bots), observers)
     rng = random.Random(args.seed)
@@ -464,14 +474,12 @@ def _linger(spectators: Spectators, seconds: float) -> None:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    import asyncio
-
     from arena import bots
     from arena import protocol as wire
 
     rng = random.Random(args.seed)
     try:
-        brain = asyncio.run(bots.run_bot(args.host, args.port, args.strategy, rng))
+        brain = bots.play(args.host, args.port, args.strategy, rng)
     except bots.BotError as exc:
         raise UsageError(str(exc)) from None
     except wire.ProtocolError as exc:
@@ -593,6 +601,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from arena import replay, tournament
 
     try:
@@ -662,8 +672,11 @@ def _run(argv: Sequence[str] | None) -> int:
         args.command = argv[0]
     else:
         args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING if getattr(args, "quiet", False) else logging.INFO,
-                        format="arena: %(message)s", stream=sys.stderr)
+    if args.command != "bot":  # the bot logs nothing: its start spares logging's import
+        import logging
+
+        logging.basicConfig(level=logging.WARNING if getattr(args, "quiet", False) else logging.INFO,
+                            format="arena: %(message)s", stream=sys.stderr)
     if getattr(args, "seed", 0) is None:
         args.seed = random.SystemRandom().randrange(1 << 31)
     try:

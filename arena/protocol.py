@@ -12,7 +12,6 @@ hundredths (:func:`parse_hundredths` accepts any decimal and rounds half up to t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 DIRECTIONS: tuple[str, ...] = ("NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST",
@@ -35,103 +34,175 @@ class MessageTooLong(ProtocolError):
     """More than :data:`MAX_MESSAGE_BYTES` bytes without a ``|`` (§3: the client is disconnected)."""
 
 
-# --- messages -----------------------------------------------------------------------------------------------
+# --- messages ---------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Id:
+class _Message:
+    """What every message is: immutable, equal to a message of the same type with equal fields, hashable and
+    shown as ``Set(x=4, y=3, view='NORTH')``; its fields in ``__match_args__`` (``case Set(x, y, view)``).
+
+    Plain classes with slots rather than dataclasses: a bot's process imports this module at every start, and
+    the dataclass machinery cost it more than its whole protocol handling."""
+
+    __slots__ = ()
+    __match_args__: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__match_args__)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _Message)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._values()))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in zip(self.__match_args__, self._values(),
+                                                                       strict=True))
+        return f"{type(self).__name__}({fields})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
+
+
+def _set(message: _Message, *values: object) -> None:
+    """Give a new *message* its field *values* (in ``__match_args__`` order)."""
+    for name, value in zip(message.__match_args__, values, strict=True):
+        object.__setattr__(message, name, value)
+
+
+class Id(_Message):
     """``ID <n>``: the first message to a new client."""
+    __slots__ = __match_args__ = ("id",)
     id: int
 
+    def __init__(self, id: int) -> None:
+        _set(self, id)
 
-@dataclass(frozen=True)
-class IdOkay:
+
+class IdOkay(_Message):
     """``ID_OKAY``: the client accepts its id."""
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class IdNotOkay:
+class IdNotOkay(_Message):
     """``ID_NOT_OKAY``: the client refuses its id and is dropped."""
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Ping:
+class Ping(_Message):
     """``PING`` (both directions; never needs an answer)."""
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Connected:
+class Connected(_Message):
     """``CONNECTED <n>``: another client joined."""
+    __slots__ = __match_args__ = ("id",)
     id: int
 
+    def __init__(self, id: int) -> None:
+        _set(self, id)
 
-@dataclass(frozen=True)
-class Disconnected:
+
+class Disconnected(_Message):
     """``DISCONNECTED <n>``: another client left."""
+    __slots__ = __match_args__ = ("id",)
     id: int
 
+    def __init__(self, id: int) -> None:
+        _set(self, id)
 
-@dataclass(frozen=True)
-class Disconnect:
+
+class Disconnect(_Message):
     """``DISCONNECT``: the game is over (or the server is full); the client should close."""
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Map:
+class Map(_Message):
     """``MAP <path>``: absolute path of the normalised ``.map`` file."""
+    __slots__ = __match_args__ = ("path",)
     path: str
 
+    def __init__(self, path: str) -> None:
+        _set(self, path)
 
-@dataclass(frozen=True)
-class Set:
+
+class Set(_Message):
     """``SET <x,y> <VIEW>``: the receiver's own position and facing."""
+    __slots__ = __match_args__ = ("x", "y", "view")
     x: int
     y: int
     view: str
 
+    def __init__(self, x: int, y: int, view: str) -> None:
+        _set(self, x, y, view)
 
-@dataclass(frozen=True)
-class SeePlayer:
+
+class SeePlayer(_Message):
     """``SEE_PLAYER <x,y> <VIEW> <n>``: a team-mate or a visible opponent."""
+    __slots__ = __match_args__ = ("x", "y", "view", "id")
     x: int
     y: int
     view: str
     id: int
 
+    def __init__(self, x: int, y: int, view: str, id: int) -> None:
+        _set(self, x, y, view, id)
 
-@dataclass(frozen=True)
-class Toxic:
+
+class Toxic(_Message):
     """``TOXIC <x,y> <value>``: toxicity of the receiver's cell, ``value`` in hundredths (1..20)."""
+    __slots__ = __match_args__ = ("x", "y", "value")
     x: int
     y: int
     value: int
 
+    def __init__(self, x: int, y: int, value: int) -> None:
+        _set(self, x, y, value)
 
-@dataclass(frozen=True)
-class Life:
+
+class Life(_Message):
     """``LIFE <value> <n>``: energy of player ``id`` in hundredths (floor 0)."""
+    __slots__ = __match_args__ = ("value", "id")
     value: int
     id: int
 
+    def __init__(self, value: int, id: int) -> None:
+        _set(self, value, id)
 
-@dataclass(frozen=True)
-class TeamChange:
+
+class TeamChange(_Message):
     """``TEAMCHANGE <BLUE|RED> <n>``: player ``id`` is now on ``team``."""
+    __slots__ = __match_args__ = ("team", "id")
     team: str
     id: int
 
+    def __init__(self, team: str, id: int) -> None:
+        _set(self, team, id)
 
-@dataclass(frozen=True)
-class Start:
+
+class Start(_Message):
     """``START <r>``: round ``r``'s data is complete; the client now has ``move_ms`` to answer."""
+    __slots__ = __match_args__ = ("round",)
     round: int
 
+    def __init__(self, round: int) -> None:
+        _set(self, round)
 
-@dataclass(frozen=True)
-class Move:
+
+class Move(_Message):
     """``MOVE <DIR|NONE> <VIEW>``: the client's movement (or NONE) and new facing."""
+    __slots__ = __match_args__ = ("direction", "view")
     direction: str
     view: str
 
+    def __init__(self, direction: str, view: str) -> None:
+        _set(self, direction, view)
 
 Message = (Id | IdOkay | IdNotOkay | Ping | Connected | Disconnected | Disconnect | Map | Set | SeePlayer
            | Toxic | Life | TeamChange | Start | Move)

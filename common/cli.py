@@ -27,10 +27,12 @@ import os
 import re
 import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any, NoReturn
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing's import is left to the programs that need it (a bot's start-up is short)
+    from typing import Any, NoReturn
 
 __all__ = [
     "DISTRIBUTION",
@@ -94,6 +96,8 @@ def program_version() -> str:
 def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
     """Within the block, the given signals raise ``SystemExit(128 + signal)`` so that ``finally`` clauses run
     (windows close, the terminal is restored, the game is saved).  Outside the main thread it does nothing."""
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -14,7 +14,7 @@ import pytest
 from arena_helpers import small_arena
 
 from arena import protocol as wire
-from arena.bots import Brain, facing_towards, read_map, run_bot
+from arena.bots import Brain, facing_towards, play, read_map, run_bot
 from arena.rules import VECTORS
 from arena.server import ArenaServer, Settings
 
@@ -212,6 +212,25 @@ def test_every_strategy_plays_whole_games_over_tcp():
         assert all(server.connected)
 
 
+def test_the_blocking_driver_plays_whole_games_as_the_asyncio_one():
+    # `arena bot` plays with play() (a blocking socket, no event loop): here in threads against a real server
+    async def go():
+        server = ArenaServer(small_arena(), Settings(players=4, port=0, move_ms=3000, prep_ms=20, seed=3,
+                                                     quiet_rounds=5))
+        await server.start()
+        threads = [asyncio.create_task(asyncio.to_thread(play, "127.0.0.1", server.port, s, random.Random(3),
+                                                         timeout_s=30))
+                   for s in ("random", "flee", "hunt", "smart")]
+        await server.run()
+        return server, await asyncio.wait_for(asyncio.gather(*threads), 30)
+
+    server, brains = asyncio.run(go())
+    assert all(b.done for b in brains)
+    assert sorted(b.id for b in brains) == [0, 1, 2, 3]
+    assert all(b.round == server.game.round for b in brains)
+    assert all(server.connected)
+
+
 def test_bot_command_without_a_server_is_one_line_exit_2():
     import socket
     probe = socket.socket()
@@ -268,6 +287,10 @@ def test_a_reset_after_the_game_started_ends_the_game_not_a_connect_error(map_fi
     brain = asyncio.run(run_bot("127.0.0.1", port, "random", random.Random(2), timeout_s=30))
     thread.join(30)
     assert brain.id == 3 and brain.round == 1
+    port, thread = _one_shot_server(script)
+    brain = play("127.0.0.1", port, "random", random.Random(2), timeout_s=30)
+    thread.join(30)
+    assert brain.id == 3 and brain.round == 1
 
 
 def test_bot_command_names_an_unreadable_map_and_an_unknown_host(tmp_path, capsys):
@@ -291,3 +314,26 @@ def test_bot_command_names_an_unreadable_map_and_an_unknown_host(tmp_path, capsy
     replay = tmp_path / "r.jsonl"
     assert main(["serve", "office", "--host", "bogus.invalid", "--replay", str(replay), "-q"]) == 2
     assert capsys.readouterr().err == f"arena: cannot listen on bogus.invalid:15000: {unknown}\n"
+
+
+def test_bot_command_plays_to_disconnect_and_names_a_server_that_speaks_no_arena(map_file):
+    def script(conn):
+        conn.sendall(f"ID 3|MAP {map_file}|SET 1,1 NORTH|TOXIC 1,1 0.01|LIFE 100.00 3|START 1|".encode())
+        assert conn.recv(4096).startswith(b"ID_OKAY|")
+        conn.sendall(b"DISCONNECT|")
+        conn.recv(4096)
+
+    port, thread = _one_shot_server(script)
+    command = [sys.executable, "-m", "arena", "bot", "--strategy", "smart", "127.0.0.1", str(port)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    thread.join(30)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "bot 3 (smart): game over after round 1\n", "")
+
+    port, thread = _one_shot_server(lambda conn: (conn.sendall(b"HTTP/1.1 400 Bad Request|"),
+                                                  conn.recv(4096)))
+    command = [sys.executable, "-m", "arena", "bot", "127.0.0.1", str(port)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    thread.join(30)
+    assert done.returncode == 2
+    assert done.stderr == (f"arena: 127.0.0.1:{port} does not speak the arena protocol: "
+                           f"unknown command 'HTTP/1.1'\n")

@@ -95,3 +95,19 @@ def test_non_ascii_bytes_reach_the_parser_and_fail_there():
     (text,) = p.Splitter().feed("MOVE NORTH NÖRTH|".encode())
     with pytest.raises(p.ProtocolError):
         p.parse_client(text)
+
+
+def test_messages_compare_hash_and_show_by_type_and_fields():
+    assert p.Connected(3) == p.Connected(3) and p.Connected(3) != p.Disconnected(3)
+    assert p.Ping() != p.Disconnect() and p.IdOkay() == p.IdOkay()
+    assert p.Set(4, 3, "NORTH") != p.Set(4, 3, "EAST")
+    assert len({p.Set(4, 3, "NORTH"), p.Set(4, 3, "NORTH"), p.Toxic(4, 3, 1), p.Ping(), p.Ping()}) == 3
+    assert repr(p.SeePlayer(1, 2, "WEST", 5)) == "SeePlayer(x=1, y=2, view='WEST', id=5)"
+    assert repr(p.Disconnect()) == "Disconnect()"
+    match p.Life(9970, 3):
+        case p.Life(value, n):
+            assert (value, n) == (9970, 3)
+    message = p.Move("EAST", "NORTH")
+    with pytest.raises(AttributeError, match="immutable"):
+        message.view = "WEST"  # type: ignore[misc]
+    assert message == p.Move("EAST", "NORTH")
