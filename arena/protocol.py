@@ -12,7 +12,6 @@ hundredths (:func:`parse_hundredths` accepts any decimal and rounds half up to t
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 DIRECTIONS: tuple[str, ...] = ("NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST",
                                "NORTH_WEST")
@@ -217,14 +216,22 @@ def format_hundredths(value: int) -> str:
     return f"{sign}{whole}.{frac:02d}"
 
 
+_DECIMAL = re.compile(r"(-?)(?:(\d+)(?:\.(\d*))?|\.(\d+))")
+"""A decimal as the wire may carry it: sign, whole part, fraction (``99.7``, ``-0.05``, ``100``, ``.5``)."""
+
+
 def parse_hundredths(text: str) -> int:
-    """Any decimal ("99.7", "0.05", "100") as integer hundredths, rounded half up. Raises ProtocolError."""
-    if not re.fullmatch(r"-?(\d+(\.\d*)?|\.\d+)", text):
+    """Any decimal ("99.7", "0.05", "100") as integer hundredths, rounded half up (away from zero, as
+    ``decimal.ROUND_HALF_UP``: "0.125" -> 13, "-0.125" -> -13). Raises ProtocolError."""
+    match = _DECIMAL.fullmatch(text)
+    if not match:
         raise ProtocolError(f"not a decimal number: {text!r}")
-    try:
-        return int((Decimal(text) * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    except InvalidOperation as exc:  # pragma: no cover - the pattern above already excludes these
-        raise ProtocolError(f"not a decimal number: {text!r}") from exc
+    sign, whole, fraction, bare_fraction = match.groups()
+    digits = fraction or bare_fraction or ""
+    value = int(whole or 0) * 100 + int(digits[:2].ljust(2, "0"))
+    if digits[2:3] >= "5":  # the rest of the fraction is at least half a hundredth
+        value += 1
+    return -value if sign else value
 
 
 def _int(text: str, what: str) -> int:

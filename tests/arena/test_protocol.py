@@ -46,6 +46,16 @@ def test_decimals_parse_any_form():
         p.parse_hundredths("1e3")
 
 
+@pytest.mark.parametrize("text", ["0", "-0", "7", "0.004", "0.005", "-0.005", "-0.0049", "0.0050001", "1.999",
+                                  "-1.995", "12.34500", "99.994999", ".995", "-.5", "5.", "-123456789.0151",
+                                  "00.10"])
+def test_decimals_round_half_up_as_the_decimal_module_does(text):
+    from decimal import ROUND_HALF_UP, Decimal
+
+    expected = int((Decimal(text) * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    assert p.parse_hundredths(text) == expected
+
+
 @pytest.mark.parametrize("text", [
     "MOVE NNE NORTH", "MOVE NORTH_EAST", "MOVE NORTH_EAST NONE", "MOVE  NORTH NORTH", "move NORTH NORTH",
     "MOVE NORTH NORTH EXTRA", "HELLO", "", "ID_OKAY 3", "MOVE NORTH NORTH\n", "SET 4,3 NORTH",
