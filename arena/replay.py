@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TextIO, get_args
+from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, Literal, get_args
 
 import msgspec
 import numpy as np
@@ -102,13 +102,18 @@ class ReplayWriter:
     it.
 
     A write that fails during the game (disk full, ``/dev/full``) is one warning in the log; the writer then
-    stops writing and the game goes on (``failed`` holds the reason)."""
+    stops writing and the game goes on (``failed`` holds the reason).
+
+    The round lines, written every round on the server's hot path, are encoded with msgspec; the header and
+    the final line with :mod:`json` (non-ASCII map names escaped as ``\\uXXXX``). Both give the same compact
+    bytes for what a round line holds (ASCII names, integers, booleans and ``ms`` floats)."""
 
     def __init__(self, path: str | os.PathLike[str], *, last: bool = True) -> None:
         self.path = Path(path)
         self.last = last
         self.failed: str | None = None
-        self._file: TextIO | None = None
+        self._file: BinaryIO | None = None
+        self._encode = msgspec.json.Encoder().encode
 
     def _fail(self, exc: OSError) -> None:
         self.failed = exc.strerror or str(exc)
@@ -119,9 +124,12 @@ class ReplayWriter:
             self._file = None
 
     def _write(self, obj: dict[str, Any]) -> None:
+        self._write_line(json.dumps(obj, separators=(",", ":")).encode("ascii"))
+
+    def _write_line(self, data: bytes) -> None:
         if self._file is not None:
             try:
-                self._file.write(json.dumps(obj, separators=(",", ":")) + "\n")
+                self._file.write(data + b"\n")
                 self._file.flush()
             except OSError as exc:
                 self._fail(exc)
@@ -147,7 +155,7 @@ class ReplayWriter:
     def open(self) -> None:
         """Create the file. Raises OSError when that is impossible."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed in on_end/close
+        self._file = open(self.path, "wb")  # noqa: SIM115 - closed in on_end/close
 
     def on_start(self, server: ArenaServer) -> None:
         if self._file is None and self.failed is None:
@@ -163,8 +171,8 @@ class ReplayWriter:
 
     def on_round(self, server: ArenaServer, result: RoundResult,
                  moves: list[tuple[int, str, str]]) -> None:
-        self._write(round_line(server.playing, result, moves, server.connected,
-                               server.round_ms[-1] if server.round_ms else None))
+        self._write_line(self._encode(round_line(server.playing, result, moves, server.connected,
+                                                 server.round_ms[-1] if server.round_ms else None)))
 
     def on_end(self, server: ArenaServer, table: list[TableRow]) -> None:
         final = {"type": "final", "rounds": server.playing.round, "table": [row.as_json() for row in table],
