@@ -92,92 +92,104 @@ def in_cone(facing: str, vx: int, vy: int) -> bool:
     return dot > 0 and abs(cross) <= int(_bound_for(dot)[dot])
 
 
-def _wall_grids(arena: Arena) -> np.ndarray:
-    """The walls twice, flat: a ``Q×Q`` grid (Q = max(W, H) + 2, the map at (1, 1), free cells around) in
-    row-major order, then the same grid transposed. Cached on the arena."""
-    cached: np.ndarray | None = getattr(arena, "_vision_walls", None)
+def _octant_grids(arena: Arena) -> np.ndarray:
+    """The walls eight times, flat, one ``Q×Q`` grid per octant (Q = max(W, H) + 2: the map at (1, 1) with
+    free cells around), so that every segment is walked with its major coordinate and its minor coordinate
+    both increasing. Grid ``v = 4·ymajor + 2·flip_major + flip_minor`` starts at ``v·Q²`` and holds cell
+    (major i, minor j) at ``i·Q + j``, where the major axis is y for ``ymajor`` (else x) and a flipped
+    axis counts from the far side (i → Q−1−i). Cached on the arena; :func:`visibility` marks the players'
+    cells for the length of one call."""
+    cached: np.ndarray | None = getattr(arena, "_vision_octants", None)
     if cached is None:
         side = max(arena.width, arena.height) + 2
         square = np.zeros((side, side), dtype=bool)
         square[1:arena.height + 1, 1:arena.width + 1] = arena.walls
-        cached = np.concatenate([square.ravel(), square.T.ravel()])
-        arena._vision_walls = cached  # type: ignore[attr-defined]
+        grids = []
+        for by_major in (square.T, square):  # [major, minor]: x-major, then y-major
+            for major in (by_major, by_major[::-1]):
+                grids += [major.ravel(), major[:, ::-1].ravel()]
+        cached = np.concatenate(grids)
+        arena._vision_octants = cached  # type: ignore[attr-defined]
     return cached
 
 
-def _segments_blocked(grids: np.ndarray, side: int, ex: np.ndarray, ey: np.ndarray, cx: np.ndarray,
-                      cy: np.ndarray, own: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """True where the open segment E→C (doubled coordinates) is blocked (§2.7 b).
+@lru_cache(maxsize=8)
+def _octant_layout(side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(base, per_x, per_y), shape (8, 1) each: map cell (x, y) is at ``base + per_x·x + per_y·y`` in the
+    eight :func:`_octant_grids` of a ``side × side`` square (x-major grids hold it at major x + 1, minor
+    y + 1, a flipped axis counting from the far side)."""
+    base, per_x, per_y = [], [], []
+    for ymajor in (False, True):
+        for flip_major in (False, True):
+            for flip_minor in (False, True):
+                # (offset, step) of the major and the minor index per unit of x and of y
+                major = (side - 2, -1) if flip_major else (1, 1)
+                minor = (side - 2, -1) if flip_minor else (1, 1)
+                x_axis, y_axis = (minor, major) if ymajor else (major, minor)
+                variant = 4 * ymajor + 2 * flip_major + flip_minor
+                base.append(variant * side * side + major[0] * side + minor[0])
+                per_x.append(x_axis[1] * (1 if ymajor else side))
+                per_y.append(y_axis[1] * (side if ymajor else 1))
+    return tuple(np.array(v, dtype=np.int64)[:, None] for v in (base, per_x, per_y))  # type: ignore[return-value]
 
-    ``grids``: :func:`_wall_grids` with the players' cells set, ``side`` = Q; ``own``/``other``: flat indices
-    (in the row-major grid) of the viewer's and the target's cells, which never block.
 
-    Every segment is walked along its major axis (x-major ones in the row-major grid, y-major ones in the
-    transposed grid, so that the walk always runs along a row), one column (two doubled units) at a time,
-    from the end with the smaller major coordinate. With ``N(u) = big · minor(u)`` (an integer on integer
-    points u), the open segment crosses, in the column [2i, 2i+2], the interiors of the rows from
-    ⌊min N / 2big⌋ to ⌈max N / 2big⌉ − 1 — at most two, since |minor slope| ≤ 1 — and passes exactly through
-    a grid point on the column's left edge when N(2i) is a multiple of 2big. The quotients are float64
-    divisions: numerators and denominators are far below 2^26, so an exact multiple divides to an exact
-    integer and any other quotient stays at least 1/2big away from an integer, far more than the rounding
-    error; they are never negative, so truncation is the floor. The viewer's cell can only be crossed in
-    the walk's first or last column, and so can the target's: only those are checked against ``own`` and
-    ``other``. The two cells beside a crack point are never the viewer's or the target's (the segment passes
-    through both of those).
+def _segments_blocked(grids: np.ndarray, side: int, ex: np.ndarray, ey: np.ndarray, a: np.ndarray,
+                      b: np.ndarray, far: np.ndarray) -> np.ndarray:
+    """True where the open segment from the eye E = (ex, ey) to the corner C = E + (a, b) is blocked (§2.7 b).
+
+    Doubled coordinates counted from the map's top-left corner; every segment reaches at least one column
+    beyond the eye's (max(|a|, |b|) ≥ 3). ``grids``: :func:`_octant_grids` with the players' cells set.
+    ``far``: C is the target cell's corner farthest from the eye along both axes, so that the segment ends
+    inside the target's cell.
+
+    Each segment is mirrored into the octant where both coordinates grow from E, the major one (the longer
+    extent, ``big``) at least as fast as the minor one (``small``), and walked one column (two doubled units
+    of the major axis) at a time. The eye's column holds only the viewer's cell and is skipped; the
+    ``(big − 1) / 2`` columns after it are checked. On a column's left edge u the minor coordinate is
+    ``N / big`` with N an integer: the segment crosses, in the column [u, u+2], the open interiors of the
+    rows from ⌊N(u) / 2big⌋ to ⌈N(u+2) / 2big⌉ − 1 (one or two rows, since the slope is at most 1), and it
+    passes through the grid point on the left edge exactly when N(u) is a multiple of 2big: then the cells
+    below-right and above-left of that point, which the line only touches, block together. The walk
+    computes the grid index of the column's first row directly, as ⌊(2big · (column's index) + N) / 2big⌋:
+    a float64 division of integers below 2^52, so a multiple divides to an exact integer and any other
+    quotient stays at least 1/2big away from one (far more than its rounding error); truncation is the floor.
+    The last column ends at C and holds one cell, the target's exactly when ``far``: it does not block then.
     """
-    a = cx - ex
-    b = cy - ey
-    xmajor = np.abs(a) >= np.abs(b)
-    p0 = np.where(xmajor, ex, ey)
-    q0 = np.where(xmajor, ey, ex)
-    big = np.where(xmajor, a, b)
-    small = np.where(xmajor, b, a)
-    back = big < 0
-    p0 = np.where(back, p0 + big, p0)
-    q0 = np.where(back, q0 + small, q0)
+    ymajor = np.abs(b) > np.abs(a)
+    big = np.where(ymajor, b, a)
+    small = np.where(ymajor, a, b)
+    flip_major = big < 0
+    flip_minor = small < 0
     big = np.abs(big)
-    small = np.where(back, -small, small)
-    first = p0 // 2
-    n = (p0 + big + 1) // 2 - first
-    starts = np.cumsum(n) - n
-    ends = starts + n - 1
-    step = 2 * small
-    total = int(ends[-1]) + 1
-    # 32-bit per-column arithmetic when no intermediate value can overflow it (every map up to ~2000 cells
-    # wide with 16 players): half the memory traffic of the longest arrays
-    small_ints = 4 * side * (total + side) < 2**31
-    itype = np.int32 if small_ints else np.int64
-    seg = np.repeat(np.arange(len(a), dtype=itype), n)
-    ar = np.arange(total, dtype=itype)
-    step_s = step.astype(itype)[seg]
-    nl = (q0 * big + small * (2 * first - p0) - step * starts).astype(itype)[seg] + step_s * ar
-    nr = nl + step_s
-    nl[starts] = q0 * big
-    nr[ends] = (q0 + small) * big
-    den_s = (2 * big)[seg]
-    dl = nl / den_s
-    dr = nr / den_s
-    r_lo = np.minimum(dl, dr).astype(itype)
-    # own and other in the walk's grid: the transposed one for y-major segments
-    offset = np.where(xmajor, 0, side * side)
-    own_w = np.where(xmajor, own, offset + (own % side) * side + own // side)
-    other_w = np.where(xmajor, other, offset + (other % side) * side + other // side)
-    lo = (offset + side + first + 1 - starts).astype(itype)[seg] + ar + r_lo * side
-    hi = lo + (np.maximum(dl, dr) > r_lo + 1) * side
-    bad = grids[lo] | grids[hi]
-    for at in (starts, ends):
-        lo_e, hi_e = lo[at], hi[at]
-        bad[at] = ((grids[lo_e] & (lo_e != own_w) & (lo_e != other_w))
-                   | (grids[hi_e] & (hi_e != own_w) & (hi_e != other_w)))
-    exact = dl == np.floor(dl)
-    exact[starts] = False
+    small = np.abs(small)
+    eye_major = np.where(ymajor, ey, ex) + 2  # + 2: the grids' border
+    eye_minor = np.where(ymajor, ex, ey) + 2
+    eye_major = np.where(flip_major, 2 * side - eye_major, eye_major)
+    eye_minor = np.where(flip_minor, 2 * side - eye_minor, eye_minor)
+    columns = big >> 1
+    ends = np.cumsum(columns) - 1
+    starts = ends + 1 - columns
+    # grid index of each segment's first checked column, row 0; the index grows by `side` per column
+    first = (4 * ymajor + 2 * flip_major + flip_minor) * side * side + (eye_major + 1) // 2 * side
+    den = 2 * big
+    minor_step = 2 * small
+    # (den · index of the column's row 0 + N) at the left edge of every checked column, all segments in a row
+    base = first * den + eye_minor * big + small - starts * (side * den + minor_step)
+    numerator = (np.repeat(base.astype(np.float64), columns)
+                 + np.repeat((side * den + minor_step).astype(np.float64), columns)
+                 * np.arange(int(ends[-1]) + 1, dtype=np.float64))
+    at_edge = numerator / np.repeat(den.astype(np.float64), columns)
+    low = at_edge.astype(np.intp)
+    exact = low == at_edge
+    high = np.empty_like(low)
+    high[:-1] = low[1:] - side - exact[1:]
+    high[ends] = first + (columns - 1) * side + (eye_minor + small) // 2 - 1
+    bad = grids[low] | grids[high]
+    bad[ends[far]] = False
     on = np.nonzero(exact)[0]
     if len(on):
-        corner = lo[on] + (dl[on].astype(np.int64) - r_lo[on]) * side
-        down = small[seg[on]] > 0
-        s1 = corner - np.where(down, side, side + 1)
-        s2 = corner - np.where(down, 1, 0)
-        bad[on] |= grids[s1] & grids[s2]
+        cell = low[on]
+        bad[on] |= grids[cell - 1] & grids[cell - side]
     return np.logical_or.reduceat(bad, starts)
 
 
@@ -201,26 +213,35 @@ def visibility(arena: Arena, players: list[Player], viewers: list[int] | None = 
         return result
     vi = np.repeat(vi, 4)
     ti = np.repeat(ti, 4)
+    corner_x = _CORNER_X[: len(vi)]
+    corner_y = _CORNER_Y[: len(vi)]
     ex = 2 * xs[vi] + 1
     ey = 2 * ys[vi] + 1
-    cx = 2 * xs[ti] + _CORNER_X[: len(vi)]
-    cy = 2 * ys[ti] + _CORNER_Y[: len(vi)]
+    cx = 2 * xs[ti] + corner_x
+    cy = 2 * ys[ti] + corner_y
     vx, vy = cx - ex, cy - ey
     fxv, fyv = fx[vi], fy[vi]
     dot = fxv * vx + fyv * vy
     cross = fxv * vy - fyv * vx
     bound = _bound_for(int(dot.max()))
-    cone = np.nonzero((dot > 0) & (np.abs(cross) <= bound[np.maximum(dot, 0)]))[0]
-    if len(cone) == 0:
-        return result
-    vi, ti = vi[cone], ti[cone]
-    side = max(arena.width, arena.height) + 2
-    flat = (ys + 1) * side + xs + 1
-    grids = _wall_grids(arena).copy()
-    grids[flat] = True
-    grids[side * side + (xs + 1) * side + ys + 1] = True
-    clear = ~_segments_blocked(grids, side, ex[cone], ey[cone], cx[cone], cy[cone], flat[vi], flat[ti])
-    for a_, b_ in set(zip(vi[clear].tolist(), ti[clear].tolist(), strict=True)):
+    cone = (dot > 0) & (np.abs(cross) <= bound[np.maximum(dot, 0)])
+    # a corner one doubled unit from the eye's column or row edge: the line stays in the viewer's cell
+    near = (np.abs(vx) == 1) & (np.abs(vy) == 1)
+    counts = cone & near
+    walk = np.nonzero(cone & ~near)[0]
+    if len(walk):
+        side = max(arena.width, arena.height) + 2
+        grids = _octant_grids(arena)
+        base, per_x, per_y = _octant_layout(side)
+        marks = (base + per_x * xs + per_y * ys).ravel()
+        far = (corner_x[walk] == 2) == (vx[walk] > 0)
+        far &= (corner_y[walk] == 2) == (vy[walk] > 0)
+        grids[marks] = True
+        try:
+            counts[walk] = ~_segments_blocked(grids, side, ex[walk], ey[walk], vx[walk], vy[walk], far)
+        finally:
+            grids[marks] = False
+    for a_, b_ in set(zip(vi[counts].tolist(), ti[counts].tolist(), strict=True)):
         result[ids[a_]].add(ids[b_])
     return result
 
