@@ -211,15 +211,16 @@ class Brain:
         dist = {s: 0 for s in sources if self._free(*s)}
         queue = deque(dist)
         here = (self.x, self.y) if around_self else None
+        steps = self.steps
         while queue:
-            x, y = queue.popleft()
-            d = dist[(x, y)] + 1
+            cell = queue.popleft()
+            d = dist[cell] + 1
             if (limit is not None and d > limit) or (here in dist and d > dist[here] + 2):
                 break
-            for _, cell in self.steps((x, y)):
-                if cell not in dist:
-                    dist[cell] = d
-                    queue.append(cell)
+            for _, nxt in steps(cell):
+                if nxt not in dist:
+                    dist[nxt] = d
+                    queue.append(nxt)
         return dist
 
     def choose(self) -> tuple[str, str]:

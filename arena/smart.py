@@ -48,6 +48,9 @@ ROOM = 60
 """Cells of room left to run (:meth:`Planner.territory`) beyond which more room is worth nothing more when
 fleeing (weighed 2 each: being out of reach this round, 100 a step up to :data:`SAFE`, comes first)."""
 DIRS = ("NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST")
+KEPT_SEARCHES = 512
+"""Path searches kept for later rounds (:meth:`Planner.first_steps`): the walls never change, and the same few
+cells (its own, the opponents') come back round after round."""
 
 
 class Planner:
@@ -57,6 +60,7 @@ class Planner:
         self.brain = brain
         self._guess: dict[Cell, int] = {}
         self._spread = 0
+        self._searches: dict[tuple[Cell, int], tuple[dict[Cell, int], dict[Cell, str]]] = {}
 
     # --- the map ------------------------------------------------------------------------------------------
 
@@ -65,11 +69,19 @@ class Planner:
         return self.brain.steps(cell)
 
     def distances(self, start: Cell, limit: int = HORIZON) -> dict[Cell, int]:
-        """Steps from *start* to every cell within *limit* steps (walls only; players move)."""
+        """Steps from *start* to every cell within *limit* steps (walls only; players move); kept and shared
+        as :meth:`first_steps` keeps it: the caller must not change it."""
         return self.first_steps(start, limit)[0]
 
     def first_steps(self, start: Cell, limit: int = HORIZON) -> tuple[dict[Cell, int], dict[Cell, str]]:
-        """Like :meth:`distances`, and for every cell the first step of one shortest path to it."""
+        """Like :meth:`distances`, and for every cell the first step of one shortest path to it. The result is
+        kept (:data:`KEPT_SEARCHES`) and shared: the caller must not change it."""
+        kept = self._searches.get((start, limit))
+        if kept is not None:
+            return kept
+        if len(self._searches) >= KEPT_SEARCHES:
+            self._searches.clear()
+        steps = self.brain.steps
         dist = {start: 0}
         first = {start: "NONE"}
         queue = deque([start])
@@ -77,12 +89,14 @@ class Planner:
             cell = queue.popleft()
             d = dist[cell] + 1
             if d > limit:
-                continue
-            for direction, nxt in self.steps(cell):
+                break  # breadth first: every cell left in the queue is as far
+            via = None if cell == start else first[cell]
+            for direction, nxt in steps(cell):
                 if nxt not in dist:
                     dist[nxt] = d
-                    first[nxt] = direction if cell == start else first[cell]
+                    first[nxt] = via or direction
                     queue.append(nxt)
+        self._searches[(start, limit)] = dist, first
         return dist, first
 
     def toxicity(self, cell: Cell) -> int:
@@ -155,17 +169,18 @@ class Planner:
         or a cell next to them (*danger*: the rounds a red needs to reach each cell), counting only paths
         through such cells: the room left to run. A dead end the reds are coming into has little of it left
         while its way out still has plenty."""
+        steps, reds_need = self.brain.steps, danger.get
         dist = {start: 1}
         queue = deque([start])
         count = 0
         while queue:
             cell = queue.popleft()
             d = dist[cell]
-            if d + 1 >= danger.get(cell, 99):
+            if d + 1 >= reds_need(cell, 99):
                 continue
             count += 1
             if d < HORIZON // 2:
-                for _, nxt in self.steps(cell):
+                for _, nxt in steps(cell):
                     if nxt not in dist:
                         dist[nxt] = d + 1
                         queue.append(nxt)

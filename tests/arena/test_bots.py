@@ -337,3 +337,19 @@ def test_bot_command_plays_to_disconnect_and_names_a_server_that_speaks_no_arena
     assert done.returncode == 2
     assert done.stderr == (f"arena: 127.0.0.1:{port} does not speak the arena protocol: "
                            f"unknown command 'HTTP/1.1'\n")
+
+
+def test_smart_keeps_its_path_searches_and_they_match_fresh_ones(map_file, monkeypatch):
+    from arena import smart
+
+    brain = brain_at("smart", map_file, 2, 2)
+    planner = smart.Planner(brain)
+    dist, first = planner.first_steps((2, 2), 3)
+    assert planner.first_steps((2, 2), 3)[0] is dist
+    assert dist == smart.Planner(brain_at("smart", map_file, 2, 2)).first_steps((2, 2), 3)[0]
+    assert dist[(5, 2)] == 3 and first[(5, 2)] in ("EAST", "NORTH_EAST", "SOUTH_EAST") and (6, 2) not in dist
+    monkeypatch.setattr(smart, "KEPT_SEARCHES", 4)
+    for x in range(1, 9):
+        planner.distances((x, 1), 2)
+        assert len(planner._searches) <= 4
+    assert planner.distances((2, 2), 3) == dist
