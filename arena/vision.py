@@ -93,21 +93,24 @@ def in_cone(facing: str, vx: int, vy: int) -> bool:
 
 
 def _octant_grids(arena: Arena) -> np.ndarray:
-    """The walls eight times, flat, one ``Q×Q`` grid per octant (Q = max(W, H) + 2: the map at (1, 1) with
-    free cells around), so that every segment is walked with its major coordinate and its minor coordinate
-    both increasing. Grid ``v = 4·ymajor + 2·flip_major + flip_minor`` starts at ``v·Q²`` and holds cell
-    (major i, minor j) at ``i·Q + j``, where the major axis is y for ``ymajor`` (else x) and a flipped
-    axis counts from the far side (i → Q−1−i). Cached on the arena; :func:`visibility` marks the players'
-    cells for the length of one call."""
+    """The walls eight times, flat: one ``Q×Q`` grid per octant (Q = max(W, H) + 2: the map at (1, 1), free
+    cells around), laid out so that a segment of that octant is walked with both its coordinates growing.
+    Grid ``v = 4·ymajor + 2·flip_x + flip_y`` starts at ``v·Q²`` and holds cell (major i, minor j) at
+    ``v·Q² + i·Q + j``; the major axis is y for ``ymajor`` (else x), and a flipped axis counts from the far
+    side. :func:`_octant_cells` places map cells in it. Cached on the arena; :func:`visibility` marks the
+    players' cells for the length of one call."""
     cached: np.ndarray | None = getattr(arena, "_vision_octants", None)
     if cached is None:
         side = max(arena.width, arena.height) + 2
-        square = np.zeros((side, side), dtype=bool)
+        square = np.zeros((side, side), dtype=bool)  # [y, x]
         square[1:arena.height + 1, 1:arena.width + 1] = arena.walls
         grids = []
-        for by_major in (square.T, square):  # [major, minor]: x-major, then y-major
-            for major in (by_major, by_major[::-1]):
-                grids += [major.ravel(), major[:, ::-1].ravel()]
+        for by_major, x_axis in ((square.T, 0), (square, 1)):
+            for flip_x in (False, True):
+                for flip_y in (False, True):
+                    grid = np.flip(by_major, x_axis) if flip_x else by_major
+                    grid = np.flip(grid, 1 - x_axis) if flip_y else grid
+                    grids.append(grid.ravel())
         cached = np.concatenate(grids)
         arena._vision_octants = cached  # type: ignore[attr-defined]
     return cached
@@ -115,77 +118,63 @@ def _octant_grids(arena: Arena) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def _octant_layout(side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(base, per_x, per_y), shape (8, 1) each: map cell (x, y) is at ``base + per_x·x + per_y·y`` in the
-    eight :func:`_octant_grids` of a ``side × side`` square (x-major grids hold it at major x + 1, minor
-    y + 1, a flipped axis counting from the far side)."""
-    base, per_x, per_y = [], [], []
+    """(base, per_x, per_y), each of shape (8, 1): map cell (x, y) lies at ``base + per_x·x + per_y·y`` in the
+    eight :func:`_octant_grids` of a ``side × side`` square."""
+    rows = []
     for ymajor in (False, True):
-        for flip_major in (False, True):
-            for flip_minor in (False, True):
-                # (offset, step) of the major and the minor index per unit of x and of y
-                major = (side - 2, -1) if flip_major else (1, 1)
-                minor = (side - 2, -1) if flip_minor else (1, 1)
-                x_axis, y_axis = (minor, major) if ymajor else (major, minor)
-                variant = 4 * ymajor + 2 * flip_major + flip_minor
-                base.append(variant * side * side + major[0] * side + minor[0])
-                per_x.append(x_axis[1] * (1 if ymajor else side))
-                per_y.append(y_axis[1] * (side if ymajor else 1))
-    return tuple(np.array(v, dtype=np.int64)[:, None] for v in (base, per_x, per_y))  # type: ignore[return-value]
+        x_unit, y_unit = (1, side) if ymajor else (side, 1)
+        for flip_x in (False, True):
+            for flip_y in (False, True):
+                x0, dx = (side - 2, -1) if flip_x else (1, 1)
+                y0, dy = (side - 2, -1) if flip_y else (1, 1)
+                variant = 4 * ymajor + 2 * flip_x + flip_y
+                rows.append((variant * side * side + x0 * x_unit + y0 * y_unit, dx * x_unit, dy * y_unit))
+    base, per_x, per_y = np.array(rows, dtype=np.int64).T[:, :, None]
+    return base, per_x, per_y
 
 
-def _segments_blocked(grids: np.ndarray, side: int, ex: np.ndarray, ey: np.ndarray, a: np.ndarray,
-                      b: np.ndarray, far: np.ndarray) -> np.ndarray:
-    """True where the open segment from the eye E = (ex, ey) to the corner C = E + (a, b) is blocked (§2.7 b).
+def _segments_blocked(grids: np.ndarray, side: int, eye_cell: np.ndarray, target_cell: np.ndarray,
+                      length: np.ndarray) -> np.ndarray:
+    """True where the open segment from a viewer's eye to a corner of its target is blocked (§2.7 b).
 
-    Doubled coordinates counted from the map's top-left corner; every segment reaches at least one column
-    beyond the eye's (max(|a|, |b|) ≥ 3). ``grids``: :func:`_octant_grids` with the players' cells set.
-    ``far``: C is the target cell's corner farthest from the eye along both axes, so that the segment ends
-    inside the target's cell.
+    Each segment runs in one octant (:func:`_octant_grids`, with the players' cells set), where both its
+    coordinates grow from the eye: ``eye_cell`` and ``target_cell`` are the flat indices of the viewer's and
+    the target's cells in that octant's grid, ``length`` = (|Δx|, |Δy|) in doubled units, shape (2, S),
+    at least 3 along the major axis (the segment leaves the eye's column).
 
-    Each segment is mirrored into the octant where both coordinates grow from E, the major one (the longer
-    extent, ``big``) at least as fast as the minor one (``small``), and walked one column (two doubled units
-    of the major axis) at a time. The eye's column holds only the viewer's cell and is skipped; the
-    ``(big − 1) / 2`` columns after it are checked. On a column's left edge u the minor coordinate is
-    ``N / big`` with N an integer: the segment crosses, in the column [u, u+2], the open interiors of the
-    rows from ⌊N(u) / 2big⌋ to ⌈N(u+2) / 2big⌉ − 1 (one or two rows, since the slope is at most 1), and it
-    passes through the grid point on the left edge exactly when N(u) is a multiple of 2big: then the cells
-    below-right and above-left of that point, which the line only touches, block together. The walk
-    computes the grid index of the column's first row directly, as ⌊(2big · (column's index) + N) / 2big⌋:
-    a float64 division of integers below 2^52, so a multiple divides to an exact integer and any other
-    quotient stays at least 1/2big away from one (far more than its rounding error); truncation is the floor.
-    The last column ends at C and holds one cell, the target's exactly when ``far``: it does not block then.
+    With ``big`` the major extent and ``small`` ≤ ``big`` the minor one, the segment is walked one column
+    (two doubled units of the major axis) at a time. The eye's column holds only the viewer's cell and is
+    skipped; the ``(big − 1) / 2`` columns after it are checked. On a column's left edge the minor
+    coordinate (doubled, from the eye's cell's low edge) is ``N / big`` with N an integer: the segment
+    crosses, in the column, the open interiors of the rows from ⌊N / 2big⌋ to ⌈N' / 2big⌉ − 1 (N' on its
+    right edge: one or two rows, since the slope is at most 1), and passes through the grid point on its
+    left edge exactly when N is a multiple of 2big: then the cells below-right and above-left of that point,
+    which the line only touches, block together. Each column's first crossed cell comes from one float64
+    division, ⌊(2big · (index of the column's cell in the eye's row) + N) / 2big⌋: integers below 2^52,
+    so a multiple divides to an exact integer and any other quotient stays at least 1/2big away from one,
+    far more than its rounding error; truncation is the floor. The last column ends at the corner and holds
+    one cell: when that is the target's (the corner farthest from the eye), it does not block.
     """
-    ymajor = np.abs(b) > np.abs(a)
-    big = np.where(ymajor, b, a)
-    small = np.where(ymajor, a, b)
-    flip_major = big < 0
-    flip_minor = small < 0
-    big = np.abs(big)
-    small = np.abs(small)
-    eye_major = np.where(ymajor, ey, ex) + 2  # + 2: the grids' border
-    eye_minor = np.where(ymajor, ex, ey) + 2
-    eye_major = np.where(flip_major, 2 * side - eye_major, eye_major)
-    eye_minor = np.where(flip_minor, 2 * side - eye_minor, eye_minor)
+    big = np.maximum(length[0], length[1])
+    small = np.minimum(length[0], length[1])
     columns = big >> 1
     ends = np.cumsum(columns) - 1
     starts = ends + 1 - columns
-    # grid index of each segment's first checked column, row 0; the index grows by `side` per column
-    first = (4 * ymajor + 2 * flip_major + flip_minor) * side * side + (eye_major + 1) // 2 * side
     den = 2 * big
-    minor_step = 2 * small
-    # (den · index of the column's row 0 + N) at the left edge of every checked column, all segments in a row
-    base = first * den + eye_minor * big + small - starts * (side * den + minor_step)
+    stride = side * den + 2 * small
+    base = (eye_cell + side) * den + big + small - starts * stride
     numerator = (np.repeat(base.astype(np.float64), columns)
-                 + np.repeat((side * den + minor_step).astype(np.float64), columns)
+                 + np.repeat(stride.astype(np.float64), columns)
                  * np.arange(int(ends[-1]) + 1, dtype=np.float64))
     at_edge = numerator / np.repeat(den.astype(np.float64), columns)
     low = at_edge.astype(np.intp)
     exact = low == at_edge
+    last = eye_cell + columns * side + (small - 1) // 2
     high = np.empty_like(low)
     high[:-1] = low[1:] - side - exact[1:]
-    high[ends] = first + (columns - 1) * side + (eye_minor + small) // 2 - 1
+    high[ends] = last
     bad = grids[low] | grids[high]
-    bad[ends[far]] = False
+    bad[ends[last == target_cell]] = False
     on = np.nonzero(exact)[0]
     if len(on):
         cell = low[on]
@@ -203,42 +192,40 @@ def visibility(arena: Arena, players: list[Player], viewers: list[int] | None = 
     if len(players) < 2:
         return result
     ids = [p.id for p in players]
-    table = np.array([(p.x, p.y, *VECTORS[p.facing], p.team == "RED") for p in players], dtype=np.int64)
-    xs, ys, fx, fy, red = table.T
+    table = np.array([(p.x, p.y, *VECTORS[p.facing], p.team == "RED") for p in players], dtype=np.int64).T
+    cells, facings, red = table[:2], table[2:4], table[4]
     pairs = red[:, None] != red[None, :]
     if viewers is not None:
         pairs &= np.isin(np.array(ids), np.array(list(viewers), dtype=np.int64))[:, None]
     vi, ti = np.nonzero(pairs)
     if len(vi) == 0:
         return result
+    # every (viewer, target) pair four times, once per corner of the target's cell; doubled coordinates
     vi = np.repeat(vi, 4)
     ti = np.repeat(ti, 4)
-    corner_x = _CORNER_X[: len(vi)]
-    corner_y = _CORNER_Y[: len(vi)]
-    ex = 2 * xs[vi] + 1
-    ey = 2 * ys[vi] + 1
-    cx = 2 * xs[ti] + corner_x
-    cy = 2 * ys[ti] + corner_y
-    vx, vy = cx - ex, cy - ey
-    fxv, fyv = fx[vi], fy[vi]
-    dot = fxv * vx + fyv * vy
-    cross = fxv * vy - fyv * vx
+    v = 2 * (cells[:, ti] - cells[:, vi]) + _CORNERS[:, : len(vi)] - 1  # eye -> corner
+    f = facings[:, vi]
+    dot = f[0] * v[0] + f[1] * v[1]
+    cross = f[0] * v[1] - f[1] * v[0]
     bound = _bound_for(int(dot.max()))
     cone = (dot > 0) & (np.abs(cross) <= bound[np.maximum(dot, 0)])
-    # a corner one doubled unit from the eye's column or row edge: the line stays in the viewer's cell
-    near = (np.abs(vx) == 1) & (np.abs(vy) == 1)
-    counts = cone & near
-    walk = np.nonzero(cone & ~near)[0]
+    length = np.abs(v)
+    # a corner at most one doubled unit from the eye along both axes: the line stays in the viewer's cell
+    long = (length[0] > 1) | (length[1] > 1)
+    counts = cone & ~long
+    walk = np.nonzero(cone & long)[0]
     if len(walk):
         side = max(arena.width, arena.height) + 2
         grids = _octant_grids(arena)
         base, per_x, per_y = _octant_layout(side)
-        marks = (base + per_x * xs + per_y * ys).ravel()
-        far = (corner_x[walk] == 2) == (vx[walk] > 0)
-        far &= (corner_y[walk] == 2) == (vy[walk] > 0)
+        marks = (base + per_x * cells[0] + per_y * cells[1]).ravel()  # (octant, player) -> flat index
+        length = length[:, walk]
+        flip = v[:, walk] < 0
+        octant = (4 * (length[1] > length[0]) + 2 * flip[0] + flip[1]) * len(players)
         grids[marks] = True
         try:
-            counts[walk] = ~_segments_blocked(grids, side, ex[walk], ey[walk], vx[walk], vy[walk], far)
+            counts[walk] = ~_segments_blocked(grids, side, marks[octant + vi[walk]], marks[octant + ti[walk]],
+                                              length)
         finally:
             grids[marks] = False
     for a_, b_ in set(zip(vi[counts].tolist(), ti[counts].tolist(), strict=True)):
@@ -246,8 +233,7 @@ def visibility(arena: Arena, players: list[Player], viewers: list[int] | None = 
     return result
 
 
-_CORNER_X = np.tile(np.array([0, 2, 0, 2], dtype=np.int64), 16 * 16)
-_CORNER_Y = np.tile(np.array([0, 0, 2, 2], dtype=np.int64), 16 * 16)
+_CORNERS = np.tile(np.array([[0, 2, 0, 2], [0, 0, 2, 2]], dtype=np.int64), 16 * 16)
 
 
 def visible(arena: Arena, players: list[Player], viewer: int) -> set[int]:
