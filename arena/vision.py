@@ -203,8 +203,8 @@ def visibility(arena: Arena, players: list[Player], viewers: list[int] | None = 
     # every (viewer, target) pair four times, once per corner of the target's cell; doubled coordinates
     vi = np.repeat(vi, 4)
     ti = np.repeat(ti, 4)
-    v = 2 * (cells[:, ti] - cells[:, vi]) + _CORNERS[:, : len(vi)] - 1  # eye -> corner
-    f = facings[:, vi]
+    v = 2 * (cells.take(ti, axis=1) - cells.take(vi, axis=1)) + _CORNERS[:, : len(vi)] - 1  # eye -> corner
+    f = facings.take(vi, axis=1)
     dot = f[0] * v[0] + f[1] * v[1]
     cross = f[0] * v[1] - f[1] * v[0]
     bound = _bound_for(int(dot.max()))
