@@ -136,24 +136,37 @@ def round_messages(game: Game, index: int, seen: dict[int, set[int]], changes: S
 def round_payloads(game: Game, seen: dict[int, set[int]], changes: Sequence[RuleTeamChange],
                    wire_ids: Sequence[int]) -> list[bytes]:
     """Every player's wire bytes before round ``game.round + 1``, by player index: the same messages as
-    :func:`round_messages`, encoded, built with each player's ``SEE_PLAYER`` text made once for everyone (the
-    server's hot path)."""
+    :func:`round_messages`, encoded (the server's hot path).
+
+    Each player's ``SEE_PLAYER`` text is made once for everyone, and each team's texts once in wire-id
+    order: a player that sees no opponent gets its team's text without its own piece."""
     players = game.players
     by_wire = sorted(range(len(players)), key=wire_ids.__getitem__)
-    see = [f"SEE_PLAYER {p.x},{p.y} {p.facing} {wire_ids[p.id]}|" for p in players]
+    cells = [f"{p.x},{p.y}" for p in players]
+    see = [f"SEE_PLAYER {cells[k]} {p.facing} {wire_ids[k]}|" for k, p in enumerate(players)]
     teams = [p.team for p in players]
+    team_text: dict[str, str] = {}
+    piece = [(0, 0)] * len(players)
+    """Where player k's SEE_PLAYER text lies in its team's text."""
+    for k in by_wire:
+        text = team_text.get(teams[k], "")
+        piece[k] = (len(text), len(text) + len(see[k]))
+        team_text[teams[k]] = text + see[k]
     ordered = sorted(changes, key=lambda c: wire_ids[c.id])
     tail = "".join(f"TEAMCHANGE {c.team} {wire_ids[c.id]}|" for c in ordered) + f"START {game.round + 1}|"
     toxicity = game.arena.toxicity_rows
     out: list[bytes] = []
-    for me in players:
-        mine = me.id
-        team = me.team
-        opponents = seen.get(mine, ())
-        seen_text = "".join([see[k] for k in by_wire if k != mine and (teams[k] == team or k in opponents)])
-        energy, tox, x, y = me.energy, toxicity[me.y][me.x], me.x, me.y
-        out.append((f"SET {x},{y} {me.facing}|{seen_text}TOXIC {x},{y} {tox // 100}.{tox % 100:02d}|"
-                    f"LIFE {energy // 100}.{energy % 100:02d} {wire_ids[mine]}|{tail}").encode("ascii"))
+    for k, me in enumerate(players):
+        team = teams[k]
+        opponents = seen.get(k)
+        if opponents:
+            listed = "".join([see[j] for j in by_wire if j != k and (teams[j] == team or j in opponents)])
+        else:
+            text = team_text[team]
+            listed = text[:piece[k][0]] + text[piece[k][1]:]
+        energy, tox = me.energy, toxicity[me.y][me.x]
+        out.append((f"SET {cells[k]} {me.facing}|{listed}TOXIC {cells[k]} {tox // 100}.{tox % 100:02d}|"
+                    f"LIFE {energy // 100}.{energy % 100:02d} {wire_ids[k]}|{tail}").encode("ascii"))
     return out
 
 
