@@ -150,7 +150,9 @@ class Planner:
         danger: dict[Cell, int] = {}
         for cell, age, _ in reds:
             for c, d in self.distances(cell, HORIZON // 2).items():
-                danger[c] = min(danger.get(c, 99), max(0, d - age))
+                need = d - age if d > age else 0
+                if need < danger.get(c, 99):
+                    danger[c] = need
         if not danger:
             return self._wander()
         best, best_score = "NONE", None
@@ -192,8 +194,14 @@ class Planner:
         b = self.brain
         here = (b.x, b.y)
         dist, first = self.first_steps(here)
-        toxic_here = self.toxicity(here)
-        goal = min(dist, key=lambda c: (20 * self.toxicity(c) + dist[c] * toxic_here, dist[c]))
+        toxic_here = self.toxicity(here)  # brings the guesses up to date: read directly below
+        known, guessed = b.toxicity, self._guess
+
+        def weight(c: Cell) -> tuple[int, int]:
+            toxic = known[c] if c in known else guessed.get(c, UNKNOWN_TOXICITY)
+            return 20 * toxic + dist[c] * toxic_here, dist[c]
+
+        goal = min(dist, key=weight)
         if dist[goal] > 1:
             step = first[goal]
             if step in {d for d, _ in self.options()}:
