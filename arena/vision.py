@@ -207,15 +207,16 @@ def visibility(arena: Arena, players: list[Player], viewers: list[int] | None = 
     f = facings.take(vi, axis=1)
     dot = f[0] * v[0] + f[1] * v[1]
     cross = f[0] * v[1] - f[1] * v[0]
-    bound = _bound_for(int(dot.max()))
-    cone = (dot > 0) & (np.abs(cross) <= bound[np.maximum(dot, 0)])
+    side = max(arena.width, arena.height) + 2
+    bound = _bound_for(4 * side)  # |dot| ≤ |vx| + |vy| < 4·side
+    # where dot ≤ 0 the index counts from the table's end: those corners fail `dot > 0` anyway
+    cone = (dot > 0) & (np.abs(cross) <= bound[dot])
     length = np.abs(v)
-    # a corner at most one doubled unit from the eye along both axes: the line stays in the viewer's cell
-    long = (length[0] > 1) | (length[1] > 1)
-    counts = cone & ~long
-    walk = np.nonzero(cone & long)[0]
+    # both lengths odd: at most one doubled unit along both axes, the line stays in the viewer's cell
+    walked = cone & (length[0] + length[1] > 2)
+    counts = cone ^ walked
+    walk = np.nonzero(walked)[0]
     if len(walk):
-        side = max(arena.width, arena.height) + 2
         grids = _octant_grids(arena)
         base, per_x, per_y = _octant_layout(side)
         marks = (base + per_x * cells[0] + per_y * cells[1]).ravel()  # (octant, player) -> flat index
