@@ -97,7 +97,7 @@ def _octant_grids(arena: Arena) -> np.ndarray:
     cells around), laid out so that a segment of that octant is walked with both its coordinates growing.
     Grid ``v = 4·ymajor + 2·flip_x + flip_y`` starts at ``v·Q²`` and holds cell (major i, minor j) at
     ``v·Q² + i·Q + j``; the major axis is y for ``ymajor`` (else x), and a flipped axis counts from the far
-    side. :func:`_octant_cells` places map cells in it. Cached on the arena; :func:`visibility` marks the
+    side. :func:`_octant_layout` places map cells in it. Cached on the arena; :func:`visibility` marks the
     players' cells for the length of one call."""
     cached: np.ndarray | None = getattr(arena, "_vision_octants", None)
     if cached is None:
@@ -144,13 +144,13 @@ def _segments_blocked(grids: np.ndarray, side: int, eye_cell: np.ndarray, target
 
     With ``big`` the major extent and ``small`` ≤ ``big`` the minor one, the segment is walked one column
     (two doubled units of the major axis) at a time. The eye's column holds only the viewer's cell and is
-    skipped; the ``(big − 1) / 2`` columns after it are checked. On a column's left edge the minor
-    coordinate (doubled, from the eye's cell's low edge) is ``N / big`` with N an integer: the segment
+    skipped; the ``(big − 1) / 2`` columns after it are checked. On a column's left edge the (doubled)
+    minor coordinate is ``N / big`` with N an integer: the segment
     crosses, in the column, the open interiors of the rows from ⌊N / 2big⌋ to ⌈N' / 2big⌉ − 1 (N' on its
     right edge: one or two rows, since the slope is at most 1), and passes through the grid point on its
-    left edge exactly when N is a multiple of 2big: then the cells below-right and above-left of that point,
-    which the line only touches, block together. Each column's first crossed cell comes from one float64
-    division, ⌊(2big · (index of the column's cell in the eye's row) + N) / 2big⌋: integers below 2^52,
+    left edge exactly when N is a multiple of 2big: then the two cells at that point off the line, which it
+    only touches, block together. Each column's first crossed cell comes from one float64 division,
+    ⌊(2big · c + N) / 2big⌋ with c the grid index of the column's row 0: integers below 2^52,
     so a multiple divides to an exact integer and any other quotient stays at least 1/2big away from one,
     far more than its rounding error; truncation is the floor. The last column ends at the corner and holds
     one cell: when that is the target's (the corner farthest from the eye), it does not block.
@@ -162,6 +162,7 @@ def _segments_blocked(grids: np.ndarray, side: int, eye_cell: np.ndarray, target
     starts = ends + 1 - columns
     den = 2 * big
     stride = side * den + 2 * small
+    # 2big · c + N on every checked column's left edge, all segments one after the other
     base = (eye_cell + side) * den + big + small - starts * stride
     numerator = (np.repeat(base.astype(np.float64), columns)
                  + np.repeat(stride.astype(np.float64), columns)
@@ -169,13 +170,15 @@ def _segments_blocked(grids: np.ndarray, side: int, eye_cell: np.ndarray, target
     at_edge = numerator / np.repeat(den.astype(np.float64), columns)
     low = at_edge.astype(np.intp)
     exact = low == at_edge
+    # a column's last crossed cell: in the next column's first row, one row less where the line meets the
+    # next column at a grid point; the last column holds only the cell beside the corner
     last = eye_cell + columns * side + (small - 1) // 2
     high = np.empty_like(low)
     high[:-1] = low[1:] - side - exact[1:]
     high[ends] = last
     bad = grids[low] | grids[high]
     bad[ends[last == target_cell]] = False
-    on = np.nonzero(exact)[0]
+    on = np.nonzero(exact)[0]  # grid points on the line: the cells off it are one row and one column back
     if len(on):
         cell = low[on]
         bad[on] |= grids[cell - 1] & grids[cell - side]
