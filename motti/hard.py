@@ -18,8 +18,9 @@ order:
 4. at a fresh turn takes a certain Guerilla onto an enemy's ring cell (it makes the next window its own);
 5. times the reset: an attack that would bring the global reset is crossed first when the strike after it,
    with the attacks left, is worth it (:func:`_worth_resetting`), and left out otherwise — late in a turn,
-   or when the window would be the enemy's; nor does it choose a Defend or Guerilla that would bring it while
-   an enemy owns a ring cell of its capital (but for the last defence of rule 2);
+   or when the window would be the enemy's — unless nothing else is left to attack at a fresh turn (passing
+   for ever would stall the game); nor does it choose a Defend or Guerilla that would bring it while an enemy
+   owns a ring cell of its capital (but for the last defence of rule 2);
 6. otherwise, at the start of its turns, chooses between the medium player's best Attack, Defend and
    Guerilla by a search: each candidate is played on clones reseeded from its own ``random.Random`` — its
    whole turn, then the next player's reply turn, both played by a fast policy with the same
@@ -305,7 +306,8 @@ def _guard(game: Game, me: int) -> list[Cell]:
 
 def _timed(game: Game, me: int, crosses: list[Cell], rng: random.Random) -> list[Cell]:
     """Rule 5: put reset-bringing cells first when the window after the reset is ours, leave them out when it
-    would be the enemy's or would come too late in the turn to strike."""
+    would be the enemy's or would come too late in the turn to strike, but for a fresh turn with nothing else
+    to attack."""
     triggers = _reset_triggers(game, me)
     if not triggers:
         return crosses
@@ -314,7 +316,12 @@ def _timed(game: Game, me: int, crosses: list[Cell], rng: random.Random) -> list
         return crosses
     if _worth_resetting(game.attacks_left - 1, mine, theirs):
         return _fill(triggers[: MAX_CROSSES[Action.ATTACK]], crosses)
-    return [c for c in crosses if c not in triggers]
+    kept = [c for c in crosses if c not in triggers]
+    if kept or game.attacked:
+        return kept
+    # Nothing but the reset to attack at a fresh turn: holding it back, the player would pass for ever while
+    # the enemy, whose walls hold everything else, has no move that brings it either.
+    return crosses
 
 
 def _worth_resetting(left: int, mine: int, theirs: int) -> bool:

@@ -16,7 +16,7 @@ from motti import ai, cli, hard
 from motti.compose import Composer
 from motti.generate import generate
 from motti.mapfile import parse_map
-from motti.rules import Action, Game
+from motti.rules import Action, Game, Reset
 from motti.thinking import SOURCE, Thinker
 
 LEVEL_BUDGET = {"easy": 0, "medium": 0, "hard": 4}
@@ -164,6 +164,20 @@ def test_hard_brings_the_reset_only_with_attacks_enough_to_strike() -> None:
     early = hard.choose_action(game_of(text, reset_rule="strict", attacks=5), random.Random(1), 0)
     late = hard.choose_action(game_of(text, reset_rule="strict", attacks=3), random.Random(1), 0)
     assert early[1][0] == (2, 1) and late == ("attack", ((4, 1),))
+
+
+def test_hard_brings_the_reset_when_nothing_else_is_left_to_attack() -> None:
+    # Every cell is occupied but player 1's (1,1), which player 2 reaches only diagonally from (2,2): player 2
+    # cannot attack it, and a Guerilla onto it is encircled straight back. Player 2 owns (3,0), a ring cell of
+    # player 1's capital (2,0), so the reset hands it a window; but passing instead, as both players would
+    # for ever, never ends the game. At a fresh turn player 1 attacks (1,1) and brings the reset.
+    text = header(5, 3, [(2, 0), (4, 1)]) + ".AABB\nAaABB\n.ABBB\n"
+    for budget in (0, 4):
+        game = game_of(text, reset_rule="strict")
+        assert hard._reset_triggers(game, 1) == [(1, 1)] and hard._ring_counts(game, 1) == (0, 1)
+        assert hard.choose_action(game, random.Random(1), budget) == ("attack", ((1, 1),))
+        events = game.attack([(1, 1)], draw=0)
+        assert any(isinstance(event, Reset) for event in events)
 
 
 def test_hard_keeps_the_defence_that_does_not_hand_over_a_window() -> None:
