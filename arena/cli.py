@@ -488,6 +488,20 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def forked_bot(argv: list[str], folder: str) -> None:
+    """The body of an example bot's process forked for a tournament (:mod:`arena.tournament`): in a session
+    of its own, working in *folder* with its stdout and stderr in ``stdout.txt`` and ``stderr.txt`` there,
+    it runs ``arena ARGV`` (``bot --strategy ...``) and exits with its status, as the command would."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGHUP})  # blocked in the fork server
+    os.setsid()
+    os.chdir(folder)
+    for fd, name in ((1, "stdout.txt"), (2, "stderr.txt")):
+        target = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(target, fd)
+        os.close(target)
+    sys.exit(main(argv))
+
+
 def _print_replay(rep: replay.Replay) -> None:
     from fractions import Fraction
 

@@ -309,6 +309,8 @@ class ArenaServer:
         """Wall-clock duration of each round in milliseconds: from its first message to its moves applied."""
         self.stopped: str | None = None
         """Why the game was stopped before its end (:meth:`stop`), else None."""
+        self._finished = False
+        """True once the game is over and its table made: a late stop() changes nothing."""
         self._server: asyncio.Server | None = None
         self._seat_servers: list[asyncio.Server] = []
         self.seat_ports: list[int] = []
@@ -377,6 +379,8 @@ class ArenaServer:
         """Stop the game early (SIGINT, SIGTERM; call on the event loop): the round under way is dropped,
         every bot gets ``DISCONNECT`` and :meth:`run` returns the table so far (empty before the game
         began). Idempotent."""
+        if self._finished:  # played out: the table and the replay's final line are written, nothing to stop
+            return
         if self.stopped is None:
             self.stopped = reason
             log.warning("stopping: %s", reason)
@@ -422,6 +426,7 @@ class ArenaServer:
             while not self.playing.is_over() and not self.stopped:
                 await self._round()
             table = self._finish()
+            self._finished = True
             for observer in self.observers:
                 observer.on_end(self, table)
             return table

@@ -6,7 +6,9 @@
   ``{port}`` are replaced. Each game starts its bots at once, each in its own working folder and process
   group, with stdout and stderr kept in that folder, and each with the port of its own seat
   (:attr:`Settings.seat_ports`), so that seats and start cells follow the game seed whoever connects first;
-  when the game ends the group is stopped (SIGTERM, then SIGKILL).
+  when the game ends the group is stopped (SIGTERM, then SIGKILL). An example bot runs ``arena bot`` in a
+  process forked from a fork server of its game process that has the bots' modules imported
+  (:func:`_fork_example_bot`): it skips the interpreter's start, most of what it costs in a game.
 - :func:`schedule` picks N games per map: which bots play a game rotates so that every pair meets equally
   often as far as N allows; seats, maps and game seeds all follow ``--seed``.
 - Up to J games run at once, each an :class:`arena.server.ArenaServer` on its own free ports of 127.0.0.1,
@@ -32,6 +34,7 @@ import json
 import logging
 import math
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import random
 import re
@@ -427,11 +430,73 @@ class _Causes:
         pass
 
 
+class _Forked:
+    """An example bot's process forked from the game process's fork server (:func:`_fork_example_bot`), with
+    what the game needs of an ``asyncio.subprocess.Process``: ``pid``, ``returncode`` and ``await wait()``."""
+
+    def __init__(self, process: multiprocessing.process.BaseProcess) -> None:
+        self._process = process
+
+    @property
+    def pid(self) -> int:
+        assert self._process.pid is not None
+        return self._process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.exitcode
+
+    async def wait(self) -> int:
+        loop = asyncio.get_running_loop()
+        while (code := self._process.exitcode) is None:
+            ended: asyncio.Future[None] = loop.create_future()
+
+            def readable(ended: asyncio.Future[None] = ended) -> None:
+                if not ended.done():
+                    ended.set_result(None)
+
+            loop.add_reader(self._process.sentinel, readable)
+            try:
+                await ended
+            finally:
+                loop.remove_reader(self._process.sentinel)
+        return code
+
+
+FORK_SERVER_SPARED = {signal.SIGTERM, signal.SIGHUP}
+"""Signals the fork server of example bots never gets (blocked); its bots unblock them."""
+_forks: list[multiprocessing.context.ForkServerContext] = []
+"""The game process's fork server, once it is needed (:func:`_fork_example_bot`)."""
+
+
+def _fork_example_bot(argv: list[str], folder: Path) -> _Forked:
+    """Start ``arena ARGV`` (an example bot) as a process forked from a fork server that has the bots'
+    modules imported already: the bot skips the interpreter's start and its imports, most of what it costs
+    in a game (:func:`arena.cli.forked_bot` gives it its session, folder and output files)."""
+    if not _forks:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["arena.cli", "arena.bots", "socket"])
+        # The fork server lives in the tournament's process group: a closed terminal's SIGHUP or a SIGTERM to
+        # the group must not end it while its game process goes on (the game process stops the game; the
+        # server ends with it). Blocked, not ignored, while it starts: this process still gets them after.
+        signal.pthread_sigmask(signal.SIG_BLOCK, FORK_SERVER_SPARED)
+        try:
+            multiprocessing.forkserver.ensure_running()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, FORK_SERVER_SPARED)
+        _forks.append(context)
+    from arena.cli import forked_bot
+
+    process = _forks[0].Process(target=forked_bot, args=(argv, str(folder)), name="arena bot")
+    process.start()
+    return _Forked(process)
+
+
 @dataclass
 class _Process:
     bot: int
     seat: int
-    process: asyncio.subprocess.Process
+    process: asyncio.subprocess.Process | _Forked
     exit: int | None = None
 
 
@@ -546,10 +611,15 @@ class GameRunner:
         bot = self.config.bots[index]
         where = folder / f"{seat}-{copy_name(bot.name)}"
         where.mkdir(exist_ok=True)
-        with open(where / "stdout.txt", "wb") as out, open(where / "stderr.txt", "wb") as err:
-            process = await asyncio.create_subprocess_exec(
-                *bot.argv(port, random.Random(game_seed * 17 + seat).randrange(1 << 31)),
-                cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True)
+        argv = bot.argv(port, random.Random(game_seed * 17 + seat).randrange(1 << 31))
+        process: asyncio.subprocess.Process | _Forked
+        if bot.strategy is not None:
+            process = _fork_example_bot(argv[3:], where)
+        else:
+            with open(where / "stdout.txt", "wb") as out, open(where / "stderr.txt", "wb") as err:
+                process = await asyncio.create_subprocess_exec(
+                    *argv, cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err,
+                    start_new_session=True)
         with open(folder / BOT_GROUPS, "a", encoding="ascii") as groups:
             groups.write(f"{process.pid}\n")
         return _Process(index, seat, process)

@@ -353,3 +353,29 @@ def test_smart_keeps_its_path_searches_and_they_match_fresh_ones(map_file, monke
         planner.distances((x, 1), 2)
         assert len(planner._searches) <= 4
     assert planner.distances((2, 2), 3) == dist
+
+
+def test_a_stop_after_the_game_is_over_changes_nothing():
+    # a tournament stopping while a game that has just ended closes its connections: that game counts
+    class LateStop:
+        def on_start(self, server):
+            pass
+
+        def on_round(self, server, result, moves):
+            pass
+
+        def on_end(self, server, table):
+            server.stop("interrupted")
+
+    async def go():
+        server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20, seed=5,
+                                                     quiet_rounds=5), [LateStop()])
+        await server.start()
+        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(5), timeout_s=30))
+                for _ in range(2)]
+        table = await server.run()
+        await asyncio.gather(*bots)
+        return server, table
+
+    server, table = asyncio.run(go())
+    assert server.stopped is None and server.playing.is_over() and len(table) == 2
