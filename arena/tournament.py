@@ -475,7 +475,7 @@ def _fork_example_bot(argv: list[str], folder: Path) -> _Forked:
     in a game (:func:`arena.cli.forked_bot` gives it its session, folder and output files)."""
     if not _forks:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["arena.cli", "arena.bots", "socket"])
+        context.set_forkserver_preload(["arena.cli", "arena.bots", "arena.smart", "socket", "encodings.idna"])
         # The fork server lives in the tournament's process group: a closed terminal's SIGHUP or a SIGTERM to
         # the group must not end it while its game process goes on (the game process stops the game; the
         # server ends with it). Blocked, not ignored, while it starts: this process still gets them after.
