@@ -333,15 +333,24 @@ def _answer(brain: Brain, splitter: wire.Splitter, data: bytes) -> bytes:
     return wire.encode(*replies) if replies else b""
 
 
+ID_WAIT_S = 10.0
+"""How long ``arena bot`` waits for the server's ``ID`` after connecting: an arena server sends it at once
+(spec/arena.md §3), so silence means the port is something else."""
+
+
 def play(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
-         rng: random.Random | None = None, *, timeout_s: float | None = None) -> Brain:
+         rng: random.Random | None = None, *, timeout_s: float | None = None,
+         id_wait_s: float | None = ID_WAIT_S) -> Brain:
     """Connect, play one game with a :class:`Brain` over a blocking socket, return it when the server sends
-    DISCONNECT or closes the connection (a reset after connecting ends the game too: the server is gone).
+    DISCONNECT or closes the connection (a reset after connecting ends the game too: the server is gone;
+    ``brain.done`` tells whether DISCONNECT came).
 
     The driver of ``arena bot``: a process that plays one game needs no event loop (asyncio's import alone
     costs a bot's process more than its whole game). *timeout_s* bounds each wait for the server (TimeoutError
-    beyond it; None waits for ever). Raises BotError when the server cannot be reached or the map cannot be
-    read, wire.ProtocolError on a server message it cannot read.
+    beyond it; None waits for ever). Raises BotError when the server cannot be reached, sends no ``ID`` within
+    *id_wait_s* seconds of connecting (None: waits for ever), closes the connection before its ``ID`` (a game
+    that is full or under way turns bots away) or the map cannot be read, wire.ProtocolError on a server
+    message it cannot read.
     """
     import socket
 
@@ -352,18 +361,33 @@ def play(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
         raise _cannot_connect(host, port, exc) from None
     with conn:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as asyncio does: a MOVE goes at once
-        conn.settimeout(timeout_s)
+        waits = [t for t in (id_wait_s, timeout_s) if t is not None]
+        conn.settimeout(min(waits) if waits else None)
         splitter = wire.Splitter(limit=1 << 16)
         while not brain.done:
+            before_id = brain.id is None
             try:
                 data = conn.recv(65536)
-                if not data:
-                    break
-                answer = _answer(brain, splitter, data)
-                if answer:
-                    conn.sendall(answer)
             except ConnectionError:
+                data = b""
+            except TimeoutError:
+                if before_id and id_wait_s is not None and id_wait_s == min(waits):
+                    raise BotError(f"{host}:{port} sent no ID within {id_wait_s:g} s of connecting: "
+                                   f"is it an arena server?") from None
+                raise
+            if not data:
+                if before_id:
+                    raise BotError(f"{host}:{port} closed the connection before sending ID "
+                                   f"(a game that is full or under way turns bots away)")
                 break
+            answer = _answer(brain, splitter, data)
+            if before_id and brain.id is not None:
+                conn.settimeout(timeout_s)
+            if answer:
+                try:
+                    conn.sendall(answer)
+                except ConnectionError:
+                    break
     return brain
 
 

@@ -484,7 +484,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except wire.ProtocolError as exc:
         raise UsageError(f"{args.host}:{args.port} does not speak the arena protocol: {exc}") from None
-    print(f"bot {brain.id} ({args.strategy}): game over after round {brain.round}")
+    if brain.done:
+        print(f"bot {brain.id} ({args.strategy}): game over after round {brain.round}")
+    else:
+        print(f"bot {brain.id} ({args.strategy}): the server closed the connection in round {brain.round}, "
+              f"without DISCONNECT")
     return 0
 
 

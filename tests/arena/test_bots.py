@@ -14,7 +14,7 @@ import pytest
 from arena_helpers import small_arena
 
 from arena import protocol as wire
-from arena.bots import Brain, facing_towards, play, read_map, run_bot
+from arena.bots import BotError, Brain, facing_towards, play, read_map, run_bot
 from arena.rules import VECTORS
 from arena.server import ArenaServer, Settings
 
@@ -379,3 +379,40 @@ def test_a_stop_after_the_game_is_over_changes_nothing():
 
     server, table = asyncio.run(go())
     assert server.stopped is None and server.playing.is_over() and len(table) == 2
+
+
+def test_bot_command_names_a_silent_port_and_a_server_that_turns_it_away(capsys):
+    # A listener that never sends ID kept the bot waiting for ever; a server that closed the connection at
+    # once (its game full or under way) had the bot print "bot None (hunt): game over after round 0", exit 0.
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    expected = rf"^127.0.0.1:{port} sent no ID within 0.5 s of connecting: is it an arena server\?$"
+    with listener, pytest.raises(BotError, match=expected):
+        play("127.0.0.1", port, "hunt", random.Random(1), id_wait_s=0.5)
+    port, thread = _one_shot_server(lambda conn: None)
+    from arena.cli import main
+
+    assert main(["bot", "127.0.0.1", str(port)]) == 2
+    thread.join(30)
+    assert capsys.readouterr() == ("", f"arena: 127.0.0.1:{port} closed the connection before sending ID "
+                                       f"(a game that is full or under way turns bots away)\n")
+
+
+def test_bot_command_says_when_the_server_went_away_mid_game(map_file, capsys):
+    from arena.cli import main
+
+    def script(conn):
+        conn.sendall(f"ID 2|MAP {map_file}|SET 1,1 NORTH|START 1|".encode())
+        while b"MOVE" not in conn.recv(4096):
+            pass
+        conn.sendall(b"SET 2,2 EAST|START 2|")
+        while b"MOVE" not in conn.recv(4096):
+            pass
+
+    port, thread = _one_shot_server(script)
+    assert main(["bot", "--strategy", "random", "127.0.0.1", str(port)]) == 0
+    thread.join(30)
+    assert capsys.readouterr() == (
+        "bot 2 (random): the server closed the connection in round 2, without DISCONNECT\n", "")
