@@ -632,9 +632,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     players = args.players or min(len(entrants), 16)
     if players > len(entrants):
         raise UsageError(f"--players {players}: only {len(entrants)} bots given")
-    names = [name for name in args.maps.split(",") if name]
-    if not names or len(set(names)) != len(names):
-        raise UsageError(f"--maps {args.maps!r}: expected distinct comma-separated maps")
+    names = args.maps.split(",")
+    if "" in names or len(set(names)) != len(names):
+        raise UsageError(f"--maps {args.maps!r}: expected distinct comma-separated maps, none empty")
     maps = {}
     for name in names:
         arena = _load(name, None, players)
@@ -660,8 +660,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr, flush=True)
 
     games = len(maps) * args.games
-    show(f"tournament: {len(entrants)} bots, {games} games of {players} on {', '.join(maps)}, "
-         f"{args.jobs} at once, seed {args.seed}; results in {out}")
+    show(f"tournament: {len(entrants)} bots, {games} game{'s' if games != 1 else ''} of {players} on "
+         f"{', '.join(maps)}, {min(args.jobs, games)} at once, seed {args.seed}; results in {out}")
     t, rows = tournament.run(config, show=show)
     played = sum(1 for r in t.records if r.counts)
     heading = f"standings after {played} of {t.total} games"

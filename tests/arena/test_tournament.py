@@ -142,6 +142,29 @@ def test_a_results_folder_holding_a_tournament_is_refused(tmp_path, capsys):
     assert [p.name for p in (out / "games").iterdir()] == ["001-office-s5"]
 
 
+def test_an_empty_map_name_is_refused(tmp_path, capsys):
+    # "--maps office," dropped the empty entry silently while "--maps ," was refused.
+    from arena.cli import main
+
+    for maps in ("office,", ",field", "office,,field", ","):
+        assert main(["tournament", "hunt", "flee", "--maps", maps, "--out", str(tmp_path / "r")]) == 2
+        assert capsys.readouterr().err == (f"arena: --maps {maps!r}: expected distinct comma-separated maps, "
+                                           f"none empty\n")
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.e2e
+def test_the_first_line_counts_one_game_and_the_games_played_at_once(tmp_path, capsys):
+    # It said "1 games of 2 on office, 2 at once" for one game with --jobs 2.
+    from arena.cli import main
+
+    out = tmp_path / "r"
+    assert main(["tournament", "hunt", "flee", "--games", "1", "--jobs", "2", "--seed", "3",
+                 "--move-ms", "100", "--prep-ms", "50", "--out", str(out)]) == 0
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first == f"tournament: 2 bots, 1 game of 2 on office, 1 at once, seed 3; results in {out}"
+
+
 def test_a_seat_is_hung_after_rounds_of_silence_not_after_one_slow_last_move():
     # A bot that missed only the last round's deadline was once recorded as "hung".
     def silent(since: int | None) -> Diagnostics:
