@@ -286,7 +286,8 @@ def schedule(n_bots: int, maps: Sequence[str], games: int, players: int, seed: i
 @dataclass
 class SeatResult:
     """One bot in one game: seat, wire id, exact points, rank, how it left BLUE, catches, its status
-    (:data:`STATUSES`), the exit status of its process (None: stopped by the tournament) and the server's
+    (:data:`STATUSES`), the exit status of its process (None: stopped by the tournament, with the signal that
+    ended it in ``killed``: "SIGTERM", or "SIGKILL" when it outlived SIGTERM) and the server's
     :class:`Diagnostics`."""
 
     bot: int
@@ -299,6 +300,7 @@ class SeatResult:
     catches: int = 0
     status: str = OK
     exit: int | None = None
+    killed: str | None = None
     diagnostics: Diagnostics | None = None
 
     def as_json(self, entrants: Sequence[Bot]) -> dict[str, object]:
@@ -306,6 +308,7 @@ class SeatResult:
                 "points": f"{self.points.numerator}/{self.points.denominator}",
                 "shown": format_points(self.points), "rank": self.rank, "switch_round": self.switch_round,
                 "cause": self.cause, "catches": self.catches, "status": self.status, "exit": self.exit,
+                "killed": self.killed,
                 "diagnostics": self.diagnostics.as_json() if self.diagnostics else None}
 
 
@@ -498,11 +501,14 @@ class _Process:
     seat: int
     process: asyncio.subprocess.Process | _Forked
     exit: int | None = None
+    killed: str | None = None
+    """The signal that ended the process when it did not end by itself: "SIGTERM" or "SIGKILL"."""
 
 
 async def _stop_group(proc: _Process) -> None:
     """Give a bot's process STOP_GRACE_S to end by itself (keeping its exit status), then SIGTERM its process
-    group, wait STOP_GRACE_S more, then SIGKILL what is left of the group."""
+    group, wait STOP_GRACE_S more, then SIGKILL what is left of the group. ``proc.exit`` is the exit status
+    when the process ended by itself, else None and ``proc.killed`` names the signal that ended it."""
     process = proc.process
     try:
         proc.exit = await asyncio.wait_for(process.wait(), STOP_GRACE_S)
@@ -513,6 +519,8 @@ async def _stop_group(proc: _Process) -> None:
             os.killpg(process.pid, sig)
         except (ProcessLookupError, PermissionError):
             break
+        if proc.exit is None and process.returncode is None:
+            proc.killed = sig.name
         if sig == signal.SIGTERM:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), STOP_GRACE_S)
@@ -596,7 +604,7 @@ class GameRunner:
         for proc in processes:
             for result in record.seats:
                 if result.seat == proc.seat:
-                    result.exit = proc.exit
+                    result.exit, result.killed = proc.exit, proc.killed
                     if result.status == LEFT and proc.exit not in (None, 0):
                         result.status = CRASHED
         return record

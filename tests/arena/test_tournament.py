@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import csv
 import itertools
@@ -25,6 +26,8 @@ from arena.tournament import (
     Scheduled,
     SeatResult,
     TournamentError,
+    _Process,
+    _stop_group,
     format_standings,
     parse_bots,
     schedule,
@@ -165,6 +168,20 @@ def test_the_first_line_counts_one_game_and_the_games_played_at_once(tmp_path, c
     assert first == f"tournament: 2 bots, 1 game of 2 on office, 1 at once, seed 3; results in {out}"
 
 
+@pytest.mark.slow
+def test_stopping_a_bot_records_the_signal_that_ended_it():
+    # A bot the tournament had to stop had only "exit": null in standings.json.
+    async def stopped(command: str) -> tuple[int | None, str | None]:
+        process = await asyncio.create_subprocess_shell(command, start_new_session=True)
+        proc = _Process(bot=0, seat=0, process=process)
+        await _stop_group(proc)
+        return proc.exit, proc.killed
+
+    assert asyncio.run(stopped("exit 5")) == (5, None)
+    assert asyncio.run(stopped("sleep 60")) == (None, "SIGTERM")
+    assert asyncio.run(stopped("trap '' TERM; sleep 60; sleep 60")) == (None, "SIGKILL")
+
+
 def test_a_seat_is_hung_after_rounds_of_silence_not_after_one_slow_last_move():
     # A bot that missed only the last round's deadline was once recorded as "hung".
     def silent(since: int | None) -> Diagnostics:
@@ -253,6 +270,8 @@ def test_small_tournament_with_a_crash_a_hang_and_a_bot_that_never_connects(tmp_
         crash = next(s for s in game["seats"] if s["bot"] == names[3])
         assert crash["exit"] == 3 and crash["diagnostics"]["left_round"] == 1
         hang = next(s for s in game["seats"] if s["bot"] == names[4])
+        assert (hang["exit"], hang["killed"]) == (None, "SIGTERM")  # it was once just "exit": null
+        assert all(s["killed"] is None for s in game["seats"] if s["bot"] not in (names[4], names[5]))
         assert hang["diagnostics"]["silent_since"] == 1 and hang["diagnostics"]["missing"] == game["rounds"]
         folder = out / game["folder"]
         rep = replay.load(folder / "replay.jsonl")
