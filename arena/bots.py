@@ -349,8 +349,8 @@ def play(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
     costs a bot's process more than its whole game). *timeout_s* bounds each wait for the server (TimeoutError
     beyond it; None waits for ever). Raises BotError when the server cannot be reached, sends no ``ID`` within
     *id_wait_s* seconds of connecting (None: waits for ever), closes the connection before its ``ID`` (a game
-    that is full or under way turns bots away) or the map cannot be read, wire.ProtocolError on a server
-    message it cannot read.
+    that is full, under way or stopping turns bots away) or the map cannot be read, wire.ProtocolError on a
+    server message it cannot read.
     """
     import socket
 
@@ -378,7 +378,7 @@ def play(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
             if not data:
                 if before_id:
                     raise BotError(f"{host}:{port} closed the connection before sending ID "
-                                   f"(a game that is full or under way turns bots away)")
+                                   f"(a game that is full, under way or stopping turns bots away)")
                 break
             answer = _answer(brain, splitter, data)
             if before_id and brain.id is not None:

@@ -397,7 +397,7 @@ def test_bot_command_names_a_silent_port_and_a_server_that_turns_it_away(capsys)
     assert main(["bot", "127.0.0.1", str(port)]) == 2
     thread.join(30)
     assert capsys.readouterr() == ("", f"arena: 127.0.0.1:{port} closed the connection before sending ID "
-                                       f"(a game that is full or under way turns bots away)\n")
+                                       f"(a game that is full, under way or stopping turns bots away)\n")
 
 
 def test_bot_command_says_when_the_server_went_away_mid_game(map_file, capsys):
