@@ -292,7 +292,8 @@ class SeatResult:
 
     bot: int
     seat: int
-    id: int
+    id: int | None
+    """The wire id; None for a bot that had not joined when its game was stopped before round 1."""
     points: Fraction = Fraction(0)
     rank: int = 0
     switch_round: int | None = None
@@ -577,6 +578,7 @@ class GameRunner:
         server = ArenaServer(cfg.maps[game.map], settings, [writer, causes])
         processes: list[_Process] = []
         ids: dict[int, int] = {}
+        absent: set[int] = set()
         watch = asyncio.ensure_future(self._watch(server))
         try:
             await server.start()
@@ -584,12 +586,17 @@ class GameRunner:
             for seat, index in enumerate(game.seats):
                 port = server.seat_ports[seat]
                 processes.append(await self._start_bot(folder, seat, index, port, game.seed))
-            await self._seat(server, processes, running, ids)
+            await self._seat(server, processes, running, ids, absent)
             table = await running
             record.rounds = server.game.round if server.game else 0
             record.stopped = server.stopped
-            if server.game is not None:  # else stopped while its bots were starting
+            if server.game is not None:
                 self._seat_results(record, game, server, table, ids, causes)
+            else:  # stopped while its bots were starting: each seat's bot, whether it had joined, its exit
+                joined = {seat: wire_id for seat, wire_id in ids.items() if seat not in absent}
+                record.seats = [SeatResult(p.bot, p.seat, joined.get(p.seat),
+                                           status=OK if p.seat in joined else NEVER_JOINED)
+                                for p in processes]
         except (ServerError, OSError) as exc:
             record.error = str(exc)
             log.warning("game %d: %s", game.number, exc)
@@ -633,12 +640,12 @@ class GameRunner:
         return _Process(index, seat, process)
 
     async def _seat(self, server: ArenaServer, processes: list[_Process],
-                    running: asyncio.Future[list[TableRow]], ids: dict[int, int]) -> None:
+                    running: asyncio.Future[list[TableRow]], ids: dict[int, int], absent: set[int]) -> None:
         """Wait until every seat is taken: by its bot joining through the seat's port (*ids*: seat -> wire
-        id), or by an idle body (:meth:`ArenaServer.add_absent`) when the bot's process has ended or
-        ``connect_ms`` has passed first (also for a bot that joined and left before the game began)."""
+        id), or by an idle body (:meth:`ArenaServer.add_absent`, the seat then in *absent*) when the bot's
+        process has ended or ``connect_ms`` has passed first (also for a bot that joined and left before the
+        game began)."""
         end = time.monotonic() + self.config.connect_ms / 1000
-        absent: set[int] = set()
         while not running.done() and server.waiting_for:
             joined = server.joined_seats
             for proc in processes:

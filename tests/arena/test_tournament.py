@@ -377,8 +377,8 @@ def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path, w
     assert sorted(line for line in stderr.splitlines() if "stopped" in line or "count" in line) == sorted(
         f"game #{g['game']} office, seed {g['seed']}: stopped: interrupted (does not count)" for g in cut)
     for game in cut:  # the game under way was cut short; begun, its replay ends with the table so far
-        if not (out / game["folder"] / "replay.jsonl").exists():
-            assert game["seats"] == []  # stopped while its bots were starting
+        if not (out / game["folder"] / "replay.jsonl").exists():  # stopped while its bots were starting
+            assert sorted(s["bot"] for s in game["seats"]) == ["flee", "hunt", "random"]
             continue
         rep = replay.load(out / game["folder"] / "replay.jsonl")
         assert rep.final["stopped"] == "interrupted" and replay.verify(rep).ok
@@ -413,13 +413,23 @@ def test_a_closed_terminal_stops_the_tournament_and_its_bots(tmp_path):
     proc = _tournament(["hunt", "sleep 600 # {port}", "--games", "4", "--jobs", "2", "--seed", "3",
                         "--connect-ms", "120000"], out, start_new_session=True)
     _wait_for_sleepers(proc.pid, tmp_path, 2)
+    end = time.monotonic() + 60
+    while sum(" joined " in log.read_text() for log in out.glob("games/*/server.log")) < 2:
+        assert time.monotonic() < end, "hunt did not join"
+        time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGHUP)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 129, stderr
     assert _left_behind(proc.pid, tmp_path) == []
     assert "Traceback" not in stderr
     assert stdout.startswith("standings after 0 of 4 games (hung up)\n")
-    assert json.loads((out / "standings.json").read_text())["stopped"] == "hung up"
+    data = json.loads((out / "standings.json").read_text())
+    assert data["stopped"] == "hung up"
+    # stopped before round 1, a game still says how each seat's bot ended (its seats were once left empty)
+    assert len(data["games"]) == 2
+    for game in data["games"]:
+        seats = {s["bot"]: (s["status"], s["exit"], s["killed"]) for s in game["seats"]}
+        assert seats == {"hunt": ("ok", 0, None), "sleep 600 #": ("never connected", None, "SIGTERM")}
 
 
 @pytest.mark.e2e
