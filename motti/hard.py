@@ -45,7 +45,7 @@ from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Cell, Game, Reset
 
 #: An action in ``Game.apply`` form, e.g. ``("attack", ((3, 4),))``.
 Move = tuple[Any, ...]
-#: Simulations of the search per decision at the start of a turn (about 1 s of CPU on a 20x15 map here).
+#: Simulations of the search per decision at the start of a turn (about 0.6-0.7 s of CPU on a 20x15 map here).
 DEFAULT_BUDGET = 288
 #: Land cells up to which the search runs its whole budget (a default 20x15 map has about 200).
 SEARCH_LAND = 600

@@ -191,6 +191,18 @@ def test_hard_keeps_the_defence_that_does_not_hand_over_a_window() -> None:
     assert hard.choose_action(game, random.Random(1), 0) == ("defend", ((2, 1),))
 
 
+def test_hard_defends_its_capital_when_every_defence_brings_the_reset() -> None:
+    # Player 2's wall (3,1) is a ring cell of player 1's free capital (2,1) and reaches nothing else of player
+    # 1's; occupying the capital leaves nobody a cell to take, so every defence brings the reset and hands
+    # player 2 a window. Player 2's Guerilla onto the free capital would be surer: hard defends all the same
+    # (docs/motti.md, the hard level).
+    text = header(5, 3, [(2, 1), (4, 1)]) + ".a..b\n.aaBb\n.a..b\n"
+    game = game_of(text, reset_rule="strict")
+    move = hard.choose_action(game, random.Random(1), 0)
+    assert move == ("defend", ((2, 1),))
+    assert hard._gives_window(game, 1, move)
+
+
 def test_a_strike_guards_its_own_capital_with_the_spare_crosses() -> None:
     # Right after a reset player 1 owns two ring cells of player 2's capital (4,2), and player 2 owns (1,0),
     # a ring cell of player 1's capital (0,0): the strike's crosses are the two ring cells, then its capital.
