@@ -282,8 +282,11 @@ class _Parser:
     def computer_line(self, lineno: int, text: str, players: int) -> tuple[int, str]:
         """``computer K LEVEL``: a player 1..players and a level of :data:`LEVELS`."""
         tokens = _tokens(text)
-        if len(tokens) != 3 or not re.fullmatch(r"[0-9]+", tokens[1][1]) or tokens[2][1] not in LEVELS:
-            column = tokens[1][0] if len(tokens) > 1 else len(text) + 1
+        # The column of the first argument that is wrong, missing (the end of the line) or extra.
+        bad = [column for index, (column, word) in enumerate(tokens[1:3])
+               if not (re.fullmatch(r"[0-9]+", word) if index == 0 else word in LEVELS)]
+        if bad or len(tokens) != 3:
+            column = bad[0] if bad else tokens[3][0] if len(tokens) > 3 else len(text) + 1
             raise self.error(lineno, column, f"expected 'computer K {'|'.join(LEVELS)}'")
         player = int(tokens[1][1])
         if not 1 <= player <= players:

@@ -236,7 +236,11 @@ def test_the_state_lines_round_trip_and_name_their_errors() -> None:
     lines = text.splitlines()
     for old, bad, error in (
         ("reset-rule strict", "reset-rule loose", "12: expected 'reset-rule strict|empty'"),
-        ("computer 2 hard", "computer 2 expert", "10: expected 'computer K easy|medium|hard'"),
+        ("computer 2 hard", "computer 2 expert", "12: expected 'computer K easy|medium|hard'"),
+        ("computer 2 hard", "computer x hard", "10: expected 'computer K easy|medium|hard'"),
+        ("computer 2 hard", "computer 2", "11: expected 'computer K easy|medium|hard'"),
+        ("computer 2 hard", "computer", "9: expected 'computer K easy|medium|hard'"),
+        ("computer 2 hard", "computer 2 hard hard", "17: expected 'computer K easy|medium|hard'"),
         ("computer 2 hard", "computer 3 hard", "10: expected a player 1 to 2, found 3"),
         ("max-turns 90", "max-turns 0", "11: max-turns must be at least 1, found 0"),
         ("max-turns 90", "turns 2", "1: a second 'turns' line"),
