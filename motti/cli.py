@@ -295,6 +295,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     bad = sorted(player for player in computer if player > board.players)
     if bad:
         raise UsageError(f"--computer: no player {bad[0]} (the map has {board.players})")
+    out = sorted(player for player in args.computer if player not in game.alive)
+    if out:
+        # Out already (eliminated in a resumed game, or left out by -p): as for a player string.
+        alive = ", ".join(map(str, game.alive))
+        raise UsageError(f"--computer: player {out[0]} is out of this game (players left: {alive}); "
+                         "name only those")
     levels = computer_levels(computer, args.level)
     if args.headless:
         return _run_headless(args, game, levels, random.Random(f"{seed}:computer"))

@@ -184,3 +184,30 @@ def test_headless_status_holds_the_last_announcement_and_turn(tmp_path):
     # The whole of P2's land changes hands: its capital captured, the other 8 cells divided as encircled.
     cells = [[x, y, "captured" if (x, y) == (3, 1) else "encircled"] for y in range(3) for x in range(3, 6)]
     assert status["last_turn"] == {"player": 1, "action": "guerilla", "cells": cells, "reset": False}
+
+
+THREE = """\
+motti-map 1
+size 9 3
+players 3
+{capital3}grid
+aaabbb{ccc}
+aaabbb{ccc}
+aaabbb{ccc}
+"""
+
+
+@pytest.mark.parametrize(("text", "argv"), [
+    # player 3 left out by -p, then eliminated in a saved game
+    (THREE.format(capital3="capital 1 0 1\ncapital 2 4 1\ncapital 3 7 1\n", ccc="ccc"), ["-p", "2"]),
+    (THREE.format(capital3="capital 1 0 1\ncapital 2 4 1\neliminated 3\n", ccc="..."), []),
+])
+def test_computer_naming_a_player_who_is_out_is_an_error(tmp_path, text, argv):
+    (tmp_path / "three.map").write_text(text)
+    done = motti(tmp_path, "three.map", "--computer", "1,3:hard,2", "--headless", "--max-turns", "2", *argv)
+    assert done.returncode == 2
+    assert done.stderr == ("motti: --computer: player 3 is out of this game (players left: 1, 2); name only "
+                           "those\n")
+    done = motti(tmp_path, "three.map", "--computer", "1,2", "--headless", "--max-turns", "2", "--seed", "1",
+                 *argv)
+    assert done.returncode == 0, done.stderr
