@@ -340,8 +340,6 @@ def _print_table(table: list[TableRow], rounds: int, stopped: str | None = None)
     print(format_table(table))
 
 
-
-
 async def _run_server(server: ArenaServer, extra: Sequence[Callable[[], Awaitable[object]]] = (),
                       spectators: Spectators | None = None) -> tuple[list[TableRow], int | None]:
     """Start *server*, then the coroutines made by *extra* (so that none is made when the port is busy), and

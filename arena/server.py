@@ -146,8 +146,7 @@ def round_payloads(game: Game, seen: dict[int, set[int]], changes: Sequence[Rule
     see = [f"SEE_PLAYER {cells[k]} {p.facing} {wire_ids[k]}|" for k, p in enumerate(players)]
     teams = [p.team for p in players]
     team_text: dict[str, str] = {}
-    piece = [(0, 0)] * len(players)
-    """Where player k's SEE_PLAYER text lies in its team's text."""
+    piece = [(0, 0)] * len(players)  # where player k's SEE_PLAYER text lies in its team's text
     for k in by_wire:
         text = team_text.get(teams[k], "")
         piece[k] = (len(text), len(text) + len(see[k]))
