@@ -128,11 +128,15 @@ class Bot:
     spec: str
     strategy: str | None
 
+    def arena_args(self, port: int, seed: int) -> list[str]:
+        """The ``arena`` arguments that play this example bot for a server on 127.0.0.1:*port*."""
+        assert self.strategy is not None, "a command, not an example bot"
+        return ["bot", "--strategy", self.strategy, "--seed", str(seed), HOST, str(port)]
+
     def argv(self, port: int, seed: int) -> list[str]:
         """The command that starts this bot for a server on 127.0.0.1:*port*."""
         if self.strategy is not None:
-            return [sys.executable, "-m", "arena", "bot", "--strategy", self.strategy, "--seed", str(seed),
-                    HOST, str(port)]
+            return [sys.executable, "-m", "arena", *self.arena_args(port, seed)]
         return ["/bin/sh", "-c", self.spec.replace("{host}", HOST).replace("{port}", str(port))]
 
 
@@ -626,15 +630,15 @@ class GameRunner:
         bot = self.config.bots[index]
         where = folder / f"{seat}-{copy_name(bot.name)}"
         where.mkdir(exist_ok=True)
-        argv = bot.argv(port, random.Random(game_seed * 17 + seat).randrange(1 << 31))
+        bot_seed = random.Random(game_seed * 17 + seat).randrange(1 << 31)
         process: asyncio.subprocess.Process | _Forked
         if bot.strategy is not None:
-            process = _fork_example_bot(argv[3:], where)
+            process = _fork_example_bot(bot.arena_args(port, bot_seed), where)
         else:
             with open(where / "stdout.txt", "wb") as out, open(where / "stderr.txt", "wb") as err:
                 process = await asyncio.create_subprocess_exec(
-                    *argv, cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err,
-                    start_new_session=True)
+                    *bot.argv(port, bot_seed), cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out,
+                    stderr=err, start_new_session=True)
         with open(folder / BOT_GROUPS, "a", encoding="ascii") as groups:
             groups.write(f"{process.pid}\n")
         return _Process(index, seat, process)
