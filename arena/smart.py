@@ -23,10 +23,8 @@ turn (the cone is 179°, §2.7).
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from arena.bots import Brain
+from arena.bots import VECTORS, Brain, facing_towards
 
 Cell = tuple[int, int]
 
@@ -47,7 +45,8 @@ one)."""
 ROOM = 60
 """Cells of room left to run (:meth:`Planner.territory`) beyond which more room is worth nothing more when
 fleeing (weighed 2 each: being out of reach this round, 100 a step up to :data:`SAFE`, comes first)."""
-DIRS = ("NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST")
+DIRS = tuple(VECTORS)
+"""The eight directions clockwise from NORTH."""
 KEPT_SEARCHES = 512
 """Path searches kept for later rounds (:meth:`Planner.first_steps`): the walls never change, and the same few
 cells (its own, the opponents') come back round after round."""
@@ -242,7 +241,7 @@ class Planner:
             score = towards.get(cell, 10 ** 4) * 10 + _chebyshev(cell, (tx, ty)) + b.rng.random()
             if best_score is None or score < best_score:
                 best, best_score = direction, score
-        dx, dy = _VECTORS.get(best, (0, 0))
+        dx, dy = VECTORS.get(best, (0, 0))
         return best, _facing(tx - here[0] - dx, ty - here[1] - dy, b.facing)
 
     def _heading(self, cell: Cell, age: int) -> Cell:
@@ -277,20 +276,13 @@ class Planner:
         return best, _sweep(b.facing, best)
 
 
-_VECTORS = {d: v for d, v in zip(DIRS, ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)),
-                                  strict=True)}
-
-
 def _chebyshev(a: Cell, b: Cell) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def _facing(dx: int, dy: int, keep: str) -> str:
     """The facing closest in angle to (dx, dy); *keep* for (0, 0)."""
-    if dx == 0 and dy == 0:
-        return keep
-    return max(DIRS, key=lambda d: (_VECTORS[d][0] * dx + _VECTORS[d][1] * dy)
-               / (_VECTORS[d][0] ** 2 + _VECTORS[d][1] ** 2) ** 0.5)
+    return keep if dx == 0 and dy == 0 else facing_towards(dx, dy)
 
 
 def _sweep(facing: str, moving: str) -> str:
