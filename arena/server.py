@@ -28,7 +28,7 @@ import random
 import re
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -133,39 +133,69 @@ def round_messages(game: Game, index: int, seen: dict[int, set[int]], changes: S
     return out
 
 
+class _Texts(dict[Any, str]):
+    """Wire texts made on first use and kept: ``make(key)`` gives the text of *key*."""
+
+    def __init__(self, make: Callable[[Any], str]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> str:
+        text = self[key] = self.make(key)
+        return text
+
+
+_HUNDREDTHS = _Texts(wire.format_hundredths)
+"""Energy values (hundredths) as the wire writes them: 9873 -> "98.73"."""
+
+
+def _toxic_texts(arena: Arena) -> _Texts:
+    """``TOXIC x,y value|`` of every cell (x, y) of *arena*, made on first use and kept on the arena."""
+    texts: _Texts | None = getattr(arena, "_toxic_texts", None)
+    if texts is None:
+        rows = arena.toxicity_rows
+
+        def toxic(cell: tuple[int, int]) -> str:
+            x, y = cell
+            return f"TOXIC {x},{y} {wire.format_hundredths(rows[y][x])}|"
+
+        texts = _Texts(toxic)
+        arena._toxic_texts = texts  # type: ignore[attr-defined]
+    return texts
+
+
+@functools.lru_cache(maxsize=16)
+def _wire_order(wire_ids: tuple[int, ...]) -> list[int]:
+    """Player indices sorted by wire id."""
+    return sorted(range(len(wire_ids)), key=wire_ids.__getitem__)
+
+
 def round_payloads(game: Game, seen: dict[int, set[int]], changes: Sequence[RuleTeamChange],
                    wire_ids: Sequence[int]) -> list[bytes]:
     """Every player's wire bytes before round ``game.round + 1``, by player index: the same messages as
     :func:`round_messages`, encoded (the server's hot path).
 
     Each player's ``SEE_PLAYER`` text is made once for everyone, and each team's texts once in wire-id
-    order: a player that sees no opponent gets its team's text without its own piece."""
+    order: a player that sees no opponent gets its team's text without its own piece. The ``TOXIC`` text of
+    a cell and the wire text of an energy value are made once and kept."""
     players = game.players
-    by_wire = sorted(range(len(players)), key=wire_ids.__getitem__)
-    cells = [f"{p.x},{p.y}" for p in players]
-    see = [f"SEE_PLAYER {cells[k]} {p.facing} {wire_ids[k]}|" for k, p in enumerate(players)]
+    by_wire = _wire_order(tuple(wire_ids))
+    see = [f"SEE_PLAYER {p.x},{p.y} {p.facing} {wire_ids[k]}|" for k, p in enumerate(players)]
     teams = [p.team for p in players]
-    team_text: dict[str, str] = {}
-    piece = [(0, 0)] * len(players)  # where player k's SEE_PLAYER text lies in its team's text
-    for k in by_wire:
-        text = team_text.get(teams[k], "")
-        piece[k] = (len(text), len(text) + len(see[k]))
-        team_text[teams[k]] = text + see[k]
+    team_text = {team: "".join([see[k] for k in by_wire if teams[k] == team]) for team in set(teams)}
     ordered = sorted(changes, key=lambda c: wire_ids[c.id])
-    tail = "".join(f"TEAMCHANGE {c.team} {wire_ids[c.id]}|" for c in ordered) + f"START {game.round + 1}|"
-    toxicity = game.arena.toxicity_rows
+    tail = "".join([f"TEAMCHANGE {c.team} {wire_ids[c.id]}|" for c in ordered]) + f"START {game.round + 1}|"
+    toxic = _toxic_texts(game.arena)
     out: list[bytes] = []
     for k, me in enumerate(players):
         team = teams[k]
         opponents = seen.get(k)
         if opponents:
             listed = "".join([see[j] for j in by_wire if j != k and (teams[j] == team or j in opponents)])
-        else:
-            text = team_text[team]
-            listed = text[:piece[k][0]] + text[piece[k][1]:]
-        energy, tox = me.energy, toxicity[me.y][me.x]
-        out.append((f"SET {cells[k]} {me.facing}|{listed}TOXIC {cells[k]} {tox // 100}.{tox % 100:02d}|"
-                    f"LIFE {energy // 100}.{energy % 100:02d} {wire_ids[k]}|{tail}").encode("ascii"))
+        else:  # a SEE_PLAYER text names its player's id: it is in its team's text once
+            listed = team_text[team].replace(see[k], "", 1)
+        out.append(f"SET {me.x},{me.y} {me.facing}|{listed}{toxic[me.x, me.y]}LIFE {_HUNDREDTHS[me.energy]} "
+                   f"{wire_ids[k]}|{tail}".encode("ascii"))
     return out
 
 
