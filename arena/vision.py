@@ -27,10 +27,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from arena.rules import VECTORS, Arena, Player
+from arena.rules import DIRECTIONS, RED, VECTORS, Arena, Player
 
-_WALL = -1
-_FREE = -2
+_FACING = {facing: k for k, facing in enumerate(DIRECTIONS)}
+_FACING_XY = np.array([VECTORS[facing] for facing in DIRECTIONS], dtype=np.int64).T  # (2, 8): (fx, fy)
 
 
 @lru_cache(maxsize=1)
@@ -92,52 +92,64 @@ def in_cone(facing: str, vx: int, vy: int) -> bool:
     return dot > 0 and abs(cross) <= int(_bound_for(dot)[dot])
 
 
-def _octant_grids(arena: Arena) -> np.ndarray:
-    """The walls eight times, flat: one ``Q×Q`` grid per octant (Q = max(W, H) + 2: the map at (1, 1), free
-    cells around), laid out so that a segment of that octant is walked with both its coordinates growing.
-    Grid ``v = 4·ymajor + 2·flip_x + flip_y`` starts at ``v·Q²`` and holds cell (major i, minor j) at
-    ``v·Q² + i·Q + j``; the major axis is y for ``ymajor`` (else x), and a flipped axis counts from the far
-    side. :func:`_octant_layout` places map cells in it. Cached on the arena; :func:`visibility` marks the
-    players' cells for the length of one call."""
-    cached: np.ndarray | None = getattr(arena, "_vision_octants", None)
-    if cached is None:
-        side = max(arena.width, arena.height) + 2
+class _Board:
+    """What vision needs of one map, made once and cached on the arena (:func:`_board`).
+
+    ``side``: Q = max(W, H) + 2. ``grids``: the walls eight times, flat: one ``Q×Q`` grid per octant (the map
+    at (1, 1), free cells around), laid out so that a segment of that octant is walked with both its
+    coordinates growing. Grid ``v = 4·ymajor + 2·flip_x + flip_y`` starts at ``v·Q²`` and holds cell
+    (major i, minor j) at ``v·Q² + i·Q + j``; the major axis is y for ``ymajor`` (else x), and a flipped axis
+    counts from the far side; :func:`visibility` marks the players' cells for the length of one call.
+    ``place``: shape (8, H·W), where map cell (x, y) lies in each octant's grid (column ``y·W + x``).
+    ``bound``: the cone table of :func:`_bound_for`, long enough for every dot product on the map.
+    """
+
+    def __init__(self, arena: Arena) -> None:
+        width, height = arena.width, arena.height
+        self.side = side = max(width, height) + 2
         square = np.zeros((side, side), dtype=bool)  # [y, x]
-        square[1:arena.height + 1, 1:arena.width + 1] = arena.walls
-        grids = []
+        square[1:height + 1, 1:width + 1] = arena.walls
+        grids: list[np.ndarray] = []
+        places: list[np.ndarray] = []
+        ys, xs = np.divmod(np.arange(width * height, dtype=np.int64), width)
         for by_major, x_axis in ((square.T, 0), (square, 1)):
+            x_unit, y_unit = (side, 1) if x_axis == 0 else (1, side)
             for flip_x in (False, True):
                 for flip_y in (False, True):
                     grid = np.flip(by_major, x_axis) if flip_x else by_major
                     grid = np.flip(grid, 1 - x_axis) if flip_y else grid
                     grids.append(grid.ravel())
-        cached = np.concatenate(grids)
-        arena._vision_octants = cached  # type: ignore[attr-defined]
-    return cached
+                    column = side - 2 - xs if flip_x else xs + 1
+                    row = side - 2 - ys if flip_y else ys + 1
+                    places.append(len(places) * side * side + column * x_unit + row * y_unit)
+        self.grids = np.concatenate(grids)
+        self.place = np.array(places)
+        self.bound = _bound_for(4 * side)  # |dot| ≤ |vx| + |vy| < 4·side
 
 
-@lru_cache(maxsize=8)
-def _octant_layout(side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(base, per_x, per_y), each of shape (8, 1): map cell (x, y) lies at ``base + per_x·x + per_y·y`` in the
-    eight :func:`_octant_grids` of a ``side × side`` square."""
-    rows = []
-    for ymajor in (False, True):
-        x_unit, y_unit = (1, side) if ymajor else (side, 1)
-        for flip_x in (False, True):
-            for flip_y in (False, True):
-                x0, dx = (side - 2, -1) if flip_x else (1, 1)
-                y0, dy = (side - 2, -1) if flip_y else (1, 1)
-                variant = 4 * ymajor + 2 * flip_x + flip_y
-                rows.append((variant * side * side + x0 * x_unit + y0 * y_unit, dx * x_unit, dy * y_unit))
-    base, per_x, per_y = np.array(rows, dtype=np.int64).T[:, :, None]
-    return base, per_x, per_y
+def _board(arena: Arena) -> _Board:
+    board: _Board | None = getattr(arena, "_vision_board", None)
+    if board is None:
+        board = _Board(arena)
+        arena._vision_board = board  # type: ignore[attr-defined]
+    return board
+
+
+@lru_cache(maxsize=32)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int], list[int]]:
+    """Every ordered pair (viewer, target) of n players, four times each (once per corner of the target's
+    cell): (viewer indices, target indices, (2, 4·n·(n−1)) offsets eye → corner in doubled units, and the
+    pairs' viewer and target indices once each as lists)."""
+    viewer, target = np.nonzero(~np.eye(n, dtype=bool))
+    offsets = np.tile(np.array([[-1, 1, -1, 1], [-1, -1, 1, 1]], dtype=np.int64), len(viewer))
+    return np.repeat(viewer, 4), np.repeat(target, 4), offsets, viewer.tolist(), target.tolist()
 
 
 def _segments_blocked(grids: np.ndarray, side: int, eye_cell: np.ndarray, target_cell: np.ndarray,
                       length: np.ndarray) -> np.ndarray:
     """True where the open segment from a viewer's eye to a corner of its target is blocked (§2.7 b).
 
-    Each segment runs in one octant (:func:`_octant_grids`, with the players' cells set), where both its
+    Each segment runs in one octant (:class:`_Board` grids, with the players' cells set), where both its
     coordinates grow from the eye: ``eye_cell`` and ``target_cell`` are the flat indices of the viewer's and
     the target's cells in that octant's grid, ``length`` = (|Δx|, |Δy|) in doubled units, shape (2, S),
     at least 3 along the major axis (the segment leaves the eye's column).
@@ -155,33 +167,39 @@ def _segments_blocked(grids: np.ndarray, side: int, eye_cell: np.ndarray, target
     far more than its rounding error; truncation is the floor. The last column ends at the corner and holds
     one cell: when that is the target's (the corner farthest from the eye), it does not block.
     """
-    big = np.maximum(length[0], length[1])
+    columns = np.maximum(length[0], length[1]) >> 1
     small = np.minimum(length[0], length[1])
-    columns = big >> 1
-    ends = np.cumsum(columns) - 1
+    ends = np.add.accumulate(columns)
+    total = int(ends[-1])
+    ends -= 1
     starts = ends + 1 - columns
+    big = columns * 2.0 + 1  # odd: from the eye's centre to a corner
     den = 2 * big
-    stride = side * den + 2 * small
-    # 2big · c + N on every checked column's left edge, all segments one after the other
+    stride = side * den + 2.0 * small
+    # 2big · c + N on every checked column's left edge, all segments one after the other, and one column
+    # more after the last segment's (its value is never used: it makes `high` a view)
     base = (eye_cell + side) * den + big + small - starts * stride
-    numerator = (np.repeat(base.astype(np.float64), columns)
-                 + np.repeat(stride.astype(np.float64), columns)
-                 * np.arange(int(ends[-1]) + 1, dtype=np.float64))
-    at_edge = numerator / np.repeat(den.astype(np.float64), columns)
+    spare = columns.copy()
+    spare[-1] += 1
+    at_edge = ((np.repeat(base, spare) + np.repeat(stride, spare) * np.arange(total + 1.0))
+               / np.repeat(den, spare))
     low = at_edge.astype(np.intp)
     exact = low == at_edge
     # a column's last crossed cell: in the next column's first row, one row less where the line meets the
     # next column at a grid point; the last column holds only the cell beside the corner
+    high = low - exact
+    high -= side
+    high = high[1:]
     last = eye_cell + columns * side + (small - 1) // 2
-    high = np.empty_like(low)
-    high[:-1] = low[1:] - side - exact[1:]
     high[ends] = last
-    bad = grids[low] | grids[high]
+    low = low[:total]
+    bad = grids.take(low) | grids.take(high)
     bad[ends[last == target_cell]] = False
-    on = np.nonzero(exact)[0]  # grid points on the line: the cells off it are one row and one column back
+    # grid points on the line: the cells off it are one row and one column back
+    on = exact[:total].nonzero()[0]
     if len(on):
-        cell = low[on]
-        bad[on] |= grids[cell - 1] & grids[cell - side]
+        cell = low.take(on)
+        bad[on] |= grids.take(cell - 1) & grids.take(cell - side)
     return np.logical_or.reduceat(bad, starts)
 
 
@@ -192,52 +210,49 @@ def visibility(arena: Arena, players: list[Player], viewers: list[int] | None = 
     to these ids (None = all). Returns {viewer id: set of seen opponent ids} for every player.
     """
     result: dict[int, set[int]] = {p.id: set() for p in players}
-    if len(players) < 2:
+    reds = [p.team == RED for p in players]
+    if all(reds) or not any(reds):
         return result
-    ids = [p.id for p in players]
-    table = np.array([(p.x, p.y, *VECTORS[p.facing], p.team == "RED") for p in players], dtype=np.int64).T
-    cells, facings, red = table[:2], table[2:4], table[4]
-    pairs = red[:, None] != red[None, :]
+    n = len(players)
+    board = _board(arena)
+    table = np.array([[p.x for p in players], [p.y for p in players], [_FACING[p.facing] for p in players],
+                      reds], dtype=np.int64)
+    cells = table[:2]
+    vi, ti, offsets, pair_viewer, pair_target = _pairs(n)
+    opposed = table[3].take(vi) != table[3].take(ti)
     if viewers is not None:
-        pairs &= np.isin(np.array(ids), np.array(list(viewers), dtype=np.int64))[:, None]
-    vi, ti = np.nonzero(pairs)
-    if len(vi) == 0:
-        return result
+        wanted = set(viewers)
+        opposed &= np.array([p.id in wanted for p in players]).take(vi)
     # every (viewer, target) pair four times, once per corner of the target's cell; doubled coordinates
-    vi = np.repeat(vi, 4)
-    ti = np.repeat(ti, 4)
-    v = 2 * (cells.take(ti, axis=1) - cells.take(vi, axis=1)) + _CORNERS[:, : len(vi)] - 1  # eye -> corner
-    f = facings.take(vi, axis=1)
+    v = cells.take(ti, axis=1)
+    v -= cells.take(vi, axis=1)
+    v *= 2
+    v += offsets  # eye -> corner
+    f = _FACING_XY.take(table[2].take(vi), axis=1)
     dot = f[0] * v[0] + f[1] * v[1]
     cross = f[0] * v[1] - f[1] * v[0]
-    side = max(arena.width, arena.height) + 2
-    bound = _bound_for(4 * side)  # |dot| ≤ |vx| + |vy| < 4·side
     # where dot ≤ 0 the index counts from the table's end: those corners fail `dot > 0` anyway
-    cone = (dot > 0) & (np.abs(cross) <= bound[dot])
+    counts = opposed & (dot > 0) & (np.abs(cross) <= board.bound.take(dot))
     length = np.abs(v)
     # both lengths odd: at most one doubled unit along both axes, the line stays in the viewer's cell
-    walked = cone & (length[0] + length[1] > 2)
-    counts = cone ^ walked
-    walk = np.nonzero(walked)[0]
+    walk = (counts & (length[0] + length[1] > 2)).nonzero()[0]
     if len(walk):
-        grids = _octant_grids(arena)
-        base, per_x, per_y = _octant_layout(side)
-        marks = (base + per_x * cells[0] + per_y * cells[1]).ravel()  # (octant, player) -> flat index
-        length = length[:, walk]
-        flip = v[:, walk] < 0
-        octant = (4 * (length[1] > length[0]) + 2 * flip[0] + flip[1]) * len(players)
+        grids = board.grids
+        length = length.take(walk, axis=1)
+        flip = v.take(walk, axis=1) < 0
+        octant = (length[1] > length[0]) * (4 * n) + flip[0] * (2 * n) + flip[1] * n
+        # (octant, player) -> the player's cell in that octant's grid
+        marks = board.place.take(cells[1] * arena.width + cells[0], axis=1).ravel()
         grids[marks] = True
         try:
-            counts[walk] = ~_segments_blocked(grids, side, marks[octant + vi[walk]], marks[octant + ti[walk]],
-                                              length)
+            counts[walk] = ~_segments_blocked(grids, board.side, marks.take(octant + vi.take(walk)),
+                                              marks.take(octant + ti.take(walk)), length)
         finally:
             grids[marks] = False
-    for a_, b_ in set(zip(vi[counts].tolist(), ti[counts].tolist(), strict=True)):
-        result[ids[a_]].add(ids[b_])
+    ids = [p.id for p in players]
+    for k in set((counts.nonzero()[0] >> 2).tolist()):
+        result[ids[pair_viewer[k]]].add(ids[pair_target[k]])
     return result
-
-
-_CORNERS = np.tile(np.array([[0, 2, 0, 2], [0, 0, 2, 2]], dtype=np.int64), 16 * 16)
 
 
 def visible(arena: Arena, players: list[Player], viewer: int) -> set[int]:

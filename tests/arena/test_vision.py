@@ -7,6 +7,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from arena.mapfile import arena_from_text, find_map, load_arena
 from arena.rules import BLUE, DIRECTIONS, RED, VECTORS, Arena, Player
@@ -144,3 +146,25 @@ def test_vectorised_agrees_with_plain_on_the_big_map():
         fast = visibility(arena, players)
         for p in players:
             assert fast[p.id] == visible_plain(arena, players, p.id)
+
+
+@st.composite
+def _boards(draw):
+    """A small board (walls anywhere, often in diagonal pairs that make cracks) and 2..10 players on it."""
+    w, h = draw(st.integers(2, 11)), draw(st.integers(2, 11))
+    walls = np.array(draw(st.lists(st.lists(st.booleans(), min_size=w, max_size=w), min_size=h, max_size=h)),
+                     dtype=bool).reshape(h, w)
+    free = [(x, y) for y in range(h) for x in range(w) if not walls[y, x]]
+    assume(len(free) >= 2)
+    cells = draw(st.lists(st.sampled_from(free), min_size=2, max_size=min(10, len(free)), unique=True))
+    players = [Player(i, x, y, draw(st.sampled_from(DIRECTIONS)), draw(st.sampled_from([RED, BLUE])))
+               for i, (x, y) in enumerate(cells)]
+    return Arena(walls, np.ones((h, w), dtype=np.int16)), players
+
+
+@settings(max_examples=300, deadline=None)
+@given(_boards())
+def test_vectorised_agrees_with_plain_hypothesis(case):
+    arena, players = case
+    fast = visibility(arena, players)
+    assert fast == {p.id: visible_plain(arena, players, p.id) for p in players}
