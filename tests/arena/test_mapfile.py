@@ -7,9 +7,13 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import ndimage
 
 from arena import maptext
 from arena.mapfile import MapError, arena_from_text, find_map, load_arena, normalised_text, validate
+from arena.rules import Arena
 from common.data import shipped_dir
 
 SHIPPED = ["corridors", "field", "maze", "metropolis", "office"]
@@ -185,3 +189,20 @@ def test_shipped_big_map_is_at_least_200_by_200():
 
 def test_shipped_set_is_complete():
     assert sorted(p.stem for p in shipped_dir("arena").glob("*.map")) == SHIPPED
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda w: st.lists(st.lists(st.booleans(), min_size=w, max_size=w),
+                                                     min_size=1, max_size=12)))
+def test_connectivity_agrees_with_scipy_labelling(rows):
+    walls = np.array(rows, dtype=bool)
+    arena = Arena(walls=walls, toxicity=np.ones(walls.shape, dtype=np.int16), name="random")
+    labels, count = ndimage.label(~walls)
+    if count <= 1:
+        validate(arena, 1 if count else 0)
+        return
+    first = labels.flat[np.flatnonzero(labels)[0]]
+    ys, xs = np.nonzero((labels != first) & ~walls)
+    with pytest.raises(MapError) as info:
+        validate(arena, 1)
+    assert (info.value.line, info.value.col) == (int(ys[0]) + 1, int(xs[0]) + 1)
