@@ -474,13 +474,12 @@ class _Forked:
 FORK_SERVER_SPARED = {signal.SIGTERM, signal.SIGHUP}
 """Signals the fork server of example bots never gets (blocked); its bots unblock them."""
 _forks: list[multiprocessing.context.ForkServerContext] = []
-"""The game process's fork server, once it is needed (:func:`_fork_example_bot`)."""
+"""The game process's fork server (:func:`_start_fork_server`)."""
 
 
-def _fork_example_bot(argv: list[str], folder: Path) -> _Forked:
-    """Start ``arena ARGV`` (an example bot) as a process forked from a fork server that has the bots'
-    modules imported already: the bot skips the interpreter's start and its imports, most of what it costs
-    in a game (:func:`arena.cli.forked_bot` gives it its session, folder and output files)."""
+def _start_fork_server() -> multiprocessing.context.ForkServerContext:
+    """The game process's fork server of example bots, started on the first call (the game process starts
+    it as it begins, so that its imports overlap the game's preparation)."""
     if not _forks:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["arena.cli", "arena.bots", "arena.smart", "socket", "encodings.idna"])
@@ -493,9 +492,16 @@ def _fork_example_bot(argv: list[str], folder: Path) -> _Forked:
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, FORK_SERVER_SPARED)
         _forks.append(context)
+    return _forks[0]
+
+
+def _fork_example_bot(argv: list[str], folder: Path) -> _Forked:
+    """Start ``arena ARGV`` (an example bot) as a process forked from a fork server that has the bots'
+    modules imported already: the bot skips the interpreter's start and its imports, most of what it costs
+    in a game (:func:`arena.cli.forked_bot` gives it its session, folder and output files)."""
     from arena.cli import forked_bot
 
-    process = _forks[0].Process(target=forked_bot, args=(argv, str(folder)), name="arena bot")
+    process = _start_fork_server().Process(target=forked_bot, args=(argv, str(folder)), name="arena bot")
     process.start()
     return _Forked(process)
 
@@ -714,6 +720,8 @@ def _start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], paren
         return flag.value.decode() or (_stopping[0] if _stopping else None)
 
     _runner = GameRunner(config, stop_reason)
+    if any(bot.strategy is not None for bot in config.bots):
+        _start_fork_server()
 
 
 def _stop_game_process(signum: int, frame: FrameType | None) -> None:
