@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-from collections import deque
 
 from arena import STRATEGIES
 from arena import protocol as wire
@@ -81,6 +80,21 @@ class Seen:
         return f"Seen(x={self.x}, y={self.y}, round={self.round})"
 
 
+class Neighbours(dict[tuple[int, int], tuple[tuple[int, int], ...]]):
+    """``neighbours[cell]``: the cells one step from *cell* (:meth:`Brain.steps`), worked out the first time
+    a search asks (a plain dictionary look-up after that: path searches ask thousands of times a round)."""
+
+    def __init__(self, brain: Brain) -> None:
+        super().__init__()
+        self.brain = brain
+
+    def __missing__(self, cell: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+        found = tuple(nxt for _, nxt in self.brain.steps(cell))
+        if self.brain.walls is not None:
+            self[cell] = found
+        return found
+
+
 class Brain:
     """Sans-I/O bot: ``handle(message)`` returns the messages to send back (§3); raises BotError when the
     ``MAP`` file cannot be read.
@@ -122,6 +136,9 @@ class Brain:
         self.planner: Planner | None = None
         """The ``smart`` strategy's planner (:mod:`arena.smart`), made on its first decision."""
         self._steps: dict[tuple[int, int], list[tuple[str, tuple[int, int]]]] = {}
+        self.neighbours = Neighbours(self)
+        """The cells one step away from a cell, ``neighbours[cell]`` (:meth:`steps` without directions), for
+        the path searches."""
 
     # --- protocol -------------------------------------------------------------------------------------------
 
@@ -204,23 +221,26 @@ class Brain:
 
     def distances(self, sources: list[tuple[int, int]], limit: int | None = None, *,
                   around_self: bool = True) -> dict[tuple[int, int], int]:
-        """Moves from any of *sources* to the cells around (movement rules of §2.4, players ignored).
+        """Moves from any of *sources* to the cells around (movement rules of §2.4, players ignored), in the
+        order a breadth-first search reaches them.
 
         The search stops beyond *limit* moves and, with *around_self*, once the bot's own cell and its
         neighbours are labelled."""
         dist = {s: 0 for s in sources if self._free(*s)}
-        queue = deque(dist)
         here = (self.x, self.y) if around_self else None
-        steps = self.steps
-        while queue:
-            cell = queue.popleft()
-            d = dist[cell] + 1
+        neighbours = self.neighbours
+        layer, d = list(dist), 0
+        while layer:  # one distance at a time: the cells of *layer* are d moves away
+            d += 1
             if (limit is not None and d > limit) or (here in dist and d > dist[here] + 2):
                 break
-            for _, nxt in steps(cell):
-                if nxt not in dist:
-                    dist[nxt] = d
-                    queue.append(nxt)
+            reached = []
+            for cell in layer:
+                for nxt in neighbours[cell]:
+                    if nxt not in dist:
+                        dist[nxt] = d
+                        reached.append(nxt)
+            layer = reached
         return dist
 
     def choose(self) -> tuple[str, str]:

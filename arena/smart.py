@@ -22,8 +22,6 @@ turn (the cone is 179°, §2.7).
 
 from __future__ import annotations
 
-from collections import deque
-
 from arena.bots import VECTORS, Brain, facing_towards
 
 Cell = tuple[int, int]
@@ -80,21 +78,22 @@ class Planner:
             return kept
         if len(self._searches) >= KEPT_SEARCHES:
             self._searches.clear()
-        steps = self.brain.steps
         dist = {start: 0}
         first = {start: "NONE"}
-        queue = deque([start])
-        while queue:
-            cell = queue.popleft()
-            d = dist[cell] + 1
-            if d > limit:
-                break  # breadth first: every cell left in the queue is as far
-            via = None if cell == start else first[cell]
-            for direction, nxt in steps(cell):
-                if nxt not in dist:
-                    dist[nxt] = d
-                    first[nxt] = via or direction
-                    queue.append(nxt)
+        layer = []
+        for direction, nxt in self.steps(start) if limit > 0 else ():
+            dist[nxt], first[nxt] = 1, direction
+            layer.append(nxt)
+        neighbours = self.brain.neighbours
+        for d in range(2, limit + 1):  # breadth first, one distance at a time: *layer* is d - 1 steps away
+            reached = []
+            for cell in layer:
+                via = first[cell]
+                for nxt in neighbours[cell]:
+                    if nxt not in dist:
+                        dist[nxt], first[nxt] = d, via
+                        reached.append(nxt)
+            layer = reached
         self._searches[(start, limit)] = dist, first
         return dist, first
 
@@ -170,21 +169,21 @@ class Planner:
         or a cell next to them (*danger*: the rounds a red needs to reach each cell), counting only paths
         through such cells: the room left to run. A dead end the reds are coming into has little of it left
         while its way out still has plenty."""
-        steps, reds_need = self.brain.steps, danger.get
-        dist = {start: 1}
-        queue = deque([start])
+        neighbours, reds_need = self.brain.neighbours, danger.get
+        seen = {start}
+        layer = [start]
         count = 0
-        while queue:
-            cell = queue.popleft()
-            d = dist[cell]
-            if d + 1 >= reds_need(cell, 99):
-                continue
-            count += 1
-            if d < HORIZON // 2:
-                for _, nxt in steps(cell):
-                    if nxt not in dist:
-                        dist[nxt] = d + 1
-                        queue.append(nxt)
+        for d in range(1, HORIZON // 2 + 1):  # breadth first: the cells of *layer* are reached in d rounds
+            ahead = [cell for cell in layer if d + 1 < reds_need(cell, 99)]
+            count += len(ahead)
+            if d == HORIZON // 2:
+                break
+            layer = []
+            for cell in ahead:
+                for nxt in neighbours[cell]:
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        layer.append(nxt)
         return count
 
     def _wander(self) -> tuple[str, str]:

@@ -12,6 +12,8 @@ import threading
 
 import pytest
 from arena_helpers import small_arena
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena import protocol as wire
 from arena.bots import BotError, Brain, facing_towards, play, read_map, run_bot
@@ -416,3 +418,53 @@ def test_bot_command_says_when_the_server_went_away_mid_game(map_file, capsys):
     thread.join(30)
     assert capsys.readouterr() == (
         "bot 2 (random): the server closed the connection in round 2, without DISCONNECT\n", "")
+
+
+def queue_search(brain: Brain, sources, limit, here=None, first_steps=False):
+    """A plain breadth-first search with a queue, as the bots' searches were first written: the reference
+    their layer-by-layer searches must match, cell for cell and in the same order (the bots' choices among
+    equal cells follow that order)."""
+    from collections import deque
+
+    dist = {s: 0 for s in sources}
+    first = {s: "NONE" for s in sources}
+    queue = deque(dist)
+    while queue:
+        cell = queue.popleft()
+        d = dist[cell] + 1
+        if (limit is not None and d > limit) or (here in dist and d > dist[here] + 2):
+            break
+        for direction, nxt in brain.steps(cell):
+            if nxt not in dist:
+                dist[nxt] = d
+                first[nxt] = direction if cell in sources else first[cell]
+                queue.append(nxt)
+    return (dist, first) if first_steps else dist
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(3, 9), st.integers(3, 9), st.data())
+def test_layered_searches_match_a_queue_search_cell_for_cell_in_order(width, height, data):
+    from arena.smart import HORIZON, Planner
+
+    rows = data.draw(st.lists(st.lists(st.booleans(), min_size=width, max_size=width), min_size=height,
+                              max_size=height))
+    brain = Brain("smart", random.Random(1))
+    brain.walls = tuple(tuple(row) for row in rows)
+    free = [(x, y) for y in range(height) for x in range(width) if not rows[y][x]]
+    if not free:
+        return
+    sources = data.draw(st.lists(st.sampled_from(free), min_size=1, max_size=3, unique=True))
+    limit = data.draw(st.none() | st.integers(0, 12))
+    brain.x, brain.y = data.draw(st.sampled_from(free))
+    here = (brain.x, brain.y)
+    found = brain.distances(sources, limit)
+    assert list(found.items()) == list(queue_search(brain, sources, limit, here).items())
+    found = brain.distances(sources, limit, around_self=False)
+    assert list(found.items()) == list(queue_search(brain, sources, limit).items())
+    planner = Planner(brain)
+    start, depth = sources[0], HORIZON if limit is None else limit
+    dist, first = planner.first_steps(start, depth)
+    want_dist, want_first = queue_search(brain, [start], depth, first_steps=True)
+    assert list(dist.items()) == list(want_dist.items())
+    assert first == want_first
