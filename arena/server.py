@@ -36,7 +36,7 @@ from typing import Any, Protocol
 
 from arena import protocol as wire
 from arena.mapfile import normalised_text
-from arena.rules import RED, REFUSALS, Arena, Game, RoundResult, format_points
+from arena.rules import RED, REFUSALS, START_ENERGY, Arena, Game, RoundResult, format_points
 from arena.rules import TeamChange as RuleTeamChange
 from arena.vision import visibility
 
@@ -145,8 +145,11 @@ class _Texts(dict[Any, str]):
         return text
 
 
-_HUNDREDTHS = _Texts(wire.format_hundredths)
-"""Energy values (hundredths) as the wire writes them: 9873 -> "98.73"."""
+@functools.cache
+def _energy_texts() -> list[str]:
+    """Every energy value a player can have (hundredths, 0 … START_ENERGY) as the wire writes it:
+    ``_energy_texts()[9873]`` = "98.73"."""
+    return [wire.format_hundredths(energy) for energy in range(START_ENERGY + 1)]
 
 
 def _toxic_texts(arena: Arena) -> _Texts:
@@ -177,7 +180,7 @@ def round_payloads(game: Game, seen: dict[int, set[int]], changes: Sequence[Rule
 
     Each player's ``SEE_PLAYER`` text is made once for everyone, and each team's texts once in wire-id
     order: a player that sees no opponent gets its team's text without its own piece. The ``TOXIC`` text of
-    a cell and the wire text of an energy value are made once and kept."""
+    a cell and the wire texts of the energy values are made once and kept."""
     players = game.players
     by_wire = _wire_order(tuple(wire_ids))
     see = [f"SEE_PLAYER {p.x},{p.y} {p.facing} {wire_ids[k]}|" for k, p in enumerate(players)]
@@ -186,6 +189,7 @@ def round_payloads(game: Game, seen: dict[int, set[int]], changes: Sequence[Rule
     ordered = sorted(changes, key=lambda c: wire_ids[c.id])
     tail = "".join([f"TEAMCHANGE {c.team} {wire_ids[c.id]}|" for c in ordered]) + f"START {game.round + 1}|"
     toxic = _toxic_texts(game.arena)
+    energies = _energy_texts()
     out: list[bytes] = []
     for k, me in enumerate(players):
         team = teams[k]
@@ -194,7 +198,8 @@ def round_payloads(game: Game, seen: dict[int, set[int]], changes: Sequence[Rule
             listed = "".join([see[j] for j in by_wire if j != k and (teams[j] == team or j in opponents)])
         else:  # a SEE_PLAYER text names its player's id: it is in its team's text once
             listed = team_text[team].replace(see[k], "", 1)
-        out.append(f"SET {me.x},{me.y} {me.facing}|{listed}{toxic[me.x, me.y]}LIFE {_HUNDREDTHS[me.energy]} "
+        energy = energies[me.energy] if 0 <= me.energy <= START_ENERGY else wire.format_hundredths(me.energy)
+        out.append(f"SET {me.x},{me.y} {me.facing}|{listed}{toxic[me.x, me.y]}LIFE {energy} "
                    f"{wire_ids[k]}|{tail}".encode("ascii"))
     return out
 
