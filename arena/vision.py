@@ -145,9 +145,88 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int], list[
     return np.repeat(viewer, 4), np.repeat(target, 4), offsets, viewer.tolist(), target.tolist()
 
 
-def _segments_blocked(grids: np.ndarray, side: int, eye_cell: np.ndarray, target_cell: np.ndarray,
+class _Rays:
+    """The cells that segments cross, per shape, relative to the eye: a table shared by every map of one
+    ``side`` Q up to :data:`_TABLE_SIDE` (their octant grids have rows of Q cells).
+
+    A segment walked in its octant (both coordinates growing from the eye, :class:`_Board`) is, in doubled
+    units, ``(big, small)`` with both odd and ``3 ≤ big``, ``small ≤ big``; its shape's key is
+    ``c · width + h`` with ``c = (big − 1) / 2`` the columns it crosses after the eye's and
+    ``h = (small − 1) / 2`` the row of its last cell. The eye is always at its cell's centre, so the cells a
+    shape crosses lie at fixed offsets ``i · Q + j`` (column i after the eye's, row j) from the eye's cell.
+    On column i's left edge the (doubled) minor coordinate is ``N / big`` with ``N = big + (2i − 1) · small``:
+    the segment crosses, in column i, the open interiors of the rows from ⌊N / 2big⌋ to ⌈N' / 2big⌉ − 1
+    (N' on its right edge: one or two rows, since the slope is at most 1), and passes through the grid point
+    on its left edge exactly when N is a multiple of 2big: then the two cells at that point off the line,
+    which it only touches, block together. The last column holds one cell, row h, beside the corner.
+
+    Each shape's entries, from ``start[key]``, ``count[key]`` of them: first its last cell, then the other
+    cells it crosses, then its grid points as the pairs of cells off the line; an entry blocks when both of
+    its cells ``a`` and ``b`` do (a crossed cell is both). ``last[key]`` is the last cell's offset.
+    """
+
+    def __init__(self, side: int) -> None:
+        self.width = width = max(side - 3, 1) + 1  # c ≤ Q − 3: a map's cells are at most Q − 3 apart
+        c, h = np.divmod(np.arange(width * width, dtype=np.int64), width)
+        self.last = c * side + h
+        keys = np.flatnonzero((c >= 1) & (h <= c))
+        c, h = c.take(keys), h.take(keys)
+        column_key = np.repeat(keys, c)  # every checked column of every shape
+        i = np.arange(len(column_key)) - np.repeat(np.add.accumulate(c) - c, c) + 1
+        big = 2 * (column_key // width) + 1
+        small = 2 * (column_key % width) + 1
+        n = big + (2 * i - 1) * small
+        low = n // (2 * big)
+        exact = n % (2 * big) == 0
+        inner = i < (big >> 1)  # the last column holds only the last cell
+        high = np.empty_like(low)
+        high[:-1] = low[1:] - exact[1:]  # the next column's first row, one less at a grid point
+        two = inner & (high > low)
+        entry_key = np.concatenate([keys, column_key[inner], column_key[two], column_key[exact]])
+        crossed = [c * side + h, (i * side + low)[inner], (i * side + high)[two]]
+        order = np.argsort(entry_key, kind="stable")  # the last cell first in each shape's entries
+        self.a = np.concatenate([*crossed, (i * side + low - 1)[exact]]).astype(np.int32).take(order)
+        self.b = np.concatenate([*crossed, ((i - 1) * side + low)[exact]]).astype(np.int32).take(order)
+        self.count = np.bincount(entry_key, minlength=width * width)
+        self.start = np.add.accumulate(self.count) - self.count
+
+
+_TABLE_SIDE = 64
+"""Maps up to this side Q (every shipped map but metropolis) look their segments up in a ray table
+(:class:`_Rays`: at most about 120 000 entries, 1 MB, made in about 10 ms once per process); bigger maps
+walk their segments column by column, which costs less there than a table's memory."""
+
+
+@lru_cache(maxsize=4)
+def _rays(side: int) -> _Rays:
+    return _Rays(side)
+
+
+def _blocked_by_table(grids: np.ndarray, rays: _Rays, eye_cell: np.ndarray, target_cell: np.ndarray,
                       length: np.ndarray) -> np.ndarray:
-    """True where the open segment from a viewer's eye to a corner of its target is blocked (§2.7 b).
+    """True where the open segment from a viewer's eye to a corner of its target is blocked (§2.7 b), the
+    segments looked up in the ray table (:class:`_Rays`); the arguments as for :func:`_blocked_by_columns`.
+
+    All segments' entries one after the other; the last cell does not block when it is the target's (the
+    corner farthest from the eye)."""
+    key = (np.maximum(length[0], length[1]) >> 1) * rays.width + (np.minimum(length[0], length[1]) >> 1)
+    count = rays.count.take(key)
+    ends = np.add.accumulate(count)
+    first = ends - count
+    at = np.arange(int(ends[-1])) + np.repeat(rays.start.take(key) - first, count)
+    eye = np.repeat(eye_cell, count)
+    a = eye + rays.a.take(at)
+    b = eye + rays.b.take(at)
+    # the target's cell as a segment's last one: looked up where no cell is ever set instead (the last
+    # cell of the grids, a corner of the free ring around the map)
+    a[first[(target_cell - eye_cell) == rays.last.take(key)]] = len(grids) - 1
+    return np.logical_or.reduceat(grids.take(a) & grids.take(b), first)
+
+
+def _blocked_by_columns(grids: np.ndarray, side: int, eye_cell: np.ndarray, target_cell: np.ndarray,
+                      length: np.ndarray) -> np.ndarray:
+    """True where the open segment from a viewer's eye to a corner of its target is blocked (§2.7 b), the
+    segments walked column by column (maps over :data:`_TABLE_SIDE`; smaller ones: :func:`_blocked_by_table`).
 
     Each segment runs in one octant (:class:`_Board` grids, with the players' cells set), where both its
     coordinates grow from the eye: ``eye_cell`` and ``target_cell`` are the flat indices of the viewer's and
@@ -245,8 +324,12 @@ def visibility(arena: Arena, players: list[Player], viewers: list[int] | None = 
         marks = board.place.take(cells[1] * arena.width + cells[0], axis=1).ravel()
         grids[marks] = True
         try:
-            counts[walk] = ~_segments_blocked(grids, board.side, marks.take(octant + vi.take(walk)),
-                                              marks.take(octant + ti.take(walk)), length)
+            eye, target = marks.take(octant + vi.take(walk)), marks.take(octant + ti.take(walk))
+            if board.side <= _TABLE_SIDE:
+                blocked = _blocked_by_table(grids, _rays(board.side), eye, target, length)
+            else:
+                blocked = _blocked_by_columns(grids, board.side, eye, target, length)
+            counts[walk] = ~blocked
         finally:
             grids[marks] = False
     ids = [p.id for p in players]

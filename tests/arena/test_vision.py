@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import random
+from unittest import mock
 
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from arena import vision
 from arena.mapfile import arena_from_text, find_map, load_arena
 from arena.rules import BLUE, DIRECTIONS, RED, VECTORS, Arena, Player
 from arena.vision import in_cone, tan_cone, visibility, visible, visible_plain
@@ -165,6 +167,10 @@ def _boards(draw):
 @settings(max_examples=300, deadline=None)
 @given(_boards())
 def test_vectorised_agrees_with_plain_hypothesis(case):
+    """Both ways of following the segments: the ray table (maps up to _TABLE_SIDE, as these) and the
+    column walk (bigger maps, here forced)."""
     arena, players = case
-    fast = visibility(arena, players)
-    assert fast == {p.id: visible_plain(arena, players, p.id) for p in players}
+    plain = {p.id: visible_plain(arena, players, p.id) for p in players}
+    assert visibility(arena, players) == plain
+    with mock.patch.object(vision, "_TABLE_SIDE", 0):
+        assert visibility(arena, players) == plain
