@@ -28,7 +28,7 @@ import random
 import re
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -133,18 +133,6 @@ def round_messages(game: Game, index: int, seen: dict[int, set[int]], changes: S
     return out
 
 
-class _Texts(dict[Any, str]):
-    """Wire texts made on first use and kept: ``make(key)`` gives the text of *key*."""
-
-    def __init__(self, make: Callable[[Any], str]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: Any) -> str:
-        text = self[key] = self.make(key)
-        return text
-
-
 @functools.cache
 def _energy_texts() -> list[str]:
     """Every energy value a player can have (hundredths, 0 … START_ENERGY) as the wire writes it:
@@ -152,17 +140,24 @@ def _energy_texts() -> list[str]:
     return [wire.format_hundredths(energy) for energy in range(START_ENERGY + 1)]
 
 
-def _toxic_texts(arena: Arena) -> _Texts:
-    """``TOXIC x,y value|`` of every cell (x, y) of *arena*, made on first use and kept on the arena."""
-    texts: _Texts | None = getattr(arena, "_toxic_texts", None)
+class _ToxicTexts(dict[tuple[int, int], str]):
+    """``TOXIC x,y value|`` of the cells (x, y) of one map, each made on first use and kept."""
+
+    def __init__(self, rows: list[list[int]]) -> None:
+        super().__init__()
+        self.rows = rows
+
+    def __missing__(self, cell: tuple[int, int]) -> str:
+        x, y = cell
+        text = self[cell] = f"TOXIC {x},{y} {wire.format_hundredths(self.rows[y][x])}|"
+        return text
+
+
+def _toxic_texts(arena: Arena) -> _ToxicTexts:
+    """The ``TOXIC`` texts of *arena*'s cells, kept on the arena."""
+    texts: _ToxicTexts | None = getattr(arena, "_toxic_texts", None)
     if texts is None:
-        rows = arena.toxicity_rows
-
-        def toxic(cell: tuple[int, int]) -> str:
-            x, y = cell
-            return f"TOXIC {x},{y} {wire.format_hundredths(rows[y][x])}|"
-
-        texts = _Texts(toxic)
+        texts = _ToxicTexts(arena.toxicity_rows)
         arena._toxic_texts = texts  # type: ignore[attr-defined]
     return texts
 
