@@ -343,6 +343,13 @@ def _cannot_connect(host: str, port: int, exc: OSError) -> BotError:
     return BotError(f"cannot connect to {host}:{port}: {reason}")
 
 
+def _turned_away(host: str, port: int) -> BotError:
+    """The one-line error for a server that ends the connection before its ``ID`` (spec/arena.md §3: a client
+    of a game that is full or under way gets ``DISCONNECT`` and is closed)."""
+    return BotError(f"{host}:{port} closed the connection before sending ID "
+                    f"(a game that is full, under way or stopping turns bots away)")
+
+
 def _answer(brain: Brain, splitter: wire.Splitter, data: bytes) -> bytes:
     """What *brain* sends back for the bytes *data* read from the server (b"" when nothing): the protocol
     logic both drivers share. Raises BotError and wire.ProtocolError as :meth:`Brain.handle` and
@@ -368,9 +375,9 @@ def play(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
     The driver of ``arena bot``: a process that plays one game needs no event loop (asyncio's import alone
     costs a bot's process more than its whole game). *timeout_s* bounds each wait for the server (TimeoutError
     beyond it; None waits for ever). Raises BotError when the server cannot be reached, sends no ``ID`` within
-    *id_wait_s* seconds of connecting (None: waits for ever), closes the connection before its ``ID`` (a game
-    that is full, under way or stopping turns bots away) or the map cannot be read, wire.ProtocolError on a
-    server message it cannot read.
+    *id_wait_s* seconds of connecting (None: waits for ever), sends ``DISCONNECT`` or closes the connection
+    before its ``ID`` (a game that is full, under way or stopping turns bots away) or the map cannot be read,
+    wire.ProtocolError on a server message it cannot read.
     """
     import socket
 
@@ -397,10 +404,11 @@ def play(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
                 raise
             if not data:
                 if before_id:
-                    raise BotError(f"{host}:{port} closed the connection before sending ID "
-                                   f"(a game that is full, under way or stopping turns bots away)")
+                    raise _turned_away(host, port)
                 break
             answer = _answer(brain, splitter, data)
+            if brain.done and brain.id is None:  # DISCONNECT before ID: how a server turns a client away
+                raise _turned_away(host, port)
             if before_id and brain.id is not None:
                 conn.settimeout(timeout_s)
             if answer:

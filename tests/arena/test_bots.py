@@ -402,6 +402,31 @@ def test_bot_command_names_a_silent_port_and_a_server_that_turns_it_away(capsys)
                                        f"(a game that is full, under way or stopping turns bots away)\n")
 
 
+def test_bot_command_turned_away_by_a_real_server_whose_game_is_full(capsys):
+    # A real server answers a client of a game already full with DISCONNECT before closing: the bot took
+    # that for the end of its game ("bot None (hunt): game over after round 0", exit 0).
+    from arena.cli import main
+
+    async def go():
+        server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20_000, seed=5))
+        await server.start()
+        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(k), timeout_s=60))
+                for k in range(2)]
+        game = asyncio.create_task(server.run())
+        while server.waiting_for:
+            await asyncio.sleep(0.01)
+        status = await asyncio.to_thread(main, ["bot", "127.0.0.1", str(server.port)])
+        server.stop("interrupted")
+        await game
+        await asyncio.gather(*bots)
+        return server.port, status
+
+    port, status = asyncio.run(go())
+    assert status == 2
+    assert capsys.readouterr() == ("", f"arena: 127.0.0.1:{port} closed the connection before sending ID "
+                                       f"(a game that is full, under way or stopping turns bots away)\n")
+
+
 def test_bot_command_says_when_the_server_went_away_mid_game(map_file, capsys):
     from arena.cli import main
 
