@@ -162,10 +162,13 @@ class _Rays:
 
     Each shape's entries, from ``start[key]``, ``count[key]`` of them: first its last cell, then the other
     cells it crosses, then its grid points as the pairs of cells off the line; an entry blocks when both of
-    its cells ``a`` and ``b`` do (a crossed cell is both). ``last[key]`` is the last cell's offset.
+    its cells ``a`` and ``b`` do (a crossed cell is both); offsets are below Q², 16 bits. ``last[key]`` is the
+    last cell's offset.
     """
 
     def __init__(self, side: int) -> None:
+        if side * side > np.iinfo(np.int16).max:
+            raise ValueError(f"a ray table's offsets for side {side} do not fit in 16 bits")
         self.width = width = max(side - 3, 1) + 1  # c ≤ Q − 3: a map's cells are at most Q − 3 apart
         c, h = np.divmod(np.arange(width * width, dtype=np.int64), width)
         self.last = c * side + h
@@ -185,15 +188,15 @@ class _Rays:
         entry_key = np.concatenate([keys, column_key[inner], column_key[two], column_key[exact]])
         crossed = [c * side + h, (i * side + low)[inner], (i * side + high)[two]]
         order = np.argsort(entry_key, kind="stable")  # the last cell first in each shape's entries
-        self.a = np.concatenate([*crossed, (i * side + low - 1)[exact]]).astype(np.int32).take(order)
-        self.b = np.concatenate([*crossed, ((i - 1) * side + low)[exact]]).astype(np.int32).take(order)
+        self.a = np.concatenate([*crossed, (i * side + low - 1)[exact]]).astype(np.int16).take(order)
+        self.b = np.concatenate([*crossed, ((i - 1) * side + low)[exact]]).astype(np.int16).take(order)
         self.count = np.bincount(entry_key, minlength=width * width)
         self.start = np.add.accumulate(self.count) - self.count
 
 
 _TABLE_SIDE = 64
 """Maps up to this side Q (every shipped map but metropolis) look their segments up in a ray table
-(:class:`_Rays`: at most about 120 000 entries, 1 MB, made in about 10 ms once per process); bigger maps
+(:class:`_Rays`: at most about 120 000 entries, 0.6 MB, made in about 10 ms once per process); bigger maps
 walk their segments column by column, which costs less there than a table's memory."""
 
 
