@@ -5,15 +5,18 @@ A worked example for bot authors: everything it knows comes from the wire protoc
 ``TEAMCHANGE``). On top of that it
 
 - **remembers** every opponent it has seen, with the round it was seen in, and the toxicity of every cell it
-  has stood on (a cell never stood on is guessed like the known cells around it, else at 0.01);
+  has stood on (a cell never stood on is guessed like the nearest known cell around it, and like a toxic cell
+  in line with it up to a wall: toxic areas are rooms and corridors; else at 0.01);
 - **plans paths** over the known map with breadth-first search under the movement rules of §2.4 (both
   orthogonal neighbours free for a diagonal step);
 - **weighs toxicity and the stay multiplier** (§2.5): staying costs toxicity × (rounds on the cell + 1), a
   step costs the new cell's toxicity, and it keeps moving between clean cells while no one threatens it;
 - **predicts** who can reach whom first: a red seen ``a`` rounds ago may be ``a`` steps closer, so as BLUE it
-  stays at least three steps from every red when it can (a red two steps away catches it next round) and
-  takes the step that leaves it the most room to run: the most cells it reaches before any red (a dead end the
-  reds are coming into has little; its way out has plenty); as RED it picks the blue it reaches soonest that
+  stays at least three steps from every red when it can (a red two steps away catches it next round; round
+  a wall corner a red catches from a cell it could not step from, for a catch needs one open corner and a
+  diagonal step two) and takes the step that leaves it the most room to run: the most cells it reaches
+  before any red (a dead end the reds are coming into has little; its way out has plenty); as RED it picks
+  the blue it reaches soonest that
   no other red is much closer to, and cuts it off by walking towards where it is heading.
 
 Its facing follows the danger or the prey; with nothing in sight it sweeps the two halves of the view in
@@ -43,11 +46,32 @@ one)."""
 ROOM = 60
 """Cells of room left to run (:meth:`Planner.territory`) beyond which more room is worth nothing more when
 fleeing (weighed 2 each: being out of reach this round, 100 a step up to :data:`SAFE`, comes first)."""
+LINE = 12
+"""How far along a row or column a toxic cell's value is guessed for cells never stood on, up to a wall."""
+FAR = 2
+"""Weight of each step a red needs beyond :data:`SAFE` (up to 12) when fleeing."""
 DIRS = tuple(VECTORS)
 """The eight directions clockwise from NORTH."""
 KEPT_SEARCHES = 512
 """Path searches kept for later rounds (:meth:`Planner.first_steps`): the walls never change, and the same few
 cells (its own, the opponents') come back round after round."""
+
+
+class RoundCorners(dict[Cell, tuple[Cell, ...]]):
+    """``round_corner[cell]``: the diagonal neighbours of *cell* that a red catches from but cannot step from,
+    for one shared corner cell is a wall and the other free (a catch needs one open corner, a step both, §2.4
+    and §2.6); worked out the first time a cell is asked for."""
+
+    def __init__(self, brain: Brain) -> None:
+        super().__init__()
+        self.free = brain._free
+
+    def __missing__(self, cell: Cell) -> tuple[Cell, ...]:
+        free = self.free
+        x, y = cell
+        found = self[cell] = tuple((x + dx, y + dy) for dx in (-1, 1) for dy in (-1, 1)
+                                   if free(x + dx, y + dy) and free(x + dx, y) != free(x, y + dy))
+        return found
 
 
 class Planner:
@@ -56,8 +80,11 @@ class Planner:
     def __init__(self, brain: Brain) -> None:
         self.brain = brain
         self._guess: dict[Cell, int] = {}
+        self._near: dict[Cell, int] = {}
         self._spread = 0
         self._searches: dict[tuple[Cell, int], tuple[dict[Cell, int], dict[Cell, str]]] = {}
+        self.round_corner = RoundCorners(brain)
+        """``round_corner[cell]``: the cells a red catches *cell* from round a wall corner."""
 
     # --- the map ------------------------------------------------------------------------------------------
 
@@ -98,15 +125,28 @@ class Planner:
         return dist, first
 
     def toxicity(self, cell: Cell) -> int:
-        """The toxicity of *cell* in hundredths: known if the bot stood on it, else guessed: toxic areas
-        come as rooms and corridors, so the value of a known cell up to :data:`GUESS_RADIUS` cells away, else
-        :data:`UNKNOWN_TOXICITY`."""
+        """The toxicity of *cell* in hundredths: known if the bot stood on it, else guessed, as the nearest
+        known cell (toxic areas come as rooms and corridors): the value of a known cell up to
+        :data:`GUESS_RADIUS` cells away, of a toxic one also along its row and column up to :data:`LINE` cells
+        (not past a wall); else :data:`UNKNOWN_TOXICITY`."""
         known = self.brain.toxicity
         if len(known) > self._spread:
+            free, guess, near = self.brain._free, self._guess, self._near
             for x, y in list(known)[self._spread:]:
+                value = known[(x, y)]
                 for dy in range(-GUESS_RADIUS, GUESS_RADIUS + 1):
                     for dx in range(-GUESS_RADIUS, GUESS_RADIUS + 1):
-                        self._guess[(x + dx, y + dy)] = known[(x, y)]
+                        cell_ = (x + dx, y + dy)
+                        if max(abs(dx), abs(dy)) <= near.get(cell_, LINE + 1):
+                            guess[cell_], near[cell_] = value, max(abs(dx), abs(dy))
+                if value > UNKNOWN_TOXICITY:
+                    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                        for k in range(GUESS_RADIUS + 1, LINE + 1):
+                            cell_ = (x + k * dx, y + k * dy)
+                            if not free(*cell_):
+                                break
+                            if k <= near.get(cell_, LINE + 1):
+                                guess[cell_], near[cell_] = value, k
             self._spread = len(known)
         return known.get(cell, self._guess.get(cell, UNKNOWN_TOXICITY))
 
@@ -145,24 +185,37 @@ class Planner:
         b = self.brain
         here = (b.x, b.y)
         reds = self.opponents("RED")
-        danger: dict[Cell, int] = {}
-        for cell, age, _ in reds:
-            for c, d in self.distances(cell, HORIZON // 2).items():
-                need = d - age if d > age else 0
-                if need < danger.get(c, 99):
-                    danger[c] = need
+        danger = self.danger(reds)
         if not danger:
             return self._wander()
         best, best_score = "NONE", None
         for direction, cell in self.options():
             near = danger.get(cell, 99)
             score = 100 * min(near, SAFE) + 2 * min(self.territory(cell, danger), ROOM) \
-                + 2 * min(near, 12) + b.rng.random()
+                + FAR * min(near, 12) + b.rng.random()
             score -= 10 * self.cost(cell)
             if best_score is None or score > best_score:
                 best, best_score = direction, score
         nearest = min(reds, key=lambda r: _chebyshev(r[0], here))[0]
         return best, _facing(nearest[0] - here[0], nearest[1] - here[1], b.facing)
+
+    def danger(self, reds: list[tuple[Cell, int, int]]) -> dict[Cell, int]:
+        """The rounds the nearest of *reds* (:meth:`opponents`) may need to reach each cell within
+        ``HORIZON // 2`` steps, or to get next to it round a wall corner (one step fewer than to reach it
+        then: a catch needs one open corner, a step both, §2.4 and §2.6): a red seen ``age`` rounds ago may
+        be ``age`` steps closer."""
+        danger: dict[Cell, int] = {}
+        for cell, age, _ in reds:
+            for c, d in self.distances(cell, HORIZON // 2).items():
+                need = d - age if d > age else 0
+                if need < danger.get(c, 99):
+                    danger[c] = need
+        round_corner = self.round_corner
+        for c, need in list(danger.items()):
+            for n in round_corner[c]:
+                if need + 1 < danger.get(n, 99):
+                    danger[n] = need + 1
+        return danger
 
     def territory(self, start: Cell, danger: dict[Cell, int]) -> int:
         """How many cells the bot, stepping onto *start* this round, can reach before any red can reach them
@@ -194,12 +247,13 @@ class Planner:
         dist, first = self.first_steps(here)
         toxic_here = self.toxicity(here)  # brings the guesses up to date: read directly below
         known, guessed = b.toxicity, self._guess
-
-        def weight(c: Cell) -> tuple[int, int]:
-            toxic = known[c] if c in known else guessed.get(c, UNKNOWN_TOXICITY)
-            return 20 * toxic + dist[c] * toxic_here, dist[c]
-
-        goal = min(dist, key=weight)
+        goal, least = here, 20 * toxic_here
+        for c, d in dist.items():  # nearest first: no cell further away weighs less than the cleanest can
+            if 20 * UNKNOWN_TOXICITY + d * toxic_here > least:
+                break
+            weight = 20 * (known[c] if c in known else guessed.get(c, UNKNOWN_TOXICITY)) + d * toxic_here
+            if weight < least:
+                goal, least = c, weight
         if dist[goal] > 1:
             step = first[goal]
             if step in {d for d, _ in self.options()}:

@@ -156,6 +156,44 @@ def test_smart_blue_counts_the_room_it_has_left_to_run(tmp_path):
     assert move.direction == "EAST"
 
 
+def test_smart_blue_counts_a_catch_round_a_wall_corner(tmp_path):
+    """A red on (2,1) needs three steps to the gap (4,3), but after one step, on (3,2), it is next to the gap
+    with one open corner, (4,2): a catch (§2.6) where no step is allowed (§2.4). The gap counts as two rounds
+    away, and the blue on (4,2) does not step into it."""
+    path = tmp_path / "gap.map"
+    path.write_text("##########\n#        #\n#        #\n#### #####\n#        #\n##########\n")
+    brain = brain_at("smart", path, 4, 2)
+    brain.handle(wire.SeePlayer(2, 1, "EAST", 1))
+    brain.handle(wire.TeamChange("RED", 1))
+    (move,) = brain.handle(wire.Start(1))
+    assert move.direction in ("EAST", "NORTH_EAST")
+    planner = brain.planner
+    assert planner.distances((2, 1))[(4, 3)] == 3
+    assert planner.round_corner[(3, 2)] == ((4, 3),)
+    danger = planner.danger(planner.opponents("RED"))
+    assert danger[(4, 3)] == 2 and danger[(4, 2)] == 2 and danger[(6, 2)] == 4
+
+
+def test_smart_blue_guesses_toxicity_from_the_nearest_known_cell_and_along_a_corridor(tmp_path):
+    """A toxic corridor (0.12) below a clean one, joined by a gap at (4,2): a cell never stood on takes the
+    value of the nearest cell stood on, a toxic one's also along its row up to the wall. Back on the clean gap
+    it steps up into the clean corridor rather than stay (staying costs 0.02) or go back down."""
+    path = tmp_path / "corridors.map"
+    path.write_text("############\n#          #\n#### #######\n#          #\n############\n")
+    brain = brain_at("smart", path, 4, 2)
+    for r, (x, y, toxic) in enumerate(((4, 2, 1), (4, 3, 12), (5, 3, 12), (4, 2, 1)), start=1):
+        brain.handle(wire.Set(x, y, "NORTH"))
+        brain.handle(wire.Toxic(x, y, toxic))
+        if r < 4:
+            brain.handle(wire.Start(r))
+    planner = brain.planner
+    assert planner.toxicity((4, 1)) == 1  # one step from the gap, two from the corridor
+    assert planner.toxicity((10, 3)) == 12 and planner.toxicity((1, 3)) == 12  # along the toxic row
+    assert planner.toxicity((10, 1)) == 1  # beyond the wall, far from any known cell
+    (move,) = brain.handle(wire.Start(4))
+    assert move.direction == "NORTH"
+
+
 def test_smart_red_closes_in_on_the_blue_and_faces_it(map_file):
     brain = brain_at("smart", map_file, 2, 2, team="RED")
     brain.handle(wire.SeePlayer(7, 6, "NORTH", 3))
