@@ -191,11 +191,9 @@ def test_shipped_set_is_complete():
     assert sorted(p.stem for p in shipped_dir("arena").glob("*.map")) == SHIPPED
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.integers(1, 12).flatmap(lambda w: st.lists(st.lists(st.booleans(), min_size=w, max_size=w),
-                                                     min_size=1, max_size=12)))
-def test_connectivity_agrees_with_scipy_labelling(rows):
-    walls = np.array(rows, dtype=bool)
+def _validates_as_scipy_labels(walls: np.ndarray) -> None:
+    """validate() refuses the map exactly when scipy's 4-connectivity labelling finds two or more groups of
+    free cells, naming the first free cell (reading order) outside the first cell's group."""
     arena = Arena(walls=walls, toxicity=np.ones(walls.shape, dtype=np.int16), name="random")
     labels, count = ndimage.label(~walls)
     if count <= 1:
@@ -206,3 +204,59 @@ def test_connectivity_agrees_with_scipy_labelling(rows):
     with pytest.raises(MapError) as info:
         validate(arena, 1)
     assert (info.value.line, info.value.col) == (int(ys[0]) + 1, int(xs[0]) + 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda w: st.lists(st.lists(st.booleans(), min_size=w, max_size=w),
+                                                     min_size=1, max_size=12)))
+def test_connectivity_agrees_with_scipy_labelling(rows):
+    _validates_as_scipy_labels(np.array(rows, dtype=bool))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 30).flatmap(
+    lambda w: st.lists(st.lists(st.sampled_from([False, False, True]), min_size=w, max_size=w),
+                       min_size=1, max_size=30)))
+def test_connectivity_of_sparse_walls_agrees_with_scipy_labelling(rows):
+    # a wall in three cells: mostly connected maps, with long runs of free cells joined in many ways
+    _validates_as_scipy_labels(np.array(rows, dtype=bool))
+
+
+def _snake(size: int) -> np.ndarray:
+    """A corridor folding from row to row: each run of free cells joined only to the previous and the next."""
+    walls = np.zeros((size, size), dtype=bool)
+    walls[1::4, :-1] = True
+    walls[3::4, 1:] = True
+    return walls
+
+
+def _diagonals(size: int) -> np.ndarray:
+    """Corridors two cells wide running diagonally, joined along the top row and the left column: runs of
+    two cells both along the rows and along the columns."""
+    y, x = np.indices((size, size))
+    walls = (x - y) % 3 == 2
+    walls[0, :] = walls[:, 0] = False
+    return walls
+
+
+def _spiral(size: int) -> np.ndarray:
+    """Rings of wall one cell thick, each open at one corner: the centre is reached round every ring."""
+    walls = np.zeros((size, size), dtype=bool)
+    for ring in range(1, size // 2, 2):
+        walls[ring, ring - 1:size - ring] = True
+        walls[ring:size - ring, size - ring - 1] = True
+        walls[size - ring - 1, ring:size - ring] = True
+        walls[ring + 2:size - ring, ring] = True
+    return walls
+
+
+@pytest.mark.parametrize("shape", [_snake, _diagonals, _spiral])
+@pytest.mark.parametrize("size", [1, 2, 7, 101, 200])
+def test_connectivity_of_long_winding_corridors(shape, size):
+    # the maps where one part reaches another only the long way round, whole and with one cell walled off
+    walls = shape(size)
+    _validates_as_scipy_labels(walls)
+    cut = walls.copy()
+    free = np.flatnonzero(~cut)
+    cut.flat[free[len(free) // 2]] = True
+    _validates_as_scipy_labels(cut)
