@@ -604,7 +604,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"{args.file}: {problem}")
         if verdict.ending:
             return 1
-        print(f"{args.file}: all {len(rep.rounds)} rounds and the final table reproduced exactly")
+        stopped = rep.final.get("stopped") if rep.final is not None else None
+        if stopped:  # a signal ended the game early: checked as far as it went
+            print(f"{args.file}: all {len(rep.rounds)} rounds and the table so far reproduced exactly "
+                  f"(the game was stopped after round {len(rep.rounds)}: {stopped})")
+        else:
+            print(f"{args.file}: all {len(rep.rounds)} rounds and the final table reproduced exactly")
         return 0
     displays = _observer_displays(args.spectators)
     if len(displays) > 1:

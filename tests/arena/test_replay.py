@@ -106,6 +106,42 @@ def test_verify_checks_the_final_table_and_that_the_game_finishes(tmp_path):
         assert done.stdout.splitlines() == [f"{tmp_path / name}: {problem}" for problem in problems]
 
 
+def test_verify_of_a_game_stopped_by_a_signal_says_so(tmp_path):
+    # A replay of a game stopped early (its last line says "stopped") is checked as far as it went; --verify
+    # said "all 3 rounds and the final table reproduced exactly", as for a finished game.
+    class StopAfterRound3:
+        def on_start(self, server):
+            pass
+
+        def on_round(self, server, result, moves):
+            if server.game.round == 3:
+                server.stop("interrupted")
+
+        def on_end(self, server, table):
+            pass
+
+    path = tmp_path / "stopped.jsonl"
+    writer = replay.ReplayWriter(path)
+    server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20, seed=3),
+                         [writer, StopAfterRound3()])
+
+    async def go():
+        await server.start()
+        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(i), timeout_s=30))
+                for i in range(2)]
+        await server.run()
+        await asyncio.wait_for(asyncio.gather(*bots), 30)
+
+    asyncio.run(go())
+    rep = replay.load(path)
+    assert rep.final["stopped"] == "interrupted" and rep.final["rounds"] == 3 and replay.verify(rep).ok
+    done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (
+        0, f"{path}: all 3 rounds and the table so far reproduced exactly "
+           f"(the game was stopped after round 3: interrupted)\n")
+
+
 def test_default_path_and_last_copy(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     path = replay.default_path("office", 42, when=0)
