@@ -146,7 +146,8 @@ def validate(arena: Arena, n_players: int) -> None:
     n_free = int(free.sum())
     if n_free < n_players:
         need = "1 player needs one" if n_players == 1 else f"{n_players} players need one each"
-        raise MapError(file, 0, 0, f"{n_free} free cells, but {need}")
+        cells = "1 free cell" if n_free == 1 else f"{n_free} free cells"
+        raise MapError(file, 0, 0, f"{cells}, but {need}")
     unreached = _first_unreached(free)
     if unreached is not None:
         y0, x0 = np.unravel_index(np.flatnonzero(free)[0], free.shape)

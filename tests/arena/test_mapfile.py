@@ -157,6 +157,13 @@ def test_walled_cell_inside_is_fine_and_player_count_checked():
     assert str(info.value) == "ring: 8 free cells, but 9 players need one each"
 
 
+def test_a_map_of_one_free_cell_says_cell():
+    # "one.map: 1 free cells, but 2 players need one each"
+    with pytest.raises(MapError) as info:
+        validate(arena_from_text("#.#", name="one"), 2)
+    assert str(info.value) == "one: 1 free cell, but 2 players need one each"
+
+
 def test_find_map_path_and_shipped_name(tmp_path):
     path = write(tmp_path, "mine.map", "..")
     assert find_map(str(path)) == path
