@@ -16,8 +16,9 @@ A worked example for bot authors: everything it knows comes from the wire protoc
   a wall corner a red catches from a cell it could not step from, for a catch needs one open corner and a
   diagonal step two) and takes the step that leaves it the most room to run: the most cells it reaches
   before any red (a dead end the reds are coming into has little; its way out has plenty); as RED it picks
-  the blue it reaches soonest that
-  no other red is much closer to, and cuts it off by walking towards where it is heading.
+  the blue it reaches soonest that no other red is much closer to, and cuts it off by walking towards where
+  it is heading; with no blue in memory it checks the latest sighting it has not been to, else explores
+  towards a goal it keeps until it gets there.
 
 Its facing follows the danger or the prey; with nothing in sight it sweeps the two halves of the view in
 turn (the cone is 179°, §2.7).
@@ -81,6 +82,7 @@ class Planner:
         self.brain = brain
         self._guess: dict[Cell, int] = {}
         self._near: dict[Cell, int] = {}
+        self._explore: Cell | None = None
         self._spread = 0
         self._searches: dict[tuple[Cell, int], tuple[dict[Cell, int], dict[Cell, str]]] = {}
         self.round_corner = RoundCorners(brain)
@@ -313,12 +315,21 @@ class Planner:
         return best
 
     def _search(self) -> tuple[str, str]:
-        """RED with no blue in memory: towards the last blue sighting, else the least recently seen cells."""
+        """RED with no blue in memory: towards the latest blue sighting it has not been to since, else
+        towards a cell it has not stood on lately, kept as its goal until it gets there (a new goal every
+        round would only make it wander)."""
         b = self.brain
         here = (b.x, b.y)
-        old = self.opponents("BLUE", memory=80)
-        goals = [min(old, key=lambda o: o[1])[0]] if old else b._frontier() or [here]
-        towards = self.distances(goals[0])
+        old = [o for o in self.opponents("BLUE", memory=80) if b.visited.get(o[0], -99) <= b.round - o[1]]
+        if old:
+            goal = min(old, key=lambda o: o[1])[0]
+        else:
+            if self._explore is None or self._explore == here or self._explore not in self.distances(here):
+                reach = self.distances(here)
+                picks = [c for c in b._frontier() if c in reach]
+                self._explore = picks[0] if picks else None
+            goal = self._explore or here
+        towards = self.distances(goal)
         if here not in towards:
             towards = {}
         best, best_score = "NONE", None

@@ -202,6 +202,26 @@ def test_smart_red_closes_in_on_the_blue_and_faces_it(map_file):
     assert move.view == "SOUTH_EAST"
 
 
+def test_smart_red_leaves_a_sighting_it_has_checked_for_a_goal_it_keeps(map_file):
+    """A blue seen on (3,2) in round 1 is long gone by round 20: a red that stood there since goes on to a
+    cell it has not stood on lately, the same goal round after round, instead of waiting where it was seen."""
+    brain = brain_at("smart", map_file, 5, 2, team="RED")
+    brain.handle(wire.SeePlayer(3, 2, "NORTH", 1))
+    brain.handle(wire.Start(1))
+    for r in range(2, 20):
+        brain.handle(wire.Set(3, 2, "NORTH"))
+        brain.handle(wire.Start(r))
+    brain.handle(wire.Set(3, 2, "NORTH"))
+    (move,) = brain.handle(wire.Start(20))
+    goal = brain.planner._explore
+    assert move.direction != "NONE" and goal is not None and goal != (3, 2)
+    assert brain.planner.distances(goal)[step(move.direction, 3, 2)] < brain.planner.distances(goal)[(3, 2)]
+    x, y = step(move.direction, 3, 2)
+    brain.handle(wire.Set(x, y, "NORTH"))
+    brain.handle(wire.Start(21))
+    assert brain.planner._explore == goal or goal == (x, y)
+
+
 def test_unknown_strategy_is_refused():
     with pytest.raises(ValueError, match="unknown strategy"):
         Brain("camp")
