@@ -17,8 +17,9 @@ A worked example for bot authors: everything it knows comes from the wire protoc
   diagonal step two) and takes the step that leaves it the most room to run: the most cells it reaches
   before any red (a dead end the reds are coming into has little; its way out has plenty); as RED it picks
   the blue it reaches soonest that no other red is much closer to, and cuts it off by walking towards where
-  it is heading; with no blue in memory it checks the latest sighting it has not been to, else explores
-  towards a goal it keeps until it gets there.
+  it is heading; a few steps from a blue in sight it corners it, taking the step that leaves the blue the
+  fewest cells it reaches before any red (the reds close in together); with no blue in memory it checks the
+  latest sighting it has not been to, else explores towards a goal it keeps until it gets there.
 
 Its facing follows the danger or the prey; with nothing in sight it sweeps the two halves of the view in
 turn (the cone is 179°, §2.7).
@@ -49,6 +50,9 @@ ROOM = 60
 fleeing (weighed 2 each: being out of reach this round, 100 a step up to :data:`SAFE`, comes first)."""
 LINE = 12
 """How far along a row or column a toxic cell's value is guessed for cells never stood on, up to a wall."""
+CLOSE = 4
+"""Steps to a blue in sight within which a red corners it (:meth:`Planner.room_left`) instead of heading it
+off."""
 FAR = 2
 """Weight of each step a red needs beyond :data:`SAFE` (up to 12) when fleeing."""
 DIRS = tuple(VECTORS)
@@ -291,13 +295,23 @@ class Planner:
         towards = self.distances(goal)
         if here not in towards:
             towards = self.distances((tx, ty))
+        close = age == 0 and mine.get((tx, ty), 99) <= CLOSE
         best, best_score = "NONE", None
         for direction, cell in self.options():
-            score = towards.get(cell, 10 ** 4) * 10 + _chebyshev(cell, (tx, ty)) + b.rng.random()
+            # close by, corner it: the step that leaves it the least room, the other reds where they are
+            left = self.room_left((tx, ty), [cell, *reds]) if close else towards.get(cell, 10 ** 4)
+            score = left * 10 + _chebyshev(cell, (tx, ty)) + b.rng.random()
             if best_score is None or score < best_score:
                 best, best_score = direction, score
         dx, dy = VECTORS.get(best, (0, 0))
         return best, _facing(tx - here[0] - dx, ty - here[1] - dy, b.facing)
+
+    def room_left(self, blue: Cell, reds: list[Cell]) -> int:
+        """How many cells within ``CLOSE + 2`` steps of a blue on *blue* it reaches before any red on *reds*
+        could: the room it has left to run (the reds close in together to leave it none)."""
+        maps = [self.distances(red, CLOSE + 2) for red in reds]
+        ahead = self.distances(blue, CLOSE + 2)
+        return sum(1 for c, d in ahead.items() if all(d < m.get(c, 99) for m in maps))
 
     def _heading(self, cell: Cell, age: int) -> Cell:
         """Where a blue last seen on *cell* is going: the free cell up to two steps further away from this

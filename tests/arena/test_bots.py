@@ -202,6 +202,22 @@ def test_smart_red_closes_in_on_the_blue_and_faces_it(map_file):
     assert move.view == "SOUTH_EAST"
 
 
+def test_smart_reds_close_to_a_blue_leave_it_the_least_room(tmp_path):
+    """A corridor x = 1..10, a blue in sight on (5,1), this red on (2,1): the blue reaches x = 4..10 before a
+    red on (2,1) could, x = 5..10 before one on (3,1); with a team-mate red on (9,1) only x = 4..6 and 5..6
+    are left. The red steps east."""
+    path = tmp_path / "corridor.map"
+    path.write_text("############\n#          #\n############\n")
+    brain = brain_at("smart", path, 2, 1, team="RED")
+    brain.handle(wire.SeePlayer(5, 1, "WEST", 3))
+    (move,) = brain.handle(wire.Start(1))
+    assert move.direction == "EAST" and move.view == "EAST"
+    planner = brain.planner
+    assert planner.room_left((5, 1), [(2, 1)]) == 7 and planner.room_left((5, 1), [(3, 1)]) == 6
+    assert planner.room_left((5, 1), [(2, 1), (9, 1)]) == 3
+    assert planner.room_left((5, 1), [(3, 1), (9, 1)]) == 2
+
+
 def test_smart_red_leaves_a_sighting_it_has_checked_for_a_goal_it_keeps(map_file):
     """A blue seen on (3,2) in round 1 is long gone by round 20: a red that stood there since goes on to a
     cell it has not stood on lately, the same goal round after round, instead of waiting where it was seen."""
