@@ -24,7 +24,6 @@ import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, Literal, get_args
 
@@ -74,38 +73,21 @@ def header(arena: Arena, game: Game, *, seed: int, wire_ids: list[int],
 
 
 def round_line(game: Game, result: RoundResult, moves: list[tuple[int, str, str]],
-               connected: list[bool], ms: float | None = None, *, records: bool = False) -> dict[str, Any]:
+               connected: list[bool], ms: float | None = None) -> dict[str, Any]:
     """The line of a round just played by *game* (state after the round); *connected*: per player, whether its
-    client was connected in that round; *ms*: the round's duration.
-
-    With *records* the moves and catches stay tuples and the players :class:`arena.rules.Player` records
-    (``Game.snapshot(records=True)``): :func:`encode_line` writes the same bytes of them, without the lists
-    and dicts being built (the writer's hot path)."""
+    client was connected in that round; *ms*: the round's duration."""
     line: dict[str, Any] = {
         "type": "round", "round": result.round,
-        "moves": moves if records else [[pid, direction, facing] for pid, direction, facing in moves],
+        "moves": [[pid, direction, facing] for pid, direction, facing in moves],
         "connected": list(connected),
         "changes": [[c.id, c.team, c.cause] for c in result.changes],
-        "catches": result.catches if records else [[blue, list(reds)] for blue, reds in result.catches],
+        "catches": [[blue, list(reds)] for blue, reds in result.catches],
         "refused": [[pid, result.reasons[pid]] for pid in result.refused],
-        "state": game.snapshot(records=records),
+        "state": game.snapshot(),
     }
     if ms is not None:
         line["ms"] = round(ms, 1)
     return line
-
-
-def _points_text(value: object) -> str:
-    """The snapshot's text of exact points (``Fraction(7, 2)`` -> "7/2"), for msgspec's ``enc_hook``."""
-    if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}"
-    raise NotImplementedError(f"cannot write {type(value).__name__} to a replay")
-
-
-encode_line = msgspec.json.Encoder(enc_hook=_points_text).encode
-"""Compact JSON bytes of a line, as ``json.dumps(line, separators=(",", ":"))`` writes its JSON-able form:
-tuples as arrays, dataclasses (:class:`arena.rules.Player`) as objects of their fields, a Fraction as
-"num/den" (ASCII names, integers, booleans and ``ms`` floats, as a round line holds)."""
 
 
 def arena_of(head: dict[str, Any]) -> Arena:
@@ -131,6 +113,7 @@ class ReplayWriter:
         self.last = last
         self.failed: str | None = None
         self._file: BinaryIO | None = None
+        self._encode = msgspec.json.Encoder().encode
 
     def _fail(self, exc: OSError) -> None:
         self.failed = exc.strerror or str(exc)
@@ -188,9 +171,8 @@ class ReplayWriter:
 
     def on_round(self, server: ArenaServer, result: RoundResult,
                  moves: list[tuple[int, str, str]]) -> None:
-        line = round_line(server.playing, result, moves, server.connected,
-                          server.round_ms[-1] if server.round_ms else None, records=True)
-        self._write_line(encode_line(line))
+        self._write_line(self._encode(round_line(server.playing, result, moves, server.connected,
+                                                 server.round_ms[-1] if server.round_ms else None)))
 
     def on_end(self, server: ArenaServer, table: list[TableRow]) -> None:
         final = {"type": "final", "rounds": server.playing.round, "table": [row.as_json() for row in table],

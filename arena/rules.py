@@ -360,18 +360,14 @@ class Game:
         result.awarded[p.id] = result.awarded.get(p.id, Fraction(0)) + gain
 
     # --------------------------------------------------------------- snapshots
-    def snapshot(self, *, records: bool = False) -> dict[str, Any]:
-        """The exact state as JSON-able data (points as "num/den" strings).
-
-        With *records* the players are the :class:`Player` records themselves, whose fields are the keys of
-        a player's data in the same order: an encoder that writes dataclasses as objects and a Fraction as
-        "num/den" (the replay writer's) makes the same JSON of them without the dicts being built."""
+    def snapshot(self) -> dict[str, Any]:
+        """The exact state as JSON-able data (points as "num/den" strings)."""
         return {
             "round": self.round,
             "quiet": self.quiet,
             "quiet_rounds": self.quiet_rounds,
             "max_rounds": self.max_rounds,
-            "players": list(self.players) if records else [
+            "players": [
                 {
                     "id": p.id,
                     "x": p.x,

@@ -384,30 +384,3 @@ def test_view_cones_are_clipped_to_the_board():
     # their cones on the board are drawn, nothing of them in the legend band, the margin or the panel
     assert cone_pixels(inside=True) > 0
     assert cone_pixels(inside=False) == 0
-
-
-def test_written_round_lines_are_the_json_of_round_line():
-    """The writer encodes Player records and tuples (``records=True``): byte for byte the compact JSON of the
-    lists and dicts of ``round_line`` and ``Game.snapshot``, over whole seeded games with catches, team
-    changes, refused moves and fractional points."""
-    from arena.rules import DIRECTIONS, MOVES, Game
-
-    rng = random.Random(5)
-    checked = {"catches": 0, "changes": 0, "refused": 0, "fractions": 0}
-    for seed in range(12):
-        game = Game(small_arena(), rng.randint(2, 16), random.Random(seed), quiet_rounds=rng.randint(1, 5))
-        while not game.is_over():
-            moves = [(p.id, rng.choice(MOVES), rng.choice(DIRECTIONS)) for p in game.players
-                     if rng.random() < 0.9]
-            rng.shuffle(moves)
-            result = game.play_round(moves)
-            connected = [rng.random() < 0.8 for _ in game.players]
-            ms = rng.choice([None, rng.random() * 40])
-            plain = json.dumps(replay.round_line(game, result, moves, connected, ms), separators=(",", ":"))
-            fast = replay.encode_line(replay.round_line(game, result, moves, connected, ms, records=True))
-            assert fast == plain.encode("ascii")
-            checked["catches"] += bool(result.catches)
-            checked["changes"] += bool(result.changes)
-            checked["refused"] += bool(result.refused)
-            checked["fractions"] += any(p.points.denominator > 1 for p in game.players)
-    assert min(checked.values()) > 0, checked
