@@ -10,7 +10,8 @@ A worked example for bot authors: everything it knows comes from the wire protoc
 - **plans paths** over the known map with breadth-first search under the movement rules of §2.4 (both
   orthogonal neighbours free for a diagonal step);
 - **weighs toxicity and the stay multiplier** (§2.5): staying costs toxicity × (rounds on the cell + 1), a
-  step costs the new cell's toxicity, and it keeps moving between clean cells while no one threatens it;
+  step costs the new cell's toxicity, and it keeps walking to and fro between two clean cells while no one
+  threatens it (one clean cell among toxic ones is no place to stay: it looks for a clean pair);
 - **predicts** who can reach whom first: a red seen ``a`` rounds ago may be ``a`` steps closer, so as BLUE it
   stays at least three steps from every red when it can (a red two steps away catches it next round; round
   a wall corner a red catches from a cell it could not step from, for a catch needs one open corner and a
@@ -246,18 +247,24 @@ class Planner:
         return count
 
     def _wander(self) -> tuple[str, str]:
-        """BLUE with no red known: towards clean cells (a long way round if the bot stands in a toxic room),
-        then the cleanest step, away from where reds were last seen, scanning around."""
+        """BLUE with no red known: towards a clean place to walk to and fro, a cell and its cleanest neighbour
+        (a long way round if the bot stands in a toxic room or on a clean cell among toxic ones), then the
+        cleanest step, away from where reds were last seen, scanning around."""
         b = self.brain
         here = (b.x, b.y)
         dist, first = self.first_steps(here)
         toxic_here = self.toxicity(here)  # brings the guesses up to date: read directly below
-        known, guessed = b.toxicity, self._guess
-        goal, least = here, 20 * toxic_here
+        known, guessed, neighbours = b.toxicity, self._guess, b.neighbours
+
+        def toxic(c: Cell) -> int:
+            return known[c] if c in known else guessed.get(c, UNKNOWN_TOXICITY)
+
+        # a place to walk to and fro: a cell and its cleanest neighbour, each stood on every other round
+        goal, least = here, 1 << 30
         for c, d in dist.items():  # nearest first: no cell further away weighs less than the cleanest can
-            if 20 * UNKNOWN_TOXICITY + d * toxic_here > least:
+            if 40 * UNKNOWN_TOXICITY + d * toxic_here > least:
                 break
-            weight = 20 * (known[c] if c in known else guessed.get(c, UNKNOWN_TOXICITY)) + d * toxic_here
+            weight = 20 * (toxic(c) + min(map(toxic, neighbours[c]), default=20)) + d * toxic_here
             if weight < least:
                 goal, least = c, weight
         if dist[goal] > 1:

@@ -137,6 +137,22 @@ def test_smart_blue_leaves_a_toxic_room_for_cleaner_cells(tmp_path):
     assert move.direction in ("EAST", "SOUTH_EAST")
 
 
+def test_smart_blue_walks_to_a_clean_pair_of_cells_rather_than_to_and_fro_onto_a_toxic_one(tmp_path):
+    """On a clean cell (4,1) whose two neighbours cost 0.02, walking to and fro costs 0.015 a round: it heads
+    for the clean pair (1,1), (2,1) two steps west instead, where to and fro costs 0.01."""
+    path = tmp_path / "corridor.map"
+    path.write_text("#######\n#     #\n#######\n")
+    for seed in range(6):
+        brain = Brain("smart", random.Random(seed))
+        brain.handle(wire.Id(0))
+        brain.handle(wire.Map(str(path)))
+        for r, (x, toxic) in enumerate(((1, 1), (2, 1), (3, 2), (5, 2), (4, 1)), start=1):
+            brain.handle(wire.Set(x, 1, "NORTH"))
+            brain.handle(wire.Toxic(x, 1, toxic))
+            (move,) = brain.handle(wire.Start(r))
+        assert move.direction == "WEST"
+
+
 def test_smart_blue_counts_the_room_it_has_left_to_run(tmp_path):
     """A corridor x = 1..10 with a red on (1,1) seen this round: a cell is the blue's room when it gets there
     (one step a round, its first step onto the cell given) before the red can reach it or a neighbour."""
