@@ -646,6 +646,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         maps[arena.name] = arena
     out = Path(args.out) if args.out else (replay.replay_dir().parent / "tournaments"
                                             / time.strftime("%Y%m%d-%H%M%S"))
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: not a folder (the results go in a folder of their own)")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -145,6 +145,19 @@ def test_a_results_folder_holding_a_tournament_is_refused(tmp_path, capsys):
     assert [p.name for p in (out / "games").iterdir()] == ["001-office-s5"]
 
 
+def test_an_out_that_is_no_folder_is_named_so(tmp_path, capsys):
+    # "--out /dev/null" said "cannot create the results folder /dev/null: File exists".
+    from arena.cli import main
+
+    plain = tmp_path / "results.txt"
+    plain.write_text("mine\n")
+    for out in ("/dev/null", str(plain)):
+        assert main(["tournament", "hunt", "flee", "--games", "1", "--out", out]) == 2
+        assert capsys.readouterr().err == (f"arena: --out {out}: not a folder (the results go in a folder of "
+                                           f"their own)\n")
+    assert plain.read_text() == "mine\n"
+
+
 def test_an_empty_map_name_is_refused(tmp_path, capsys):
     # "--maps office," dropped the empty entry silently while "--maps ," was refused.
     from arena.cli import main
