@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -48,6 +48,9 @@ WALL, PLAYER, CORNER = "wall", "player", "corner"
 REFUSALS = (WALL, PLAYER, CORNER)
 
 
+_Derived = TypeVar("_Derived")
+
+
 @dataclass
 class Arena:
     """A loaded map (spec §2.2).
@@ -61,6 +64,16 @@ class Arena:
     toxicity: np.ndarray
     name: str = "arena"
     path: str | None = None
+    _derived: dict[Callable[[Arena], Any], Any] = field(default_factory=dict, init=False, repr=False,
+                                                        compare=False)
+
+    def derived(self, make: Callable[[Arena], _Derived]) -> _Derived:
+        """``make(self)``, made on the first call with this *make* and kept with the arena: what another
+        module works out from the grids once per map (vision's octant grids, the server's ``TOXIC`` texts)."""
+        if make not in self._derived:
+            self._derived[make] = make(self)
+        value: _Derived = self._derived[make]
+        return value
 
     @property
     def width(self) -> int:

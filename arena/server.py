@@ -141,25 +141,17 @@ def _energy_texts() -> list[str]:
 
 
 class _ToxicTexts(dict[tuple[int, int], str]):
-    """``TOXIC x,y value|`` of the cells (x, y) of one map, each made on first use and kept."""
+    """``TOXIC x,y value|`` of the cells (x, y) of one map, each made on first use and kept (one per arena:
+    :meth:`Arena.derived`)."""
 
-    def __init__(self, rows: list[list[int]]) -> None:
+    def __init__(self, arena: Arena) -> None:
         super().__init__()
-        self.rows = rows
+        self.rows = arena.toxicity_rows
 
     def __missing__(self, cell: tuple[int, int]) -> str:
         x, y = cell
         text = self[cell] = f"TOXIC {x},{y} {wire.format_hundredths(self.rows[y][x])}|"
         return text
-
-
-def _toxic_texts(arena: Arena) -> _ToxicTexts:
-    """The ``TOXIC`` texts of *arena*'s cells, kept on the arena."""
-    texts: _ToxicTexts | None = getattr(arena, "_toxic_texts", None)
-    if texts is None:
-        texts = _ToxicTexts(arena.toxicity_rows)
-        arena._toxic_texts = texts  # type: ignore[attr-defined]
-    return texts
 
 
 @functools.lru_cache(maxsize=16)
@@ -183,7 +175,7 @@ def round_payloads(game: Game, seen: dict[int, set[int]], changes: Sequence[Rule
     team_text = {team: "".join([see[k] for k in by_wire if teams[k] == team]) for team in set(teams)}
     ordered = sorted(changes, key=lambda c: wire_ids[c.id])
     tail = "".join([f"TEAMCHANGE {c.team} {wire_ids[c.id]}|" for c in ordered]) + f"START {game.round + 1}|"
-    toxic = _toxic_texts(game.arena)
+    toxic = game.arena.derived(_ToxicTexts)
     energies = _energy_texts()
     out: list[bytes] = []
     for k, me in enumerate(players):

@@ -93,7 +93,7 @@ def in_cone(facing: str, vx: int, vy: int) -> bool:
 
 
 class _Board:
-    """What vision needs of one map, made once and cached on the arena (:func:`_board`).
+    """What vision needs of one map, made once and kept with the arena (:meth:`Arena.derived`).
 
     ``side``: Q = max(W, H) + 2. ``grids``: the walls eight times, flat: one ``Q×Q`` grid per octant (the map
     at (1, 1), free cells around), laid out so that a segment of that octant is walked with both its
@@ -125,14 +125,6 @@ class _Board:
         self.grids = np.concatenate(grids)
         self.place = np.array(places)
         self.bound = _bound_for(4 * side)  # |dot| ≤ |vx| + |vy| < 4·side
-
-
-def _board(arena: Arena) -> _Board:
-    board: _Board | None = getattr(arena, "_vision_board", None)
-    if board is None:
-        board = _Board(arena)
-        arena._vision_board = board  # type: ignore[attr-defined]
-    return board
 
 
 @lru_cache(maxsize=32)
@@ -296,7 +288,7 @@ def visibility(arena: Arena, players: list[Player], viewers: list[int] | None = 
     if all(reds) or not any(reds):
         return result
     n = len(players)
-    board = _board(arena)
+    board = arena.derived(_Board)
     table = np.array([[p.x for p in players], [p.y for p in players], [_FACING[p.facing] for p in players],
                       reds], dtype=np.int64)
     cells = table[:2]
