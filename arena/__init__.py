@@ -15,3 +15,7 @@ STOP_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", sign
 DISCONNECT, the table so far is printed and written, the map copy removed; ``tournament``: the games under way
 are cut short, the standings so far printed; a closed terminal sends SIGHUP to a tournament and its game
 processes alike). The exit status is 128 + the signal's number."""
+
+FORK_SERVER_SPARED = {signal.SIGTERM, signal.SIGHUP}
+"""Signals a tournament's fork server of example bots never gets (blocked as it starts,
+:mod:`arena.tournament`); the bots it forks unblock them (:func:`arena.cli.forked_bot`)."""

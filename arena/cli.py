@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from arena import STOP_SIGNALS, STRATEGIES
+from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES
 from common.cli import Parser, UsageError, program_version, run_main
 
 # The commands import what they need when they run: --help and --version stay fast, and so does the start of
@@ -494,7 +494,7 @@ def forked_bot(argv: list[str], folder: str) -> None:
     """The body of an example bot's process forked for a tournament (:mod:`arena.tournament`): in a session
     of its own, working in *folder* with its stdout and stderr in ``stdout.txt`` and ``stderr.txt`` there,
     it runs ``arena ARGV`` (``bot --strategy ...``) and exits with its status, as the command would."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGHUP})  # blocked in the fork server
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, FORK_SERVER_SPARED)  # blocked in the fork server
     os.setsid()
     os.chdir(folder)
     for fd, name in ((1, "stdout.txt"), (2, "stderr.txt")):

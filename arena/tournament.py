@@ -54,7 +54,7 @@ from multiprocessing.sharedctypes import RawArray
 from pathlib import Path
 from types import FrameType
 
-from arena import STOP_SIGNALS, STRATEGIES, replay
+from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES, replay
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
 from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name
 
@@ -471,8 +471,6 @@ class _Forked:
         return code
 
 
-FORK_SERVER_SPARED = {signal.SIGTERM, signal.SIGHUP}
-"""Signals the fork server of example bots never gets (blocked); its bots unblock them."""
 _forks: list[multiprocessing.context.ForkServerContext] = []
 """The game process's fork server (:func:`_start_fork_server`)."""
 
