@@ -345,8 +345,8 @@ class Planner:
         if old:
             goal = min(old, key=lambda o: o[1])[0]
         else:
-            if self._explore is None or self._explore == here or self._explore not in self.distances(here):
-                reach = self.distances(here)
+            reach = self.distances(here)
+            if self._explore is None or self._explore == here or self._explore not in reach:
                 picks = [c for c in b._frontier() if c in reach]
                 self._explore = picks[0] if picks else None
             goal = self._explore or here
