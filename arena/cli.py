@@ -605,7 +605,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if verdict.ending:
             return 1
         stopped = rep.final.get("stopped") if rep.final is not None else None
-        if stopped:  # a signal ended the game early: checked as far as it went
+        if stopped and not rep.rounds:  # stopped in the preparation: there is no round to speak of
+            print(f"{args.file}: the start and the table so far reproduced exactly "
+                  f"(the game was stopped before round 1: {stopped})")
+        elif stopped:  # a signal ended the game early: checked as far as it went
             print(f"{args.file}: all {len(rep.rounds)} rounds and the table so far reproduced exactly "
                   f"(the game was stopped after round {len(rep.rounds)}: {stopped})")
         else:

@@ -142,6 +142,40 @@ def test_verify_of_a_game_stopped_by_a_signal_says_so(tmp_path):
            f"(the game was stopped after round 3: interrupted)\n")
 
 
+def test_verify_a_game_stopped_before_round_1(tmp_path):
+    # A game stopped in its preparation (SIGTERM after MAP): --verify said "all 0 rounds and the table so far
+    # reproduced exactly (the game was stopped after round 0: terminated)".
+    class StopAtStart:
+        def on_start(self, server):
+            server.stop("terminated")
+
+        def on_round(self, server, result, moves):
+            pass
+
+        def on_end(self, server, table):
+            pass
+
+    path = tmp_path / "stopped.jsonl"
+    server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=2000, seed=3),
+                         [replay.ReplayWriter(path), StopAtStart()])
+
+    async def go():
+        await server.start()
+        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(i), timeout_s=30))
+                for i in range(2)]
+        await server.run()
+        await asyncio.wait_for(asyncio.gather(*bots), 30)
+
+    asyncio.run(go())
+    rep = replay.load(path)
+    assert rep.final["stopped"] == "terminated" and rep.final["rounds"] == 0 and not rep.rounds
+    done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (
+        0, f"{path}: the start and the table so far reproduced exactly "
+           f"(the game was stopped before round 1: terminated)\n")
+
+
 def test_default_path_and_last_copy(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     path = replay.default_path("office", 42, when=0)
