@@ -482,7 +482,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except wire.ProtocolError as exc:
         raise UsageError(f"{args.host}:{args.port} does not speak the arena protocol: {exc}") from None
-    if brain.done:
+    if brain.done and not brain.round:  # a server stopped (a signal) between MAP and round 1
+        print(f"bot {brain.id} ({args.strategy}): game over before round 1")
+    elif brain.done:
         print(f"bot {brain.id} ({args.strategy}): game over after round {brain.round}")
     else:
         print(f"bot {brain.id} ({args.strategy}): the server closed the connection in round {brain.round}, "

@@ -535,6 +535,23 @@ def test_bot_command_says_when_the_server_went_away_mid_game(map_file, capsys):
         "bot 2 (random): the server closed the connection in round 2, without DISCONNECT\n", "")
 
 
+def test_bot_command_says_when_the_game_ended_before_round_1(map_file, capsys):
+    # a server stopped by a signal in the preparation sends DISCONNECT before any START: the bot said
+    # "game over after round 0"
+    from arena.cli import main
+
+    def script(conn):
+        conn.sendall(f"ID 1|MAP {map_file}|".encode())
+        assert conn.recv(4096).startswith(b"ID_OKAY|")
+        conn.sendall(b"DISCONNECT|")
+        conn.recv(4096)
+
+    port, thread = _one_shot_server(script)
+    assert main(["bot", "--strategy", "smart", "127.0.0.1", str(port)]) == 0
+    thread.join(30)
+    assert capsys.readouterr() == ("bot 1 (smart): game over before round 1\n", "")
+
+
 def queue_search(brain: Brain, sources, limit, here=None, first_steps=False):
     """A plain breadth-first search with a queue, as the bots' searches were first written: the reference
     their layer-by-layer searches must match, cell for cell and in the same order (the bots' choices among
