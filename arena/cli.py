@@ -651,11 +651,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         maps[arena.name] = arena
     out = Path(args.out) if args.out else (replay.replay_dir().parent / "tournaments"
                                             / time.strftime("%Y%m%d-%H%M%S"))
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out}: not a folder (the results go in a folder of their own)")
     try:
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--out {out}: not a folder (the results go in a folder of their own)")
         out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
+    except OSError as exc:  # also a name too long to stat
         raise UsageError(f"cannot create the results folder {out}: {exc.strerror or exc}") from None
     earlier = [name for name in ("standings.json", "standings.csv", "games") if (out / name).exists()]
     if earlier:

@@ -156,6 +156,10 @@ def test_an_out_that_is_no_folder_is_named_so(tmp_path, capsys):
         assert capsys.readouterr().err == (f"arena: --out {out}: not a folder (the results go in a folder of "
                                            f"their own)\n")
     assert plain.read_text() == "mine\n"
+    # a name too long for the file system was a traceback (OSError from the check for an existing file)
+    long = tmp_path / ("x" * 300)
+    assert main(["tournament", "hunt", "flee", "--games", "1", "--out", str(long)]) == 2
+    assert capsys.readouterr().err == f"arena: cannot create the results folder {long}: File name too long\n"
 
 
 def test_an_empty_map_name_is_refused(tmp_path, capsys):
