@@ -204,10 +204,13 @@ def find_map(name: str | Path) -> Path:
     Raises MapError naming the shipped maps when neither exists, or saying that *name* is a directory.
     """
     path = Path(name)
-    if path.is_file():
-        return path
-    if path.is_dir():
-        raise MapError(str(name), 0, 0, "is a directory, not a map file")
+    try:
+        if path.is_file():
+            return path
+        if path.is_dir():
+            raise MapError(str(name), 0, 0, "is a directory, not a map file")
+    except OSError as exc:  # a name too long for the file system
+        raise MapError(str(name), 0, 0, f"cannot read: {exc.strerror or exc}") from None
     shipped = shipped_dir("arena")
     candidate = shipped / f"{path.name}.map" if path.suffix != ".map" else shipped / path.name
     if str(name) == path.name and candidate.is_file():

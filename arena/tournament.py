@@ -158,12 +158,16 @@ def absolute_paths(command: str, base: Path) -> str:
         if SHELL_EXPANSION.search(word):
             return word
         (path,) = shlex.split(word)
-        if path.startswith("/") or "{" in path or not path or not (base / path).exists():
-            return word
-        if "/" not in path:
-            before = command[:match.start()]
-            if SHELL_NOT_A_PATH.search(before) or not ((base / path).is_file() or SHELL_CD.search(before)):
+        try:
+            if path.startswith("/") or "{" in path or not path or not (base / path).exists():
                 return word
+            if "/" not in path:
+                before = command[:match.start()]
+                named = (base / path).is_file() or SHELL_CD.search(before)
+                if SHELL_NOT_A_PATH.search(before) or not named:
+                    return word
+        except OSError:  # a word too long to be a file's name is left to the shell
+            return word
         return shlex.quote(str((base / path).resolve()))
 
     return SHELL_WORD.sub(absolute, command)

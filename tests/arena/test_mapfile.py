@@ -173,6 +173,11 @@ def test_find_map_path_and_shipped_name(tmp_path):
         find_map("no-such-map")
     assert str(info.value).startswith("no-such-map: no such map file or shipped map (shipped maps: ")
     assert "office" in str(info.value)
+    # a name too long for the file system was a traceback from the check for a file of that name
+    long = str(tmp_path / ("x" * 300)) + ".map"
+    with pytest.raises(MapError) as info:
+        find_map(long)
+    assert str(info.value) == f"{long}: cannot read: File name too long"
 
 
 @pytest.mark.parametrize("name", SHIPPED)

@@ -102,6 +102,9 @@ def test_parse_bots_names_commands_and_relative_paths(tmp_path):
     assert entrants[0].argv(4000, 9)[-6:] == ["--strategy", "hunt", "--seed", "9", "127.0.0.1", "4000"]
     with pytest.raises(TournamentError, match="expected an example bot"):
         parse_bots(["java -jar a.jar"])
+    # a word too long to be a file's name was a traceback; it reaches the shell as written
+    long = "x" * 300 + ".py"
+    assert parse_bots([f"python3 {long} {{port}}"], base=tmp_path)[0].spec == f"python3 {long} {{port}}"
 
 
 def test_relative_paths_made_absolute_keep_the_shell_syntax_around_them(tmp_path):
