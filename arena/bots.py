@@ -335,9 +335,12 @@ class Brain:
         return picks[:3]
 
 
-def _cannot_connect(host: str, port: int, exc: OSError) -> BotError:
+def _cannot_connect(host: str, port: int, exc: OSError | UnicodeError) -> BotError:
     """The one-line error for a failed connect (asyncio's ``strerror`` says "Connect call failed"; a
-    ``gaierror``'s errno is negative and its ``strerror`` names the lookup's failure)."""
+    ``gaierror``'s errno is negative and its ``strerror`` names the lookup's failure; a host name that is
+    no name at all, a part of it longer than 63 characters, fails to encode)."""
+    if isinstance(exc, UnicodeError):
+        return BotError(f"cannot connect to {host}:{port}: not a valid host name")
     errno = exc.errno or 0
     reason = os.strerror(errno) if errno > 0 else exc.strerror or str(exc)
     return BotError(f"cannot connect to {host}:{port}: {reason}")
@@ -384,7 +387,7 @@ def play(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
     brain = Brain(strategy, rng or random.Random())
     try:
         conn = socket.create_connection((host, port))
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:
         raise _cannot_connect(host, port, exc) from None
     with conn:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as asyncio does: a MOVE goes at once
@@ -428,7 +431,7 @@ async def run_bot(host: str = "127.0.0.1", port: int = 15000, strategy: str = "h
     brain = Brain(strategy, rng or random.Random())
     try:
         reader, writer = await asyncio.open_connection(host, port)
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:
         raise _cannot_connect(host, port, exc) from None
     splitter = wire.Splitter(limit=1 << 16)
     try:

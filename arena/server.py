@@ -421,6 +421,9 @@ class ArenaServer:
             reason = os.strerror(errno) if errno > 0 else exc.strerror or str(exc)
             where = f"{self.settings.host}:{self.settings.port}"
             raise ServerError(f"cannot listen on {where}: {reason}") from None
+        except UnicodeError:  # a host name with a part longer than 63 characters fails to encode
+            where = f"{self.settings.host}:{self.settings.port}"
+            raise ServerError(f"cannot listen on {where}: not a valid host name") from None
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("listening on %s:%d", self.settings.host, self.port)
         if self.settings.seat_ports:

@@ -406,6 +406,12 @@ def test_bot_command_names_an_unreadable_map_and_an_unknown_host(tmp_path, capsy
     replay = tmp_path / "r.jsonl"
     assert main(["serve", "office", "--host", "bogus.invalid", "--replay", str(replay), "-q"]) == 2
     assert capsys.readouterr().err == f"arena: cannot listen on bogus.invalid:15000: {unknown}\n"
+    # a host name with a part longer than 63 characters was a traceback (UnicodeError from its encoding)
+    long = "x" * 64
+    assert main(["bot", long, "15499"]) == 2
+    assert capsys.readouterr().err == f"arena: cannot connect to {long}:15499: not a valid host name\n"
+    assert main(["serve", "office", "--host", long, "--replay", str(replay), "-q"]) == 2
+    assert capsys.readouterr().err == f"arena: cannot listen on {long}:15000: not a valid host name\n"
 
 
 def test_bot_command_plays_to_disconnect_and_names_a_server_that_speaks_no_arena(map_file):
