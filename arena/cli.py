@@ -31,6 +31,7 @@ from common.cli import Parser, UsageError, program_version, run_main
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import logging
+    from pathlib import Path
     from typing import Any
 
     import pygame
@@ -626,6 +627,28 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _claim_results_folder(out: Path) -> None:
+    """Make *out* a tournament's results folder, claimed by creating its ``games`` folder (one that already
+    exists, another tournament's even while it is starting, refuses it). Raises UsageError (one line)."""
+    try:
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--out {out}: not a folder (the results go in a folder of their own)")
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # also a name too long to stat
+        raise UsageError(f"cannot create the results folder {out}: {exc.strerror or exc}") from None
+    earlier = [name for name in ("standings.json", "standings.csv", "games") if (out / name).exists()]
+    try:
+        if not earlier:
+            (out / "games").mkdir()
+    except FileExistsError:
+        earlier = ["games"]
+    except OSError as exc:
+        raise UsageError(f"cannot create the results folder {out / 'games'}: {exc.strerror or exc}") from None
+    if earlier:
+        raise UsageError(f"the results folder {out} already holds a tournament ({', '.join(earlier)}); "
+                         f"give another --out")
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -649,18 +672,21 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if arena.name in maps:
             raise UsageError(f"--maps: two maps are named {arena.name}")
         maps[arena.name] = arena
-    out = Path(args.out) if args.out else (replay.replay_dir().parent / "tournaments"
-                                            / time.strftime("%Y%m%d-%H%M%S"))
-    try:
-        if out.exists() and not out.is_dir():
-            raise UsageError(f"--out {out}: not a folder (the results go in a folder of their own)")
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # also a name too long to stat
-        raise UsageError(f"cannot create the results folder {out}: {exc.strerror or exc}") from None
-    earlier = [name for name in ("standings.json", "standings.csv", "games") if (out / name).exists()]
-    if earlier:
-        raise UsageError(f"the results folder {out} already holds a tournament ({', '.join(earlier)}); "
-                         f"give another --out")
+    if args.out:
+        out = Path(args.out)
+        _claim_results_folder(out)
+    else:  # two tournaments started in the same second get folders of their own
+        stamp = replay.replay_dir().parent / "tournaments" / time.strftime("%Y%m%d-%H%M%S")
+        out, n = stamp, 1
+        while True:
+            try:
+                _claim_results_folder(out)
+                break
+            except UsageError:
+                if not (out / "games").is_dir():
+                    raise
+            n += 1
+            out = stamp.with_name(f"{stamp.name}-{n}")
     config = tournament.Config(entrants, maps, args.games, players, out, jobs=args.jobs, seed=args.seed,
                                prep_ms=args.prep_ms, move_ms=args.move_ms, quiet_rounds=args.quiet_rounds,
                                connect_ms=args.connect_ms)

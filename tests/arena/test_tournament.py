@@ -148,6 +148,24 @@ def test_a_results_folder_holding_a_tournament_is_refused(tmp_path, capsys):
     assert [p.name for p in (out / "games").iterdir()] == ["001-office-s5"]
 
 
+@pytest.mark.e2e
+def test_tournaments_started_in_the_same_second_get_folders_of_their_own(tmp_path, monkeypatch, capsys):
+    # Two tournaments without --out started in one second shared the folder named after that second: their
+    # games mixed and each rewrote the other's standings.
+    from arena import cli
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    monkeypatch.setattr(cli.time, "strftime", lambda fmt: "20261202-005900")
+    first = tmp_path / "arena" / "tournaments" / "20261202-005900"
+    (first / "games").mkdir(parents=True)  # another tournament, still playing its first game
+    args = ["tournament", "hunt", "flee", "--games", "1", "--prep-ms", "20", "--jobs", "1", "-q"]
+    assert cli.main(args) == 0
+    assert capsys.readouterr().out.endswith(f"results: {first}-2\n")
+    assert list((first / "games").iterdir()) == [] and not (first / "standings.json").exists()
+    (game,) = (first.with_name(f"{first.name}-2") / "games").iterdir()
+    assert game.name.startswith("001-office-s") and (game / "replay.jsonl").is_file()
+
+
 def test_an_out_that_is_no_folder_is_named_so(tmp_path, capsys):
     # "--out /dev/null" said "cannot create the results folder /dev/null: File exists".
     from arena.cli import main
