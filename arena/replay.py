@@ -21,6 +21,7 @@ import logging
 import os
 import random
 import shutil
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -381,7 +382,11 @@ def load(path: str | os.PathLike[str]) -> Replay:
     malformed; a leading UTF-8 byte-order mark is skipped."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            mode = os.fstat(handle.fileno()).st_mode
+            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # /dev/zero was read until memory ran out
+                raise ReplayError(f"{path}: cannot read: a device, not a replay file")
+            raw = handle.read()
     except OSError as exc:
         raise ReplayError(f"{path}: cannot read: {exc.strerror or exc}") from None
     raw = raw.removeprefix(BOM)

@@ -207,6 +207,24 @@ def test_unreadable_replays_are_one_line_errors(tmp_path):
     assert done.returncode == 2 and done.stderr.startswith("arena: ") and done.stderr.count("\n") == 1
 
 
+def test_a_device_is_refused_and_a_pipe_is_read(tmp_path):
+    # "arena replay --verify /dev/zero" read until memory ran out (here: up to the limit set for the test)
+    import resource
+
+    def limit_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", "/dev/zero"],
+                          capture_output=True, text=True, timeout=120, preexec_fn=limit_memory)
+    refused = "arena: /dev/zero: cannot read: a device, not a replay file\n"
+    assert (done.returncode, done.stderr) == (2, refused)
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=2)
+    done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", "/dev/stdin"],
+                          input=path.read_bytes(), capture_output=True, timeout=60)  # through a pipe
+    assert done.returncode == 0 and done.stdout.endswith(b"reproduced exactly\n"), done.stderr
+
+
 def test_cli_prints_rounds_and_final_table_and_verifies(tmp_path):
     path = tmp_path / "game.jsonl"
     server = play_game(path, seed=5)
