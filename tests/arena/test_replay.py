@@ -106,6 +106,22 @@ def test_verify_checks_the_final_table_and_that_the_game_finishes(tmp_path):
         assert done.stdout.splitlines() == [f"{tmp_path / name}: {problem}" for problem in problems]
 
 
+def play_two_hunt_bots(path, observer, prep_ms):
+    """A game of two ``hunt`` bots on the small arena over TCP, its replay written to *path*, with *observer*
+    (which may stop it) watching."""
+    server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=prep_ms, seed=3),
+                         [replay.ReplayWriter(path), observer])
+
+    async def go():
+        await server.start()
+        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(i), timeout_s=30))
+                for i in range(2)]
+        await server.run()
+        await asyncio.wait_for(asyncio.gather(*bots), 30)
+
+    asyncio.run(go())
+
+
 def test_verify_of_a_game_stopped_by_a_signal_says_so(tmp_path):
     # A replay of a game stopped early (its last line says "stopped") is checked as far as it went; --verify
     # said "all 3 rounds and the final table reproduced exactly", as for a finished game.
@@ -121,18 +137,7 @@ def test_verify_of_a_game_stopped_by_a_signal_says_so(tmp_path):
             pass
 
     path = tmp_path / "stopped.jsonl"
-    writer = replay.ReplayWriter(path)
-    server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20, seed=3),
-                         [writer, StopAfterRound3()])
-
-    async def go():
-        await server.start()
-        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(i), timeout_s=30))
-                for i in range(2)]
-        await server.run()
-        await asyncio.wait_for(asyncio.gather(*bots), 30)
-
-    asyncio.run(go())
+    play_two_hunt_bots(path, StopAfterRound3(), prep_ms=20)
     rep = replay.load(path)
     assert rep.final["stopped"] == "interrupted" and rep.final["rounds"] == 3 and replay.verify(rep).ok
     done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(path)],
@@ -156,17 +161,7 @@ def test_verify_a_game_stopped_before_round_1(tmp_path):
             pass
 
     path = tmp_path / "stopped.jsonl"
-    server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=2000, seed=3),
-                         [replay.ReplayWriter(path), StopAtStart()])
-
-    async def go():
-        await server.start()
-        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(i), timeout_s=30))
-                for i in range(2)]
-        await server.run()
-        await asyncio.wait_for(asyncio.gather(*bots), 30)
-
-    asyncio.run(go())
+    play_two_hunt_bots(path, StopAtStart(), prep_ms=2000)
     rep = replay.load(path)
     assert rep.final["stopped"] == "terminated" and rep.final["rounds"] == 0 and not rep.rounds
     done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(path)],
