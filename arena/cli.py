@@ -704,6 +704,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     print(heading + (f" ({t.stopped})" if t.stopped else ""))
     print(tournament.format_standings(rows, list(maps)))
     print(f"results: {out}")
+    lost = sorted((r for r in t.records if r.replay_error), key=lambda r: r.game.number)
+    if lost:
+        games = ", ".join(f"{r.folder.name} ({r.replay_error})" for r in lost)
+        print(f"arena: {len(lost)} replay{'s' if len(lost) != 1 else ''} not written (the game's server.log "
+              f"says why): {games}", file=sys.stderr)
     if t.stopped:
         return next((128 + sig for sig, why in STOP_SIGNALS.items() if why == t.stopped), 1)
     return 0

@@ -323,7 +323,8 @@ class SeatResult:
 
 @dataclass
 class GameRecord:
-    """A game played (or cut short: ``stopped``): its schedule entry, folder, rounds and seats."""
+    """A game played (or cut short: ``stopped``): its schedule entry, folder, rounds and seats;
+    ``replay_error`` says why its replay could not be written (a full disk: the game went on without it)."""
 
     game: Scheduled
     folder: Path
@@ -331,6 +332,7 @@ class GameRecord:
     seats: list[SeatResult] = field(default_factory=list)
     stopped: str | None = None
     error: str | None = None
+    replay_error: str | None = None
 
     @property
     def counts(self) -> bool:
@@ -615,6 +617,7 @@ class GameRunner:
         finally:
             watch.cancel()
             writer.close()
+            record.replay_error = writer.failed
             await server.close()
             await asyncio.gather(*(_stop_group(p) for p in processes))
             (folder / BOT_GROUPS).unlink(missing_ok=True)
@@ -842,7 +845,8 @@ class Tournament:
             "standings": [r.as_json() for r in rows],
             "games": [{"game": r.game.number, "map": r.game.map, "seed": r.game.seed,
                        "folder": str(r.folder.relative_to(cfg.out)), "rounds": r.rounds, "stopped": r.stopped,
-                       "error": r.error, "seats": [s.as_json(cfg.bots) for s in r.seats]}
+                       "error": r.error, "replay_error": r.replay_error,
+                       "seats": [s.as_json(cfg.bots) for s in r.seats]}
                       for r in sorted(self.records, key=lambda r: r.game.number)],
         }
         (cfg.out / "standings.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -859,10 +863,12 @@ def clock(seconds: float) -> str:
 def progress_line(t: Tournament, record: GameRecord) -> str:
     """One line: ``game 3/24 done (#3 office, seed 5, 61 rounds): hunt 12.30, flee 0.00 (crashed) |
     elapsed 0:42, about 2:48 left``; for a game that does not count, ``game #4 field, seed 9: stopped:
-    interrupted (does not count)``."""
+    interrupted (does not count)``; a replay that could not be written adds ``| replay not written: No
+    space left on device`` before the times."""
+    lost = "" if record.replay_error is None else f" | replay not written: {record.replay_error}"
     if not record.counts:
         game, what = record.game, record.error or f"stopped: {record.stopped}"
-        return f"game #{game.number} {game.map}, seed {game.seed}: {what} (does not count)"
+        return f"game #{game.number} {game.map}, seed {game.seed}: {what} (does not count){lost}"
     done = len(t.records)
     elapsed = time.monotonic() - t.started
     left = elapsed / done * (t.total - done) if done else 0.0
@@ -871,7 +877,7 @@ def progress_line(t: Tournament, record: GameRecord) -> str:
                       + ("" if s.status == OK else f" ({s.status})")
                       for s in sorted(record.seats, key=lambda s: (s.rank, s.id)))
     return (f"game {done}/{t.total} done (#{record.game.number} {record.game.map}, seed {record.game.seed}, "
-            f"{record.rounds} rounds): {seats} | elapsed {clock(elapsed)}, about {clock(left)} left")
+            f"{record.rounds} rounds): {seats}{lost} | elapsed {clock(elapsed)}, about {clock(left)} left")
 
 
 def run(config: Config, *, show: Callable[[str], None]) -> tuple[Tournament, list[Standing]]:

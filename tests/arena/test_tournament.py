@@ -542,3 +542,24 @@ def test_a_bot_that_joins_and_leaves_before_the_start_does_not_stall_the_game(tm
     log = (out / game["folder"] / "server.log").read_text()
     assert log.count("left in round 0 (") == 3
     assert replay.verify(replay.load(out / game["folder"] / "replay.jsonl")).ok
+
+
+@pytest.mark.e2e
+def test_a_replay_that_cannot_be_written_is_named_in_the_progress_the_results_and_at_the_end(tmp_path):
+    import resource
+
+    def small_files() -> None:  # a disk that fills up: writing past 16 KB fails (EFBIG: SIGXFSZ is ignored)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16_000, 16_000))
+
+    out = tmp_path / "results"
+    proc = _tournament(["hunt", "flee", "--maps", "office", "--games", "1", "--seed", "3", "--prep-ms", "50",
+                        "--move-ms", "2000"], out, preexec_fn=small_files)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 0, stderr
+    (game,) = json.loads((out / "standings.json").read_text())["games"]
+    assert game["replay_error"] == "File too large" and game["error"] is None
+    assert "hunt" in stdout and " | replay not written: File too large | elapsed " in stderr
+    assert stderr.splitlines()[-1] == (f"arena: 1 replay not written (the game's server.log says why): "
+                                       f"{Path(game['folder']).name} (File too large)")
+    assert "cannot write the replay" in (out / game["folder"] / "server.log").read_text()
+    assert (out / game["folder"] / "replay.jsonl").stat().st_size <= 16_000
