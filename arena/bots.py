@@ -180,15 +180,16 @@ class Brain:
     def my_team(self) -> str:
         return "BLUE" if self.id is None else self.team.get(self.id, "BLUE")
 
-    def _free(self, x: int, y: int) -> bool:
+    def is_free(self, x: int, y: int) -> bool:
+        """Whether (x, y) is a cell of the map and no wall (False before the map is known)."""
         walls = self.walls
         return walls is not None and 0 <= y < len(walls) and 0 <= x < len(walls[y]) and not walls[y][x]
 
     def _step_ok(self, x: int, y: int, direction: str) -> bool:
         dx, dy = VECTORS[direction]
-        if not self._free(x + dx, y + dy):
+        if not self.is_free(x + dx, y + dy):
             return False
-        return not (dx and dy) or (self._free(x + dx, y) and self._free(x, y + dy))
+        return not (dx and dy) or (self.is_free(x + dx, y) and self.is_free(x, y + dy))
 
     def steps(self, cell: tuple[int, int]) -> list[tuple[str, tuple[int, int]]]:
         """(direction, target) of every step the walls allow from *cell* (§2.4), worked out once per cell
@@ -226,7 +227,7 @@ class Brain:
 
         The search stops beyond *limit* moves and, with *around_self*, once the bot's own cell and its
         neighbours are labelled."""
-        dist = {s: 0 for s in sources if self._free(*s)}
+        dist = {s: 0 for s in sources if self.is_free(*s)}
         here = (self.x, self.y) if around_self else None
         neighbours = self.neighbours
         layer, d = list(dist), 0
@@ -293,7 +294,7 @@ class Brain:
     def _hunt(self) -> tuple[str, str]:
         blues = self.known("BLUE")
         options = self.legal()
-        targets = [(s.x, s.y) for _, s in blues] if blues else self._frontier()
+        targets = [(s.x, s.y) for _, s in blues] if blues else self.frontier()
         dist = self.distances(targets, limit=SEARCH_LIMIT) if targets else {}
         if targets and (self.x, self.y) not in dist:
             # too far for the search: aim at the reachable cell nearest (as the crow flies) to a target
@@ -322,7 +323,7 @@ class Brain:
             view = self.rng.choice(list(VECTORS))
         return best, view
 
-    def _frontier(self) -> list[tuple[int, int]]:
+    def frontier(self) -> list[tuple[int, int]]:
         """A few free cells not visited recently, to explore towards when no blue is known."""
         if self.walls is None:
             return []
@@ -330,7 +331,7 @@ class Brain:
         picks = []
         for _ in range(12):
             x, y = self.rng.randrange(width), self.rng.randrange(height)
-            if self._free(x, y) and self.visited.get((x, y), -99) < self.round - 20:
+            if self.is_free(x, y) and self.visited.get((x, y), -99) < self.round - 20:
                 picks.append((x, y))
         return picks[:3]
 

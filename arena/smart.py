@@ -70,7 +70,7 @@ class RoundCorners(dict[Cell, tuple[Cell, ...]]):
 
     def __init__(self, brain: Brain) -> None:
         super().__init__()
-        self.free = brain._free
+        self.free = brain.is_free
 
     def __missing__(self, cell: Cell) -> tuple[Cell, ...]:
         free = self.free
@@ -138,7 +138,7 @@ class Planner:
         (not past a wall); else :data:`UNKNOWN_TOXICITY`."""
         known = self.brain.toxicity
         if len(known) > self._spread:
-            free, guess, near = self.brain._free, self._guess, self._near
+            free, guess, near = self.brain.is_free, self._guess, self._near
             for x, y in list(known)[self._spread:]:
                 value = known[(x, y)]
                 for dy in range(-GUESS_RADIUS, GUESS_RADIUS + 1):
@@ -347,7 +347,7 @@ class Planner:
         else:
             reach = self.distances(here)
             if self._explore is None or self._explore == here or self._explore not in reach:
-                picks = [c for c in b._frontier() if c in reach]
+                picks = [c for c in b.frontier() if c in reach]
                 self._explore = picks[0] if picks else None
             goal = self._explore or here
         towards = self.distances(goal)
