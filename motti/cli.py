@@ -292,6 +292,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         if args.seed is None:
             print(f"motti: seed {seed}", file=sys.stderr)
         return _run_script(args, game)
+    if args.level is not None and not computer:
+        raise UsageError(f"--level {args.level}: no computer player to play at it (name them with "
+                         f"--computer, e.g. --computer 2)")
     bad = sorted(player for player in computer if player > board.players)
     if bad:
         raise UsageError(f"--computer: no player {bad[0]} (the map has {board.players})")
