@@ -218,5 +218,5 @@ def test_a_level_with_no_computer_player_is_an_error(tmp_path):
                                                      ccc="ccc"))
     done = motti(tmp_path, "three.map", "--level", "hard", "--headless", "--max-turns", "2")
     assert done.returncode == 2
-    assert done.stderr == ("motti: --level hard: no computer player to play at it (name them with --computer, "
-                           "e.g. --computer 2)\n")
+    assert done.stderr == ("motti: --level hard: no computer player to play at it (name them with "
+                           "--computer, e.g. --computer 2)\n")
