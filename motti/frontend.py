@@ -167,6 +167,7 @@ class Frontend:
                 event = self.inbox.get(POLL_S)
                 if event is not None:
                     self.handle(event)
+            self._end_unfinished()
         finally:
             self.close_all()
             if not self.save_suspended:
@@ -174,6 +175,17 @@ class Frontend:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
         return 0
+
+    def _end_unfinished(self) -> None:
+        """The last window and console are gone while the game goes on (computer players are left): the
+        session ends here, and the status file's message says so after the last announcement."""
+        if self.game.is_terminal():
+            return
+        said = "nobody is left at a window or the terminal: the game stops unfinished"
+        if self.save_suspended:
+            said += f"; the game before the quit is saved in {self.save} (motti {self.save} resumes it)"
+        self.message = f"{self.message} — {said}" if self.message else said
+        self.write_status()
 
     def close_all(self) -> None:
         """Close every window and the console."""

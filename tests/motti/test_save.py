@@ -3,12 +3,13 @@ spec/motti.md §3.2 with ``turn``, ``attacks`` and ``eliminated`` lines holds a 
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import numpy as np
 import pytest
-from motti_maps import TWO
+from motti_maps import THREE, TWO
 
 from common.loop import Click, Closed, Inbox, Key
 from motti import ai, savegame, view
@@ -259,3 +260,24 @@ def test_a_window_on_islands_announces_the_draw_at_once() -> None:
     data = front.status_data()
     assert (data["result"], data["winner"], data["turn"], data["turns"]) == ("draw", None, None, 0)
     assert data["message"] == "draw: no player can reach another"
+
+
+def test_the_last_person_leaving_while_computers_play_on_ends_the_session_and_the_status_says_so(tmp_path):
+    from common.displays import Seat
+
+    status, save = tmp_path / "s.json", tmp_path / "game.map"
+    game = Composer(Game(parse_map(THREE).board, random.Random(3)))
+    size = view.default_size(game.board.width, game.board.height)
+    front = Frontend(game, Inbox(), {"seat0": (FakeWindow(size), Seat((1,), ":99"))},
+                     computer={2: "easy", 3: "easy"}, status=str(status), save=str(save))
+    front.refresh()
+    front.handle(Key("seat0", "q"))
+    front.handle(Key("seat0", "y"))                # the only person quits; players 2 and 3 are left
+    assert front.views == {} and game.alive == [2, 3] and not game.is_terminal()
+    assert front.run() == 0                         # nobody left to watch: the session ends at once
+    data = json.loads(status.read_text())
+    assert data["message"] == ("P1 quit, out — nobody is left at a window or the terminal: the game stops "
+                               f"unfinished; the game before the quit is saved in {save} (motti {save} "
+                               "resumes it)")
+    assert data["alive"] == [2, 3] and data["winner"] is None and data["windows"] == []
+    assert load_map(save).board.alive_players() == [1, 2, 3]
