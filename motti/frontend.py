@@ -181,11 +181,16 @@ class Frontend:
         session ends here, and the status file's message says so after the last announcement."""
         if self.game.is_terminal():
             return
-        said = "nobody is left at a window or the terminal: the game stops unfinished"
-        if self.save_suspended:
-            said += f"; the game before the quit is saved in {self.save} (motti {self.save} resumes it)"
+        said = self._unfinished()
         self.message = f"{self.message} — {said}" if self.message else said
         self.write_status()
+
+    def _unfinished(self) -> str:
+        said = "nobody is left at a window or the terminal: the game stops unfinished"
+        return f"{said}; {self._saved_before_quit()}" if self.save_suspended else said
+
+    def _saved_before_quit(self) -> str:
+        return f"the game before the quit is saved in {self.save} (motti {self.save} resumes it)"
 
     def close_all(self) -> None:
         """Close every window and the console."""
@@ -373,8 +378,10 @@ class Frontend:
         # The terminal is no longer the console's: say there what happened, and where the game goes on.
         if self.views and not self.game.is_terminal():
             said = f"{said}; the game goes on in the windows"
+        elif not self.game.is_terminal():
+            said = f"{said} — {self._unfinished()}"
         elif self.save_suspended:
-            said = f"{said}; the game before the quit is saved in {self.save} (motti {self.save} resumes it)"
+            said = f"{said}; {self._saved_before_quit()}"
         print(f"motti: {said}", flush=True)
 
     def _act(self, change: Callable[[], Any], action: str | None = None) -> None:

@@ -6,6 +6,7 @@ with the curses console (``-c``) in a real pseudo-terminal."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 import pexpect
 import pyte
 import pytest
-from motti_maps import TWO
+from motti_maps import THREE, TWO
 from statusrun import StatusRun
 from xvfb import origin
 
@@ -187,3 +188,31 @@ def test_console_saves_after_each_action_and_on_quit(tmp_path):
     assert child.exitstatus == 0
     saved = load_map(tmp_path / "saved.map")
     assert (saved.turn, saved.attacks, saved.board.alive_players()) == (1, 5, [1, 2])
+
+
+def test_console_quit_with_computer_players_left_ends_the_session_unfinished(tmp_path):
+    (tmp_path / "three.map").write_text(THREE)
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "TMUX", "LINES", "COLUMNS")}
+    env.update(TERM="xterm", ESCDELAY="25", HOME=str(tmp_path))
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    args = ["-m", "motti", "three.map", "-c", "--computer", "2,3", "--seed", "2", "--status", "s.json"]
+    child = pexpect.spawn(sys.executable, args, cwd=str(tmp_path), env=env, dimensions=(24, 80), timeout=30)
+    try:
+        end = time.monotonic() + DEADLINE_S
+        while not any("Player 1 | Attack: 6 left" in line for line in screen.display):
+            assert time.monotonic() < end, "\n".join(screen.display)
+            with contextlib.suppress(pexpect.TIMEOUT):
+                stream.feed(child.read_nonblocking(65536, timeout=0.05))
+        child.send("q")
+        child.expect("y/n")
+        child.send("y")
+        child.expect(pexpect.EOF)
+        said = child.before.decode().rsplit("\x1b>", 1)[-1].strip()   # after curses gave the terminal back
+        assert said == ("motti: P1 quit, out — nobody is left at a window or the terminal: the game stops "
+                        "unfinished")
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert status["message"] == said.removeprefix("motti: ") and status["alive"] == [2, 3]
