@@ -85,6 +85,8 @@ STOP_REASON_BYTES = 64
 """Room for the reason in the stop flag the game processes share with the tournament."""
 STOP_GRACE_S = 1.0
 """Time a bot has to exit after ``DISCONNECT`` (and again after SIGTERM) before its group is killed."""
+GROUP_POLL_S = 0.02
+"""How often a bot's process group is checked for processes left while it has time to end after SIGTERM."""
 
 BOT_GROUPS = ".bot-groups"
 """In a game's folder while it is played: the process group ids of its bots, one a line, so that the
@@ -520,10 +522,41 @@ class _Process:
     """The signal that ended the process when it did not end by itself: "SIGTERM" or "SIGKILL"."""
 
 
+def _group_alive(group: int) -> bool:
+    """Whether process group *group* still has a process that is not a zombie. A bot given as a command runs
+    under ``/bin/sh -c``, which SIGTERM ends at once while the bot itself may still be running (or handling
+    it); the bot's exited processes may stay zombies for a while where nothing reaps orphans, so where
+    ``/proc`` tells, those do not count."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return True
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()  # state, ppid, pgrp, ... after "pid (comm)"
+        if len(fields) > 2 and fields[2] == str(group).encode() and fields[0] != b"Z":
+            return True
+    return False
+
+
 async def _stop_group(proc: _Process) -> None:
     """Give a bot's process STOP_GRACE_S to end by itself (keeping its exit status), then SIGTERM its process
-    group, wait STOP_GRACE_S more, then SIGKILL what is left of the group. ``proc.exit`` is the exit status
-    when the process ended by itself, else None and ``proc.killed`` names the signal that ended it."""
+    group, give the whole group STOP_GRACE_S more (not only the process started, a ``/bin/sh`` that SIGTERM
+    ends at once for a command), then SIGKILL what is left of the group. ``proc.exit`` is the exit status
+    when the process ended by itself, else None and ``proc.killed`` names the signal that ended the bot:
+    "SIGKILL" when some process of its group outlived SIGTERM."""
     process = proc.process
     try:
         proc.exit = await asyncio.wait_for(process.wait(), STOP_GRACE_S)
@@ -534,11 +567,16 @@ async def _stop_group(proc: _Process) -> None:
             os.killpg(process.pid, sig)
         except (ProcessLookupError, PermissionError):
             break
-        if proc.exit is None and process.returncode is None:
+        if proc.exit is None:
             proc.killed = sig.name
         if sig == signal.SIGTERM:
+            deadline = time.monotonic() + STOP_GRACE_S
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), STOP_GRACE_S)
+            while _group_alive(process.pid) and time.monotonic() < deadline:
+                await asyncio.sleep(GROUP_POLL_S)
+            if not _group_alive(process.pid):
+                break
     await process.wait()
 
 

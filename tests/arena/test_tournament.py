@@ -220,6 +220,35 @@ def test_stopping_a_bot_records_the_signal_that_ended_it():
     assert asyncio.run(stopped("trap '' TERM; sleep 60; sleep 60")) == (None, "SIGKILL")
 
 
+@pytest.mark.slow
+def test_a_command_bot_has_its_second_after_sigterm_though_its_shell_ends_at_once(tmp_path):
+    # A bot given as a command runs under /bin/sh, which SIGTERM ends at once: its group was then SIGKILLed
+    # at once, so a bot saving its work on SIGTERM lost it, and one ignoring SIGTERM was recorded as ended
+    # by SIGTERM. ("; true" keeps the shell as the process started, as for any command with an operator.)
+    saved = tmp_path / "saved.txt"
+    (tmp_path / "graceful.py").write_text(
+        "import pathlib, signal, sys, time\n"
+        "def stop(*_):\n"
+        "    time.sleep(0.3)\n"
+        "    pathlib.Path(sys.argv[1]).write_text('saved')\n"
+        "    sys.exit(0)\n"
+        "signal.signal(signal.SIGTERM, stop)\n"
+        "time.sleep(60)\n")
+    (tmp_path / "stubborn.py").write_text(
+        "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(60)\n")
+
+    async def stopped(command: str) -> tuple[int | None, str | None]:
+        process = await asyncio.create_subprocess_shell(command, start_new_session=True)
+        proc = _Process(bot=0, seat=0, process=process)
+        await _stop_group(proc)
+        return proc.exit, proc.killed
+
+    python = sys.executable
+    assert asyncio.run(stopped(f"{python} {tmp_path / 'graceful.py'} {saved}; true")) == (None, "SIGTERM")
+    assert saved.read_text() == "saved"
+    assert asyncio.run(stopped(f"{python} {tmp_path / 'stubborn.py'}; true")) == (None, "SIGKILL")
+
+
 def test_a_seat_is_hung_after_rounds_of_silence_not_after_one_slow_last_move():
     # A bot that missed only the last round's deadline was once recorded as "hung".
     def silent(since: int | None) -> Diagnostics:
