@@ -709,9 +709,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         games = ", ".join(f"{r.folder.name} ({r.replay_error})" for r in lost)
         print(f"arena: {len(lost)} replay{'s' if len(lost) != 1 else ''} not written (the game's server.log "
               f"says why): {games}", file=sys.stderr)
+    if t.write_error:
+        print(f"arena: standings.csv and standings.json in {out} are out of date ({t.write_error}): only the "
+              f"table above is complete", file=sys.stderr)
     if t.stopped:
         return next((128 + sig for sig, why in STOP_SIGNALS.items() if why == t.stopped), 1)
-    return 0
+    return 1 if t.write_error else 0
 
 
 PARSERS = _parser()

@@ -29,6 +29,8 @@ import asyncio
 import contextlib
 import csv
 import ctypes
+import errno
+import io
 import itertools
 import json
 import logging
@@ -93,6 +95,9 @@ BOT_GROUPS = ".bot-groups"
 tournament can stop them if the game process is killed (:func:`kill_bot_groups`)."""
 GAME_PROCESS_DIED = "a game process died"
 """Why a tournament stops when one of its game processes ends abruptly."""
+WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""The errors of a write to a full disk (or past a file-size limit): the results cannot be kept, so the
+tournament stops (:meth:`Tournament.stop`, reason ``the results cannot be written: ...``)."""
 OK, NEVER_JOINED, CRASHED, LEFT, HUNG = "ok", "never connected", "crashed", "left", "hung"
 STATUSES = (OK, NEVER_JOINED, CRASHED, LEFT, HUNG)
 
@@ -335,6 +340,9 @@ class GameRecord:
     stopped: str | None = None
     error: str | None = None
     replay_error: str | None = None
+    full: str | None = None
+    """Why the game's files could not be written when the disk is full (its ``error`` then says which
+    file): the tournament stops."""
 
     @property
     def counts(self) -> bool:
@@ -595,6 +603,38 @@ def kill_bot_groups(folder: Path) -> None:
     (folder / BOT_GROUPS).unlink(missing_ok=True)
 
 
+class _GameLog(logging.FileHandler):
+    """A game's ``server.log``. A write that fails (a full disk) is kept in ``failed``, not logging's
+    traceback on stderr for every line; the game goes on."""
+
+    failed: str | None = None
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        self._failed(sys.exc_info()[1])
+
+    def close(self) -> None:
+        try:
+            super().close()  # flushes what could not be written
+        except OSError as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: BaseException | None) -> None:
+        if self.failed is None:
+            self.failed = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+
+
+def _game_error(record: GameRecord, exc: OSError, out: Path) -> None:
+    """Record in *record* why its game could not be played: the error and the file it names (relative to
+    the results folder *out*); ``full`` too when the disk is full."""
+    where = ""
+    if exc.filename is not None:
+        name = Path(os.fsdecode(exc.filename))
+        where = f" ({name.relative_to(out) if name.is_relative_to(out) else name})"
+    record.error = f"{exc.strerror or exc}{where}"
+    if exc.errno in WRITE_FAILURES:
+        record.full = exc.strerror or str(exc)
+
+
 def game_folder(out: Path, game: Scheduled) -> Path:
     """The folder of *game* under the results folder *out*: ``games/NNN-MAP-sSEED``."""
     return out / "games" / f"{game.number:03d}-{copy_name(game.map)}-s{game.seed}"
@@ -614,9 +654,13 @@ class GameRunner:
         to ``server.log`` in the game's folder."""
         cfg = self.config
         folder = game_folder(cfg.out, game)
-        folder.mkdir(parents=True, exist_ok=True)
         record = GameRecord(game, folder)
-        handler = logging.FileHandler(folder / "server.log", encoding="utf-8")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            handler = _GameLog(folder / "server.log", encoding="utf-8")
+        except OSError as exc:
+            _game_error(record, exc, cfg.out)
+            return record
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
         arena_log = logging.getLogger("arena")
         if arena_log.getEffectiveLevel() > logging.INFO:
@@ -638,6 +682,8 @@ class GameRunner:
             for seat, index in enumerate(game.seats):
                 port = server.seat_ports[seat]
                 processes.append(await self._start_bot(folder, seat, index, port, game.seed))
+                with open(folder / BOT_GROUPS, "a", encoding="ascii") as groups:
+                    groups.write(f"{processes[-1].process.pid}\n")
             await self._seat(server, processes, running, ids, absent)
             table = await running
             record.rounds = server.game.round if server.game else 0
@@ -649,16 +695,20 @@ class GameRunner:
                 record.seats = [SeatResult(p.bot, p.seat, joined.get(p.seat),
                                            status=OK if p.seat in joined else NEVER_JOINED)
                                 for p in processes]
-        except (ServerError, OSError) as exc:
+        except ServerError as exc:
             record.error = str(exc)
             log.warning("game %d: %s", game.number, exc)
+        except OSError as exc:
+            _game_error(record, exc, cfg.out)
+            log.warning("game %d: %s", game.number, record.error)
         finally:
             watch.cancel()
             writer.close()
             record.replay_error = writer.failed
             await server.close()
             await asyncio.gather(*(_stop_group(p) for p in processes))
-            (folder / BOT_GROUPS).unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                (folder / BOT_GROUPS).unlink(missing_ok=True)
             arena_log.removeHandler(handler)
             handler.close()
         for proc in processes:
@@ -688,8 +738,6 @@ class GameRunner:
                 process = await asyncio.create_subprocess_exec(
                     *bot.argv(port, bot_seed), cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out,
                     stderr=err, start_new_session=True)
-        with open(folder / BOT_GROUPS, "a", encoding="ascii") as groups:
-            groups.write(f"{process.pid}\n")
         return _Process(index, seat, process)
 
     async def _seat(self, server: ArenaServer, processes: list[_Process],
@@ -801,6 +849,8 @@ class Tournament:
         self.progress = progress
         self.started = time.monotonic()
         self.stopped: str | None = None
+        self.write_error: str | None = None
+        """Why the standings files could not be written the last time (None: they are up to date)."""
         self._context = multiprocessing.get_context("spawn")
         self._flag = RawArray(ctypes.c_char, STOP_REASON_BYTES)
 
@@ -846,6 +896,8 @@ class Tournament:
                         self.stop(GAME_PROCESS_DIED)
                     if record.stopped and not self.stopped:  # its game process alone was sent SIGTERM
                         self.stop(record.stopped)
+                    if record.full:
+                        self.stop(f"the results cannot be written: {record.full}")
                     self.records.append(record)
                     self.write()
                     if self.progress:
@@ -859,20 +911,33 @@ class Tournament:
     # --- files ----------------------------------------------------------------------------------------------
 
     def write(self) -> None:
-        """``standings.csv`` and ``standings.json`` under the output folder (the games so far)."""
+        """``standings.csv`` and ``standings.json`` under the output folder (the games so far), each replaced
+        whole (a file that cannot be written keeps its last version). When one cannot be written,
+        ``write_error`` says why, and a full disk stops the tournament."""
+        try:
+            self._write()
+        except OSError as exc:
+            self.write_error = exc.strerror or str(exc)
+            if exc.errno in WRITE_FAILURES:
+                self.stop(f"the results cannot be written: {self.write_error}")
+        else:
+            self.write_error = None
+
+    def _write(self) -> None:
         cfg = self.config
         maps = list(cfg.maps)
         rows = self.standings()
-        with open(cfg.out / "standings.csv", "w", newline="", encoding="utf-8") as handle:
-            out = csv.writer(handle)
-            out.writerow(["rank", "bot", "points", *maps, "games", "wins", "catches", "caught", "mean_rank",
-                          *STATUSES[1:]])
-            for r in rows:
-                out.writerow([r.rank, r.bot, format_points(r.points),
-                              *(format_points(r.per_map[m]) if m in r.per_map else "" for m in maps),
-                              r.games, r.wins, r.catches, r.caught,
-                              "" if r.mean_rank is None else f"{float(r.mean_rank):.2f}",
-                              *(r.faults.get(s, 0) for s in STATUSES[1:])])
+        table = io.StringIO(newline="")
+        out = csv.writer(table)
+        out.writerow(["rank", "bot", "points", *maps, "games", "wins", "catches", "caught", "mean_rank",
+                      *STATUSES[1:]])
+        for r in rows:
+            out.writerow([r.rank, r.bot, format_points(r.points),
+                          *(format_points(r.per_map[m]) if m in r.per_map else "" for m in maps),
+                          r.games, r.wins, r.catches, r.caught,
+                          "" if r.mean_rank is None else f"{float(r.mean_rank):.2f}",
+                          *(r.faults.get(s, 0) for s in STATUSES[1:])])
+        _replace(cfg.out / "standings.csv", table.getvalue())
         data = {
             "settings": {"bots": [{"name": b.name, "spec": b.spec} for b in cfg.bots], "maps": maps,
                          "games": cfg.games, "players": cfg.players, "jobs": cfg.jobs, "seed": cfg.seed,
@@ -887,7 +952,21 @@ class Tournament:
                        "seats": [s.as_json(cfg.bots) for s in r.seats]}
                       for r in sorted(self.records, key=lambda r: r.game.number)],
         }
-        (cfg.out / "standings.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        _replace(cfg.out / "standings.json", json.dumps(data, indent=1) + "\n")
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write *text* to *path* as a whole: to a file beside it first, then renamed over it, so that a write
+    that fails (a full disk) leaves the last version whole."""
+    part = path.with_name(path.name + ".part")
+    try:
+        with open(part, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.replace(part, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            part.unlink()
+        raise
 
 
 def clock(seconds: float) -> str:

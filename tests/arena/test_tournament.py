@@ -7,6 +7,7 @@ import contextlib
 import csv
 import itertools
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -19,13 +20,17 @@ from pathlib import Path
 import pytest
 
 from arena import replay
+from arena.mapfile import find_map, load_arena
 from arena.server import Diagnostics
 from arena.tournament import (
     Bot,
+    Config,
     GameRecord,
+    GameRunner,
     Scheduled,
     SeatResult,
     TournamentError,
+    _GameLog,
     _Process,
     _stop_group,
     format_standings,
@@ -592,3 +597,58 @@ def test_a_replay_that_cannot_be_written_is_named_in_the_progress_the_results_an
                                        f"{Path(game['folder']).name} (File too large)")
     assert "cannot write the replay" in (out / game["folder"] / "server.log").read_text()
     assert (out / game["folder"] / "replay.jsonl").stat().st_size <= 16_000
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_standings_that_cannot_be_written_stop_the_tournament_and_keep_their_last_version(tmp_path):
+    # A disk that filled up under standings.json ended the tournament with "cannot write the output", no
+    # standings printed and a standings.json cut in the middle.
+    import resource
+
+    def small_files() -> None:  # writing past 16 KB fails (EFBIG: SIGXFSZ is ignored)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16_000, 16_000))
+
+    out = tmp_path / "results"
+    proc = _tournament(["hunt", "flee", "random", "smart", "--games", "10", "--jobs", "1", "--seed", "3",
+                        "--prep-ms", "50", "--move-ms", "2000"], out, preexec_fn=small_files)
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 1, stderr
+    heading = stdout.splitlines()[0]
+    assert heading.endswith(" games (the results cannot be written: File too large)"), stdout
+    assert stderr.splitlines()[-1] == (f"arena: standings.csv and standings.json in {out} are out of date "
+                                       f"(File too large): only the table above is complete")
+    assert "Traceback" not in stderr
+    data = json.loads((out / "standings.json").read_text())  # the last version written, whole
+    played = int(heading.split()[2])
+    assert 0 < data["played"] < played < 10
+    assert not list(out.glob("*.part"))
+    rows = list(csv.reader((out / "standings.csv").open(newline="")))
+    assert rows[0][:3] == ["rank", "bot", "points"] and len(rows) == 5
+
+
+def test_a_server_log_that_cannot_be_written_is_no_traceback_on_stderr(capsys):
+    # Every line of a game's server.log on a full disk printed logging's "--- Logging error ---" traceback.
+    handler = _GameLog("/dev/full", encoding="utf-8")
+    logger = logging.getLogger("arena.test-full-log")
+    logger.addHandler(handler)
+    try:
+        logger.warning("round 1: no MOVE in time from [1]")
+        logger.warning("round 2: no MOVE in time from [1]")
+    finally:
+        logger.removeHandler(handler)
+        handler.close()
+    assert capsys.readouterr().err == ""
+    assert handler.failed == "No space left on device"
+
+
+def test_a_game_whose_folder_cannot_be_made_is_recorded_not_raised(tmp_path):
+    # The game's folder and server.log were made outside the game's error handling: an error there ended the
+    # tournament with a traceback or one line, instead of one game that does not count.
+    out = tmp_path / "results"
+    out.mkdir()
+    (out / "games").write_text("a file where the games folder goes\n")
+    config = Config(parse_bots(["hunt", "flee"]), {"office": load_arena(find_map("office"))}, 1, 2, out)
+    record = asyncio.run(GameRunner(config, lambda: None).play(Scheduled(1, "office", 5, (0, 1))))
+    assert record.error == "Not a directory (games/001-office-s5)" and not record.counts
+    assert record.full is None and record.seats == []
