@@ -514,8 +514,12 @@ class ArenaServer:
                 for text in client.splitter.feed(data):
                     client.count += 1
                     if client.count > wire.MAX_MESSAGES_PER_ROUND:
-                        preparing = self.game is not None and self.game.round == 0 and self._window is None
-                        where = "during the preparation" if preparing else "in one round"
+                        if self.game is None:
+                            where = "while waiting for players (between two PINGs)"
+                        elif self.game.round == 0 and self._window is None:
+                            where = "during the preparation"
+                        else:
+                            where = "in one round"
                         self._drop(client, f"more than {wire.MAX_MESSAGES_PER_ROUND} messages {where}")
                         return
                     self._handle(client, text)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import signal
 import socket
@@ -138,3 +139,22 @@ def test_the_preparation_has_its_own_64_message_limit_and_round_1_counts_from_it
     assert first.left_round is None and second.left_round is None
     assert third.left_round == 0 and third.left_reason == "more than 64 messages during the preparation"
     assert len(st.rounds) >= 2 and st.rounds[0][1][0] == (0, "NONE", "NORTH")
+
+
+@pytest.mark.e2e
+def test_a_flood_while_waiting_for_players_is_named_so(caplog):
+    # A client sending more than 64 messages before the game began was "disconnected: more than 64 messages
+    # in one round", though no round had begun.
+    caplog.set_level(logging.INFO, logger="arena.server")
+    st = ServerThread(players=3, quiet_rounds=2, move_ms=20000)
+    (a, _), (b, _) = join(st.port), join(st.port)
+    b.send(b"PING|" * 65)
+    assert b.eof()
+    (c, _), (d, _) = join(st.port), join(st.port)
+    threads = in_threads(lambda: play_out(a), lambda: play_out(c), lambda: play_out(d))
+    st.join()
+    for t in threads:
+        t.join(10)
+    assert "client 1 disconnected: more than 64 messages while waiting for players (between two PINGs)" \
+        in caplog.text
+    assert "in one round" not in caplog.text
