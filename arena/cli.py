@@ -269,6 +269,13 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _cores() -> int:
+    """The cores this process may run on (``taskset``, a container's CPU set), not all the machine's."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The top-level parser and one parser per command (parsed with intermixed positionals)."""
     parser = Parser(prog="arena",
@@ -314,7 +321,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     tour.add_argument("--games", type=_whole(1), default=10, metavar="N", help="games per map (default 10)")
     tour.add_argument("--players", type=_players, default=None, metavar="K",
                       help="bots per game, 2..16 (default: every bot, at most 16)")
-    tour.add_argument("--jobs", type=_whole(1, 256), default=os.cpu_count() or 1, metavar="J",
+    tour.add_argument("--jobs", type=_whole(1, 256), default=_cores(), metavar="J",
                       help="games at once (default: the number of cores)")
     tour.add_argument("--seed", type=_positive, default=None, help="seed of pairings, seats and game seeds")
     tour.add_argument("--out", metavar="DIR",

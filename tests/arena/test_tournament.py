@@ -652,3 +652,15 @@ def test_a_game_whose_folder_cannot_be_made_is_recorded_not_raised(tmp_path):
     record = asyncio.run(GameRunner(config, lambda: None).play(Scheduled(1, "office", 5, (0, 1))))
     assert record.error == "Not a directory (games/001-office-s5)" and not record.counts
     assert record.full is None and record.seats == []
+
+
+def test_the_default_jobs_are_the_cores_the_tournament_may_use(tmp_path):
+    # --jobs defaulted to every core of the machine, also under taskset or a container's CPU set.
+    out = tmp_path / "r"
+    done = subprocess.run([sys.executable, "-m", "arena", "tournament", "hunt", "flee", "--games", "2",
+                           "--seed", "3", "--move-ms", "100", "--prep-ms", "50", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}))
+    assert done.returncode == 0, done.stderr
+    first = done.stderr.splitlines()[0]
+    assert first == f"tournament: 2 bots, 2 games of 2 on office, 1 at once, seed 3; results in {out}"
