@@ -603,8 +603,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.verify:
         verdict = replay.verify(rep)
         if verdict.rounds:
-            print(f"{args.file}: {len(verdict.rounds)} rounds differ from the re-simulation: "
-                  f"{verdict.rounds[:10]}")
+            differ = "1 round differs" if len(verdict.rounds) == 1 else f"{len(verdict.rounds)} rounds differ"
+            print(f"{args.file}: {differ} from the re-simulation: {verdict.rounds[:10]}")
             for detail in verdict.details[:VERIFY_DETAILS]:
                 print(f"{args.file}: {detail}")
             if len(verdict.details) > VERIFY_DETAILS:

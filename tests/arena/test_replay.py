@@ -404,7 +404,9 @@ def test_verify_names_the_round_the_player_and_the_field(tmp_path):
     done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(tmp_path / "bad.jsonl")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
-    assert done.stdout.splitlines()[1] == f"{tmp_path / 'bad.jsonl'}: {verdict.details[0]}"
+    bad = tmp_path / "bad.jsonl"
+    assert done.stdout.splitlines() == [f"{bad}: 1 round differs from the re-simulation: [2]",
+                                        f"{bad}: {verdict.details[0]}"]
 
 
 def test_view_cones_are_clipped_to_the_board():
