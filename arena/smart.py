@@ -165,9 +165,10 @@ class Planner:
 
     # --- what it knows of the others ----------------------------------------------------------------------
 
-    def opponents(self, team: str, memory: int | None = None) -> list[tuple[Cell, int, int]]:
-        """(last seen cell, rounds since, id) of the players of *team* seen within *memory* rounds (default
-        :data:`MEMORY`)."""
+    def sightings(self, team: str, memory: int | None = None) -> list[tuple[Cell, int, int]]:
+        """(last seen cell, rounds since, id) of the other players of *team* seen within *memory* rounds
+        (default :data:`MEMORY`): opponents when *team* is not the bot's own, else team-mates (whom the
+        server reports every round)."""
         b = self.brain
         memory = MEMORY if memory is None else memory
         return [((s.x, s.y), b.round - s.round, n) for n, s in b.seen.items()
@@ -191,7 +192,7 @@ class Planner:
         """BLUE: stay out of reach, on clean cells, moving."""
         b = self.brain
         here = (b.x, b.y)
-        reds = self.opponents("RED")
+        reds = self.sightings("RED")
         danger = self.danger(reds)
         if not danger:
             return self._wander()
@@ -207,7 +208,7 @@ class Planner:
         return best, _facing(nearest[0] - here[0], nearest[1] - here[1], b.facing)
 
     def danger(self, reds: list[tuple[Cell, int, int]]) -> dict[Cell, int]:
-        """The rounds the nearest of *reds* (:meth:`opponents`) may need to reach each cell within
+        """The rounds the nearest of *reds* (:meth:`sightings`) may need to reach each cell within
         ``HORIZON // 2`` steps, or to get next to it round a wall corner (one step fewer than to reach it
         then: a catch needs one open corner, a step both, §2.4 and §2.6): a red seen ``age`` rounds ago may
         be ``age`` steps closer."""
@@ -271,7 +272,7 @@ class Planner:
             step = first[goal]
             if step in {d for d, _ in self.options()}:
                 return step, _sweep(b.facing, step)
-        old = self.opponents("RED", memory=60)
+        old = self.sightings("RED", memory=60)
         best, best_score = "NONE", None
         for direction, cell in self.options():
             score = -3.0 * self.cost(cell) - 2 * (cell not in b.toxicity)
@@ -286,11 +287,12 @@ class Planner:
         """RED: the blue it reaches first, cut off on its way out."""
         b = self.brain
         here = (b.x, b.y)
-        blues = self.opponents("BLUE")
+        blues = self.sightings("BLUE")
         if not blues:
             return self._search()
         mine = self.distances(here)
-        reds = [cell for cell, _, _ in self.opponents("RED", memory=0)]
+        reds = [cell for cell, _, _ in self.sightings("RED", memory=0)]  # the other reds, where they stand
+
         def reach(blue: tuple[Cell, int, int]) -> int:
             cell, age, _ = blue
             d = mine.get(cell, HORIZON + _chebyshev(cell, here))
@@ -341,7 +343,7 @@ class Planner:
         round would only make it wander)."""
         b = self.brain
         here = (b.x, b.y)
-        old = [o for o in self.opponents("BLUE", memory=80) if b.visited.get(o[0], -99) <= b.round - o[1]]
+        old = [o for o in self.sightings("BLUE", memory=80) if b.visited.get(o[0], -99) <= b.round - o[1]]
         if old:
             goal = min(old, key=lambda o: o[1])[0]
         else:

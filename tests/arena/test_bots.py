@@ -186,7 +186,7 @@ def test_smart_blue_counts_a_catch_round_a_wall_corner(tmp_path):
     planner = brain.planner
     assert planner.distances((2, 1))[(4, 3)] == 3
     assert planner.round_corner[(3, 2)] == ((4, 3),)
-    danger = planner.danger(planner.opponents("RED"))
+    danger = planner.danger(planner.sightings("RED"))
     assert danger[(4, 3)] == 2 and danger[(4, 2)] == 2 and danger[(6, 2)] == 4
 
 
