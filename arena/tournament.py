@@ -58,7 +58,7 @@ from types import FrameType
 
 from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES, replay
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
-from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name
+from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name, run_dir
 
 log = logging.getLogger("arena.tournament")
 
@@ -92,7 +92,10 @@ GROUP_POLL_S = 0.02
 
 BOT_GROUPS = ".bot-groups"
 """In a game's folder while it is played: the process group ids of its bots, one a line, so that the
-tournament can stop them if the game process is killed (:func:`kill_bot_groups`)."""
+tournament can stop them if the game process is killed (:func:`clean_up_killed_game`)."""
+MAP_COPY = ".map-copy"
+"""In a game's folder while it is played: the path of the map copy its server handed the bots, so that the
+tournament can remove it if the game process is killed (:func:`clean_up_killed_game`)."""
 GAME_PROCESS_DIED = "a game process died"
 """Why a tournament stops when one of its game processes ends abruptly."""
 WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
@@ -438,13 +441,17 @@ class Config:
 
 
 class _Causes:
-    """Server observer keeping how each player left BLUE (cause per player index)."""
+    """Server observer keeping how each player left BLUE (cause per player index); as the game begins it
+    notes the server's map copy in *folder* (:data:`MAP_COPY`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path) -> None:
         self.cause: dict[int, str] = {}
+        self.folder = folder
 
     def on_start(self, server: ArenaServer) -> None:
-        pass
+        if server.map_copy is not None:
+            with contextlib.suppress(OSError):  # a full disk: only a killed game process would need it
+                (self.folder / MAP_COPY).write_text(f"{server.map_copy}\n", encoding="utf-8")
 
     def on_round(self, server: ArenaServer, result: RoundResult, moves: list[tuple[int, str, str]]) -> None:
         for change in result.changes:
@@ -588,19 +595,22 @@ async def _stop_group(proc: _Process) -> None:
     await process.wait()
 
 
-def kill_bot_groups(folder: Path) -> None:
-    """SIGKILL the process groups of the bots a game process started for the game in *folder* and could not
-    stop (it was killed): their ids are in :data:`BOT_GROUPS` until the game ends. A group whose leader is
-    gone, or whose id is no longer a group leader's, is left alone."""
-    try:
-        groups = (folder / BOT_GROUPS).read_text(encoding="ascii").split()
-    except OSError:
-        return
-    for group in map(int, groups):
-        with contextlib.suppress(OSError):
-            if os.getpgid(group) == group:
-                os.killpg(group, signal.SIGKILL)
-    (folder / BOT_GROUPS).unlink(missing_ok=True)
+def clean_up_killed_game(folder: Path) -> None:
+    """What a game process that was killed could not do for the game in *folder*: SIGKILL the process groups
+    of its bots (their ids are in :data:`BOT_GROUPS` until the game ends; a group whose leader is gone, or
+    whose id is no longer a group leader's, is left alone) and remove the map copy its server handed the
+    bots (named in :data:`MAP_COPY`; only a file of the servers' folder for map copies)."""
+    with contextlib.suppress(OSError):
+        for group in map(int, (folder / BOT_GROUPS).read_text(encoding="ascii").split()):
+            with contextlib.suppress(OSError):
+                if os.getpgid(group) == group:
+                    os.killpg(group, signal.SIGKILL)
+        (folder / BOT_GROUPS).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        copy = Path((folder / MAP_COPY).read_text(encoding="utf-8").strip())
+        if copy.suffix == ".map" and copy.parent == run_dir().resolve():
+            copy.unlink(missing_ok=True)
+        (folder / MAP_COPY).unlink(missing_ok=True)
 
 
 class _GameLog(logging.FileHandler):
@@ -666,7 +676,7 @@ class GameRunner:
         if arena_log.getEffectiveLevel() > logging.INFO:
             arena_log.setLevel(logging.INFO)  # the game's log is complete whatever the console shows
         arena_log.addHandler(handler)
-        causes = _Causes()
+        causes = _Causes(folder)
         writer = replay.ReplayWriter(folder / "replay.jsonl", last=False)
         settings = Settings(players=len(game.seats), host=HOST, port=0, seed=game.seed, move_ms=cfg.move_ms,
                             prep_ms=cfg.prep_ms, quiet_rounds=cfg.quiet_rounds, id_timeout_ms=cfg.connect_ms,
@@ -707,8 +717,9 @@ class GameRunner:
             record.replay_error = writer.failed
             await server.close()
             await asyncio.gather(*(_stop_group(p) for p in processes))
-            with contextlib.suppress(OSError):
-                (folder / BOT_GROUPS).unlink(missing_ok=True)
+            for note in (BOT_GROUPS, MAP_COPY):
+                with contextlib.suppress(OSError):
+                    (folder / note).unlink(missing_ok=True)
             arena_log.removeHandler(handler)
             handler.close()
         for proc in processes:
@@ -892,7 +903,7 @@ class Tournament:
                         record = await handed
                     except BrokenProcessPool:  # killed, out of memory: its game and the rest cannot be played
                         record = GameRecord(game, game_folder(self.config.out, game), error=GAME_PROCESS_DIED)
-                        kill_bot_groups(record.folder)
+                        clean_up_killed_game(record.folder)
                         self.stop(GAME_PROCESS_DIED)
                     if record.stopped and not self.stopped:  # its game process alone was sent SIGTERM
                         self.stop(record.stopped)

@@ -664,3 +664,33 @@ def test_the_default_jobs_are_the_cores_the_tournament_may_use(tmp_path):
     assert done.returncode == 0, done.stderr
     first = done.stderr.splitlines()[0]
     assert first == f"tournament: 2 bots, 2 games of 2 on office, 1 at once, seed 3; results in {out}"
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_the_map_copy_of_a_game_process_killed_is_removed_by_the_tournament(tmp_path):
+    # A killed game process cannot remove the map copy its server handed the bots: it stayed in the folder of
+    # map copies for good.
+    run = tmp_path / "run"
+    run.mkdir()
+    out = tmp_path / "results"
+    proc = _tournament(["hunt", "flee", "--games", "2", "--jobs", "1", "--seed", "3", "--prep-ms", "60000"],
+                       out, env={**os.environ, "XDG_RUNTIME_DIR": str(run)})
+    killed = False
+    try:
+        end = time.monotonic() + 60  # the game begins (its map copy is made) and waits in its preparation
+        while time.monotonic() < end and not list(out.glob("games/*/.map-copy")):
+            time.sleep(0.1)
+        (note,) = out.glob("games/*/.map-copy")
+        (copy,) = run.glob("arena/*.map")
+        assert note.read_text().strip() == str(copy.resolve())
+        (game_process,) = _game_processes(proc.pid)
+        os.kill(game_process, signal.SIGKILL)
+        killed = True
+    finally:
+        if not killed:  # what failed above: the tournament stops its game and bots
+            proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 1, stderr
+    assert stdout.startswith("standings after 0 of 2 games (a game process died)\n")
+    assert not copy.exists() and not note.exists()
