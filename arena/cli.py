@@ -670,7 +670,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     players = args.players or min(len(entrants), 16)
     if players > len(entrants):
         raise UsageError(f"--players {players}: only {len(entrants)} bots given")
-    names = args.maps.split(",")
+    # a map file whose name holds a comma (my office,v2.map) is one map, not two
+    names = [args.maps] if "," in args.maps and Path(args.maps).is_file() else args.maps.split(",")
     if "" in names or len(set(names)) != len(names):
         raise UsageError(f"--maps {args.maps!r}: expected distinct comma-separated maps, none empty")
     maps = {}

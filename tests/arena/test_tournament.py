@@ -200,6 +200,21 @@ def test_an_empty_map_name_is_refused(tmp_path, capsys):
 
 
 @pytest.mark.e2e
+def test_a_map_file_with_a_comma_in_its_name_is_one_map(tmp_path, capsys):
+    # --maps "my office,v2.map" was split into "my office" and "v2.map": no such map.
+    from arena.cli import main
+
+    room = tmp_path / "my office,v2.map"
+    room.write_text("#####\n#...#\n#...#\n#####\n")
+    out = tmp_path / "r"
+    assert main(["tournament", "hunt", "flee", "--maps", str(room), "--games", "1", "--seed", "3",
+                 "--move-ms", "200", "--prep-ms", "50", "--quiet-rounds", "2", "--out", str(out)]) == 0
+    data = json.loads((out / "standings.json").read_text())
+    assert data["settings"]["maps"] == ["my office,v2"] and data["played"] == 1
+    assert "1 game of 2 on my office,v2, 1 at once" in capsys.readouterr().err
+
+
+@pytest.mark.e2e
 def test_the_first_line_counts_one_game_and_the_games_played_at_once(tmp_path, capsys):
     # It said "1 games of 2 on office, 2 at once" for one game with --jobs 2.
     from arena.cli import main
