@@ -42,6 +42,7 @@ import random
 import re
 import shlex
 import signal
+import statistics
 import sys
 import threading
 import time
@@ -346,6 +347,8 @@ class GameRecord:
     full: str | None = None
     """Why the game's files could not be written when the disk is full (its ``error`` then says which
     file): the tournament stops."""
+    seconds: float = 0.0
+    """Wall seconds its game process spent on it, bots' start and stop included."""
 
     @property
     def counts(self) -> bool:
@@ -662,6 +665,12 @@ class GameRunner:
     async def play(self, game: Scheduled) -> GameRecord:
         """Play one game of the schedule; never raises for a bot's fault. The server's log of the game goes
         to ``server.log`` in the game's folder."""
+        began = time.monotonic()
+        record = await self._play(game)
+        record.seconds = time.monotonic() - began
+        return record
+
+    async def _play(self, game: Scheduled) -> GameRecord:
         cfg = self.config
         folder = game_folder(cfg.out, game)
         record = GameRecord(game, folder)
@@ -959,7 +968,7 @@ class Tournament:
             "standings": [r.as_json() for r in rows],
             "games": [{"game": r.game.number, "map": r.game.map, "seed": r.game.seed,
                        "folder": str(r.folder.relative_to(cfg.out)), "rounds": r.rounds, "stopped": r.stopped,
-                       "error": r.error, "replay_error": r.replay_error,
+                       "seconds": round(r.seconds, 2), "error": r.error, "replay_error": r.replay_error,
                        "seats": [s.as_json(cfg.bots) for s in r.seats]}
                       for r in sorted(self.records, key=lambda r: r.game.number)],
         }
@@ -988,6 +997,19 @@ def clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+def time_left(t: Tournament) -> float:
+    """Seconds the games not yet ended should take: the mean time of a game so far, times the games left
+    (those under way counted half played), over the games played at once (``--jobs``, at most those left).
+    The time since the start over the games ended would count as many games per slot as ``--jobs`` and
+    say twice the time left after the first game of two at once."""
+    times = [r.seconds for r in t.records]
+    left = t.total - len(t.records)
+    if not times or left <= 0:
+        return 0.0
+    at_once = max(1, min(t.config.jobs, left))
+    return statistics.fmean(times) * (left - at_once / 2) / at_once
+
+
 def progress_line(t: Tournament, record: GameRecord) -> str:
     """One line: ``game 3/24 done (#3 office, seed 5, 61 rounds): hunt 12.30, flee 0.00 (crashed) |
     elapsed 0:42, about 2:48 left``; for a game that does not count, ``game #4 field, seed 9: stopped:
@@ -999,7 +1021,7 @@ def progress_line(t: Tournament, record: GameRecord) -> str:
         return f"game #{game.number} {game.map}, seed {game.seed}: {what} (does not count){lost}"
     done = len(t.records)
     elapsed = time.monotonic() - t.started
-    left = elapsed / done * (t.total - done) if done else 0.0
+    left = time_left(t)
     entrants = t.config.bots
     seats = ", ".join(f"{entrants[s.bot].name} {format_points(s.points)}"
                       + ("" if s.status == OK else f" ({s.status})")

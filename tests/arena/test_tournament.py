@@ -709,3 +709,21 @@ def test_the_map_copy_of_a_game_process_killed_is_removed_by_the_tournament(tmp_
     assert proc.returncode == 1, stderr
     assert stdout.startswith("standings after 0 of 2 games (a game process died)\n")
     assert not copy.exists() and not note.exists()
+
+
+def test_the_time_left_counts_the_games_played_at_once(tmp_path):
+    from arena.mapfile import find_map, load_arena
+    from arena.tournament import Config, Tournament, progress_line, time_left
+
+    config = Config(parse_bots(["hunt", "flee"]), {"office": load_arena(find_map("office"))}, games=10,
+                    players=2, out=tmp_path, jobs=2, seed=1)
+    t = Tournament(config)
+    first = GameRecord(t.schedule[0], tmp_path, rounds=61, seconds=4.0)
+    t.records.append(first)
+    # 9 games left, two at a time, the one under way half played: 4 s * (9 - 1) / 2 = 16 s (the time since
+    # the start over the games ended said 36 s).
+    assert time_left(t) == 16.0 and progress_line(t, first).endswith(", about 0:16 left")
+    t.records += [GameRecord(game, tmp_path, seconds=5.0 + k % 2) for k, game in enumerate(t.schedule[1:9])]
+    assert time_left(t) == pytest.approx((4 + 4 * 11) / 9 / 2)   # the last game, under way: half the mean
+    t.records.append(GameRecord(t.schedule[9], tmp_path, seconds=5.0))
+    assert time_left(t) == 0.0
