@@ -371,7 +371,7 @@ ID_WAIT_S = 10.0
 
 def play(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
          rng: random.Random | None = None, *, timeout_s: float | None = None,
-         id_wait_s: float | None = ID_WAIT_S) -> Brain:
+         id_wait_s: float | None = ID_WAIT_S, brain: Brain | None = None) -> Brain:
     """Connect, play one game with a :class:`Brain` over a blocking socket, return it when the server sends
     DISCONNECT or closes the connection (a reset after connecting ends the game too: the server is gone;
     ``brain.done`` tells whether DISCONNECT came).
@@ -382,10 +382,13 @@ def play(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
     *id_wait_s* seconds of connecting (None: waits for ever), sends ``DISCONNECT`` or closes the connection
     before its ``ID`` (a game that is full, under way or stopping turns bots away) or the map cannot be read,
     wire.ProtocolError on a server message it cannot read.
+
+    *brain* plays instead of ``Brain(strategy, rng)``: a bot of your own, a subclass of :class:`Brain` whose
+    ``choose()`` decides, keeps this driver.
     """
     import socket
 
-    brain = Brain(strategy, rng or random.Random())
+    brain = brain or Brain(strategy, rng or random.Random())
     try:
         conn = socket.create_connection((host, port))
     except (OSError, UnicodeError) as exc:
@@ -424,12 +427,14 @@ def play(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
 
 
 async def run_bot(host: str = "127.0.0.1", port: int = 15000, strategy: str = "hunt",
-                  rng: random.Random | None = None, *, timeout_s: float | None = None) -> Brain:
+                  rng: random.Random | None = None, *, timeout_s: float | None = None,
+                  brain: Brain | None = None) -> Brain:
     """:func:`play` on an asyncio event loop, for bots that share a process with the server (``arena play``,
-    tests, benchmarks): the same :class:`Brain` and wire handling, the same results and errors."""
+    tests, benchmarks): the same :class:`Brain` (or *brain*) and wire handling, the same results and
+    errors."""
     import asyncio
 
-    brain = Brain(strategy, rng or random.Random())
+    brain = brain or Brain(strategy, rng or random.Random())
     try:
         reader, writer = await asyncio.open_connection(host, port)
     except (OSError, UnicodeError) as exc:

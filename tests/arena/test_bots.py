@@ -323,6 +323,38 @@ def test_the_blocking_driver_plays_whole_games_as_the_asyncio_one():
     assert all(server.connected)
 
 
+def test_a_brain_of_your_own_plays_through_both_drivers():
+    # A bot author's Brain: it decides in choose(), the drivers do the rest (the guide's "Writing a bot").
+    class StandStill(Brain):
+        rounds: list[int]
+
+        def choose(self) -> tuple[str, str]:
+            self.rounds.append(self.round)
+            return "NONE", "EAST"
+
+    def mine(seed: int) -> StandStill:
+        brain = StandStill("random", random.Random(seed))
+        brain.rounds = []
+        return brain
+
+    async def go():
+        server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20, seed=3,
+                                                     quiet_rounds=3))
+        await server.start()
+        blocking = asyncio.create_task(asyncio.to_thread(play, "127.0.0.1", server.port, timeout_s=30,
+                                                         brain=mine(1)))
+        on_loop = asyncio.create_task(run_bot("127.0.0.1", server.port, timeout_s=30, brain=mine(2)))
+        await server.run()
+        return server, await asyncio.wait_for(asyncio.gather(blocking, on_loop), 30)
+
+    server, brains = asyncio.run(go())
+    for brain in brains:
+        assert isinstance(brain, StandStill) and brain.done
+        assert brain.rounds == list(range(1, server.game.round + 1))   # every START went to its choose()
+    rounds = server.game.round
+    assert [(p.stay, p.facing) for p in server.game.players] == [(rounds, "EAST")] * 2   # never moved
+
+
 def test_bot_command_without_a_server_is_one_line_exit_2():
     import socket
     probe = socket.socket()
