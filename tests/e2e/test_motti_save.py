@@ -142,26 +142,43 @@ def test_s_key_saves_to_the_state_folder_and_says_so(xvfb, tmp_path):
     assert "".join(status["board"]) == "".join(TWO.split("grid\n")[1].split())
 
 
-def test_console_saves_after_each_action_and_on_quit(tmp_path):
-    (tmp_path / "two.map").write_text(TWO)
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "TMUX", "LINES", "COLUMNS")}
-    env.update(TERM="xterm", ESCDELAY="25", HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"))
-    screen = pyte.Screen(80, 24)
-    stream = pyte.ByteStream(screen)
-    args = ["-m", "motti", "two.map", "-c", "--seed", "2", "--save", "saved.map"]
-    child = pexpect.spawn(sys.executable, args, cwd=str(tmp_path), env=env, dimensions=(24, 80), timeout=30)
+class Console:
+    """motti at a real terminal (pexpect, 80x24, read through pyte) in *cwd* with *args*."""
 
-    def wait_for(text: str, *, across_lines: bool = False) -> None:
+    def __init__(self, cwd: Path, args: list[str], **env: str) -> None:
+        environ = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "TMUX", "LINES", "COLUMNS")}
+        environ.update(TERM="xterm", ESCDELAY="25", HOME=str(cwd), **env)
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.child = pexpect.spawn(sys.executable, ["-m", "motti", *args], cwd=str(cwd), env=environ,
+                                   dimensions=(24, 80), timeout=30)
+
+    def wait_for(self, text: str, *, across_lines: bool = False) -> None:
+        screen = self.screen
         end = time.monotonic() + DEADLINE_S
         while time.monotonic() < end:
             with contextlib.suppress(pexpect.TIMEOUT):
-                stream.feed(child.read_nonblocking(65536, timeout=0.05))
+                self.stream.feed(self.child.read_nonblocking(65536, timeout=0.05))
             if across_lines and text in "".join(line.strip() for line in screen.display):
                 return
             if any(text in line for line in screen.display):
                 return
         raise AssertionError(f"{text!r} not on the screen:\n" + "\n".join(screen.display))
 
+    def quit(self) -> str:
+        """``q`` ``y``; what motti printed once curses gave the terminal back."""
+        self.child.send("q")
+        self.wait_for("(y/n)")
+        self.child.send("y")
+        self.child.expect(pexpect.EOF)
+        return self.child.before.decode().rsplit("\x1b>", 1)[-1].strip()
+
+
+def test_console_saves_after_each_action_and_on_quit(tmp_path):
+    (tmp_path / "two.map").write_text(TWO)
+    console = Console(tmp_path, ["two.map", "-c", "--seed", "2", "--save", "saved.map"],
+                      XDG_STATE_HOME=str(tmp_path / "state"))
+    child, wait_for = console.child, console.wait_for
     try:
         wait_for("Player 1 | Attack: 6 left")
         child.send("z")                     # one attack with no cross: it fails, 5 attacks left
@@ -176,13 +193,8 @@ def test_console_saves_after_each_action_and_on_quit(tmp_path):
         wait_for(str(tmp_path / "saved.map"), across_lines=True)
         child.send(" ")
         wait_for("Player 1 | Attack: 5 left")
-        child.send("q")
-        wait_for("(y/n)")
-        child.send("y")
-        child.expect(pexpect.EOF)
-        said = child.before.decode().rsplit("\x1b>", 1)[-1].strip()   # after curses gave the terminal back
-        assert said == ("motti: P1 quit, out — P2 quit, out — everyone left: game over; the game before the "
-                        "quit is saved in saved.map (motti saved.map resumes it)")
+        assert console.quit() == ("motti: P1 quit, out — P2 quit, out — everyone left: game over; the game "
+                                  "before the quit is saved in saved.map (motti saved.map resumes it)")
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
@@ -192,27 +204,14 @@ def test_console_saves_after_each_action_and_on_quit(tmp_path):
 
 def test_console_quit_with_computer_players_left_ends_the_session_unfinished(tmp_path):
     (tmp_path / "three.map").write_text(THREE)
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "TMUX", "LINES", "COLUMNS")}
-    env.update(TERM="xterm", ESCDELAY="25", HOME=str(tmp_path))
-    screen = pyte.Screen(80, 24)
-    stream = pyte.ByteStream(screen)
-    args = ["-m", "motti", "three.map", "-c", "--computer", "2,3", "--seed", "2", "--status", "s.json"]
-    child = pexpect.spawn(sys.executable, args, cwd=str(tmp_path), env=env, dimensions=(24, 80), timeout=30)
+    console = Console(tmp_path, ["three.map", "-c", "--computer", "2,3", "--seed", "2", "--status", "s.json"])
     try:
-        end = time.monotonic() + DEADLINE_S
-        while not any("Player 1 | Attack: 6 left" in line for line in screen.display):
-            assert time.monotonic() < end, "\n".join(screen.display)
-            with contextlib.suppress(pexpect.TIMEOUT):
-                stream.feed(child.read_nonblocking(65536, timeout=0.05))
-        child.send("q")
-        child.expect("y/n")
-        child.send("y")
-        child.expect(pexpect.EOF)
-        said = child.before.decode().rsplit("\x1b>", 1)[-1].strip()   # after curses gave the terminal back
+        console.wait_for("Player 1 | Attack: 6 left")
+        said = console.quit()
         assert said == ("motti: P1 quit, out — nobody is left at a window or the terminal: the game stops "
                         "unfinished")
     finally:
-        child.close(force=True)
-    assert child.exitstatus == 0
+        console.child.close(force=True)
+    assert console.child.exitstatus == 0
     status = json.loads((tmp_path / "s.json").read_text())
     assert status["message"] == said.removeprefix("motti: ") and status["alive"] == [2, 3]
