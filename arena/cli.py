@@ -715,8 +715,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     lost = sorted((r for r in t.records if r.replay_error), key=lambda r: r.game.number)
     if lost:
         games = ", ".join(f"{r.folder.name} ({r.replay_error})" for r in lost)
-        print(f"arena: {len(lost)} replay{'s' if len(lost) != 1 else ''} not written (the game's server.log "
-              f"says why): {games}", file=sys.stderr)
+        replays = "1 replay" if len(lost) == 1 else f"{len(lost)} replays"
+        print(f"arena: {replays} not written: {games}", file=sys.stderr)
     if t.write_error:
         print(f"arena: standings.csv and standings.json in {out} are out of date ({t.write_error}): only the "
               f"table above is complete", file=sys.stderr)

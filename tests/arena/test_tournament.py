@@ -608,8 +608,8 @@ def test_a_replay_that_cannot_be_written_is_named_in_the_progress_the_results_an
     (game,) = json.loads((out / "standings.json").read_text())["games"]
     assert game["replay_error"] == "File too large" and game["error"] is None
     assert "hunt" in stdout and " | replay not written: File too large | elapsed " in stderr
-    assert stderr.splitlines()[-1] == (f"arena: 1 replay not written (the game's server.log says why): "
-                                       f"{Path(game['folder']).name} (File too large)")
+    name = Path(game["folder"]).name
+    assert stderr.splitlines()[-1] == f"arena: 1 replay not written: {name} (File too large)"
     assert "cannot write the replay" in (out / game["folder"] / "server.log").read_text()
     assert (out / game["folder"] / "replay.jsonl").stat().st_size <= 16_000
 
