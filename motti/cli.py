@@ -274,7 +274,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         # (player strings only choose, with -p, which players stay: spec §3.1).
         if args.seats and args.players is None:
             raise UsageError(f"player string {args.seats[0]!r}: --script plays without any display")
-        for option, given in (("-c", args.curses), ("--computer", args.computer)):
+        for option, given in (("-c", args.curses), ("--computer", args.computer),
+                              ("--level", args.level is not None), ("--headless", args.headless)):
             if given:
                 raise UsageError(f"{option} does not apply to --script (the script plays every player)")
     for option, path in (("--status", args.status), ("--save", args.save)):

@@ -136,6 +136,9 @@ def test_version(capsys):
     (["three.map", "--script", "empty.txt", "-c"], "-c does not apply to --script"),
     (["three.map", "--script", "empty.txt", "--computer", "2"], "--computer does not apply to --script"),
     (["three.map", "--script", "empty.txt", "--computer", "3"], "--computer does not apply to --script"),
+    # The script plays every player: no computer player for --level to set, nobody for --headless to play.
+    (["three.map", "--script", "empty.txt", "--level", "hard"], "--level does not apply to --script"),
+    (["three.map", "--script", "empty.txt", "--headless"], "--headless does not apply to --script"),
     (["three.map", "--script", "empty.txt", "1:a:0"], "player string '1:a:0'"),
     (["three.map", "--computer", "\uff12"], "not a comma-separated list of player numbers"),
     # A player named twice in --computer is refused, as twice in player strings or a save's computer lines.
