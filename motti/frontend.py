@@ -110,7 +110,8 @@ class Frontend:
 
     Saving (motti/savegame.py): with *save*, the game is written there after every action that changed it and
     when the loop ends (quit, last window closed, Ctrl-C, SIGTERM). A quit or close that leaves no person
-    playing suspends the game rather than forfeiting it: the file keeps the state before that defeat, so that
+    playing suspends the game rather than forfeiting it, unless the game plays on in a window still open (an
+    observer's, watching the computer players): the file keeps the state before that defeat, so that
     ``motti FILE`` resumes it. The ``s`` key (and the console's ``s``) saves to *save*, or without it to
     :func:`motti.savegame.default_path`, and says where.
 
@@ -181,13 +182,18 @@ class Frontend:
         session ends here, and the status file's message says so after the last announcement."""
         if self.game.is_terminal():
             return
+        self.write_save()
         said = self._unfinished()
         self.message = f"{self.message} — {said}" if self.message else said
         self.write_status()
 
     def _unfinished(self) -> str:
         said = "nobody is left at a window or the terminal: the game stops unfinished"
-        return f"{said}; {self._saved_before_quit()}" if self.save_suspended else said
+        if self.save_suspended:
+            return f"{said}; {self._saved_before_quit()}"
+        if self.save is not None:
+            return f"{said}; it is saved in {self.save} (motti {self.save} resumes it)"
+        return said
 
     def _saved_before_quit(self) -> str:
         return f"the game before the quit is saved in {self.save} (motti {self.save} resumes it)"
@@ -373,7 +379,7 @@ class Frontend:
                 raise RuntimeError(f"terminal console failed: {console.error}")
         if not players or self.game.is_terminal():
             return
-        self._suspend_if_last()
+        self._suspend_if_last(players)
         said = self._after(self.game.defeat(players, cause="quit"))
         # The terminal is no longer the console's: say there what happened, and where the game goes on.
         if self.views and not self.game.is_terminal():
@@ -431,19 +437,24 @@ class Frontend:
         state.window.close()
         players = [p for p in state.humans if p in self.game.alive]
         if players and not self.game.is_terminal():
-            self._suspend_if_last()
+            self._suspend_if_last(players)
             self._after(self.game.defeat(players, cause=cause))
         else:
             self.refresh()
             self.write_status()
 
     # ---- saving --------------------------------------------------------------------------------------------
-    def _suspend_if_last(self) -> None:
-        """Before a quit/close defeat: if no person is left playing afterwards, save the game as it is now
-        and keep that save (the session ends; ``motti FILE`` resumes it)."""
+    def _suspend_if_last(self, leaving: Collection[int]) -> None:
+        """Before a quit/close defeat of *leaving* (their window or the console already gone): if no person
+        is left playing afterwards and the game does not play on in a window still open (computer players
+        watched by an observer), save the game as it is now and keep that save (the session ends; ``motti
+        FILE`` resumes it). A game that plays on is saved as usual, the defeat included."""
         people = any(state.humans for state in self.views.values())
         if self.console is not None and self.console_players:
             people = True
+        watched = bool(self.views) or self.console is not None
+        if watched and len([p for p in self.game.alive if p not in leaving]) >= 2:
+            return
         if not people and self.save is not None and not self.save_suspended:
             self.write_save()
             self.save_suspended = True

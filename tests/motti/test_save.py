@@ -281,3 +281,28 @@ def test_the_last_person_leaving_while_computers_play_on_ends_the_session_and_th
                                "resumes it)")
     assert data["alive"] == [2, 3] and data["winner"] is None and data["windows"] == []
     assert load_map(save).board.alive_players() == [1, 2, 3]
+
+
+def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_a_saved_defeat(tmp_path):
+    from common.displays import Seat
+
+    status, save = tmp_path / "s.json", tmp_path / "game.map"
+    game = Composer(Game(parse_map(THREE).board, random.Random(3)))
+    size = view.default_size(game.board.width, game.board.height)
+    front = Frontend(game, Inbox(), {"seat0": (FakeWindow(size), Seat((1,), ":99")),
+                                     "watch": (FakeWindow(size), Seat((), ":99"))},
+                     computer={2: "easy", 3: "easy"}, status=str(status), save=str(save), computer_delay=60)
+    front.refresh()
+    front.handle(Key("seat0", "q"))
+    front.handle(Key("seat0", "y"))                # the only person quits; 2 and 3 play on, watched
+    assert list(front.views) == ["watch"] and game.alive == [2, 3]
+    assert load_map(save).board.alive_players() == [2, 3]      # a real defeat, saved as one
+    front._after(game.attack([]), "attack")       # the game goes on, and so does its save
+    assert load_map(save).attacks == game.attacks_left == 5
+    front.inbox.put(Closed("watch"))
+    assert front.run() == 0                        # the observer leaves: the session ends unfinished
+    data = json.loads(status.read_text())
+    assert data["message"] == ("P2 attack 1/6 failed — nobody is left at a window or the terminal: the game "
+                               f"stops unfinished; it is saved in {save} (motti {save} resumes it)")
+    saved = load_map(save)
+    assert saved.board.alive_players() == [2, 3] and (saved.turn, saved.attacks) == (2, 5)
