@@ -147,6 +147,7 @@ class Frontend:
         self.saves = Sink(save, "the save", "motti", show=self._show_failure, echo=console is None)
         self.status_file = Sink(status, "--status", "motti", show=self._show_failure, echo=console is None)
         self.save_suspended = False   # the save holds the state before a quit that ended the session
+        self.told_unfinished = False  # the console's quit has printed that the game stops unfinished
         self.views: dict[str, _View] = {
             source: _View(window, tuple(seat.players), tuple(p for p in seat.players if p not in computer),
                           Viewport(focus=game.board.capitals.get(seat.players[0]) if seat.players else None))
@@ -179,13 +180,16 @@ class Frontend:
 
     def _end_unfinished(self) -> None:
         """The last window and console are gone while the game goes on (computer players are left): the
-        session ends here, and the status file's message says so after the last announcement."""
+        session ends here, and the status file's message says so after the last announcement, as does a line
+        on stdout (unless the console's quit has said it there)."""
         if self.game.is_terminal():
             return
         self.write_save()
         said = self._unfinished()
         self.message = f"{self.message} — {said}" if self.message else said
         self.write_status()
+        if not self.told_unfinished:
+            print(f"motti: {self.message}", flush=True)
 
     def _unfinished(self) -> str:
         said = "nobody is left at a window or the terminal: the game stops unfinished"
@@ -386,6 +390,7 @@ class Frontend:
             said = f"{said}; the game goes on in the windows"
         elif not self.game.is_terminal():
             said = f"{said} — {self._unfinished()}"
+            self.told_unfinished = True
         elif self.save_suspended:
             said = f"{said}; {self._saved_before_quit()}"
         print(f"motti: {said}", flush=True)

@@ -262,7 +262,8 @@ def test_a_window_on_islands_announces_the_draw_at_once() -> None:
     assert data["message"] == "draw: no player can reach another"
 
 
-def test_the_last_person_leaving_while_computers_play_on_ends_the_session_and_the_status_says_so(tmp_path):
+def test_the_last_person_leaving_while_computers_play_on_ends_the_session_and_the_status_says_so(tmp_path,
+                                                                                                  capsys):
     from common.displays import Seat
 
     status, save = tmp_path / "s.json", tmp_path / "game.map"
@@ -281,9 +282,11 @@ def test_the_last_person_leaving_while_computers_play_on_ends_the_session_and_th
                                "resumes it)")
     assert data["alive"] == [2, 3] and data["winner"] is None and data["windows"] == []
     assert load_map(save).board.alive_players() == [1, 2, 3]
+    assert capsys.readouterr().out == f"motti: {data['message']}\n"     # and the shell is told the same
 
 
-def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_a_saved_defeat(tmp_path):
+def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_a_saved_defeat(tmp_path,
+                                                                                              capsys):
     from common.displays import Seat
 
     status, save = tmp_path / "s.json", tmp_path / "game.map"
@@ -306,3 +309,4 @@ def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_
                                f"stops unfinished; it is saved in {save} (motti {save} resumes it)")
     saved = load_map(save)
     assert saved.board.alive_players() == [2, 3] and (saved.turn, saved.attacks) == (2, 5)
+    assert capsys.readouterr().out == f"motti: {data['message']}\n"
