@@ -293,9 +293,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         if args.seed is None:
             print(f"motti: seed {seed}", file=sys.stderr)
         return _run_script(args, game)
-    if args.level is not None and not computer:
-        raise UsageError(f"--level {args.level}: no computer player to play at it (name them with "
-                         f"--computer, e.g. --computer 2)")
     bad = sorted(player for player in computer if player > board.players)
     if bad:
         raise UsageError(f"--computer: no player {bad[0]} (the map has {board.players})")
@@ -305,6 +302,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         alive = ", ".join(map(str, game.alive))
         raise UsageError(f"--computer: player {out[0]} is out of this game (players left: {alive}); "
                          "name only those")
+    if args.level is not None and not any(player in game.alive for player in computer):
+        # (A save's computer player who is out plays no more.)
+        raise UsageError(f"--level {args.level}: no computer player to play at it (name them with "
+                         f"--computer, e.g. --computer 2)")
     levels = computer_levels(computer, args.level)
     if args.headless:
         return _run_headless(args, game, levels, random.Random(f"{seed}:computer"))

@@ -213,9 +213,14 @@ def test_computer_naming_a_player_who_is_out_is_an_error(tmp_path, text, argv):
     assert done.returncode == 0, done.stderr
 
 
-def test_a_level_with_no_computer_player_is_an_error(tmp_path):
-    (tmp_path / "three.map").write_text(THREE.format(capital3="capital 1 0 1\ncapital 2 4 1\ncapital 3 7 1\n",
-                                                     ccc="ccc"))
+@pytest.mark.parametrize("capital3", [
+    "capital 1 0 1\ncapital 2 4 1\ncapital 3 7 1\n",
+    # a saved game whose only computer player is out: nobody left for --level to set
+    "capital 1 0 1\ncapital 2 4 1\neliminated 3\ncomputer 3 easy\n",
+])
+def test_a_level_with_no_computer_player_is_an_error(tmp_path, capital3):
+    (tmp_path / "three.map").write_text(THREE.format(capital3=capital3, ccc="ccc" if "capital 3" in capital3
+                                                     else "..."))
     done = motti(tmp_path, "three.map", "--level", "hard", "--headless", "--max-turns", "2")
     assert done.returncode == 2
     assert done.stderr == ("motti: --level hard: no computer player to play at it (name them with "
