@@ -212,7 +212,21 @@ def _load_board(args: argparse.Namespace, rng: random.Random) -> tuple[Board, Bo
         reduced, renumbering = reduce_players(board, args.players, _named_players(args.seats))
     except ValueError as error:
         raise UsageError(f"{path}: {error}") from None
-    return reduced, renumber(reduced, renumbering), None
+    return reduced, renumber(reduced, renumbering), _reduced_state(state, reduced)
+
+
+def _reduced_state(state: MapState, reduced: Board) -> MapState:
+    """The state lines of a loaded map (a saved game) that still apply once ``-p`` has disabled players: the
+    rules, the turns played, the cap and the computer players left; a disabled player in turn hands a whole
+    turn to the next player left. The count of §2.8 is computed again (the board changed)."""
+    import dataclasses
+
+    left = reduced.alive_players()
+    turn, attacks = state.turn, state.attacks
+    if turn is not None and turn not in left:
+        turn, attacks = next((p for p in left if p > turn), left[0]), None
+    return dataclasses.replace(state, board=reduced, turn=turn, attacks=attacks, takeable=None,
+                               computer={p: level for p, level in state.computer.items() if p in left})
 
 
 def _write_output(path: str, board: Board) -> None:

@@ -225,3 +225,19 @@ def test_a_level_with_no_computer_player_is_an_error(tmp_path, capital3):
     assert done.returncode == 2
     assert done.stderr == ("motti: --level hard: no computer player to play at it (name them with "
                            "--computer, e.g. --computer 2)\n")
+
+
+def test_p_on_a_saved_game_keeps_its_state_lines_for_the_players_left(tmp_path):
+    # Player 3, in turn, is disabled by -p 2: the turn goes to the next player left, with a whole turn; the
+    # computer players left, the rules, the turns played and the cap stay as saved.
+    saved = THREE.format(capital3="capital 1 0 1\ncapital 2 4 1\ncapital 3 7 1\nturn 3\nattacks 2\nturns 7\n"
+                                  "reset-rule empty\ncapital-rule v2\nmax-turns 9\ncomputer 1 easy\n"
+                                  "computer 2 hard\ncomputer 3 medium\n", ccc="ccc")
+    (tmp_path / "saved.map").write_text(saved)
+    done = motti(tmp_path, "saved.map", "-p", "2", "--headless", "--seed", "1", "--save", "again.map")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "P2 wins on land after 9 turns: 18–9\n"
+    again = (tmp_path / "again.map").read_text().splitlines()
+    assert {"turns 9", "reset-rule empty", "capital-rule v2", "max-turns 9", "computer 1 easy",
+            "computer 2 hard", "eliminated 3"} <= set(again)
+    assert not any(line.startswith("computer 3") for line in again)
