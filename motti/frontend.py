@@ -183,6 +183,13 @@ class Frontend:
         session ends here, and the status file's message says so after the last announcement, as does a line
         on stdout (unless the console's quit has said it there)."""
         if self.game.is_terminal():
+            if self.save_suspended:
+                # A last quit ended the game: the status says, as the console does, that the game before it
+                # can be resumed.
+                said = self._saved_before_quit()
+                if not (self.message or "").endswith(said):
+                    self.message = f"{self.message}; {said}" if self.message else said
+                    self.write_status()
             return
         self.write_save()
         said = self._unfinished()
@@ -476,6 +483,13 @@ class Frontend:
     def save_now(self) -> None:
         """The ``s`` key: save to the ``--save`` file or the default save path, and say where (or why not)."""
         target = self.save if self.save is not None else savegame.default_path()
+        if self.save_suspended:
+            # The last person's quit ended the game; an observer's s keeps the game before it to resume.
+            self.message = self._saved_before_quit()
+            self.chronicle.note(self.message)
+            self.refresh()
+            self.write_status()
+            return
         try:
             path = savegame.save_game(self.game, self.save, self.levels)
         except OSError as error:

@@ -310,3 +310,30 @@ def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_
     saved = load_map(save)
     assert saved.board.alive_players() == [2, 3] and (saved.turn, saved.attacks) == (2, 5)
     assert capsys.readouterr().out == f"motti: {data['message']}\n"
+
+
+@pytest.mark.parametrize("observer", [False, True])
+def test_a_last_quit_that_ends_the_game_says_in_the_status_where_the_game_before_is_saved(tmp_path, observer):
+    from common.displays import Seat
+
+    status, save = tmp_path / "s.json", tmp_path / "game.map"
+    game = Composer(Game(parse_map(TWO).board, random.Random(3)))
+    size = view.default_size(game.board.width, game.board.height)
+    seats = {"seat0": (FakeWindow(size), Seat((1,), ":99"))}
+    if observer:
+        seats["watch"] = (FakeWindow(size), Seat((), ":99"))
+    front = Frontend(game, Inbox(), seats, computer={2: "easy"}, status=str(status), save=str(save))
+    front.refresh()
+    front.handle(Key("seat0", "q"))
+    front.handle(Key("seat0", "y"))                # the only person quits: the computer player 2 is left
+    assert game.winner == 2
+    said = f"the game before the quit is saved in {save} (motti {save} resumes it)"
+    if observer:
+        front.handle(Key("watch", "s"))            # an observer's s keeps the game before the quit
+        assert front.message == said
+        front.inbox.put(Closed("watch"))
+    assert front.run() == 0
+    # The status file says what the console prints at such a quit: the game before it can be resumed.
+    assert json.loads(status.read_text())["message"] == (said if observer
+                                                         else f"P1 quit, out — P2 wins after 1 turn; {said}")
+    assert load_map(save).board.alive_players() == [1, 2]
