@@ -20,7 +20,11 @@ A worked example for bot authors: everything it knows comes from the wire protoc
   the blue it reaches soonest that no other red is much closer to, and cuts it off by walking towards where
   it is heading; a few steps from a blue in sight it corners it, taking the step that leaves the blue the
   fewest cells it reaches before any red (the reds close in together); with no blue in memory it checks the
-  latest sighting it has not been to, else explores towards a goal it keeps until it gets there.
+  latest sighting it has not been to, else explores towards a goal it keeps until it gets there;
+- **counts the rounds to the forced switch** (§2.6: after 30 rounds without a team change the blue with
+  the least energy turns red, and catches from the next round on): in the last two rounds before it, a blue
+  with no red about keeps out of every other blue's reach as if they were reds, for any of them may be the
+  one switched.
 
 Its facing follows the danger or the prey; with nothing in sight it sweeps the two halves of the view in
 turn (the cone is 179°, §2.7).
@@ -56,6 +60,11 @@ CLOSE = 4
 off."""
 FAR = 2
 """Weight of each step a red needs beyond :data:`SAFE` (up to 12) when fleeing."""
+FORCED_AFTER = 30
+"""Rounds without a team change after which the server moves the blue with the least energy to RED (the
+default F of spec/arena.md §2.6)."""
+SWITCH_WATCH = 2
+"""Rounds before a forced switch from which a blue with no red about keeps out of every other blue's reach."""
 DIRS = tuple(VECTORS)
 """The eight directions clockwise from NORTH."""
 KEPT_SEARCHES = 512
@@ -92,6 +101,8 @@ class Planner:
         self._searches: dict[tuple[Cell, int], tuple[dict[Cell, int], dict[Cell, str]]] = {}
         self.round_corner = RoundCorners(brain)
         """``round_corner[cell]``: the cells a red catches *cell* from round a wall corner."""
+        self._reds = 0
+        self._last_change = 0
 
     # --- the map ------------------------------------------------------------------------------------------
 
@@ -184,15 +195,32 @@ class Planner:
     # --- decisions ----------------------------------------------------------------------------------------
 
     def choose(self) -> tuple[str, str]:
+        self._note_changes()
         if self.brain.my_team == "RED":
             return self.hunt()
         return self.escape()
 
+    def _note_changes(self) -> None:
+        """Keep the round of the latest team change (each ``TEAMCHANGE`` tells of the round before): the
+        forced switch comes :data:`FORCED_AFTER` rounds after it (§2.6)."""
+        b = self.brain
+        reds = sum(1 for team in b.team.values() if team == "RED")
+        if reds != self._reds:
+            self._reds, self._last_change = reds, b.round - 1
+
+    def rounds_to_switch(self) -> int:
+        """Rounds left before the next forced switch: 0 when it comes at the end of this round."""
+        return self._last_change + FORCED_AFTER - self.brain.round
+
     def escape(self) -> tuple[str, str]:
-        """BLUE: stay out of reach, on clean cells, moving."""
+        """BLUE: stay out of reach, on clean cells, moving. With no red about in the last rounds before a
+        forced switch, out of reach of every other blue too: the bot cannot tell whose energy is the lowest,
+        and the one switched catches whoever stands next to it the round after (§2.6)."""
         b = self.brain
         here = (b.x, b.y)
         reds = self.sightings("RED")
+        if not reds and 0 <= self.rounds_to_switch() <= SWITCH_WATCH:
+            reds = self.sightings("BLUE", memory=0)  # team-mates: reported every round
         danger = self.danger(reds)
         if not danger:
             return self._wander()

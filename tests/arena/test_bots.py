@@ -122,6 +122,40 @@ def test_smart_blue_walks_between_cells_it_knows_to_be_clean(map_file):
     assert move.direction == "EAST"
 
 
+def test_smart_blue_keeps_out_of_every_blues_reach_just_before_a_forced_switch(map_file):
+    """No change for 27 rounds: the forced switch comes at the end of round 30 (§2.6), and any blue may be
+    the one switched. The cells west of the bot are clean, those east of it toxic: eleven rounds before the
+    switch it steps west, next to a blue on (2,2); two rounds before it, it pays for a toxic cell three steps
+    from that blue, and faces it."""
+    brain = brain_at("smart", map_file, 4, 2, me=1)
+    for x, y, toxic in ((3, 1, 1), (3, 2, 1), (3, 3, 1), (4, 1, 20), (4, 3, 20), (5, 1, 20), (5, 2, 20),
+                        (5, 3, 20), (4, 2, 1)):
+        brain.handle(wire.Toxic(x, y, toxic))
+    moves = {}
+    for r in range(1, 29):
+        brain.handle(wire.Set(4, 2, "NORTH"))
+        brain.handle(wire.SeePlayer(2, 2, "NORTH", 0))
+        (moves[r],) = brain.handle(wire.Start(r))
+        if r == 19:
+            assert brain.planner.rounds_to_switch() == 11
+    assert brain.planner.rounds_to_switch() == 2
+    assert chebyshev(step(moves[19].direction, 4, 2), (2, 2)) == 1
+    assert chebyshev(step(moves[28].direction, 4, 2), (2, 2)) == 3
+    assert moves[28].view == "WEST"
+
+
+def test_smart_counts_the_rounds_to_a_forced_switch_from_the_last_team_change(map_file):
+    """A team change reported at the start of round 41 happened in round 40: the next forced switch ends
+    round 70 (§2.6)."""
+    brain = brain_at("smart", map_file, 4, 2, me=1)
+    brain.handle(wire.Start(40))
+    assert brain.planner.rounds_to_switch() == -10
+    brain.handle(wire.Set(4, 2, "NORTH"))
+    brain.handle(wire.TeamChange("RED", 0))
+    brain.handle(wire.Start(41))
+    assert brain.planner.rounds_to_switch() == 29
+
+
 def test_smart_blue_leaves_a_toxic_room_for_cleaner_cells(tmp_path):
     """In a toxic corridor (0.08 everywhere it has stood) it heads for the gap to the next corridor."""
     path = tmp_path / "two.map"
