@@ -65,6 +65,9 @@ FORCED_AFTER = 30
 default F of spec/arena.md §2.6)."""
 SWITCH_WATCH = 2
 """Rounds before a forced switch from which a blue with no red about keeps out of every other blue's reach."""
+NEAR_SWITCH = 6
+"""Cells (either way) within which another blue counts as a threat before a forced switch: further away it
+cannot reach the bot in the round after, and keeping away from it would only cost energy."""
 DIRS = tuple(VECTORS)
 """The eight directions clockwise from NORTH."""
 KEPT_SEARCHES = 512
@@ -212,6 +215,16 @@ class Planner:
         """Rounds left before the next forced switch: 0 when it comes at the end of this round."""
         return self._last_change + FORCED_AFTER - self.brain.round
 
+    def switch_threats(self) -> list[tuple[Cell, int, int]]:
+        """In the last :data:`SWITCH_WATCH` rounds before a forced switch, the other blues (as
+        :meth:`sightings`) within :data:`NEAR_SWITCH` cells: any of them may be the one switched, and catch
+        the bot the round after; else none."""
+        if not 0 <= self.rounds_to_switch() <= SWITCH_WATCH:
+            return []
+        here = (self.brain.x, self.brain.y)
+        blues = self.sightings("BLUE", memory=0)  # team-mates: reported every round
+        return [blue for blue in blues if _chebyshev(blue[0], here) <= NEAR_SWITCH]
+
     def escape(self) -> tuple[str, str]:
         """BLUE: stay out of reach, on clean cells, moving. With no red about in the last rounds before a
         forced switch, out of reach of every other blue too: the bot cannot tell whose energy is the lowest,
@@ -219,8 +232,8 @@ class Planner:
         b = self.brain
         here = (b.x, b.y)
         reds = self.sightings("RED")
-        if not reds and 0 <= self.rounds_to_switch() <= SWITCH_WATCH:
-            reds = self.sightings("BLUE", memory=0)  # team-mates: reported every round
+        if not reds:
+            reds = self.switch_threats()
         danger = self.danger(reds)
         if not danger:
             return self._wander()

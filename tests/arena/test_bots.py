@@ -139,9 +139,25 @@ def test_smart_blue_keeps_out_of_every_blues_reach_just_before_a_forced_switch(m
         if r == 19:
             assert brain.planner.rounds_to_switch() == 11
     assert brain.planner.rounds_to_switch() == 2
+    assert brain.planner.switch_threats() == [((2, 2), 0, 0)]
     assert chebyshev(step(moves[19].direction, 4, 2), (2, 2)) == 1
     assert chebyshev(step(moves[28].direction, 4, 2), (2, 2)) == 3
     assert moves[28].view == "WEST"
+
+
+def test_smart_blue_minds_only_the_blues_that_could_reach_it_after_a_forced_switch(tmp_path):
+    """A corridor x = 1..20: two rounds before the switch, a blue 6 cells away counts, one 7 away does not
+    (keeping away from it would only cost energy); three rounds before it, none does."""
+    path = tmp_path / "corridor.map"
+    path.write_text("######################\n#                    #\n######################\n")
+    brain = brain_at("smart", path, 8, 1, me=1)
+    for r in (27, 28):
+        brain.handle(wire.Set(8, 1, "NORTH"))
+        brain.handle(wire.SeePlayer(2, 1, "NORTH", 0))
+        brain.handle(wire.SeePlayer(14, 1, "NORTH", 2))
+        brain.handle(wire.SeePlayer(15, 1, "NORTH", 3))
+        brain.handle(wire.Start(r))
+        assert brain.planner.switch_threats() == ([] if r == 27 else [((2, 1), 0, 0), ((14, 1), 0, 2)])
 
 
 def test_smart_counts_the_rounds_to_a_forced_switch_from_the_last_team_change(map_file):
