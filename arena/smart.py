@@ -23,8 +23,8 @@ A worked example for bot authors: everything it knows comes from the wire protoc
   latest sighting it has not been to, else explores towards a goal it keeps until it gets there;
 - **counts the rounds to the forced switch** (§2.6: after 30 rounds without a team change the blue with
   the least energy turns red, and catches from the next round on): in the last two rounds before it, a blue
-  with no red about keeps out of every other blue's reach as if they were reds, for any of them may be the
-  one switched.
+  with no red about keeps out of the reach of every other blue within six cells as if they were reds, for any
+  of them may be the one switched.
 
 Its facing follows the danger or the prey; with nothing in sight it sweeps the two halves of the view in
 turn (the cone is 179°, §2.7).
