@@ -169,6 +169,9 @@ class Brain:
             case wire.Start(r):
                 self.round = r
                 direction, view = self.choose()
+                if view not in VECTORS or (direction != "NONE" and direction not in VECTORS):
+                    raise ValueError(f"choose() returned ({direction!r}, {view!r}): expected a direction or "
+                                     f"NONE, then a facing, among {' '.join(VECTORS)}")
                 return [wire.Move(direction, view)]
             case wire.Disconnect():
                 self.done = True
@@ -178,6 +181,7 @@ class Brain:
 
     @property
     def my_team(self) -> str:
+        """``"BLUE"`` or ``"RED"``: the bot's own team (``TEAMCHANGE``)."""
         return "BLUE" if self.id is None else self.team.get(self.id, "BLUE")
 
     def is_free(self, x: int, y: int) -> bool:

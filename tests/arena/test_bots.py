@@ -688,3 +688,19 @@ def test_layered_searches_match_a_queue_search_cell_for_cell_in_order(width, hei
     want_dist, want_first = queue_search(brain, [start], depth, first_steps=True)
     assert list(dist.items()) == list(want_dist.items())
     assert first == want_first
+
+
+def test_a_brain_of_your_own_that_chooses_no_move_word_is_told_at_once(map_file):
+    """A subclass's ``choose()`` must give the words of ``MOVE`` (§3): a typo was sent as written, and the
+    server only counted it as ignored, round after round."""
+
+    class Typo(Brain):
+        def choose(self) -> tuple[str, str]:
+            return ("NONE", "WEST") if self.round == 1 else ("NorthEast", "WEST")
+
+    brain = Typo()
+    brain.handle(wire.Id(0))
+    brain.handle(wire.Map(str(map_file)))
+    assert brain.handle(wire.Start(1)) == [wire.Move("NONE", "WEST")]
+    with pytest.raises(ValueError, match=r"returned \('NorthEast', 'WEST'\): expected a direction"):
+        brain.handle(wire.Start(2))
