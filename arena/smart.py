@@ -22,7 +22,7 @@ A worked example for bot authors: everything it knows comes from the wire protoc
   fewest cells it reaches before any red (the reds close in together); with no blue in memory it checks the
   latest sighting it has not been to, else explores towards a goal it keeps until it gets there;
 - **counts the rounds to the forced switch** (§2.6: after 30 rounds without a team change the blue with
-  the least energy turns red, and catches from the next round on): in the last two rounds before it, a blue
+  the least energy turns red, and catches from the next round on): in the last three rounds before it, a blue
   with no red about keeps out of the reach of every other blue within six cells as if they were reds, for any
   of them may be the one switched.
 
@@ -64,7 +64,8 @@ FORCED_AFTER = 30
 """Rounds without a team change after which the server moves the blue with the least energy to RED (the
 default F of spec/arena.md §2.6)."""
 SWITCH_WATCH = 2
-"""Rounds before a forced switch from which a blue with no red about keeps out of every other blue's reach."""
+"""A blue with no red about keeps out of every other blue's reach while :meth:`Planner.rounds_to_switch` is
+at most this: the last three rounds before a forced switch, the switch ending the last of them."""
 NEAR_SWITCH = 6
 """Cells (either way) within which another blue counts as a threat before a forced switch: further away it
 cannot reach the bot in the round after, and keeping away from it would only cost energy."""
