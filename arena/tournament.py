@@ -30,6 +30,7 @@ import contextlib
 import csv
 import ctypes
 import errno
+import heapq
 import io
 import itertools
 import json
@@ -866,6 +867,8 @@ class Tournament:
         self.schedule = schedule(len(config.bots), list(config.maps), config.games, config.players,
                                  config.seed)
         self.records: list[GameRecord] = []
+        self.under_way: dict[int, float] = {}
+        """When each game under way was handed out (``time.monotonic()``), by game number."""
         self.progress = progress
         self.started = time.monotonic()
         self.stopped: str | None = None
@@ -909,7 +912,11 @@ class Tournament:
                             handed = loop.run_in_executor(pool, _play_in_game_process, game)
                         finally:
                             signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
-                        record = await handed
+                        self.under_way[game.number] = time.monotonic()
+                        try:
+                            record = await handed
+                        finally:
+                            del self.under_way[game.number]
                     except BrokenProcessPool:  # killed, out of memory: its game and the rest cannot be played
                         record = GameRecord(game, game_folder(self.config.out, game), error=GAME_PROCESS_DIED)
                         clean_up_killed_game(record.folder)
@@ -997,17 +1004,24 @@ def clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def time_left(t: Tournament) -> float:
-    """Seconds the games not yet ended should take: the mean time of a game so far, times the games left
-    (those under way counted half played), over the games played at once (``--jobs``, at most those left).
-    The time since the start over the games ended would count as many games per slot as ``--jobs`` and
-    say twice the time left after the first game of two at once."""
+def time_left(t: Tournament, now: float | None = None) -> float:
+    """Seconds the games not yet ended should take, from the mean time of a game so far: a game under way
+    takes that less the time it has run (nothing once it has run longer), and each game not yet handed out
+    takes it whole on whichever game process (``--jobs``) is free first. Counting a game under way as half
+    played was half a game off whenever the other games had just begun (or were nearly done); the time
+    since the start over the games ended would count as many games per slot as ``--jobs``."""
     times = [r.seconds for r in t.records]
     left = t.total - len(t.records)
     if not times or left <= 0:
         return 0.0
-    at_once = max(1, min(t.config.jobs, left))
-    return statistics.fmean(times) * (left - at_once / 2) / at_once
+    mean = statistics.fmean(times)
+    now = time.monotonic() if now is None else now
+    free = [max(0.0, mean - (now - began)) for began in t.under_way.values()]
+    free += [0.0] * max(0, max(1, t.config.jobs) - len(free))
+    heapq.heapify(free)
+    for _ in range(left - len(t.under_way)):
+        heapq.heapreplace(free, free[0] + mean)
+    return max(free)
 
 
 def progress_line(t: Tournament, record: GameRecord) -> str:

@@ -712,6 +712,8 @@ def test_the_map_copy_of_a_game_process_killed_is_removed_by_the_tournament(tmp_
 
 
 def test_the_time_left_counts_the_games_played_at_once(tmp_path):
+    import time
+
     from arena.mapfile import find_map, load_arena
     from arena.tournament import Config, Tournament, progress_line, time_left
 
@@ -720,10 +722,36 @@ def test_the_time_left_counts_the_games_played_at_once(tmp_path):
     t = Tournament(config)
     first = GameRecord(t.schedule[0], tmp_path, rounds=61, seconds=4.0)
     t.records.append(first)
-    # 9 games left, two at a time, the one under way half played: 4 s * (9 - 1) / 2 = 16 s (the time since
-    # the start over the games ended said 36 s).
-    assert time_left(t) == 16.0 and progress_line(t, first).endswith(", about 0:16 left")
+    t.under_way = {2: time.monotonic() - 4.0}
+    # 9 games left, two at a time, game 2 begun with game 1 and about done: 4 s * 8 / 2 = 16 s (the time
+    # since the start over the games ended said 36 s).
+    assert time_left(t) == pytest.approx(16.0, abs=0.1)
+    assert progress_line(t, first).endswith(", about 0:16 left")
     t.records += [GameRecord(game, tmp_path, seconds=5.0 + k % 2) for k, game in enumerate(t.schedule[1:9])]
-    assert time_left(t) == pytest.approx((4 + 4 * 11) / 9 / 2)   # the last game, under way: half the mean
+    mean = (4 + 4 * 11) / 9
+    t.under_way = {10: 100.0}
+    assert time_left(t, now=101.0) == pytest.approx(mean - 1)   # the last game, under way for 1 s
+    assert time_left(t, now=200.0) == 0.0                       # under way longer than the mean
     t.records.append(GameRecord(t.schedule[9], tmp_path, seconds=5.0))
+    t.under_way = {}
     assert time_left(t) == 0.0
+
+
+def test_the_time_left_counts_the_time_each_game_under_way_has_run(tmp_path):
+    """Game 4 of 6 ends, the other game process has just begun game 5, this one begins game 6: two games of
+    the mean time still to play, one on each process. Counting the games under way as half played said
+    half that."""
+    from arena.mapfile import find_map, load_arena
+    from arena.tournament import Config, Tournament, time_left
+
+    config = Config(parse_bots(["hunt", "flee"]), {"office": load_arena(find_map("office"))}, games=6,
+                    players=2, out=tmp_path, jobs=2, seed=1)
+    t = Tournament(config)
+    assert t.total == 6
+    t.records += [GameRecord(game, tmp_path, seconds=2.0) for game in t.schedule[:4]]
+    t.under_way = {5: 50.0}
+    assert time_left(t, now=50.0) == pytest.approx(2.0)
+    assert time_left(t, now=51.5) == pytest.approx(2.0)   # game 6 not yet handed out: 2 s from now
+    t.under_way = {5: 50.0, 6: 51.5}
+    assert time_left(t, now=51.5) == pytest.approx(2.0)
+    assert time_left(t, now=53.0) == pytest.approx(0.5)
