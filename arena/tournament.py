@@ -61,6 +61,7 @@ from types import FrameType
 from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES, replay
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
 from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name, run_dir
+from common.save import write_atomic
 
 log = logging.getLogger("arena.tournament")
 
@@ -964,7 +965,7 @@ class Tournament:
                           r.games, r.wins, r.catches, r.caught,
                           "" if r.mean_rank is None else f"{float(r.mean_rank):.2f}",
                           *(r.faults.get(s, 0) for s in STATUSES[1:])])
-        _replace(cfg.out / "standings.csv", table.getvalue())
+        write_atomic(cfg.out / "standings.csv", table.getvalue())
         data = {
             "settings": {"bots": [{"name": b.name, "spec": b.spec} for b in cfg.bots], "maps": maps,
                          "games": cfg.games, "players": cfg.players, "jobs": cfg.jobs, "seed": cfg.seed,
@@ -979,21 +980,7 @@ class Tournament:
                        "seats": [s.as_json(cfg.bots) for s in r.seats]}
                       for r in sorted(self.records, key=lambda r: r.game.number)],
         }
-        _replace(cfg.out / "standings.json", json.dumps(data, indent=1) + "\n")
-
-
-def _replace(path: Path, text: str) -> None:
-    """Write *text* to *path* as a whole: to a file beside it first, then renamed over it, so that a write
-    that fails (a full disk) leaves the last version whole."""
-    part = path.with_name(path.name + ".part")
-    try:
-        with open(part, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(part, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            part.unlink()
-        raise
+        write_atomic(cfg.out / "standings.json", json.dumps(data, indent=1) + "\n")
 
 
 def clock(seconds: float) -> str:

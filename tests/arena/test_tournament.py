@@ -638,7 +638,7 @@ def test_standings_that_cannot_be_written_stop_the_tournament_and_keep_their_las
     data = json.loads((out / "standings.json").read_text())  # the last version written, whole
     played = int(heading.split()[2])
     assert 0 < data["played"] < played < 10
-    assert not list(out.glob("*.part"))
+    assert not list(out.glob(".*.tmp"))  # no temporary left beside them (common.save.write_atomic)
     rows = list(csv.reader((out / "standings.csv").open(newline="")))
     assert rows[0][:3] == ["rank", "bot", "points"] and len(rows) == 5
 
