@@ -169,9 +169,9 @@ class Brain:
             case wire.Start(r):
                 self.round = r
                 direction, view = self.choose()
-                if view not in VECTORS or (direction != "NONE" and direction not in VECTORS):
+                if direction not in wire.MOVES or view not in wire.DIRECTIONS:
                     raise ValueError(f"choose() returned ({direction!r}, {view!r}): expected a direction or "
-                                     f"NONE, then a facing, among {' '.join(VECTORS)}")
+                                     f"NONE, then a facing, among {' '.join(wire.DIRECTIONS)}")
                 return [wire.Move(direction, view)]
             case wire.Disconnect():
                 self.done = True
