@@ -31,7 +31,7 @@ test-fast: install
 	$(PY) -m pytest -q -n $(JOBS) --dist worksteal -m "not e2e and not slow"
 
 bench: install sysdeps
-	@status=0; for b in bench/*.py; do echo "== $$b"; $(PY) $$b || status=1; done; exit $$status
+	$(PY) bench/_run.py $(BENCH)
 
 lint: install
 	$(VENV)/bin/ruff check .
