@@ -62,7 +62,8 @@ def test_esc_while_typing_cancels_the_amount_and_a_second_esc_ends_trading():
     session = trading_session()
     session.press("2")
     session.press("ESC")
-    assert session.mode == sess.TRADING and session.asked() == 0 and session.trade_note() == "Amount (-2 to 3): _"
+    assert session.mode == sess.TRADING and session.asked() == 0
+    assert session.trade_note() == "Amount (-2 to 3): _"
     session.press("ESC")
     assert session.game.current == 1 and session.game.players[0].holdings == [2, 0, 4, 0, 0]
 
