@@ -55,6 +55,29 @@ while True:
 """
 
 
+class ScrollingScreen(pyte.Screen):
+    """pyte's screen with SU and SD (``CSI n S``, ``CSI n T``: scroll the lines between the margins up or
+    down), which ncurses sends to move a block of lines and pyte lacks."""
+
+    def scroll_up(self, count: int = 1, *_: int, **__: object) -> None:
+        y = self.cursor.y
+        self.cursor.y = (self.margins or pyte.screens.Margins(0, self.lines - 1)).bottom
+        for _line in range(max(count, 1)):
+            self.index()
+        self.cursor.y = y
+
+    def scroll_down(self, count: int = 1, *_: int, **__: object) -> None:
+        y = self.cursor.y
+        self.cursor.y = (self.margins or pyte.screens.Margins(0, self.lines - 1)).top
+        for _line in range(max(count, 1)):
+            self.reverse_index()
+        self.cursor.y = y
+
+
+class ScrollingStream(pyte.ByteStream):
+    csi = {**pyte.ByteStream.csi, "S": "scroll_up", "T": "scroll_down"}
+
+
 class Term:
     """The program in a pty of ``rows`` × ``cols``, with a pyte screen fed from its output."""
 
@@ -65,8 +88,8 @@ class Term:
         env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "LINES", "COLUMNS")}
         # pyte ignores the VT100 line-drawing charset in UTF-8 mode: ncurses is to draw Unicode lines instead.
         env.update(TERM=term, ESCDELAY="25", LANG="C.UTF-8", LC_ALL="C.UTF-8", NCURSES_NO_UTF8_ACS="1")
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = ScrollingScreen(cols, rows)
+        self.stream = ScrollingStream(self.screen)
         self.raw = b""
         argv = ["-c", JOB_SHELL, *args] if job_shell else ["-m", "starlanes", *args]
         self.child = pexpect.spawn(sys.executable, argv, env=env, cwd=str(cwd), dimensions=(rows, cols),
@@ -150,16 +173,17 @@ def test_full_seeded_game_from_player_prompt_to_final_standings(terms):
     term = terms("--seed", "7")
     term.wait_for(r"How many players \(1-4\)\?")
     term.send("7", "2")
+    term.wait_for(r"Who plays player 1\?")
+    term.send("3")
     term.wait_for(r"Player 1, enter your name:")
-    term.send("\r")
+    term.wait_for(r"Computer 1_")
+    term.send("\x7f" * 10, "\r")
     term.wait_for(r"A name is needed\.")
     term.send("Ann\r")
-    term.wait_for(r"Who plays for Ann\?")
-    term.send("3")
+    term.wait_for(r"Who plays player 2\?")
+    term.send("1")
     term.wait_for(r"Player 2, enter your name:")
     term.send("Bob\r")
-    term.wait_for(r"Who plays for Bob\?")
-    term.send("1")
     term.wait_for(r"GAME OVER - Final Standings", deadline=90)
 
     expected = Game.new(["Ann", "Bob"], random.Random(7))
@@ -339,7 +363,7 @@ def test_quit_no_goes_back_and_quit_works_while_trading(terms, tmp_path):
 
 
 def test_ctrl_c_while_naming_players_exits_cleanly(terms):
-    term = terms()
+    term = terms("--computer", "0")
     term.wait_for(r"How many players")
     term.send("1")
     term.wait_for(r"Player 1, enter your name:")
@@ -456,7 +480,7 @@ def test_resize_redraws_and_uses_the_room(terms, tmp_path):
     assert "Available company sectors remaining: 62" in term.text()
     term.child.setwinsize(20, 70)
     term.screen.resize(20, 70)
-    term.wait_for(r"needs a terminal of at least 80x25")
+    term.wait_for(r"needs a terminal of at least 80x24")
     term.child.setwinsize(25, 80)
     term.screen.resize(25, 80)
     term.wait_for(r"Ann, enter your move")
@@ -508,12 +532,12 @@ def test_a_too_small_terminal_asks_in_full_and_can_be_quit(terms, tmp_path, size
     term.wait_for(r"Ann, enter your move")
     resize(term, *size)
     term.wait_for(r"needs a terminal")
-    term.wait_for(r"80x25;")
+    term.wait_for(r"80x24;")
     assert all(len(line.rstrip()) <= size[1] for line in term.screen.display)
     term.send("y", "1")
     term.send("q")
     term.wait_for(r"Really Quit\? \(y/n\)")
-    assert "80x25;" in term.text()
+    assert "80x24;" in term.text()
     term.send("y")
     term.wait_for(r"Press any key to leave the game")
     term.send("x")
@@ -770,7 +794,7 @@ def test_a_single_offered_sector_and_the_reason_the_game_ended(terms, tmp_path):
 
 
 def test_the_name_prompt_forgets_its_complaint_at_the_next_key(terms):
-    term = terms()
+    term = terms("--computer", "0")
     term.wait_for(r"How many players")
     term.send("1")
     term.wait_for(r"Player 1, enter your name:")
@@ -876,11 +900,11 @@ def test_1977_full_game_by_computers_ends_after_48_moves(terms):
     term = terms("--rules", "1977", "--seed", "7")
     term.wait_for(r"How many players \(1-4\)\?")
     term.send("2")
-    for name, level in (("Ann", "3"), ("Bob", "1")):
-        term.wait_for(r"enter your name:")
-        term.send(f"{name}\r")
-        term.wait_for(rf"Who plays for {name}\?")
+    for number, name, level in ((1, "Ann", "3"), (2, "Bob", "1")):
+        term.wait_for(rf"Who plays player {number}\?")
         term.send(level)
+        term.wait_for(rf"Computer {number}_")
+        term.send(f"{name}\r")
     term.wait_for(r"GAME OVER - Final Standings", deadline=90)
     expected = Game.new(["Ann", "Bob"], random.Random(7), RULES_1977)
     levels = ["hard", "easy"]
