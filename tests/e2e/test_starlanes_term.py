@@ -15,6 +15,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import pexpect
 import pyte
@@ -75,7 +76,7 @@ class ScrollingScreen(pyte.Screen):
 
 
 class ScrollingStream(pyte.ByteStream):
-    csi = {**pyte.ByteStream.csi, "S": "scroll_up", "T": "scroll_down"}
+    csi: ClassVar[dict[str, str]] = {**pyte.ByteStream.csi, "S": "scroll_up", "T": "scroll_down"}
 
 
 class Term:
