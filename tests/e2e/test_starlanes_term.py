@@ -526,7 +526,7 @@ def test_game_over_popup_leaves_the_borders_in_place(terms, tmp_path):
     right_edge_intact(term)
 
 
-@pytest.mark.parametrize("size", [(20, 60), (10, 40)])
+@pytest.mark.parametrize("size", [(20, 60), (10, 40), (23, 80), (24, 79)])
 def test_a_too_small_terminal_asks_in_full_and_can_be_quit(terms, tmp_path, size):
     path, _ = move_save(tmp_path)
     term = terms("--resume", path)
@@ -804,6 +804,7 @@ def test_the_name_prompt_forgets_its_complaint_at_the_next_key(terms):
     term.send("Z")
     term.wait_for(r"Z_")
     assert "A name is needed" not in term.text()
+    assert "Who plays" not in term.raw.decode("utf-8", "replace")  # --computer 0: all are people
 
 
 def test_long_names_and_numbers_keep_their_room(terms, tmp_path):
@@ -992,3 +993,48 @@ def test_a_delay_of_ages_waits_for_a_key_instead_of_crashing(terms):
     term.send("x")
     assert term.finish() == 0
     assert b"Thank you for playing Star Lanes!" in term.raw and b"Traceback" not in term.raw
+
+
+def test_the_1995_amount_field_says_which_key_it_refuses(terms, tmp_path):
+    term = terms("--resume", trading_save(tmp_path), rows=24)
+    term.wait_for(r"Trade: up/down")
+    term.send("\r")
+    term.wait_for(r"m = the most you can buy")
+    term.send(".")
+    term.wait_for(r'"\." cannot be typed here: digits, a leading - to sell, or m or n first\.')
+    assert "Amount (-2 to 3): _" in term.text()
+    term.send("1", "x")
+    term.wait_for(r'"x" cannot be typed here')
+    assert "Amount (-2 to 3): 1_" in term.text()
+    term.send("\r")
+    term.wait_for(r"Ann \(Cash: \$700\)")
+    assert re.search(r"Altair Starways\s+\$300\s+3\b", term.text())
+
+
+@pytest.mark.parametrize("answer", ["0.5", "1.5", "2X"])
+def test_the_1977_amount_shows_what_was_typed_and_refuses_what_is_no_whole_number(terms, tmp_path, answer):
+    """S20 under decision 8 at 80x24: the answer is shown as typed, Enter says "Invalid amount!" and the same
+    company is asked again; then Esc ends the trading, keeping every holding."""
+    grid = ["."] * CELLS_1977
+    grid[cell_index(0, 0)] = "A"
+    grid[cell_index(11, 8)] = "C"
+    companies = [Company(1, 300), Company(0, 100), Company(1, 700), Company(0, 100), Company(0, 100)]
+    players = [Player("Ann", 1000, [2, 0, 4, 0, 0]), Player("Bob")]
+    game = Game(grid, players, random.Random(3), companies, candidates=[cell_index(5, 4)], rules=RULES_1977)
+    path = crafted(tmp_path, "s20.json", game)
+    term = terms("--resume", path, rows=24)
+    term.wait_for(r"Ann, enter your move \[1\]:")
+    term.send("1")
+    term.wait_for(r"Amount \(-2 to 3\): _")
+    assert re.search(r"Esc\s+(│\s+│\s+)?keeps all and ends your turn", term.text())
+    term.send(*answer)
+    term.wait_for(rf"Amount \(-2 to 3\): {re.escape(answer)}_")
+    term.send("\r")
+    term.wait_for(r"Invalid amount!")
+    term.wait_for(r"Amount \(-2 to 3\): _")
+    assert "Altair Starways" in term.text() and "Capella" not in "\n".join(term.screen.display[14:])
+    term.send(ESC)
+    term.wait_for(r"Bob, enter your move")
+    saved = Game.from_dict(json.loads(Path(path).read_text())["game"])
+    assert saved.current == 1 and saved.players[0].holdings == [2, 0, 4, 0, 0]
+    assert saved.players[0].cash == 1170
