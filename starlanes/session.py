@@ -12,7 +12,10 @@ draws from the session's state and the tables computed here (:func:`standings_pa
 
 Where a rule set's trade phase plugs in: the methods under "trading" (:meth:`Session.trade_rows`,
 :meth:`Session._trade_key`, :meth:`Session._start_amount`, :meth:`Session._finish_amount`). The 1995 phase
-lets the player move a cursor over the active companies, trade any of them and end with Esc.
+lets the player move a cursor over the active companies, trade any of them and end with Esc; the 1977 phase
+asks each active company in turn (Enter alone keeps it). In both, Esc ends the phase keeping every holding,
+also at an announcement of the player's own move (:meth:`Session.ends_trading_on_esc`), so a move needs at
+most two keys.
 """
 
 from __future__ import annotations
