@@ -14,7 +14,7 @@ else the default).
 
 Headless matches (``--headless``): computer players only, no display and no terminal; one line at the end
 (``P1 wins after 183 turns``, ``P1 wins on land after 400 turns: 160–140``, ``draw: no player can reach
-another``), the ``--status`` file rewritten after every turn.
+another``), the ``--status`` and ``--save`` files rewritten after every action (motti/session.py).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, TypeVar
 from common.cli import EXIT_OK, Parser, UsageError, program_version, run_main
 
 if TYPE_CHECKING:  # the modules of a game are imported when one is played: --help and --version stay fast
-    from motti.announce import LastTurn
     from motti.compose import Composer
     from motti.mapfile import MapState
     from motti.rules import Board, Game
@@ -129,9 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the computer players' level (default medium; given, it also overrides a loaded "
                       "save's levels)")
     play.add_argument("--seed", type=int, metavar="INT", help="seed of the random numbers (maps and attacks)")
-    play.add_argument("--delay", type=_delay, default=0.4, metavar="SECONDS",
+    play.add_argument("--delay", type=_delay, metavar="SECONDS",
                       help="how long each action of a computer player stays on screen before its next one "
-                      "(default 0.4; 0 for none)")
+                      "(default 0.4; 0 for none; a headless match has none unless given)")
     play.add_argument("--capital-rule", choices=("v3", "v2"),
                       help="losing the capital: v3 divides the land as if encircled, v2 gives it all to the "
                       "invader (default v3)")
@@ -245,15 +244,14 @@ def _run_script(args: argparse.Namespace, game: Game) -> int:
     from motti.compose import Composer
     from motti.savegame import save_text
     from motti.script import ScriptError, run_script
+    from motti.session import Session
 
     if args.status:
         _write_initial_status(args.status, Composer(game), None)
     try:
-        run_script(game, args.script)
+        run_script(game, args.script, Session(Composer(game), status=args.status))
     except ScriptError as error:
         raise UsageError(str(error)) from None
-    if args.status:
-        _write_initial_status(args.status, Composer(game), None)
     if args.final:
         try:
             write_atomic(args.final, save_text(game, comment=None))
@@ -362,15 +360,13 @@ def computer_levels(computer: dict[int, str | None], level: str | None) -> dict[
     return {player: own or level or "medium" for player, own in sorted(computer.items())}
 
 
-def _write_initial_status(path: str, game: Composer, console_players: Sequence[int] | None,
-                          message: str | None = None, last_turn: LastTurn | None = None) -> None:
-    """Write the ``--status`` file once before any window opens (or before and after a script, or after each
-    turn of a headless match with its last announcement and last turn), so that an unusable path is refused
-    now."""
+def _write_initial_status(path: str, game: Composer, console_players: Sequence[int] | None) -> None:
+    """Write the ``--status`` file once before any window opens (or before a script or a headless match),
+    so that an unusable path is refused now."""
     from motti.status import status_data, write_status
 
     try:
-        write_status(path, status_data(game, message=message, console=console_players, last_turn=last_turn))
+        write_status(path, status_data(game, console=console_players))
     except OSError as error:
         raise UsageError(f"--status {path}: cannot write: {error.strerror or error}") from None
 
@@ -386,11 +382,13 @@ def _write_initial_save(path: str, game: Composer, levels: dict[int, str]) -> No
 
 
 def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
-    """Play a game of computer players only to its end, with no display or terminal; print how it ended
-    (one line). The ``--status`` and ``--save`` files are rewritten after every turn."""
-    from motti.announce import Chronicle, end_text
+    """Play a game of computer players only to its end, with no display or terminal: the session's turn flow
+    with no front end, paced only by an explicit ``--delay``; print how it ended (one line). The ``--status``
+    and ``--save`` files are rewritten after every action; a failed write is said once on stderr and the game
+    plays on (the last good save stays)."""
+    from motti.announce import end_text
     from motti.compose import Composer
-    from motti.thinking import decide
+    from motti.session import Session
 
     if args.seats or args.curses:
         raise UsageError(f"{'-c' if args.curses else 'player strings'}: --headless plays without display or "
@@ -402,23 +400,13 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
                    else f"players {listed} are not computer players")
         raise UsageError(f"--headless: {subject} (name every player with --computer)")
     game = Composer(rules)
-    chronicle = Chronicle(game.current_player, game.attacks_left)
-    message: str | None = None
-
-    def record() -> None:
-        if args.status:
-            _write_initial_status(args.status, game, None, message=message, last_turn=chronicle.last_turn)
-        if args.save:
-            _write_initial_save(args.save, game, levels)
-
-    record()
-    while not game.is_terminal():
-        turns = game.turns
-        action = decide(rules, levels[rules.current_player], rng)
-        message = chronicle.record(game.apply(action), str(action[0])) or message
-        if game.turns != turns:
-            record()
-    record()
+    if args.status:
+        _write_initial_status(args.status, game, None)
+    if args.save:
+        _write_initial_save(args.save, game, levels)
+    session = Session(game, computer=levels, rng=rng, status=args.status, save=args.save,
+                      computer_delay=args.delay or 0.0)
+    session.run(until_end=True)
     assert game.end is not None
     print(end_text(game.end))
     return EXIT_OK
@@ -473,6 +461,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     if args.save:
         _write_initial_save(args.save, game, levels)
     from motti.frontend import Frontend, open_windows
+    from motti.session import COMPUTER_DELAY_S, Session
 
     inbox = Inbox()
     windows = {}
@@ -495,10 +484,12 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
             if isinstance(error, ConsoleError):
                 raise UsageError(str(error)) from None
             raise
-    frontend = Frontend(game, inbox, windows, computer=levels, rng=computer_rng, status=args.status,
-                        console=console, console_players=console_players, save=args.save,
-                        computer_delay=args.delay)
-    return frontend.run()
+    session = Session(game, inbox, computer=levels, rng=computer_rng, status=args.status, save=args.save,
+                      computer_delay=COMPUTER_DELAY_S if args.delay is None else args.delay)
+    Frontend(session, windows)
+    if console is not None:
+        console.attach(session)
+    return session.run()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

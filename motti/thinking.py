@@ -1,4 +1,4 @@
-"""The computer players' thinking off the event loop (motti/frontend.py, motti/console.py).
+"""The computer players' thinking off the event loop (motti/session.py, under the windows and the console).
 
 A search of the ``hard`` level takes about a second; run in the loop's thread it would freeze every window
 and leave a quitting player unanswered meanwhile. :class:`Thinker` computes the action in a worker thread, on

@@ -67,3 +67,11 @@ def test_the_probe_sees_a_greeting_and_a_failure() -> None:
     assert stdout["this"].startswith("The Zen of Python") and stdout["this"].endswith("@@ exit 0\n")
     assert stdout["no_such_module"] == "@@ exit 1\n"
     assert "ModuleNotFoundError" in stderr["no_such_module"]
+
+
+@pytest.mark.parametrize("module", ["motti.session", "motti.rules", "motti.script"])
+def test_motti_s_turn_flow_and_rules_import_no_front_end_library(module: str) -> None:
+    probe = (f"import sys, {module}; print(sorted(name for name in ('pygame', 'Xlib', 'curses', '_curses') "
+             "if name in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr

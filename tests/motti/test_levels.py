@@ -310,21 +310,21 @@ def test_the_thinker_answers_through_the_inbox_and_drops_stale_answers() -> None
 
 @pytest.mark.slow
 def test_the_loop_runs_on_while_the_computer_thinks_and_a_quit_meanwhile_drops_its_move() -> None:
-    from motti.frontend import Frontend
+    from motti.session import Session
 
     game = Composer(Game(generate(20, 15, 3, random.Random(5)), random.Random(5), turn=2))
     inbox = Inbox()
-    frontend = Frontend(game, inbox, {}, computer={2: "hard"}, rng=random.Random(1), computer_delay=0.0)
-    frontend._computer_move()                     # returns at once: the search runs in a worker thread
-    assert frontend.thinker.busy and frontend.computer_pending
-    frontend._after(game.defeat([3], cause="quit"))   # player 3 quits while player 2 thinks
-    assert not frontend.thinker.busy
+    session = Session(game, inbox, computer={2: "hard"}, rng=random.Random(1), computer_delay=0.0)
+    session.computer_move()                       # returns at once: the search runs in a worker thread
+    assert session.thinker.busy and session.computer_pending
+    session.after(game.defeat([3], cause="quit"))   # player 3 quits while player 2 thinks
+    assert not session.thinker.busy
     stale_seen = fresh_seen = False
     while not (stale_seen and fresh_seen):
         event = inbox.get(60)
         assert event is not None
         before = (game.board.owner.copy(), game.board.occupied.copy(), game.current_player, game.attacks_left)
-        frontend.handle(event)                     # the timer starts a new search
+        session.handle(event)                      # the timer starts a new search
         if isinstance(event, Command) and event.source == SOURCE:
             after = (game.board.owner, game.board.occupied, game.current_player, game.attacks_left)
             unchanged = all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
@@ -354,7 +354,7 @@ def test_a_headless_match_plays_the_same_game_as_the_windows(capsys: pytest.Capt
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Same seed, same game (the --seed option): the front end's thinker and a headless match make the same
     decisions from the same generator."""
-    from motti.frontend import Frontend
+    from motti.session import Session
 
     argv = ["generate", "-w", "12", "-h", "9", "-d", "5", "--seed", "3", "--computer", "1:hard,2:medium",
             "--max-turns", "6"]
@@ -364,12 +364,12 @@ def test_a_headless_match_plays_the_same_game_as_the_windows(capsys: pytest.Capt
         # The game loop of the windows and the console, with nobody watching.
         game = Composer(rules)
         inbox = Inbox()
-        frontend = Frontend(game, inbox, {}, computer=levels, rng=rng, computer_delay=0.0)
-        frontend._schedule_computer()
+        session = Session(game, inbox, computer=levels, rng=rng, computer_delay=0.0)
+        session.schedule_computer()
         while not game.is_terminal():
             event = inbox.get(60)
             assert event is not None
-            frontend.handle(event)
+            session.handle(event)
         boards.append(("windows", rules.board.owner.copy(), rules.board.occupied.copy()))
         return 0
 
