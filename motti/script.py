@@ -16,15 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from motti.announce import end_text
 from motti.compose import Composer
-from motti.rules import Event, Game, IllegalAction
+from motti.rules import Event, Game, IllegalAction, Move
 from motti.session import Session
-
-if TYPE_CHECKING:
-    from motti.hard import Move
 
 _CELL = re.compile(r"(-?[0-9]+),(-?[0-9]+)")   # ASCII digits only (not full-width ３)
 VERBS = ("attack", "defend", "guerilla", "pass")

@@ -31,8 +31,7 @@ from motti import status as status_json
 from motti.announce import Chronicle, end_text, who
 from motti.commands import apply_command
 from motti.compose import Composer
-from motti.hard import Move
-from motti.rules import Event, IllegalAction
+from motti.rules import Event, IllegalAction, Move
 from motti.thinking import SOURCE as THINKER
 from motti.thinking import Thinker
 

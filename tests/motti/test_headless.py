@@ -299,3 +299,70 @@ def test_headless_removes_the_temporaries_of_a_killed_process_and_keeps_a_runnin
     assert done.returncode == 0, done.stderr
     assert not stale.exists() and live.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["t13.map", "saved.map", live.name])
+
+
+#: Spec §9 T9 with player 3 in turn: its Defend on (3,2) closes the pocket (2,2) of player 2, which players 1
+#: and 3 reach at the same distance.
+T9 = """\
+motti-map 1
+size 6 5
+players 3
+capital 1 0 0
+capital 2 5 0
+capital 3 3 0
+turn 3
+grid
+aaaccb
+aAAccb
+aAbccb
+aAAccb
+aaaccb
+"""
+
+
+@pytest.mark.parametrize(("argv", "heir", "word"), [
+    ([], "c", "mover"), (["--tie-rule", "mover"], "c", "mover"), (["--tie-rule", "lowest"], "a", "lowest")])
+def test_the_tie_rule_option_divides_a_tied_pocket_and_is_saved(tmp_path, argv, heir, word):
+    (tmp_path / "t9.map").write_text(T9)
+    (tmp_path / "moves").write_text("defend 3,2\n")
+    done = motti(tmp_path, "t9.map", "--script", "moves", "--seed", "0", "--final", "end.map", "--status",
+                 "s.json", *argv)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    final = (tmp_path / "end.map").read_text().splitlines()
+    assert final[final.index("grid") + 3] == f"aA{heir}Ccb"
+    assert f"tie-rule {word}" in final
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert status["rules"] == {"reset_rule": "strict", "capital_rule": "v3", "tie_rule": word,
+                               "max_turns": None}
+    taker = "" if heir == "c" else "P1 "     # the mover's own encirclement names no taker
+    assert status["message"] == f"P3 defended 1 cell — {taker}encircled 1 cell of P2"
+
+
+def test_a_resumed_saves_rule_lines_win_and_stderr_names_each_option_overruled(tmp_path):
+    lines = "turns 5\nreset-rule empty\ncapital-rule v2\ntie-rule lowest\nmax-turns 6\ncomputer 2 medium\n"
+    (tmp_path / "saved.map").write_text(TWO_SAVED.format(lines=lines))
+    done = motti(tmp_path, "saved.map", "--computer", "1", "--headless", "--seed", "2", "--save", "again.map",
+                 "--reset-rule", "strict", "--capital-rule", "v3", "--tie-rule", "mover", "--max-turns", "40")
+    assert done.returncode == 0
+    assert done.stderr == ("motti: this save's reset-rule empty is used\n"
+                           "motti: this save's capital-rule v2 is used\n"
+                           "motti: this save's tie-rule lowest is used\n"
+                           "motti: this save's max-turns 6 is used\n")
+    assert "after 6 turns" in done.stdout
+    again = (tmp_path / "again.map").read_text().splitlines()
+    assert {"reset-rule empty", "capital-rule v2", "tie-rule lowest", "max-turns 6"} <= set(again)
+    # Options that agree with the save, and options the save does not hold, say nothing.
+    (tmp_path / "saved.map").write_text(TWO_SAVED.format(lines="reset-rule empty\nmax-turns 6\n"))
+    done = motti(tmp_path, "saved.map", "--computer", "1,2", "--headless", "--seed", "2", "--save",
+                 "again.map", "--reset-rule", "empty", "--max-turns", "6", "--tie-rule", "lowest",
+                 "--capital-rule", "v2")
+    assert (done.returncode, done.stderr) == (0, "")
+    again = (tmp_path / "again.map").read_text().splitlines()
+    assert {"reset-rule empty", "capital-rule v2", "tie-rule lowest", "max-turns 6"} <= set(again)
+
+
+def test_a_bad_tie_rule_is_a_one_line_error(tmp_path):
+    done = motti(tmp_path, "generate", "--tie-rule", "first", "--headless", "--computer", "1,2")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("motti: argument --tie-rule: invalid choice: 'first' (choose from 'mover', "
+                           "'lowest')\n")

@@ -12,7 +12,7 @@ import pytest
 from motti_maps import THREE, TWO
 
 from common.loop import Click, Closed, Key
-from motti import ai, savegame, view
+from motti import ai, levels, savegame, view
 from motti.cli import main
 from motti.compose import Composer
 from motti.frontend import Frontend
@@ -45,7 +45,7 @@ def test_save_in_the_middle_of_a_turn_resumes_exactly_and_plays_on_identically()
     game = Composer(Game(generate(20, 15, 2, random.Random(4)), random.Random(4)))
     players = {1: random.Random(41), 2: random.Random(42)}
     for _ in range(6):
-        ai.play_turn(game.game, players[game.current_player])
+        levels.play_turn(game.game, players[game.current_player])
     mover = game.current_player
     targets = np.argwhere(game.legal_mask(Action.ATTACK))[:6]
     game.attack([(int(x), int(y)) for y, x in targets])
@@ -227,17 +227,19 @@ def test_the_state_lines_round_trip_and_name_their_errors() -> None:
     lines = text.splitlines()
     takeable = game.game.takeable
     assert lines[lines.index("turn 2"):lines.index("grid")] == [
-        "turn 2", "attacks 6", "turns 1", "reset-rule strict", "capital-rule v2", f"takeable {takeable}",
-        "max-turns 90", "computer 2 hard"]
+        "turn 2", "attacks 6", "turns 1", "reset-rule strict", "capital-rule v2", "tie-rule mover",
+        "max-turns 90", f"takeable {takeable}", "computer 2 hard"]
     state = parse_map(text, "saved.map")
-    assert (state.turns, state.reset_rule, state.capital_rule, state.takeable, state.max_turns,
-            state.computer) == (1, "strict", "v2", takeable, 90, {2: "hard"})
+    assert (state.turns, state.reset_rule, state.capital_rule, state.tie_rule, state.takeable,
+            state.max_turns, state.computer) == (1, "strict", "v2", "mover", takeable, 90, {2: "hard"})
     resumed = resume(text, random.Random(0))
     same_state(game, resumed)
     assert savegame.save_text(resumed, {2: "hard"}) == text
     lines = text.splitlines()
     for old, bad, error in (
         ("reset-rule strict", "reset-rule loose", "12: expected 'reset-rule strict|empty'"),
+        ("tie-rule mover", "tie-rule first", "10: expected 'tie-rule mover|lowest'"),
+        ("tie-rule mover", "tie-rule mover lowest", "10: expected 'tie-rule mover|lowest'"),
         ("computer 2 hard", "computer 2 expert", "12: expected 'computer K easy|medium|hard'"),
         ("computer 2 hard", "computer x hard", "10: expected 'computer K easy|medium|hard'"),
         ("computer 2 hard", "computer 2", "11: expected 'computer K easy|medium|hard'"),
