@@ -14,7 +14,7 @@ else the default).
 
 Headless matches (``--headless``): computer players only, no display and no terminal; one line at the end
 (``P1 wins after 183 turns``, ``P1 wins on land after 400 turns: 160–140``, ``draw: no player can reach
-another``), the ``--status`` and ``--save`` files rewritten after every action (motti/session.py).
+another``), the ``--status`` and ``--save`` files rewritten after every turn (motti/session.py).
 """
 
 from __future__ import annotations
@@ -396,7 +396,7 @@ def _write_initial_save(path: str, game: Composer, levels: dict[int, str]) -> No
 def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
     """Play a game of computer players only to its end, with no display or terminal: the session's turn flow
     with no front end, paced only by an explicit ``--delay``; print how it ended (one line). The ``--status``
-    and ``--save`` files are rewritten after every action; a failed write is said once on stderr and the game
+    and ``--save`` files are rewritten after every turn; a failed write is said once on stderr and the game
     plays on (the last good save stays)."""
     from motti.announce import end_text
     from motti.compose import Composer
@@ -417,7 +417,7 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
     if args.save:
         _write_initial_save(args.save, game, levels)
     session = Session(game, computer=levels, rng=rng, status=args.status, save=args.save,
-                      computer_delay=args.delay or 0.0)
+                      computer_delay=args.delay or 0.0, every_action=False)
     _say_save_rules(args)
     session.run(until_end=True)
     assert game.end is not None

@@ -71,14 +71,15 @@ class Session:
     players at ``medium``), thinking with *rng*, each of their actions staying *computer_delay* seconds
     (``--delay``) before the next; *status* is the ``--status`` file, *save* the ``--save`` file (None: none).
     Front ends join with :meth:`attach`. Saving (motti/savegame.py): with *save*, the game is written after
-    every action that changed it and when :meth:`run` ends (quit, last window closed, Ctrl-C, SIGTERM,
+    every action that changed it (with *every_action* false, as in headless matches: after every turn, and
+    the status file too) and when :meth:`run` ends (quit, last window closed, Ctrl-C, SIGTERM,
     SIGHUP); a give-up that leaves no person playing suspends the game, unless it plays on watched (an
     observer's window): the file keeps the state before that defeat, so that ``motti FILE`` resumes it.
     """
 
     def __init__(self, game: Composer, inbox: Inbox | None = None, *, computer: Collection[int] = (),
                  rng: random.Random | None = None, status: str | None = None, save: str | None = None,
-                 computer_delay: float = COMPUTER_DELAY_S) -> None:
+                 computer_delay: float = COMPUTER_DELAY_S, every_action: bool = True) -> None:
         self.game = game
         self.inbox = inbox if inbox is not None else Inbox()
         self.computer = frozenset(computer)
@@ -89,6 +90,8 @@ class Session:
         self.status = status
         self.save = save
         self.computer_delay = computer_delay
+        self.every_action = every_action
+        self._recorded_turns = game.turns   # the turns played when the files were last written
         self.chronicle = Chronicle(game.current_player, game.attacks_left)
         #: The last announcement (or a failure, a save's place) every front end shows; None before any.
         self.message: str | None = None if game.end is None else end_text(game.end)
@@ -273,9 +276,14 @@ class Session:
         if said is not None:
             self.message = said
             self.said += 1
-        if events:
+        due = self.every_action or self.game.turns != self._recorded_turns or self.game.is_terminal()
+        if events and due:
             self.write_save()
-        self.changed()
+        for front in list(self.front_ends):
+            front.draw()
+        if due:
+            self.write_status()
+            self._recorded_turns = self.game.turns
         self.schedule_computer()
         if self.game.is_terminal() and not self.game.alive:
             # Every player has left: nobody can play on, so the session ends and the observers' windows close
