@@ -473,6 +473,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
         _write_initial_status(args.status, game, console_players if args.curses else None)
     if args.save:
         _write_initial_save(args.save, game, levels)
+    _say_save_rules(args)   # now, before the console's curses screen takes over stderr's terminal
     from motti.frontend import Frontend, open_windows
     from motti.session import COMPUTER_DELAY_S, Session
 
@@ -502,7 +503,6 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     Frontend(session, windows)
     if console is not None:
         console.attach(session)
-    _say_save_rules(args)
     return session.run()
 
 
