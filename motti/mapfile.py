@@ -11,10 +11,13 @@ Format (UTF-8 text, ``#`` starts a comment line)::
     turns T              (optional, turns played so far)
     reset-rule RULE      (optional, strict or empty, §2.8)
     capital-rule RULE    (optional, v3 or v2, §2.7)
-    takeable K           (optional, the count of §2.8 after the last action)
+    tie-rule RULE        (optional, mover or lowest, §2.6)
     max-turns N          (optional, the turn cap of §2.9)
+    takeable K           (optional, the count of §2.8 after the last action)
     computer K LEVEL     (optional, one per computer player: easy, medium or hard)
     grid
+
+The rule lines are those of motti.rules.RULE_OPTIONS (their words and variants).
     H rows of W characters: '.' sea, 'a'-'i' unoccupied land of player 1-9, 'A'-'I' occupied land
 """
 
@@ -29,7 +32,8 @@ import numpy as np
 
 from common.data import shipped_dir
 from common.save import special_kind
-from motti.rules import ATTACKS_PER_TURN, CAPITAL_RULES, RESET_RULES, Board, nearest_capital
+from motti.levels import LEVELS
+from motti.rules import ATTACKS_PER_TURN, RULE_OPTIONS, Board, nearest_capital
 
 MAGIC = "motti-map 1"
 MAX_PLAYERS = 9
@@ -37,15 +41,12 @@ MAX_PLAYERS = 9
 MAX_SIDE = 2000
 #: Numbers in a map file have at most this many digits (int() refuses strings above 4300 digits).
 _MAX_DIGITS = 18
-LEVELS = ("easy", "medium", "hard")
 # The state lines of a save (§3.2) after 'turn' and 'attacks': keyword -> (MapState field, allowed words or
-# the lowest number).
+# the lowest number); the rule lines come from the rules' one declaration.
 _STATE_LINES: dict[str, tuple[str, tuple[str, ...] | int]] = {
     "turns": ("turns", 0),
-    "reset-rule": ("reset_rule", RESET_RULES),
-    "capital-rule": ("capital_rule", CAPITAL_RULES),
+    **{option.word: (option.field, option.choices or option.lowest) for option in RULE_OPTIONS},
     "takeable": ("takeable", 0),
-    "max-turns": ("max_turns", 1),
 }
 
 
@@ -74,6 +75,7 @@ class MapState:
     turns: int | None = None
     reset_rule: str | None = None
     capital_rule: str | None = None
+    tie_rule: str | None = None
     takeable: int | None = None
     max_turns: int | None = None
     computer: dict[int, str] = field(default_factory=dict)

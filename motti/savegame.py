@@ -2,8 +2,9 @@
 
 A save is the board (occupied cells uppercase, ``eliminated K`` for players that are out) plus the state
 lines of §3.2: ``turn K`` (the player in turn) and ``attacks R`` (attacks left in that turn) while the game
-runs, ``turns T`` (turns played), ``reset-rule``, ``capital-rule``, ``takeable K`` (the count of §2.8, under
-the strict rule), ``max-turns N`` (when there is a cap) and one ``computer K LEVEL`` per computer player.
+runs, ``turns T`` (turns played), ``reset-rule``, ``capital-rule``, ``tie-rule``, ``max-turns N`` (when there
+is a cap), ``takeable K`` (the count of §2.8, under the strict rule) and one ``computer K LEVEL`` per computer
+player.
 Resuming is loading it as a map: ``motti FILE [PLAYERSTRING...]`` continues with that player, those attacks,
 those rules and those computer players; a save without some of these lines takes the command line's values,
 else the defaults. Crosses that were placed but not performed and the random generator's state are not part
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from common.save import write_atomic
 from motti.compose import Composer
+from motti.levels import DEFAULT_LEVEL
 from motti.mapfile import dump_map
 from motti.rules import Game
 
@@ -41,17 +43,16 @@ def computer_levels(computer: Collection[int]) -> dict[int, str]:
     player at the default level ``medium``."""
     if isinstance(computer, Mapping):
         return {int(p): str(level) for p, level in computer.items()}
-    return dict.fromkeys(computer, "medium")
+    return dict.fromkeys(computer, DEFAULT_LEVEL)
 
 
 def state_lines(game: Game, computer: Mapping[int, str] | None = None) -> list[str]:
-    """The state lines of §3.2 after ``turn``/``attacks``: turns, the rules, the count of §2.8 (strict rule
-    only), the turn cap, the computer players ``{player: level}``."""
-    lines = [f"turns {game.turns}", f"reset-rule {game.reset_rule}", f"capital-rule {game.capital_rule}"]
-    if game.reset_rule == "strict":
+    """The state lines of §3.2 after ``turn``/``attacks``: turns, the rule options (``Rules.save_lines``: the
+    reset, capital and tie rules, the turn cap when there is one), the count of §2.8 (under a reset rule that
+    keeps it), the computer players ``{player: level}``."""
+    lines = [f"turns {game.turns}", *game.rules.save_lines()]
+    if game.rules.reset.counts_takeable:
         lines.append(f"takeable {game.takeable}")
-    if game.max_turns is not None:
-        lines.append(f"max-turns {game.max_turns}")
     lines += [f"computer {p} {level}" for p, level in sorted((computer or {}).items())]
     return lines
 
