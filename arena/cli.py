@@ -431,7 +431,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     observers = [writer] + ([spectators] if spectators else [])
     server = ArenaServer(arena, _settings(args, args.players), observers)
     return _serve_and_report(server, [], spectators, writer, args.linger_ms,
-                             relay=_web_relay(sock, writer, arena))
+                             relay=_web_relay(sock, writer, arena, args.quiet))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -471,16 +471,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     mix = [STRATEGY_MIX[i % len(STRATEGY_MIX)] for i in range(args.bots)]
     starters = [starter(s, rng.random()) for s in mix]
     return _serve_and_report(server, starters, spectators, writer, args.linger_ms, strategies,
-                             relay=_web_relay(sock, writer, arena))
+                             relay=_web_relay(sock, writer, arena, args.quiet))
 
 
-def _web_relay(sock: socket.socket | None, writer: replay.ReplayWriter, arena: Arena) -> web.WebRelay | None:
+def _web_relay(sock: socket.socket | None, writer: replay.ReplayWriter, arena: Arena,
+               quiet: bool) -> web.WebRelay | None:
     """With ``--web``, the relay serving the game to browsers, fed every replay line *writer* makes."""
     from arena import web
 
     if sock is None:
         return None
-    relay = web.WebRelay(sock, arena.name)
+    relay = web.WebRelay(sock, arena.name, quiet=quiet)
     writer.tee = relay.push
     _log().info("watch the game at %s", relay.url)
     return relay

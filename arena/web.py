@@ -308,8 +308,11 @@ def relay_main(argv: list[str] | None = None) -> int:
     parser.add_argument("--title", required=True)
     parser.add_argument("--step-ms", type=int, default=STEP_MS)
     parser.add_argument("--slow-bytes", type=int, default=SLOW_BYTES)
+    parser.add_argument("--quiet", action="store_true", help="log warnings only")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="arena web: %(message)s", stream=sys.stderr)
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
+                        format="arena web: %(message)s", stream=sys.stderr)
+    logging.getLogger("arena.web.http").setLevel(logging.WARNING)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(relay(args.listen_fd, args.feed_fd, args.title, args.step_ms, args.slow_bytes))
     return 0
@@ -324,7 +327,7 @@ class WebRelay:
     game goes on."""
 
     def __init__(self, sock: socket.socket, title: str, step_ms: int = STEP_MS,
-                 slow_bytes: int = SLOW_BYTES) -> None:
+                 slow_bytes: int = SLOW_BYTES, *, quiet: bool = False) -> None:
         self.url = address(sock)
         read_fd, self._fd = os.pipe()
         with contextlib.suppress(OSError):  # Linux: a roomier pipe; elsewhere the default
@@ -332,7 +335,7 @@ class WebRelay:
         os.set_blocking(self._fd, False)
         argv = [sys.executable, "-m", "arena.web", "--listen-fd", str(sock.fileno()),
                 "--feed-fd", str(read_fd), "--title", title, "--step-ms", str(step_ms),
-                "--slow-bytes", str(slow_bytes)]
+                "--slow-bytes", str(slow_bytes), *(["--quiet"] if quiet else [])]
         try:
             self.process = subprocess.Popen(argv, pass_fds=(sock.fileno(), read_fd), stdin=subprocess.DEVNULL)
         finally:
