@@ -774,7 +774,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         from arena import web
 
         site = web.TournamentSite(sock)
-        show(f"tournament: watch at {site.url}")
+        print(f"tournament: watch at {site.url}", file=sys.stderr, flush=True)
     t, rows = tournament.run(config, show=show, serve=site.serve if site else None)
     played = sum(1 for r in t.records if r.counts)
     heading = f"standings after {played} of {t.total} games"

@@ -232,9 +232,10 @@ async def serve_site(route: Route, sock: socket.socket) -> Server:
             return _response(426, "this address is a WebSocket: open the page instead\n")
         return answer if answer is not None else _not_found(path)
 
+    http_log = logging.getLogger("arena.web.http")
+    http_log.setLevel(logging.WARNING)  # not a line per page served
     return await serve(handler, sock=sock, process_request=process_request, max_size=MAX_MESSAGE,
-                       compression=None, ping_interval=20, ping_timeout=20, close_timeout=2,
-                       logger=logging.getLogger("arena.web.http"))
+                       compression=None, ping_interval=20, ping_timeout=20, close_timeout=2, logger=http_log)
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -312,7 +313,6 @@ def relay_main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="arena web: %(message)s", stream=sys.stderr)
-    logging.getLogger("arena.web.http").setLevel(logging.WARNING)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(relay(args.listen_fd, args.feed_fd, args.title, args.step_ms, args.slow_bytes))
     return 0

@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from browser import canvas_box, chromium, poll, screenshot, wait_round
+from browser import canvas_box, chromium, poll, screenshot, shown, wait_round
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -136,3 +136,88 @@ def test_the_page_is_one_file_that_needs_nothing_else(office_page):
     text = page.read_text(encoding="utf-8")
     assert "http://" not in text and "https://" not in text and "src=" not in text and "href=" not in text
     assert text.count("\n") > len(rep.rounds)  # one line per round inside
+
+
+def test_a_live_game_is_followed_to_its_end_and_a_late_viewer_sees_the_game_so_far(tmp_path):
+    from web_helpers import ServeProcess
+
+    game = tmp_path / "game.jsonl"
+    server = ServeProcess("play", "office", "--bots", "4", "--no-window", "--round-ms", "60", "--prep-ms",
+                          "1500", "--seed", "6", "--web", "0", "--replay", str(game),
+                          env={"XDG_STATE_HOME": str(tmp_path)})
+    driver = chromium(size=PAGE_SIZE)
+    try:
+        url = f"http://127.0.0.1:{server.web_port}/"
+        driver.get(url)
+        early = driver.current_window_handle
+        poll(lambda: (shown(driver)[0] or 0) >= 5, "round 5 live")
+        driver.switch_to.new_window("tab")
+        driver.get(url)
+        late = driver.current_window_handle
+        assert (wait_round_at_least(driver, 5)) >= 5  # the game so far, at once
+        assert server.wait() == 0, server.lines
+        rep = replay.load(game)
+        last = len(rep.rounds)
+        for handle in (early, late):
+            driver.switch_to.window(handle)
+            assert wait_round(driver, last) == expected_bots(rep, last)
+        body = driver.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.HOME)  # the late viewer has every round, from the first
+        assert wait_round(driver, 0) == expected_bots(rep, 0)
+        body.send_keys(Keys.ARROW_RIGHT)
+        assert wait_round(driver, 1) == expected_bots(rep, 1)
+        assert centre_pixels(driver, rep, expected_bots(rep, 1)) == [
+            TEAM_RGB[b["team"]] for b in expected_bots(rep, 1)]
+    finally:
+        driver.quit()
+        server.kill()
+
+
+def wait_round_at_least(driver, number: int) -> int:
+    return poll(lambda: (shown(driver)[0] or 0) >= number and shown(driver)[0], f"round {number} or later")
+
+
+def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_way(tmp_path):
+    import re
+    import subprocess as sp
+    import threading
+
+    out = tmp_path / "results"
+    process = sp.Popen(arena_cmd("tournament", "random", "hunt", "flee", "--maps", "office", "--games", "3",
+                                 "--players", "3", "--jobs", "1", "--prep-ms", "2500", "--move-ms", "1000",
+                                 "--seed", "8", "--web", "0", "--out", str(out)),
+                       stdout=sp.PIPE, stderr=sp.PIPE, text=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True)
+    reader.start()
+    driver = chromium(size=PAGE_SIZE)
+    try:
+        url = poll(lambda: next((m.group(1) for line in list(lines)
+                                 if (m := re.search(r"watch at (http://\S+)", line))), None), "the address")
+        driver.get(url)
+        poll(lambda: driver.execute_script("return document.body.dataset.underWay") == "[1]",
+             "game 1 under way")
+        driver.find_element(By.CSS_SELECTOR, "#under-way a").click()
+        poll(lambda: driver.current_url.endswith("/live/1"), "the live page")
+        first = poll(lambda: shown(driver)[0] is not None and shown(driver), "a round of game 1")
+        assert len(first[1]) == 3
+        folder = next((out / "games").glob("001-*"))
+        poll(lambda: replay.load(folder / "replay.jsonl").final is not None, "game 1's end", 120)
+        rep = replay.load(folder / "replay.jsonl")
+        assert wait_round(driver, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
+        driver.get(url)
+        poll(lambda: driver.execute_script("return document.body.dataset.played") in ("1", "2", "3"),
+             "the standings after game 1")
+        rows = driver.find_elements(By.CSS_SELECTOR, "#standings tr")
+        assert rows[0].text.split()[:3] == ["rank", "bot", "points"] and len(rows) == 4
+        assert {row.text.split()[1] for row in rows[1:]} == {"random", "hunt", "flee"}
+        driver.find_element(By.CSS_SELECTOR, "#games a").click()
+        poll(lambda: driver.current_url.endswith("/game/1"), "game 1's replay page")
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+        assert wait_round(driver, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
+        assert process.wait(180) == 0, lines
+    finally:
+        driver.quit()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
