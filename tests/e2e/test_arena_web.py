@@ -142,7 +142,7 @@ def test_a_live_game_is_followed_to_its_end_and_a_late_viewer_sees_the_game_so_f
     from web_helpers import ServeProcess
 
     game = tmp_path / "game.jsonl"
-    server = ServeProcess("play", "office", "--bots", "4", "--no-window", "--round-ms", "60", "--prep-ms",
+    server = ServeProcess("play", "office", "--bots", "4", "--no-window", "--round-ms", "300", "--prep-ms",
                           "1500", "--seed", "6", "--web", "0", "--replay", str(game),
                           env={"XDG_STATE_HOME": str(tmp_path)})
     driver = chromium(size=PAGE_SIZE)
@@ -154,10 +154,12 @@ def test_a_live_game_is_followed_to_its_end_and_a_late_viewer_sees_the_game_so_f
         driver.switch_to.new_window("tab")
         driver.get(url)
         late = driver.current_window_handle
-        assert (wait_round_at_least(driver, 5)) >= 5  # the game so far, at once
+        joined = wait_round_at_least(driver, 5)  # the game so far, at once
+        assert joined >= 5
         assert server.wait() == 0, server.lines
         rep = replay.load(game)
         last = len(rep.rounds)
+        assert joined < last  # it joined a game under way
         for handle in (early, late):
             driver.switch_to.window(handle)
             assert wait_round(driver, last) == expected_bots(rep, last)
