@@ -67,7 +67,7 @@ def test_bad_joint_actions_change_nothing() -> None:
         state.apply_action(ok[0])
 
 
-def test_playout_ends_with_points_as_returns_and_round_trips() -> None:
+def test_playout_ends_with_points_as_scores_ranked_as_returns_and_round_trips() -> None:
     state = GAME.new_initial_state(seed=9, map="field", players=6, quiet_rounds=5)
     rng = random.Random(1)
     while not state.is_terminal():
@@ -76,8 +76,8 @@ def test_playout_ends_with_points_as_returns_and_round_trips() -> None:
         state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(6)])
     assert state.current_player() == TERMINAL
     assert state.legal_actions(0) == []
-    assert state.returns() == [float(p.points) for p in state.game.players]
-    assert max(state.returns()) > 0
+    assert state.scores() == [1.0, 15.0, 0.0, 6.0, 10.0, 3.0]                # points (§2.8)
+    assert state.returns() == [-0.6, 1.0, -1.0, 0.2, 0.6, -0.2]             # ranked: (below - above) / 5
     assert state.game.round <= 30
 
 
