@@ -125,11 +125,12 @@ class _Legal(Sequence[int]):
             if c.is_terminal():
                 self._head, self._mask = [], np.zeros(c.board.land.shape, dtype=bool)
             else:
-                self._head = [PASS] + ([PERFORM] if c.why_not_perform() is None else [])
-                choosing = not self._ordered or (c.selected is Action.ATTACK and not c.crosses)
-                if choosing:
+                attack = c.selected is Action.ATTACK   # always performable while the game runs
+                self._head = [PASS] + ([PERFORM] if attack or c.why_not_perform() is None else [])
+                if not self._ordered or (attack and not c.crosses):
+                    possible = c.possible_actions()
                     self._head += [CHOOSE + i for i, a in enumerate(CYCLE_ORDER)
-                                   if a is not c.selected and a in c.possible_actions()]
+                                   if a is not c.selected and a in possible]
                 self._mask = c.toggle_mask()
                 if self._ordered and c.crosses:
                     above = max(y * c.board.width + x for x, y in c.crosses) + 1
@@ -177,6 +178,16 @@ class MottiState:
         self.composer = composer
         self.actions = actions
         """The action encoding, ``"steps"`` or ``"ordered"`` (module docstring)."""
+        self._legal: tuple[tuple[Any, ...], _Legal] | None = None
+
+    def _listed(self) -> _Legal:
+        """The legal actions, kept while the selection, the turn and the players alive stay the same (a
+        search lists them, then applies one)."""
+        c, g = self.composer, self.composer.game
+        key = (g.turns, g.current_player, g.attacks_left, g.end, len(g.alive), c.selected, tuple(c.crosses))
+        if self._legal is None or self._legal[0] != key:
+            self._legal = (key, _Legal(c, self.actions == "ordered"))
+        return self._legal[1]
 
     @property
     def game(self) -> Game:
@@ -193,11 +204,11 @@ class MottiState:
         for a ``player`` not in turn."""
         if player is not None and player != self.current_player():
             return []
-        return _Legal(self.composer, self.actions == "ordered")
+        return self._listed()
 
     def apply_action(self, action: Any) -> None:
         """Play one step. Raises :class:`IllegalAction` for an unlisted action, changing nothing."""
-        if action not in _Legal(self.composer, self.actions == "ordered"):
+        if action not in self._listed():
             raise IllegalAction(f"not a legal action now: {action!r}")
         a = int(action)
         c = self.composer
