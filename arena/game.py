@@ -160,8 +160,7 @@ class ArenaState:
         arena = self.game.arena
         version, internal, gauss = self.rng.getstate()
         return json.dumps({
-            "map": arena.name, "walls": _wall_rows(arena),
-            "toxicity": ["".join(_TOXIC_CHARS[v] for v in row) for row in arena.toxicity.tolist()],
+            "map": arena.name, "walls": arena.derived(_wall_rows), "toxicity": arena.derived(_toxicity_rows),
             "state": self.game.snapshot(), "rng": [version, list(internal), gauss],
         }, separators=(",", ":"))
 
@@ -171,7 +170,13 @@ class ArenaState:
 
 
 def _wall_rows(arena: Arena) -> list[str]:
+    """The walls as rows of ``#`` and spaces (made once per arena: :meth:`Arena.derived`)."""
     return ["".join("#" if w else " " for w in row) for row in arena.walls.tolist()]
+
+
+def _toxicity_rows(arena: Arena) -> list[str]:
+    """The toxicity as rows of one letter a cell (made once per arena: :meth:`Arena.derived`)."""
+    return ["".join(_TOXIC_CHARS[v] for v in row) for row in arena.toxicity.tolist()]
 
 
 @lru_cache(maxsize=16)
