@@ -6,7 +6,7 @@ playouts of 20 random actions valued by ``returns()``). The opponents play throu
 
 - motti ``hard`` (``motti.thinking.decide``, a whole action, written as interface steps by
   ``MottiState.actions_of``), the search on motti's ``"ordered"`` encoding, default 20×15 map, turn cap
-  ``--motti-turns`` (30 turns, 15 each: at 1000 simulations a search turn takes about 40 s of CPU);
+  ``--motti-turns`` (20 turns, 10 each: at 1000 simulations a search turn takes about 40 s of CPU);
 - Star Lanes ``hard`` (``starlanes.ai.choose``, each action encoded by ``starlanes.game.encode``), under the
   1977 rules: their trading asks each company once, whereas 1995 trading goes on as long as a player trades,
   and a search that keeps choosing trades would never end its turn;
@@ -28,7 +28,7 @@ import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +109,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--simulations", type=int, default=1000)
-    parser.add_argument("--motti-turns", type=int, default=30)
+    parser.add_argument("--motti-turns", type=int, default=20)
     parser.add_argument("--only", nargs="*", default=list(OPTIONS), choices=list(OPTIONS))
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
@@ -118,21 +118,24 @@ def main(argv: list[str]) -> int:
         options["motti"]["max_turns"] = args.motti_turns
     jobs = [(name, seed, args.simulations, options[name]) for name in args.only
             for seed in range(1, args.games + 1)]
+    jobs.sort(key=lambda job: job[0] == "motti")   # the short games first: their figures come in early
     print(f"{args.simulations} simulations a decision, {args.games} games a game, {args.jobs} processes; "
           f"load average {os.getloadavg()[0]:.1f}", flush=True)
     began = time.perf_counter()
+    results = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(play, *zip(*jobs, strict=True)))
+        for done in as_completed([pool.submit(play, *job) for job in jobs]):
+            r = done.result()
+            results.append(r)
+            print(f"{r['name']:>9} seed {r['seed']} search in seat {r['seat'] + 1}: "
+                  f"{['lost', 'draw', 'won'][r['result'] + 1]}, scores {r['mine']:g} : {r['theirs']:g}, "
+                  f"{len(r['decisions'])} decisions, "
+                  f"median {statistics.median(r['decisions']):.2f} s CPU each, "
+                  f"game {r['cpu']:.0f} s CPU, at {time.perf_counter() - began:.0f} s", flush=True)
     wall = time.perf_counter() - began
     ok = True
     for name in args.only:
         rows = [r for r in results if r["name"] == name]
-        for r in rows:
-            print(f"{name:>9} seed {r['seed']} search in seat {r['seat'] + 1}: "
-                  f"{['lost', 'draw', 'won'][r['result'] + 1]}, scores {r['mine']:g} : {r['theirs']:g}, "
-                  f"{len(r['decisions'])} decisions, "
-                  f"median {statistics.median(r['decisions']):.2f} s CPU each, "
-                  f"game {r['cpu']:.0f} s CPU")
         won = sum(r["result"] > 0 for r in rows)
         drawn = sum(r["result"] == 0 for r in rows)
         ended = sum(r["ended"] for r in rows)

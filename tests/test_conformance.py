@@ -60,7 +60,8 @@ def _combinations() -> list[Any]:
             for players in range(kind.min_num_players, kind.max_num_players + 1):
                 label = "-".join(map(str, [*variant.values(), f"{players}p"]))
                 marks = [] if players == default else [pytest.mark.slow]
-                out.append(pytest.param(name, {**variant, "players": players}, id=f"{name}-{label}", marks=marks))
+                options = {**variant, "players": players}
+                out.append(pytest.param(name, options, id=f"{name}-{label}", marks=marks))
     return out
 
 
