@@ -118,6 +118,8 @@ class Parameter:
         if self.variants and self.closed:
             return "one of " + ", ".join(map(str, self.variants))
         names = {int: "a whole number", str: "a text", float: "a number", (list, tuple): "a list"}
+        if isinstance(self.kind, tuple) and str in self.kind:
+            names[self.kind] = "a text"
         what = names.get(self.kind, str(self.kind))
         if self.low is not None and self.high is not None:
             what += f" {self.low}..{self.high}"

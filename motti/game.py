@@ -47,6 +47,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator, Sequence
+from pathlib import PurePath
 from typing import Any
 
 import numpy as np
@@ -89,8 +90,8 @@ GAME_TYPE = GameType(
     min_num_players=2,
     max_num_players=MAX_PLAYERS,
     parameters=(
-        Parameter("map", None, str, "a map name or file (spec/motti.md §3.2; its players play), None: a "
-                  "generated map (§4)", optional=True),
+        Parameter("map", None, (str, PurePath), "a map name or file (spec/motti.md §3.2; its players play), "
+                  "None: a generated map (§4)", optional=True),
         Parameter("players", 2, int, "players of a generated map, 2..9 (§4)", low=2, high=MAX_PLAYERS),
         Parameter("width", 20, int, "width of a generated map in cells (§4)", low=1, high=2000),
         Parameter("height", 15, int, "height of a generated map in cells (§4)", low=1, high=2000),
@@ -319,7 +320,7 @@ class MottiGame:
         checked = check_options(GAME_TYPE, options)
         rules = {k: checked[k] for k in _RULE_OPTIONS}
         if checked["map"] is not None:
-            board = load_map(find_map(checked["map"])).board
+            board = load_map(find_map(str(checked["map"]))).board
             if "players" in options and options["players"] != board.players:
                 raise ValueError(f"players {options['players']!r}: the map {checked['map']!r} is for "
                                  f"{board.players} players")
@@ -336,7 +337,7 @@ class MottiGame:
         checked = check_options(GAME_TYPE, options)
         players = checked["players"]
         if checked["map"] is not None:
-            players = load_map(find_map(checked["map"])).board.players
+            players = load_map(find_map(str(checked["map"]))).board.players
         turns = checked["max_turns"]
         if turns is None:
             return GameInfo(players, None, "none: max_turns None")
