@@ -6,7 +6,8 @@ playouts of 20 random actions valued by ``returns()``). The opponents play throu
 
 - motti ``hard`` (``motti.thinking.decide``, a whole action, written as interface steps by
   ``MottiState.actions_of``), the search on motti's ``"ordered"`` encoding, default 20×15 map, turn cap
-  ``--motti-turns`` (20 turns, 10 each: at 1000 simulations a search turn takes about 40 s of CPU);
+  ``--motti-turns`` (10 turns, 5 each: at 1000 simulations a search turn takes about 40 s of CPU, and
+  a game of 5 search turns about 4 minutes of CPU; the interface's default cap, 1000 turns, is out of reach);
 - Star Lanes ``hard`` (``starlanes.ai.choose``, each action encoded by ``starlanes.game.encode``), under the
   1977 rules: their trading asks each company once, whereas 1995 trading goes on as long as a player trades,
   and a search that keeps choosing trades would never end its turn;
@@ -109,7 +110,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--simulations", type=int, default=1000)
-    parser.add_argument("--motti-turns", type=int, default=20)
+    parser.add_argument("--motti-turns", type=int, default=10)
     parser.add_argument("--only", nargs="*", default=list(OPTIONS), choices=list(OPTIONS))
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
@@ -122,31 +123,36 @@ def main(argv: list[str]) -> int:
     print(f"{args.simulations} simulations a decision, {args.games} games a game, {args.jobs} processes; "
           f"load average {os.getloadavg()[0]:.1f}", flush=True)
     began = time.perf_counter()
-    results = []
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name in args.only}
+    ok = True
     with ProcessPoolExecutor(args.jobs) as pool:
         for done in as_completed([pool.submit(play, *job) for job in jobs]):
             r = done.result()
-            results.append(r)
+            rows = results[r["name"]]
+            rows.append(r)
             print(f"{r['name']:>9} seed {r['seed']} search in seat {r['seat'] + 1}: "
                   f"{['lost', 'draw', 'won'][r['result'] + 1]}, scores {r['mine']:g} : {r['theirs']:g}, "
                   f"{len(r['decisions'])} decisions, "
                   f"median {statistics.median(r['decisions']):.2f} s CPU each, "
-                  f"game {r['cpu']:.0f} s CPU, at {time.perf_counter() - began:.0f} s", flush=True)
-    wall = time.perf_counter() - began
-    ok = True
-    for name in args.only:
-        rows = [r for r in results if r["name"] == name]
-        won = sum(r["result"] > 0 for r in rows)
-        drawn = sum(r["result"] == 0 for r in rows)
-        ended = sum(r["ended"] for r in rows)
-        median = statistics.median(d for r in rows for d in r["decisions"])
-        print(f"{name}: mean scores search {statistics.mean(r['mine'] for r in rows):g}, {LEVEL[name]} "
-              f"{statistics.mean(r['theirs'] for r in rows):g}; median {median:.2f} s CPU a decision")
-        ok &= bar(f"{name}: generic search vs {LEVEL[name]}, every game ended through common.game",
-                  f"won {won}, drew {drawn}, lost {len(rows) - won - drawn} of {len(rows)}; ended {ended}",
-                  ended == len(rows))
-    print(f"wall {wall:.0f} s, load average now {os.getloadavg()[0]:.1f}")
+                  f"game {r['cpu']:.0f} s CPU, at {time.perf_counter() - began:.0f} s, "
+                  f"load average {os.getloadavg()[0]:.1f}", flush=True)
+            if len(rows) == args.games:
+                ok &= _report(r["name"], rows)
+    print(f"wall {time.perf_counter() - began:.0f} s, load average now {os.getloadavg()[0]:.1f}")
     return 0 if ok else 1
+
+
+def _report(name: str, rows: list[dict[str, Any]]) -> bool:
+    """The figures and the bar of one game's search games, once they are all played."""
+    won = sum(r["result"] > 0 for r in rows)
+    drawn = sum(r["result"] == 0 for r in rows)
+    ended = sum(r["ended"] for r in rows)
+    median = statistics.median(d for r in rows for d in r["decisions"])
+    print(f"{name}: mean scores search {statistics.mean(r['mine'] for r in rows):g}, {LEVEL[name]} "
+          f"{statistics.mean(r['theirs'] for r in rows):g}; median {median:.2f} s CPU a decision", flush=True)
+    return bar(f"{name}: generic search vs {LEVEL[name]}, every game ended through common.game",
+               f"won {won}, drew {drawn}, lost {len(rows) - won - drawn} of {len(rows)}; ended {ended}",
+               ended == len(rows))
 
 
 if __name__ == "__main__":
