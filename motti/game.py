@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import PurePath
 from typing import Any
 
@@ -113,9 +113,10 @@ GAME_TYPE = GameType(
 class _Legal(Sequence[int]):
     """The legal actions of one state, computed when first asked (the cells from the board's masks)."""
 
-    def __init__(self, composer: Composer, ordered: bool) -> None:
+    def __init__(self, composer: Composer, ordered: bool, legal: Callable[[], np.ndarray]) -> None:
         self._composer = composer
         self._ordered = ordered
+        self._legal = legal
         self._head: list[int] | None = None
         self._mask: np.ndarray | None = None
         self._cells: np.ndarray | None = None
@@ -132,10 +133,9 @@ class _Legal(Sequence[int]):
                     possible = c.possible_actions()
                     self._head += [CHOOSE + i for i, a in enumerate(CYCLE_ORDER)
                                    if a is not c.selected and a in possible]
-                self._mask = c.toggle_mask()
+                self._mask = c.toggle_mask(self._legal())
                 if self._ordered and c.crosses:
                     above = max(y * c.board.width + x for x, y in c.crosses) + 1
-                    self._mask = self._mask.copy()
                     self._mask.flat[:above] = False
             self._cells = np.flatnonzero(self._mask) + CELL
         return self._head, self._mask, self._cells
@@ -180,14 +180,28 @@ class MottiState:
         self.actions = actions
         """The action encoding, ``"steps"`` or ``"ordered"`` (module docstring)."""
         self._legal: tuple[tuple[Any, ...], _Legal] | None = None
+        self._cells: tuple[tuple[Any, ...], np.ndarray] | None = None
+
+    def _key(self) -> tuple[Any, ...]:
+        """What the board and the selected action's legal cells can change with: the board changes only by an
+        attack (one attack less), the end of a turn or a player leaving."""
+        c, g = self.composer, self.composer.game
+        return g.turns, g.current_player, g.attacks_left, g.end, len(g.alive), c.selected
+
+    def _legal_cells(self) -> np.ndarray:
+        """(H, W) bool, the cells legal for the selected action (never changed in place), kept while
+        :meth:`_key` stays, and handed to clones: composing an attack cross by cross reads one mask."""
+        key = self._key()
+        if self._cells is None or self._cells[0] != key:
+            self._cells = (key, self.composer.legal_mask())
+        return self._cells[1]
 
     def _listed(self) -> _Legal:
         """The legal actions, kept while the selection, the turn and the players alive stay the same (a
         search lists them, then applies one)."""
-        c, g = self.composer, self.composer.game
-        key = (g.turns, g.current_player, g.attacks_left, g.end, len(g.alive), c.selected, tuple(c.crosses))
+        key = (*self._key(), tuple(self.composer.crosses))
         if self._legal is None or self._legal[0] != key:
-            self._legal = (key, _Legal(c, self.actions == "ordered"))
+            self._legal = (key, _Legal(self.composer, self.actions == "ordered", self._legal_cells))
         return self._legal[1]
 
     @property
@@ -276,7 +290,9 @@ class MottiState:
         return [*steps, *(CELL + i for i in indices), PERFORM]
 
     def clone(self) -> MottiState:
-        return MottiState(self.composer.clone(), self.actions)
+        twin = MottiState(self.composer.clone(), self.actions)
+        twin._cells = self._cells
+        return twin
 
     def reseed(self, seed: int) -> MottiState:
         self.game.reseed(seed)
