@@ -83,11 +83,11 @@ class Parameter:
     """One option of ``new_initial_state`` (OpenSpiel's parameter specification).
 
     ``kind`` is the Python type a value must have (``int``, ``str``, ``(list, tuple)``; an ``int`` is accepted
-    for a ``float``);
-    ``variants`` are the values the game declares (the rule variants, arena's shipped maps); with ``closed``
-    they are the only ones accepted, else any value of ``kind`` is (a map file of one's own). Without
-    variants any value of ``kind`` from ``low`` to ``high`` is accepted; ``optional`` lets ``None`` through
-    (motti's ``map``: generate one). ``doc`` says what it means, with the spec section."""
+    for a ``float``). ``variants`` are the values the game declares (the rule variants, arena's shipped
+    maps); with ``closed`` they are the only ones accepted, else any value of ``kind`` is (a map file of
+    one's own). Without variants any value of ``kind`` from ``low`` to ``high`` is accepted; ``optional``
+    lets ``None`` through (motti's ``map``: generate one). ``doc`` says what it means, with the spec
+    section."""
 
     name: str
     default: Any
