@@ -6,8 +6,8 @@ playouts of 20 random actions valued by ``returns()``). The opponents play throu
 
 - motti ``hard`` (``motti.thinking.decide``, a whole action, written as interface steps by
   ``MottiState.actions_of``), the search on motti's ``"ordered"`` encoding, default 20×15 map, turn cap
-  ``--motti-turns`` (10 turns, 5 each: at 1000 simulations a search turn takes about 40 s of CPU, and
-  a game of 5 search turns about 4 minutes of CPU; the interface's default cap, 1000 turns, is out of reach);
+  ``--motti-turns`` (10 turns, 5 each: at 1000 simulations a search turn is 6 to 9 decisions of about a
+  second of CPU each, so a game at the interface's default cap of 1000 turns would take hours);
 - Star Lanes ``hard`` (``starlanes.ai.choose``, each action encoded by ``starlanes.game.encode``), under the
   1977 rules: their trading asks each company once, whereas 1995 trading goes on as long as a player trades,
   and a search that keeps choosing trades would never end its turn;
