@@ -29,6 +29,7 @@ from arena.maptext import read_file, split_rows
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from arena.game import ArenaState
     from arena.smart import Planner
 
 VECTORS: dict[str, tuple[int, int]] = {
@@ -338,6 +339,48 @@ class Brain:
             if self.is_free(x, y) and self.visited.get((x, y), -99) < self.round - 20:
                 picks.append((x, y))
         return picks[:3]
+
+
+class Seat:
+    """A :class:`Brain` playing one player of an :class:`arena.game.ArenaState` without a server: each
+    round it is handed the very messages the server would send that player
+    (:func:`arena.server.round_messages` with the server's visibility, the previous round's team changes and
+    wire ids 1..N), and its ``MOVE`` is turned into the interface's action (:func:`arena.game.action`).
+    ``ID`` and ``MAP`` (the arena's map file) are handed over at once. How a search or a benchmark plays
+    against the example bots in-process.
+
+    Raises BotError when the arena has no map file (one built in memory)."""
+
+    def __init__(self, brain: Brain, player: int, map_path: str | None) -> None:
+        if not map_path:
+            raise BotError("the arena has no map file for the bot to read")
+        self.brain = brain
+        self.player = player
+        brain.handle(wire.Id(player + 1))
+        brain.handle(wire.Map(map_path))
+        self._teams: list[str] | None = None
+
+    def action(self, state: ArenaState) -> int:
+        """The brain's action for the round ``state`` is about to play."""
+        from arena.game import action
+        from arena.rules import TeamChange
+        from arena.server import round_messages
+        from arena.vision import visibility
+
+        game = state.game
+        teams = [p.team for p in game.players]
+        before = self._teams or teams
+        changes = [TeamChange(k, team, "") for k, (was, team) in enumerate(zip(before, teams, strict=True))
+                   if was != team]
+        self._teams = teams
+        seen = visibility(game.arena, game.players, [self.player])
+        replies: list[wire.Message] = []
+        for message in round_messages(game, self.player, seen, changes, range(1, len(teams) + 1)):
+            replies += self.brain.handle(message)
+        move = replies[-1]
+        if not isinstance(move, wire.Move):
+            raise BotError(f"the bot answered {move!r} to START")
+        return action(move.direction, move.view)
 
 
 def _cannot_connect(host: str, port: int, exc: OSError | UnicodeError) -> BotError:

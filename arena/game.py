@@ -7,10 +7,16 @@ and ``TERMINAL`` once no BLUE is left. An action is one int, ``8 * move + facing
 facing with ``NONE`` or with a direction the walls allow (§2.4; occupied targets are listed, since the
 occupant may leave earlier in the round, and the rules then refuse or carry out the move in arrival order).
 ``apply_actions(joint, order)`` plays the round with the moves arriving in ``order`` (default: player
-order). ``returns()`` are the players' points as floats.
+order).
 
-``GAME.new_initial_state(seed=0, map="office", players=4, quiet_rounds=30)``: ``map`` is a shipped map name, a
-``.map`` path or an :class:`arena.rules.Arena`.
+``scores()`` are the players' points (§2.8) as floats; ``returns()`` ranks the players by their exact points
+(:func:`common.game.rank_returns`): (players below − players above) / (players − 1), equal points sharing, so
++1 alone on top and −1 alone at the bottom. Defined throughout (the standing so far), final once over.
+
+``GAME.new_initial_state(seed=0, map="office", players=4, quiet_rounds=30)``: ``map`` is a shipped map name
+(the declared variants, ``GAME.game_type``), a ``.map`` path or an :class:`arena.rules.Arena`; players
+2..16 as the server takes them. ``GAME.game_info(players=n, quiet_rounds=f)``: a game lasts at most
+MAXR = n × f rounds (§2.7), one ``apply_actions`` each.
 """
 
 from __future__ import annotations
@@ -24,9 +30,40 @@ from typing import Any
 import numpy as np
 
 from arena.rules import DIRECTIONS, MOVES, NONE, QUIET_ROUNDS, Arena, Game
-from common.game import SIMULTANEOUS, TERMINAL, IllegalAction
+from common.data import shipped_dir
+from common.game import (
+    SIMULTANEOUS,
+    TERMINAL,
+    GameInfo,
+    GameType,
+    IllegalAction,
+    Parameter,
+    check_options,
+    rank_returns,
+)
 
-__all__ = ["GAME", "ArenaGame", "ArenaState", "action", "decode"]
+__all__ = ["GAME", "GAME_TYPE", "MAX_PLAYERS", "ArenaGame", "ArenaState", "action", "decode"]
+
+MAX_PLAYERS = 16
+"""The most bots a server waits for (``arena serve --players``)."""
+
+GAME_TYPE = GameType(
+    short_name="arena",
+    long_name="Right2Live arena (freiesMagazin 2010)",
+    dynamics="simultaneous",
+    chance_mode="sampled",
+    min_num_players=2,
+    max_num_players=MAX_PLAYERS,
+    parameters=(
+        Parameter("map", "office", (str, Arena), "a shipped map name, a .map path or an Arena (spec/arena.md "
+                  "§2.2)", variants=tuple(sorted(p.stem for p in shipped_dir("arena").glob("*.map"))),
+                  closed=False),
+        Parameter("players", 4, int, "bots, 2..16 (spec/arena.md §2.3)", low=2, high=MAX_PLAYERS),
+        Parameter("quiet_rounds", QUIET_ROUNDS, int, "F, the rounds without a team change before a forced "
+                  "switch; MAXR = players × F (spec/arena.md §2.7)", low=1),
+    ),
+    spec="spec/arena.md",
+)
 
 _FACINGS = len(DIRECTIONS)
 _NONE_INDEX = MOVES.index(NONE)
@@ -101,6 +138,11 @@ class ArenaState:
         self.game.play_round(moves)
 
     def returns(self) -> list[float]:
+        """Rank-based by exact points, in [−1, 1] (module docstring)."""
+        return rank_returns([p.points for p in self.game.players])
+
+    def scores(self) -> list[float]:
+        """Every player's points so far (spec/arena.md §2.8), as floats."""
         return [float(p.points) for p in self.game.players]
 
     def clone(self) -> ArenaState:
@@ -118,8 +160,7 @@ class ArenaState:
         arena = self.game.arena
         version, internal, gauss = self.rng.getstate()
         return json.dumps({
-            "map": arena.name, "walls": _wall_rows(arena),
-            "toxicity": ["".join(_TOXIC_CHARS[v] for v in row) for row in arena.toxicity.tolist()],
+            "map": arena.name, "walls": arena.derived(_wall_rows), "toxicity": arena.derived(_toxicity_rows),
             "state": self.game.snapshot(), "rng": [version, list(internal), gauss],
         }, separators=(",", ":"))
 
@@ -129,7 +170,13 @@ class ArenaState:
 
 
 def _wall_rows(arena: Arena) -> list[str]:
+    """The walls as rows of ``#`` and spaces (made once per arena: :meth:`Arena.derived`)."""
     return ["".join("#" if w else " " for w in row) for row in arena.walls.tolist()]
+
+
+def _toxicity_rows(arena: Arena) -> list[str]:
+    """The toxicity as rows of one letter a cell (made once per arena: :meth:`Arena.derived`)."""
+    return ["".join(_TOXIC_CHARS[v] for v in row) for row in arena.toxicity.tolist()]
 
 
 @lru_cache(maxsize=16)
@@ -147,14 +194,15 @@ class ArenaGame:
     """The arena as a :class:`common.game.Game`."""
 
     name = "arena"
+    game_type = GAME_TYPE
 
-    def new_initial_state(self, seed: int | None = None, *, map: str | Arena = "office", players: int = 4,
-                          quiet_rounds: int = QUIET_ROUNDS, **options: Any) -> ArenaState:
+    def new_initial_state(self, seed: int | None = None, **options: Any) -> ArenaState:
         """A game of ``players`` on ``map``, start cells drawn from ``random.Random(seed)`` (§2.3).
 
-        Raises ValueError for an unknown option, a map that cannot be loaded or is unfit for ``players``."""
-        if options:
-            raise ValueError(f"unknown arena option(s): {', '.join(sorted(options))}")
+        Raises ValueError for an unknown option or a bad value (:data:`GAME_TYPE`), a map that cannot be
+        loaded or is unfit for ``players``."""
+        checked = check_options(GAME_TYPE, options)
+        map, players, quiet_rounds = checked["map"], checked["players"], checked["quiet_rounds"]
         if isinstance(map, Arena):
             arena = map
         else:
@@ -164,6 +212,12 @@ class ArenaGame:
             validate(arena, players)
         rng = random.Random(seed)
         return ArenaState(Game(arena, players, rng, quiet_rounds=quiet_rounds), rng)
+
+    def game_info(self, **options: Any) -> GameInfo:
+        """The players and the most rounds (MAXR = players × F, §2.7) under ``options``. Raises ValueError."""
+        checked = check_options(GAME_TYPE, options)
+        rounds = checked["players"] * checked["quiet_rounds"]
+        return GameInfo(checked["players"], rounds, "MAXR = players × quiet_rounds rounds (§2.7)")
 
     def deserialize_state(self, text: str) -> ArenaState:
         """The state :meth:`ArenaState.serialize` wrote. Raises ValueError for anything else."""

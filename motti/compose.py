@@ -112,10 +112,13 @@ class Composer:
     def crosses_left(self) -> int:
         return MAX_CROSSES[self.selected] - len(self.crosses)
 
-    def toggle_mask(self) -> np.ndarray:
-        """(H, W) bool: the cells :meth:`toggle_cross` accepts now (crossed ones, and legal ones while crosses
-        are left)."""
-        mask = self.legal_mask() if self.crosses_left() > 0 else np.zeros(self.board.land.shape, dtype=bool)
+    def toggle_mask(self, legal: np.ndarray | None = None) -> np.ndarray:
+        """(H, W) bool, a new array: the cells :meth:`toggle_cross` accepts now (crossed ones, and legal ones
+        while crosses are left). ``legal`` is :meth:`legal_mask` when the caller has it already."""
+        if self.crosses_left() <= 0:
+            mask = np.zeros(self.board.land.shape, dtype=bool)
+        else:
+            mask = self.legal_mask() if legal is None else legal.copy()
         for x, y in self.crosses:
             mask[y, x] = True
         return mask

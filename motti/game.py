@@ -6,49 +6,112 @@ a turn (motti/compose.py, spec/motti.md §2.2), a small int:
 ====================  =================================================================================
 ``PASS`` = 0           end the turn at once, drawing nothing (§2.2 passing)
 ``PERFORM`` = 1        perform the selected action with the crosses: ONE attack, a Defend or a Guerilla
-``CHOOSE + i`` = 2..4  choose Attack (2), Defend (3) or Guerilla (4) (listed when possible and not selected)
-``CELL + y·W + x``     cross the cell (x, y), or uncross it when crossed (``CELL`` = 5, W the board width)
+``CHOOSE + i`` = 2..4  choose Attack (2), Defend (3) or Guerilla (4)
+``CELL + y·W + x``     cross the cell (x, y) (``CELL`` = 5, W the board width)
 ====================  =================================================================================
 
+Two encodings of the same steps, the option ``actions``:
+
+``"steps"`` (default), as a player composes at a window: ``CELL`` crosses a cell or uncrosses it when
+crossed, ``CHOOSE`` selects any possible action not selected, and after an attack the crosses still legal
+stay for the next one (§2.2 step 5). A turn can go on for ever (cross, uncross).
+
+``"ordered"``, for a search: every decision path is one whole action and each whole action one path. A turn
+is a sequence of whole actions, each composed as: at the start of the turn only, ``CHOOSE`` Defend or
+Guerilla (Attack is selected); then the crosses in ascending cell order (each ``CELL`` above the last one
+crossed, never uncrossed; a set of cells, not its orderings); then ``PERFORM``, after which no cross stays.
+So an attack with k of n cells is one of C(n, k) paths, a turn lasts at most 6 × 7 = 42 actions (six
+attacks of six crosses each) and ``GAME.game_info(actions="ordered")`` bounds a game at 42 × ``max_turns``.
+:meth:`MottiState.actions_of` writes a whole action of the rules (:meth:`motti.rules.Game.apply` form,
+what ``motti.thinking.decide`` answers) as these steps, in either encoding.
+
 ``legal_actions()`` lists exactly what ``apply_action`` accepts: ``PASS``, ``PERFORM`` when the selection can
-be performed (Attack always, Defend with 1–3 crosses, Guerilla with one), the other possible actions, then
-the cells in row-major order. It is a lazy sequence (``len``, indexing, ``in`` answered from the board's
-masks). ``returns()`` is +1 for the winner and −1 for the others, 0 for everyone after a draw and while the
-game runs.
+be performed (Attack always, Defend with 1–3 crosses, Guerilla with one), the ``CHOOSE`` steps, then the
+cells in row-major order; nothing for a player other than the one in turn. It is a lazy sequence (``len``,
+indexing, ``in`` answered from the board's masks).
+
+``scores()`` are the land cells each player owns (0 once out). ``returns()`` ranks the players
+(:func:`common.game.rank_returns`): while the game runs by land, as the turn cap would (§2.9); a win puts
+the winner first and the others by land; after a turn cap by land (tied leaders share, the draw of §2.9);
+after any other draw (nobody can reach anybody, everyone left) the players still alive share the top.
 
 ``GAME.new_initial_state(seed=s)`` generates the default 20×15 map for 2 players (§4) from
-``random.Random(s)`` and plays on with that generator. Options: ``map`` (a map name or file, §3.2),
-``players``, ``width``, ``height``, ``capital_rule``, ``reset_rule``, ``tie_rule``, ``max_turns``.
+``random.Random(s)`` and plays on with that generator. Options (``GAME.game_type``): ``map`` (a map name or
+file, §3.2; its players), ``players`` (2..9, generated maps), ``width``, ``height``, ``capital_rule``
+(§2.7), ``reset_rule`` (§2.8), ``tie_rule`` (§2.6), ``max_turns`` (§2.9; through the interface 1000 by
+default, so that every game ends; ``None`` for none) and ``actions``.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import PurePath
 from typing import Any
 
 import numpy as np
 
-from common.game import TERMINAL
+from common.game import TERMINAL, GameInfo, GameType, Parameter, check_options, rank_returns
 from motti.compose import Composer
+from motti.generate import MAX_PLAYERS
 from motti.mapfile import dump_map, find_map, load_map, parse_map
-from motti.rules import CYCLE_ORDER, RULE_OPTIONS, Action, Game, GameOver, IllegalAction
+from motti.rules import (
+    ATTACKS_PER_TURN,
+    CYCLE_ORDER,
+    MAX_CROSSES,
+    RULE_OPTIONS,
+    Action,
+    Game,
+    GameOver,
+    IllegalAction,
+)
 
-__all__ = ["CELL", "CHOOSE", "GAME", "PASS", "PERFORM", "MottiGame", "MottiState"]
+__all__ = ["CELL", "CHOOSE", "ENCODINGS", "GAME", "GAME_TYPE", "PASS", "PERFORM", "MottiGame", "MottiState"]
 
 PASS = 0
 PERFORM = 1
 CHOOSE = 2
 CELL = CHOOSE + len(CYCLE_ORDER)
+ENCODINGS = ("steps", "ordered")
+DEFAULT_MAX_TURNS = 1000
+"""The interface's turn cap (§2.9), so that every game through it ends; the program has none."""
+TURN_LENGTH = ATTACKS_PER_TURN * (MAX_CROSSES[Action.ATTACK] + 1)
+"""The most actions of one turn in the ``"ordered"`` encoding: six attacks of six crosses and a perform."""
 _RULE_OPTIONS = tuple(option.field for option in RULE_OPTIONS)   # the rules' one declaration
+
+GAME_TYPE = GameType(
+    short_name="motti",
+    long_name="GNU motti",
+    dynamics="sequential",
+    chance_mode="sampled",
+    min_num_players=2,
+    max_num_players=MAX_PLAYERS,
+    parameters=(
+        Parameter("map", None, (str, PurePath), "a map name or file (spec/motti.md §3.2; its players play), "
+                  "None: a generated map (§4)", optional=True),
+        Parameter("players", 2, int, "players of a generated map, 2..9 (§4)", low=2, high=MAX_PLAYERS),
+        Parameter("width", 20, int, "width of a generated map in cells (§4)", low=1, high=2000),
+        Parameter("height", 15, int, "height of a generated map in cells (§4)", low=1, high=2000),
+        *(Parameter(option.field, option.default, str, f"{option.help} ({option.section})",
+                    variants=option.choices) if option.variants else
+          Parameter(option.field, DEFAULT_MAX_TURNS, int, f"{option.help} ({option.section}); None: none",
+                    low=option.lowest, optional=True)
+          for option in RULE_OPTIONS),
+        Parameter("actions", ENCODINGS[0], str, "the action encoding, steps or ordered (module docstring)",
+                  variants=ENCODINGS),
+    ),
+    spec="spec/motti.md",
+)
 
 
 class _Legal(Sequence[int]):
     """The legal actions of one state, computed when first asked (the cells from the board's masks)."""
 
-    def __init__(self, composer: Composer) -> None:
+    def __init__(self, composer: Composer, ordered: bool, legal: Callable[[], np.ndarray]) -> None:
         self._composer = composer
+        self._ordered = ordered
+        self._legal = legal
         self._head: list[int] | None = None
         self._mask: np.ndarray | None = None
         self._cells: np.ndarray | None = None
@@ -59,10 +122,16 @@ class _Legal(Sequence[int]):
             if c.is_terminal():
                 self._head, self._mask = [], np.zeros(c.board.land.shape, dtype=bool)
             else:
-                self._head = [PASS] + ([PERFORM] if c.why_not_perform() is None else [])
-                self._head += [CHOOSE + i for i, a in enumerate(CYCLE_ORDER)
-                               if a is not c.selected and a in c.possible_actions()]
-                self._mask = c.toggle_mask()
+                attack = c.selected is Action.ATTACK   # always performable while the game runs
+                self._head = [PASS] + ([PERFORM] if attack or c.why_not_perform() is None else [])
+                if not self._ordered or (attack and not c.crosses):
+                    possible = c.possible_actions()
+                    self._head += [CHOOSE + i for i, a in enumerate(CYCLE_ORDER)
+                                   if a is not c.selected and a in possible]
+                self._mask = c.toggle_mask(self._legal())
+                if self._ordered and c.crosses:
+                    above = max(y * c.board.width + x for x, y in c.crosses) + 1
+                    self._mask.flat[:above] = False
             self._cells = np.flatnonzero(self._mask) + CELL
         return self._head, self._mask, self._cells
 
@@ -99,8 +168,36 @@ class MottiState:
     """One game of motti with a player's selection (motti/compose.py), through the interface of
     common/game.py. ``composer`` is the richer API (``composer.game`` the rules)."""
 
-    def __init__(self, composer: Composer) -> None:
+    def __init__(self, composer: Composer, actions: str = ENCODINGS[0]) -> None:
+        if actions not in ENCODINGS:
+            raise ValueError(f"actions must be one of {', '.join(ENCODINGS)}, not {actions!r}")
         self.composer = composer
+        self.actions = actions
+        """The action encoding, ``"steps"`` or ``"ordered"`` (module docstring)."""
+        self._legal: tuple[tuple[Any, ...], _Legal] | None = None
+        self._cells: tuple[tuple[Any, ...], np.ndarray] | None = None
+
+    def _key(self) -> tuple[Any, ...]:
+        """What the board and the selected action's legal cells can change with: the board changes only by an
+        attack (one attack less), the end of a turn or a player leaving."""
+        c, g = self.composer, self.composer.game
+        return g.turns, g.current_player, g.attacks_left, g.end, len(g.alive), c.selected
+
+    def _legal_cells(self) -> np.ndarray:
+        """(H, W) bool, the cells legal for the selected action (never changed in place), kept while
+        :meth:`_key` stays, and handed to clones: composing an attack cross by cross reads one mask."""
+        key = self._key()
+        if self._cells is None or self._cells[0] != key:
+            self._cells = (key, self.composer.legal_mask())
+        return self._cells[1]
+
+    def _listed(self) -> _Legal:
+        """The legal actions, kept while the selection, the turn and the players alive stay the same (a
+        search lists them, then applies one)."""
+        key = (*self._key(), tuple(self.composer.crosses))
+        if self._legal is None or self._legal[0] != key:
+            self._legal = (key, _Legal(self.composer, self.actions == "ordered", self._legal_cells))
+        return self._legal[1]
 
     @property
     def game(self) -> Game:
@@ -113,12 +210,15 @@ class MottiState:
         return TERMINAL if self.game.is_terminal() else self.game.current_player - 1
 
     def legal_actions(self, player: int | None = None) -> Sequence[int]:
-        """Every action :meth:`apply_action` accepts now (module docstring); empty once the game is over."""
-        return _Legal(self.composer)
+        """Every action :meth:`apply_action` accepts now (module docstring); empty once the game is over and
+        for a ``player`` not in turn."""
+        if player is not None and player != self.current_player():
+            return []
+        return self._listed()
 
     def apply_action(self, action: Any) -> None:
         """Play one step. Raises :class:`IllegalAction` for an unlisted action, changing nothing."""
-        if action not in _Legal(self.composer):
+        if action not in self._listed():
             raise IllegalAction(f"not a legal action now: {action!r}")
         a = int(action)
         c = self.composer
@@ -126,6 +226,8 @@ class MottiState:
             c.pass_turn()
         elif a == PERFORM:
             c.perform()
+            if self.actions == "ordered":
+                c.crosses = []
         elif a < CELL:
             c.choose(CYCLE_ORDER[a - CHOOSE])
         else:
@@ -138,11 +240,54 @@ class MottiState:
     def is_terminal(self) -> bool:
         return self.game.is_terminal()
 
+    def scores(self) -> list[float]:
+        """Land cells owned per player (0 once out), §2.9's count."""
+        counts = self.game.land_counts()
+        return [float(counts.get(p, 0)) for p in range(1, self.num_players() + 1)]
+
     def returns(self) -> list[float]:
-        return self.game.returns()
+        """Rank-based values in [−1, 1] (module docstring): by land while running and after the turn cap, the
+        winner first after a win, the players still alive sharing the top after another draw."""
+        land = self.scores()
+        end = self.game.end
+        if end is None or end.reason == "land" or end.result == "land":
+            return rank_returns(land)
+        if end.winner is not None:
+            return rank_returns([(p == end.winner - 1, v) for p, v in enumerate(land)])
+        alive = set(self.game.alive)
+        return rank_returns([p + 1 in alive for p in range(self.num_players())])
+
+    def actions_of(self, move: tuple[Any, ...]) -> list[int]:
+        """The steps that play ``move``, a whole action of :meth:`motti.rules.Game.apply` form (``("pass",)``,
+        ``("attack", cells)``, ``("defend", cells)``, ``("guerilla", (x, y))``), from this state in its
+        encoding: the crosses there are uncrossed first (``"steps"``), the action chosen, its cells crossed,
+        and it is performed. Raises IllegalAction for a malformed move or, in the ``"ordered"`` encoding,
+        while a composition is under way (crosses placed or an action chosen)."""
+        c = self.composer
+        try:
+            verb = move[0]
+            if verb == "pass":
+                return [PASS]
+            cells = [move[1]] if verb == "guerilla" else list(move[1])
+            kind = {"attack": Action.ATTACK, "defend": Action.DEFEND, "guerilla": Action.GUERILLA}[verb]
+            indices = [int(y) * c.board.width + int(x) for x, y in cells]
+        except (IndexError, KeyError, TypeError, ValueError):
+            raise IllegalAction(f"not a whole motti action: {move!r}") from None
+        steps: list[int] = []
+        if self.actions == "ordered":
+            if c.crosses or c.selected is not Action.ATTACK:
+                raise IllegalAction("a composition is under way: the ordered encoding cannot undo it")
+            indices.sort()
+        else:
+            steps += [CELL + y * c.board.width + x for x, y in c.crosses]
+        if kind is not c.selected:
+            steps.append(CHOOSE + CYCLE_ORDER.index(kind))
+        return [*steps, *(CELL + i for i in indices), PERFORM]
 
     def clone(self) -> MottiState:
-        return MottiState(self.composer.clone())
+        twin = MottiState(self.composer.clone(), self.actions)
+        twin._cells = self._cells
+        return twin
 
     def reseed(self, seed: int) -> MottiState:
         self.game.reseed(seed)
@@ -150,7 +295,7 @@ class MottiState:
 
     def serialize(self) -> str:
         """The whole state as JSON: the board in the map format (§3.2), the turn, the rule options, the
-        selection and the random generator's state."""
+        selection, the encoding and the random generator's state."""
         g, c = self.game, self.composer
         version, internal, gauss = g.rng.getstate()
         return json.dumps({
@@ -165,6 +310,7 @@ class MottiState:
                                                 list(g.end.land)],
             "selected": c.selected.value,
             "crosses": [list(cell) for cell in c.crosses],
+            "actions": self.actions,
             "rng": [version, list(internal), gauss],
         }, separators=(",", ":"))
 
@@ -176,22 +322,40 @@ class MottiGame:
     """The motti game for common/game.py."""
 
     name = "motti"
+    game_type = GAME_TYPE
 
     def new_initial_state(self, seed: int | None = None, **options: Any) -> MottiState:
-        """A fresh game (module docstring for the options). Raises ValueError for a bad option or map."""
+        """A fresh game (module docstring for the options). Raises ValueError for a bad option or map (a map
+        given with a ``players`` other than its own, too)."""
         rng = random.Random(seed)
-        unknown = set(options) - {"map", "players", "width", "height", *_RULE_OPTIONS}
-        if unknown:
-            raise ValueError(f"unknown motti option {sorted(unknown)[0]!r}")
-        rules = {k: options[k] for k in _RULE_OPTIONS if k in options}
-        if options.get("map") is not None:
-            board = load_map(find_map(str(options["map"]))).board
+        checked = check_options(GAME_TYPE, options)
+        rules = {k: checked[k] for k in _RULE_OPTIONS}
+        if checked["map"] is not None:
+            board = load_map(find_map(str(checked["map"]))).board
+            if "players" in options and options["players"] != board.players:
+                raise ValueError(f"players {options['players']!r}: the map {checked['map']!r} is for "
+                                 f"{board.players} players")
         else:
             from motti.generate import generate
 
-            board = generate(int(options.get("width", 20)), int(options.get("height", 15)),
-                             int(options.get("players", 2)), rng)
-        return MottiState(Composer(Game(board, rng, **rules)))
+            board = generate(checked["width"], checked["height"], checked["players"], rng)
+        return MottiState(Composer(Game(board, rng, **rules)), checked["actions"])
+
+    def game_info(self, **options: Any) -> GameInfo:
+        """The players and the longest game under ``options``: 42 × ``max_turns`` actions in the
+        ``"ordered"`` encoding, unbounded in ``"steps"`` (cross, uncross) or without a turn cap. Raises
+        ValueError for a bad option or map."""
+        checked = check_options(GAME_TYPE, options)
+        players = checked["players"]
+        if checked["map"] is not None:
+            players = load_map(find_map(str(checked["map"]))).board.players
+        turns = checked["max_turns"]
+        if turns is None:
+            return GameInfo(players, None, "none: max_turns None")
+        if checked["actions"] == "steps":
+            return GameInfo(players, None, f"{turns} turns (max_turns, §2.9); a turn's steps are unbounded")
+        return GameInfo(players, TURN_LENGTH * turns, f"{turns} turns (max_turns, §2.9) of at most "
+                        f"{TURN_LENGTH} actions")
 
     def deserialize_state(self, text: str) -> MottiState:
         """The state :meth:`MottiState.serialize` wrote. Raises ValueError for text it cannot read."""
@@ -208,7 +372,7 @@ class MottiGame:
                 winner, result, reason, turns, land = data["end"]
                 game.end = GameOver(winner, result, reason, turns, tuple(land))
             crosses = [(int(x), int(y)) for x, y in data["crosses"]]
-            return MottiState(Composer(game, Action(data["selected"]), crosses))
+            return MottiState(Composer(game, Action(data["selected"]), crosses), data.get("actions", "steps"))
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not a serialized motti state: {error}") from None
 

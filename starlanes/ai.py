@@ -1,4 +1,4 @@
-"""Computer players for Star Lanes (spec/starlanes.md §0 "Beyond the original"), on the game interface only.
+"""Computer players for Star Lanes (spec/starlanes.md §0 "Beyond the original"), on the rules' Game alone.
 
 Three strengths, the names of motti's levels, all deterministic (they never draw from the game's generator, so
 a seeded game with computer players replays exactly). Each level is a way to move and a way to trade

@@ -14,10 +14,14 @@ Actions are tuples of ints:
 ``legal_actions()`` lists every one of them, every trade amount from −holdings to cash // price included, as
 a lazy sequence (a rich player may have thousands of amounts to choose from).
 
-``returns()`` is rank-based: a player's value is (players below − players above) / (players − 1) by net
-worth, so the richest get the highest value, +1 when alone on top and −1 for the poorest alone at the bottom
-(two players: +1/−1, 0 each on a tie); a one-player game returns ``[0.0]``. It is defined throughout and final
-once the game is over.
+``scores()`` are the players' net worths in dollars (§9: cash plus shares at their price); ``returns()`` ranks
+by them (:func:`common.game.rank_returns`): (players poorer − players richer) / (players − 1), so +1 alone
+at the top, −1 alone at the bottom (two players: +1/−1, 0 each on a tie); a one-player game returns
+``[0.0]``. Defined throughout, final once the game is over.
+
+``GAME.game_type`` declares the options; ``GAME.game_info(rules="1977")`` says a 1977 game lasts at most
+48 × 6 actions (a move and one answer per company each move); a 1995 game has no bound (trading goes on as
+long as the player buys and sells).
 """
 
 from __future__ import annotations
@@ -27,11 +31,28 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeGuard, overload
 
-from common.game import TERMINAL, IllegalAction
+from common.game import TERMINAL, GameInfo, GameType, IllegalAction, Parameter, check_options, rank_returns
 from starlanes import rules as sl
 
 MOVE_ACTION, TRADE_ACTION, END_ACTION = 0, 1, 2
 DEFAULT_PLAYERS = 2
+
+GAME_TYPE = GameType(
+    short_name="starlanes",
+    long_name="Star Lanes",
+    dynamics="sequential",
+    chance_mode="sampled",
+    min_num_players=1,
+    max_num_players=sl.MAX_PLAYERS,
+    parameters=(
+        Parameter("players", DEFAULT_PLAYERS, int, "players, 1..4 (spec/starlanes.md §1)",
+                  low=1, high=sl.MAX_PLAYERS),
+        Parameter("rules", "1995", str, "the rule set: 1995 (spec/starlanes.md) or the 1977 original "
+                  "(spec/starlanes-1977.md)", variants=tuple(sl.RULE_SETS)),
+        Parameter("names", None, (list, tuple), "the players' names (default Player 1...)", optional=True),
+    ),
+    spec="spec/starlanes.md, spec/starlanes-1977.md",
+)
 
 
 def _ints(action: object) -> TypeGuard[tuple[int, ...]]:
@@ -162,11 +183,11 @@ class StarLanesState:
 
     def returns(self) -> list[float]:
         """Rank-based values by net worth, in [−1, 1] (module docstring)."""
-        worths = self.game.net_worths()
-        n = len(worths)
-        if n == 1:
-            return [0.0]
-        return [(sum(w < mine for w in worths) - sum(w > mine for w in worths)) / (n - 1) for mine in worths]
+        return rank_returns(self.game.net_worths())
+
+    def scores(self) -> list[float]:
+        """Every player's net worth in dollars (spec/starlanes.md §9)."""
+        return [float(w) for w in self.game.net_worths()]
 
     def clone(self) -> StarLanesState:
         """An independent copy (the generator's state included)."""
@@ -192,19 +213,35 @@ class StarLanes:
     """The Star Lanes :class:`common.game.Game`."""
 
     name = "starlanes"
+    game_type = GAME_TYPE
 
-    def new_initial_state(self, seed: int | None = None, players: int = DEFAULT_PLAYERS,
-                          rules: str | int = "1995", names: Sequence[str] | None = None) -> StarLanesState:
+    def _options(self, options: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(options.get("rules"), int) and not isinstance(options["rules"], bool):
+            options = {**options, "rules": str(options["rules"])}
+        checked = check_options(GAME_TYPE, options)
+        names = checked["names"]
+        if names is not None and (len(names) != checked["players"]
+                                  or not all(isinstance(n, str) for n in names)):
+            raise ValueError(f"names must be {checked['players']} texts, one per player, not {names!r}")
+        return checked
+
+    def new_initial_state(self, seed: int | None = None, **options: Any) -> StarLanesState:
         """A new game of ``players`` (1–4) named ``names`` (default ``Player 1``…) under ``rules``
         (``"1995"`` or ``"1977"``, as a number too), its map, first player and candidates drawn from
-        ``random.Random(seed)``. Raises ValueError for a bad option."""
-        rule_set = sl.rule_set(str(rules))
-        if not 1 <= players <= sl.MAX_PLAYERS:
-            raise ValueError(f"players: 1 to {sl.MAX_PLAYERS}, not {players}")
+        ``random.Random(seed)``. Raises ValueError for a bad option (:data:`GAME_TYPE`)."""
+        checked = self._options(options)
+        players = checked["players"]
+        names = checked["names"]
         names = list(names) if names is not None else [f"Player {i + 1}" for i in range(players)]
-        if len(names) != players:
-            raise ValueError(f"names: {len(names)} names for {players} players")
-        return StarLanesState(sl.Game.new(names, random.Random(seed), rule_set))
+        return StarLanesState(sl.Game.new(names, random.Random(seed), sl.rule_set(checked["rules"])))
+
+    def game_info(self, **options: Any) -> GameInfo:
+        """The players and the longest game under ``options`` (module docstring). Raises ValueError."""
+        checked = self._options(options)
+        limit = sl.rule_set(checked["rules"]).move_limit
+        if limit is None:
+            return GameInfo(checked["players"], None, "none: 1995 trading is unbounded")
+        return GameInfo(checked["players"], limit * (1 + sl.NUM_COMPANIES), f"{limit} moves (1977 §11)")
 
     def deserialize_state(self, text: str) -> StarLanesState:
         """The state :meth:`StarLanesState.serialize` wrote. Raises ValueError naming the fault."""

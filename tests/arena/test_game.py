@@ -67,7 +67,7 @@ def test_bad_joint_actions_change_nothing() -> None:
         state.apply_action(ok[0])
 
 
-def test_playout_ends_with_points_as_returns_and_round_trips() -> None:
+def test_playout_ends_with_points_as_scores_ranked_as_returns_and_round_trips() -> None:
     state = GAME.new_initial_state(seed=9, map="field", players=6, quiet_rounds=5)
     rng = random.Random(1)
     while not state.is_terminal():
@@ -76,8 +76,8 @@ def test_playout_ends_with_points_as_returns_and_round_trips() -> None:
         state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(6)])
     assert state.current_player() == TERMINAL
     assert state.legal_actions(0) == []
-    assert state.returns() == [float(p.points) for p in state.game.players]
-    assert max(state.returns()) > 0
+    assert state.scores() == [1.0, 15.0, 0.0, 6.0, 10.0, 3.0]                # points (§2.8)
+    assert state.returns() == [-0.6, 1.0, -1.0, 0.2, 0.6, -0.2]             # ranked: (below - above) / 5
     assert state.game.round <= 30
 
 
@@ -112,3 +112,24 @@ def test_from_snapshot_checks_what_the_constructor_checks() -> None:
     data["players"][1]["x"] = 1  # (1,2) is a wall
     with pytest.raises(ValueError, match="not a free cell"):
         Game.from_snapshot(arena, data)
+
+
+def test_example_bots_play_an_interface_state_through_seats() -> None:
+    """Two smart bots, each a Seat handed the server's messages, play a whole game on office; every answer
+    is a legal action and the game ends with a catch or at MAXR (§2.7)."""
+    from arena.bots import BotError, Brain, Seat
+
+    state = GAME.new_initial_state(seed=3, map="office", players=2, quiet_rounds=10)
+    seats = [Seat(Brain("smart", random.Random(p)), p, state.game.arena.path) for p in range(2)]
+    rounds = 0
+    while not state.is_terminal():
+        joint = [seat.action(state) for seat in seats]
+        assert all(a in state.legal_actions(p) for p, a in enumerate(joint))
+        assert seats[0].brain.round == state.game.round + 1                # the START of the coming round
+        state.apply_actions(joint)
+        rounds += 1
+    assert rounds <= 2 * 10 and state.current_player() == TERMINAL
+    assert any(p.team == RED for p in state.game.players)
+    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+    with pytest.raises(BotError, match="no map file"):
+        Seat(Brain("smart"), 0, None)

@@ -69,3 +69,100 @@ def test_islands_are_terminal_at_once_with_a_draw():
 def test_unknown_options_are_refused():
     with pytest.raises(ValueError, match="unknown motti option 'colour'"):
         GAME.new_initial_state(seed=1, colour="red")
+
+
+def test_a_player_not_in_turn_has_no_action():
+    s = GAME.new_initial_state(seed=3)
+    assert s.current_player() == 0 and len(s.legal_actions(0)) == len(s.legal_actions()) > 100
+    assert list(s.legal_actions(1)) == []
+
+
+def ordered(grid: str, caps: dict[int, tuple[int, int]], seed: int = 0) -> MottiState:
+    return MottiState(Composer(Game(board(grid, caps), random.Random(seed))), "ordered")
+
+
+def test_the_ordered_encoding_crosses_upwards_and_clears_after_a_perform():
+    s = ordered("aabb/aabb/aabb", {1: (0, 0), 2: (3, 0)})          # W = 4; player 1 may cross its column 0, 1
+    assert list(s.legal_actions()) == [PASS, PERFORM, CHOOSE + 1, CHOOSE + 2, CELL + 0, CELL + 1, CELL + 4,
+                                       CELL + 5, CELL + 8, CELL + 9]
+    s.apply_action(CELL + 4)                                          # (0, 1)
+    assert list(s.legal_actions()) == [PASS, PERFORM, CELL + 5, CELL + 8, CELL + 9]   # above it, no choosing
+    s.apply_action(CELL + 8)
+    assert list(s.legal_actions()) == [PASS, PERFORM, CELL + 9]       # no uncrossing
+    with pytest.raises(IllegalAction):
+        s.apply_action(CELL + 4)
+    s.apply_action(PERFORM)
+    assert s.composer.crosses == [] and s.game.attacks_left == 5
+    assert CHOOSE + 1 not in s.legal_actions()                        # Defend is impossible after an attack
+
+
+def test_the_ordered_encoding_chooses_only_at_the_start_of_a_turn():
+    s = ordered("aabb/aabb/aabb", {1: (0, 0), 2: (3, 0)})
+    s.apply_action(CHOOSE + 1)                                        # Defend
+    assert list(s.legal_actions()) == [PASS, CELL + 0, CELL + 1, CELL + 4, CELL + 5, CELL + 8, CELL + 9]
+    for step in (CELL + 1, CELL + 5):
+        s.apply_action(step)
+    s.apply_action(PERFORM)
+    assert s.current_player() == 1 and s.game.board.occupied[0:2, 1].all() and s.composer.crosses == []
+
+
+def test_actions_of_writes_whole_actions_as_steps_in_either_encoding():
+    s = ordered("aabb/aabb/aabb", {1: (0, 0), 2: (3, 0)})
+    assert s.actions_of(("attack", [(1, 2), (0, 1)])) == [CELL + 4, CELL + 9, PERFORM]   # ascending
+    assert s.actions_of(("guerilla", (1, 2))) == [CHOOSE + 2, CELL + 9, PERFORM]
+    assert s.actions_of(("pass",)) == [PASS]
+    s.apply_action(CELL + 4)
+    with pytest.raises(IllegalAction, match="composition is under way"):
+        s.actions_of(("attack", [(1, 2)]))
+    t = state_of("aabb/aabb/aabb", {1: (0, 0), 2: (3, 0)})
+    t.apply_action(CELL + 8)                                          # steps: the cross is taken back first
+    assert t.actions_of(("defend", [(1, 2), (0, 1)])) == [CELL + 8, CHOOSE + 1, CELL + 9, CELL + 4, PERFORM]
+    with pytest.raises(IllegalAction, match="not a whole motti action"):
+        t.actions_of(("castle", ()))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("actions", ["steps", "ordered"])
+def test_the_hard_level_plays_through_the_interface(actions):
+    """Each whole action of the hard level, written as steps, composes exactly its cells and is performed;
+    in the steps encoding the game goes as when the rules apply the whole actions."""
+    from motti.thinking import decide
+
+    s = GAME.new_initial_state(seed=4, actions=actions)
+    whole = s.clone()
+    rng_a, rng_b = random.Random(9), random.Random(9)
+    for _ in range(2):                                                # one turn each
+        turn = s.game.turns
+        while s.game.turns == turn:
+            move = decide(s.game, "hard", rng_a)
+            steps = s.actions_of(move)
+            for step in steps[:-1]:
+                s.apply_action(step)
+            if move[0] != "pass":
+                cells = [move[1]] if move[0] == "guerilla" else list(move[1])
+                assert sorted(s.composer.crosses) == sorted(tuple(c) for c in cells)
+                assert s.composer.selected.value == move[0]
+            s.apply_action(steps[-1])
+            if actions == "steps":
+                whole.composer.apply(decide(whole.game, "hard", rng_b))
+        if actions == "steps":
+            assert whole.game.turns == s.game.turns
+            assert (s.game.board.owner == whole.game.board.owner).all()
+            assert (s.game.board.occupied == whole.game.board.occupied).all()
+
+
+def test_scores_are_land_and_returns_rank_them():
+    s = GAME.new_initial_state(seed=3)                              # 240 land cells, every one owned
+    assert s.scores() == [157.0, 83.0] and s.returns() == [1.0, -1.0]
+    grid, caps = "aaabbbccc/aaabbbccc/aaabbbccc", {1: (1, 1), 2: (4, 1), 3: (7, 1)}
+    three = MottiState(Composer(Game(board(grid, caps), random.Random(0))))
+    assert three.scores() == [9.0, 9.0, 9.0] and three.returns() == [0.0, 0.0, 0.0]
+    three.composer.defeat([3])                                        # player 3's land goes to player 2
+    assert three.scores() == [9.0, 18.0, 0.0] and three.returns() == [0.0, 1.0, -1.0]
+
+
+def test_game_info_bounds_the_ordered_encoding():
+    info = GAME.game_info(actions="ordered", max_turns=50)
+    assert (info.num_players, info.max_game_length) == (2, 42 * 50)
+    assert GAME.game_info().max_game_length is None                   # steps: cross, uncross for ever
+    assert GAME.game_info(players=5).num_players == 5

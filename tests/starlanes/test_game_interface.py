@@ -90,8 +90,11 @@ def test_a_random_game_ends_and_round_trips(rule_name):
 
 def test_bad_options_and_text_are_value_errors():
     game = load("starlanes")
-    for options, message in [({"players": 5}, "players"), ({"rules": "1980"}, "unknown rules"),
-                             ({"names": ["a"]}, "names")]:
+    for options, message in [({"players": 5}, "players must be a whole number 1..4, not 5"),
+                             ({"players": "2"}, "players must be a whole number"),
+                             ({"rules": "1980"}, "rules must be one of 1995, 1977, not '1980'"),
+                             ({"names": ["a"]}, "names"), ({"names": 3}, "names must be a list"),
+                             ({"seats": 2}, "unknown starlanes option 'seats'")]:
         with pytest.raises(ValueError, match=message):
             game.new_initial_state(seed=1, **options)
     for text, message in [("{", "not JSON"), ("[]", "a JSON object"), ('{"rules": "1977"}', "field 'map'")]:
