@@ -68,6 +68,8 @@ HEAD = (255, 255, 255)
 INK = (0, 0, 0)
 HIGHLIGHT = (230, 230, 240)
 POPUP = (36, 36, 70)
+#: Pixels of background around a pop-up window.
+POPUP_RING = 3
 #: Cell fill colours (RGB) per map symbol; companies A–E in :data:`COMPANY_COLOURS`.
 SYMBOL_COLOURS: dict[str, tuple[int, int, int]] = {
     EMPTY: (22, 22, 40),
@@ -573,16 +575,16 @@ def standings_lines(game: Game) -> list[Line]:
 
 def popup_rect(size: tuple[int, int], title: str, lines: Sequence[Line]) -> pygame.Rect:
     """Where a pop-up window with ``title`` and ``lines`` sits in a window of ``size``: centred, as wide as
-    its widest line or table (a table's columns each as wide as their widest entry, plus margins) and as
-    high as its lines, within the window."""
-    line = line_height()
+    its widest line or table (a table's columns each as wide as their widest entry, a bold line measured
+    bold, plus margins) and as high as its lines take at that width (:func:`lines_height`, so a line the
+    window's width makes wrap gets its room), within the window."""
     widths = [_width(title, True) + 2 * PAD]
     for run in _runs(lines):
-        text = run[0][0]
+        text, style = run[0]
         widths.append(fit_table([row for row, _ in run], 10**6).width if isinstance(text, tuple)
-                      else _width(text))
+                      else _width(text, style == "bold"))
     width = min(size[0] - 2 * MARGIN, max(widths) + 4 * PAD)
-    height = min(size[1] - 2 * MARGIN, PANEL_HEAD + len(lines) * line + 2 * PAD)
+    height = min(size[1] - 2 * MARGIN, PANEL_HEAD + lines_height(lines, width - 4 * PAD) + 3 * PAD)
     rect = pygame.Rect(0, 0, max(1, width), max(1, height))
     rect.center = (size[0] // 2, size[1] // 2)
     return rect
@@ -590,6 +592,8 @@ def popup_rect(size: tuple[int, int], title: str, lines: Sequence[Line]) -> pyga
 
 def _draw_popup(surface: pygame.Surface, title: str, lines: Sequence[Line]) -> None:
     rect = popup_rect(surface.get_size(), title, lines)
+    # A ring of the background sets the pop-up off from the panel borders it lies on.
+    surface.fill(BACKGROUND, rect.inflate(2 * POPUP_RING, 2 * POPUP_RING))
     _panel(surface, rect, title, POPUP)
     _lines(surface, lines, pygame.Rect(rect.x + 2 * PAD, rect.y + PANEL_HEAD + PAD, rect.w - 4 * PAD,
                                        rect.h - PANEL_HEAD - 2 * PAD))
