@@ -56,6 +56,7 @@ from starlanes.session import (
     Line,
     Session,
     chart_history,
+    chart_money,
     chart_scale,
     company_page,
     final_page,
@@ -68,6 +69,8 @@ GENERAL_TOP = 13
 GENERAL_H = 11
 TALL_SCREEN = GENERAL_TOP + GENERAL_H + 10
 WIDE_COMPANIES = 60
+#: Blanks at least between two entries of the chart's legend.
+LEGEND_GAP = 3
 TERMINAL_SOURCE = "terminal"
 FINAL_TITLE = " GAME OVER - Final Standings "
 _HINTS = {
@@ -518,7 +521,7 @@ class Console:
         elif session.popup is not None:
             self.popup = (session.popup[0], self.page_lines(session.popup[1]))
         if session.mode in TRADE_MODES or (session.mode in (POPUP, QUIT) and session.back in TRADE_MODES):
-            note = session.trade_note()
+            note = session.trade_note(self.term.size()[1] - 6)
             self.lines = self.trade_lines(session.cursor)
             if note:
                 self.lines += [("", 0), (note, curses.A_BOLD)]
@@ -600,7 +603,7 @@ class Console:
         title = "Net worth per turn" + (" (log scale)" if chart.log else "")
         self.put(1, 2, title, curses.A_BOLD)
         for y, value in chart.labels:
-            self.put(top + y, 0, fit_number(value, label, "$").rjust(label))
+            self.put(top + y, 0, chart_money(value).rjust(label))
         self.screen.attron(self._pair(_BORDER))
         self.screen.vline(top, left - 1, curses.ACS_VLINE, height)
         self.screen.hline(bottom + 1, left - 1, curses.ACS_HLINE, width + 1)
@@ -617,10 +620,11 @@ class Console:
             y = lines - legend + i // 2
             x = 2 + slot * (i % 2)
             name = printable(game.players[player].name)
-            room = max(4, (slot - 5) // 2, slot - 5 - text_width(name))
-            worth = fit_number(game.net_worth(player), room, "$")
+            worth = chart_money(game.net_worth(player))
+            # the number, two blanks before it and LEGEND_GAP blanks before the next entry
+            room = slot - 2 - 2 - len(worth) - LEGEND_GAP
             self.put(y, x, f"{player + 1} ", self.player_attr(player))
-            self.put(y, x + 2, f"{clip(name, slot - 5 - len(worth))}  {worth}")
+            self.put(y, x + 2, f"{clip(name, room)}  {worth}")
         self.put(1, cols - 28, "Press any key to leave.", curses.A_DIM)
 
 

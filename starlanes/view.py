@@ -44,7 +44,7 @@ from starlanes.rules import (
     Game,
     cell_xy,
 )
-from starlanes.session import chart_history, chart_scale, company_page, standings_page
+from starlanes.session import chart_history, chart_money, chart_scale, company_page, standings_page
 
 DEFAULT_SIZE = (960, 680)
 #: The smallest window (pixels) where everything fits with 3 or 4 players at table text of at least 14 points
@@ -232,8 +232,12 @@ def _text(surface: pygame.Surface, text: str, pos: tuple[int, int], colour: tupl
     return image.get_width()
 
 
-def _width(text: str, bold: bool = False, points: int = TEXT_POINTS) -> int:
+def text_pixels(text: str, bold: bool = False, points: int = TEXT_POINTS) -> int:
+    """The width in pixels of ``text`` drawn in the panels' face (``points``, ``bold``)."""
     return text_size(printable(text), points, bold)[0]
+
+
+_width = text_pixels
 
 
 _NUMBER = re.compile(r"(-?)(\$?)(\d+)")
@@ -664,7 +668,7 @@ def draw_chart(surface: pygame.Surface, game: Game, area: pygame.Rect) -> None:
     line = line_height()
     for share, value in chart_scale(history).labels():
         y = plot.bottom - 1 - round(share * (plot.bottom - 1 - plot.y))
-        _text(surface, fit_number(value, 12, "$"), (plot.x - 8, y - line // 2), TEXT, clip, right=True)
+        _text(surface, chart_money(value), (plot.x - 8, y - line // 2), TEXT, clip, right=True)
     _text(surface, "turn 0", (plot.x, plot.bottom + 6), TEXT, clip)
     _text(surface, f"turn {len(history) - 1}", (plot.right, plot.bottom + 6), TEXT, clip, right=True)
     order = game.standings()
@@ -684,7 +688,7 @@ def draw_chart(surface: pygame.Surface, game: Game, area: pygame.Rect) -> None:
         surface.fill(PLAYER_COLOURS[player % len(PLAYER_COLOURS)], swatch)
         # The name gives way to the net worth (abbreviated only when not even four letters would fit).
         left, right = swatch.right + 6, x + column - 8
-        worth = money(game.net_worth(player))
+        worth = chart_money(game.net_worth(player))
         while len(worth) > 5 and right - left - _width(f"  {worth}") < _width(f"{rank + 1}. MMMM"):
             worth = fit_number(game.net_worth(player), len(worth) - 1, "$")
         name_end = max(left, right - _width(f"  {worth}"))

@@ -271,7 +271,7 @@ class XGame:
         acting = actor is not None and actor + 1 in state.players
         banner = f"Your turn, {session.names[actor]}" if acting and actor is not None \
             else f"{session.names[session.about]}'s turn"
-        lines = self.general_lines() if acting else text_lines(session.watch_lines())
+        lines = self.general_lines(state.window.size) if acting else text_lines(session.watch_lines())
         popup = session.popup and (session.popup[0], text_lines(session.popup[1]))
         if not acting:
             popup = popup and (popup[0], _without_continue(popup[1]))
@@ -280,9 +280,13 @@ class XGame:
         return view.Screen(lines=lines, marks=session.marks(), cursor=session.panel_row(), popup=popup,
                            banner=banner, title_player=session.about, holder=session.holder(state.players))
 
-    def general_lines(self) -> list[view.Line]:
-        """The general window's text now."""
-        return text_lines(self.session.prompt_lines())
+    def general_lines(self, size: tuple[int, int] | None = None) -> list[view.Line]:
+        """The general window's text now, its amount line fitted to the general window of a window of
+        ``size`` pixels (None: not fitted)."""
+        if size is None:
+            return text_lines(self.session.prompt_lines())
+        room = view.layout(size).general.w - 2 * view.PAD
+        return text_lines(self.session.prompt_lines(room, lambda text: view.text_pixels(text, bold=True)))
 
     def render(self) -> None:
         """Render what each window shows (once per distinct screen and size) and present what changed."""

@@ -110,11 +110,19 @@ def test_the_1995_amount_field_refuses_what_spec_8_does_not_take_and_says_so():
     session.press("ENTER")
     assert session.mode == AMOUNT and session.refusal() is None
     expected = {
-        "x": '"x" cannot be typed here: digits, a leading - to sell, or m or n first.',
-        ".": '"." cannot be typed here: digits, a leading - to sell, or m or n first.',
-        "UP": "UP cannot be typed here: digits, a leading - to sell, or m or n first.",
+        "x": '"x" cannot be typed: digits, a leading - to sell, or m or n first.',
+        ".": '"." cannot be typed: digits, a leading - to sell, or m or n first.',
+        "UP": "Up cannot be typed: digits, a leading - to sell, or m or n first.",
+        "KEY_F(1)": "F1 cannot be typed: digits, a leading - to sell, or m or n first.",
+        "TAB": "Tab cannot be typed: digits, a leading - to sell, or m or n first.",
+        "Tab": "Tab cannot be typed: digits, a leading - to sell, or m or n first.",
+        "LEFT": "Left cannot be typed: digits, a leading - to sell, or m or n first.",
+        "KP_Left": "Keypad Left cannot be typed: digits, a leading - to sell, or m or n first.",
+        "^A": "Ctrl-A cannot be typed: digits, a leading - to sell, or m or n first.",
+        "XF86AudioRaiseVolume": "That key cannot be typed: digits, a leading - to sell, or m or n first.",
     }
     for key, why in expected.items():
+        assert len(why) <= 74  # one line of the general window of an 80-column terminal
         session.press(key)
         assert session.refusal() == why and session.trade_note() == "Amount (-2 to 3): _"
         assert ("amount", "hint") not in session.prompt_lines() and (why, "bold") in session.prompt_lines()
