@@ -59,7 +59,8 @@ from starlanes.session import (
     chart_money,
     chart_scale,
     company_page,
-    final_page,
+    fit_name,
+    holdings_title,
     standings_page,
 )
 
@@ -364,7 +365,8 @@ class Console:
         _, cols = self.term.size()
         left = MAP_LEFT + MAP_W
         width = cols - left - 1
-        self.box(MAP_TOP, left, MAP_H, width, " Companies ")
+        name = printable(game.players[self.holder()].name)
+        self.box(MAP_TOP, left, MAP_H, width, f" {fit_name(name, holdings_title, width - 6)} ")
         active = game.active_companies()
         if not active:
             self.put(MAP_TOP + 2, left + 2, "no active companies")
@@ -414,6 +416,7 @@ class Console:
 
     def draw_popup(self, title: str, body: list[tuple[str, int]]) -> None:
         lines, cols = self.term.size()
+        body = [(part, attr) for text, attr in body for part in wrap(text, cols - 8)]
         width = min(cols - 2, max([text_width(t) for t, _ in body] + [text_width(title)]) + 6)
         height = min(lines - 2, len(body) + 2)
         top = max(1, (lines - height) // 2)
@@ -510,14 +513,13 @@ class Console:
         """Set what :meth:`draw` shows from the session: the general lines, the marks, the pop-up, whose name
         titles the general window, the chart."""
         session = self.flow
-        game = self.playing
         self.overlay = self.draw_chart if self.stage == "chart" else None
         self.small_hint = self.leave_hint()
         self.title_player = session.about
         self.marks = session.marks()
         self.popup = None
         if self.stage == "final":
-            self.popup = (FINAL_TITLE, self.page_lines(final_page(game)))
+            self.popup = (FINAL_TITLE, self.page_lines(session.final_page()))
         elif session.popup is not None:
             self.popup = (session.popup[0], self.page_lines(session.popup[1]))
         if session.mode in TRADE_MODES or (session.mode in (POPUP, QUIT) and session.back in TRADE_MODES):

@@ -180,6 +180,28 @@ def amount_prompt(low: int, high: int, typed: str, room: int | None = None,
     return line(chars, typed if keep == len(typed) else "…" + typed[len(typed) - keep + 1:])
 
 
+#: A name in a panel title is shortened (with "…") to no fewer characters than this.
+TITLE_NAME_CHARS = 8
+
+
+def fit_name(name: str, title: Callable[[str], str], width: int | None,
+             measure: Callable[[str], int] = text_width) -> str:
+    """``title(name)``, or with ``name`` cut short and ended with "…" until the title is at most ``width``
+    wide as ``measure`` counts (terminal columns, pixels), keeping at least :data:`TITLE_NAME_CHARS`
+    characters of the name."""
+    text = title(name)
+    keep = len(name)
+    while width is not None and keep > TITLE_NAME_CHARS and measure(text) > width:
+        keep -= 1
+        text = title(name[:keep] + "…")
+    return text
+
+
+def holdings_title(name: str) -> str:
+    """The company window's title naming whose holdings it shows: ``Companies (holdings: Ann)``."""
+    return f"Companies (holdings: {name})"
+
+
 # ---------------------------------------------------------------------------------------------------- tables
 
 
@@ -206,11 +228,12 @@ def company_page(game: Game, holder: int | None = None) -> list[Line]:
     return rows
 
 
-def final_page(game: Game) -> list[Line]:
-    """The final standings (spec §9): the standings, why the game ended (when it did), a ``"final"`` hint."""
+def final_page(game: Game, left: Sequence[Line] = ()) -> list[Line]:
+    """The final standings (spec §9): the standings, why the game ended (when it did; else ``left``, the
+    lines of :meth:`Session.left_lines`), a ``"final"`` hint."""
     reason = messages.end_reason(game)
-    return [*standings_page(game), ("", ""), *([(reason, "bold"), ("", "")] if reason else []),
-            ("final", "hint")]
+    why = [(reason, "bold")] if reason else list(left)
+    return [*standings_page(game), ("", ""), *([*why, ("", "")] if why else []), ("final", "hint")]
 
 
 #: The most characters a net worth takes on the chart (axis marks and legend): all digits up to
@@ -274,15 +297,16 @@ class Session:
     ``status``: a JSON file rewritten after every change (None: none); ``on_change``: called after every
     change (the front end draws again); ``status_extra``: more ``--status`` fields from the front end;
     ``echo_errors``: a failed save or status file is also reported on stderr (false where stderr is the curses
-    screen). Saving follows :class:`common.save.Sink`: a failure is shown once as the notice, retried at the
-    next prompt, and the last good file stays.
+    screen); ``resume_args``: what follows ``starlanes --resume FILE`` in the words on how to go on with a
+    game left unfinished (``" PLAYERSTRING..."`` in X windows). Saving follows :class:`common.save.Sink`: a
+    failure is shown once as the notice, retried at the next prompt, and the last good file stays.
     """
 
     def __init__(self, game: Game, controllers: Sequence[str], inbox: Inbox, *, level: str = "hard",
                  delay: float = 1.0, save_path: str | None = None, status: str | None = None,
                  on_change: Callable[[], None] = lambda: None,
                  status_extra: Callable[[], dict[str, Any]] = dict,
-                 echo_errors: bool = True) -> None:
+                 echo_errors: bool = True, resume_args: str = "") -> None:
         self.game = game
         self.controllers = list(controllers)
         self.inbox = inbox
@@ -305,6 +329,8 @@ class Session:
         self.notice: str | None = None
         self._save_complaint: str | None = None
         self.quit = False
+        self.quitter: int | None = None
+        self.resume_args = resume_args
         self.timer_pending = False
         self._turn = (-1, -1)
 
@@ -418,6 +444,7 @@ class Session:
             self.popup = None
             if key in ("y", "Y"):
                 self.quit = True
+                self.quitter = self.about
                 self.advance()
             else:
                 self.mode = self.back
@@ -677,6 +704,24 @@ class Session:
         computer = "" if self.is_human(self.about) else " (computer)"
         shown = [*self.pages[0], ("", "")] if self.mode == ANNOUNCE else []
         return [*shown, (f"It is {self.names[self.about]}'s turn{computer}.", "bold")]
+
+    def left_lines(self) -> list[Line]:
+        """Why a game the players quit ended and how to go on with it: ``The game was left unfinished: Ann
+        quit.``, then where it is saved and the command that resumes it (``starlanes --resume game.json``),
+        or that it was not saved; none while the game goes on or when it ended by the rules."""
+        if not self.quit or self.game.is_terminal():
+            return []
+        who = f": {self.names[self.quitter]} quit" if self.quitter is not None else ""
+        lines: list[Line] = [(f"The game was left unfinished{who}.", "bold")]
+        if self.save_path is None or self.saves.failure is not None:
+            return [*lines, ("It was not saved (--save FILE saves a game to go on with later).", "")]
+        return [*lines, ("It is saved: go on with it by", ""),
+                (f"starlanes --resume {self.save_path}{self.resume_args}", "")]
+
+    def final_page(self) -> list[Line]:
+        """The final standings (:func:`final_page`) with why the game ended, the rules' reason or
+        :meth:`left_lines`."""
+        return final_page(self.game, self.left_lines())
 
     # ---- saving and status ---------------------------------------------------------------------------------
     def autosave(self) -> None:

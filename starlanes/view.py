@@ -44,7 +44,15 @@ from starlanes.rules import (
     Game,
     cell_xy,
 )
-from starlanes.session import chart_history, chart_money, chart_scale, company_page, standings_page
+from starlanes.session import (
+    chart_history,
+    chart_money,
+    chart_scale,
+    company_page,
+    holdings_title,
+    standings_page,
+)
+from starlanes.session import fit_name as session_fit_name
 
 DEFAULT_SIZE = (960, 680)
 #: The smallest window (pixels) where everything fits with 3 or 4 players at table text of at least 14 points
@@ -525,25 +533,15 @@ def _draw_companies(surface: pygame.Surface, game: Game, lay: Layout, cursor: in
         cells(texts, band.centery - font.get_height() // 2, band, ink, False)
 
 
-#: A name in a panel title is shortened (with "…") to no fewer characters than this.
-TITLE_NAME_CHARS = 8
-
-
 def fit_name(name: str, title: Callable[[str], str], width: int | None) -> str:
-    """``title(name)``, or with ``name`` cut short and ended with "…" until the bold title is at most
-    ``width`` pixels wide, keeping at least :data:`TITLE_NAME_CHARS` characters of the name."""
-    text = title(name)
-    keep = len(name)
-    while width is not None and keep > TITLE_NAME_CHARS and _width(text, True) > width:
-        keep -= 1
-        text = title(name[:keep] + "…")
-    return text
+    """:func:`starlanes.session.fit_name` in pixels of the panels' bold face."""
+    return session_fit_name(name, title, width, lambda text: _width(text, True))
 
 
 def companies_title(name: str, width: int | None = None) -> str:
     """The company window's title naming whose holdings it shows, ``Companies (holdings: Ann)``, within
     ``width`` pixels as far as :func:`fit_name` can."""
-    return fit_name(name, lambda shown: f"Companies (holdings: {shown})", width)
+    return fit_name(name, holdings_title, width)
 
 
 def general_title(game: Game, player_index: int | None = None, width: int | None = None) -> str:

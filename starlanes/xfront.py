@@ -110,10 +110,11 @@ def text_lines(lines: Sequence[Line]) -> list[view.Line]:
     return out
 
 
-def final_lines(game: Game) -> list[view.Line]:
+def final_lines(game: Game, left: Sequence[Line] = ()) -> list[view.Line]:
     """The body of the final standings window (spec §9), titled :data:`FINAL_TITLE`: the standings, why the
-    game ended (when it did) and what comes next."""
-    return text_lines(final_page(game))
+    game ended (when it did; else ``left``, :meth:`~starlanes.session.Session.left_lines`) and what comes
+    next."""
+    return text_lines(final_page(game, left))
 
 
 def _without_continue(lines: list[view.Line]) -> list[view.Line]:
@@ -156,7 +157,8 @@ class XGame:
                       for source, (window, seat) in windows.items()}
         self.dirty = False
         self.session = Session(game, controllers, inbox, level=level, delay=delay, save_path=save_path,
-                               status=status, on_change=self._changed, status_extra=self._status_extra)
+                               status=status, on_change=self._changed, status_extra=self._status_extra,
+                               resume_args=" PLAYERSTRING...")
 
     # ---- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -178,7 +180,9 @@ class XGame:
 
     @property
     def over(self) -> bool:
-        return self.session.over
+        """The game ended by the rules; false for a game the players quit or left with every window closed
+        (the shell is then told how to go on with it)."""
+        return self.game.is_terminal()
 
     @property
     def save_path(self) -> str | None:
@@ -266,7 +270,8 @@ class XGame:
         if session.mode == OVER:
             if state.stage == "chart":
                 return view.Screen(banner="Game over", chart=True)
-            return view.Screen(banner="Game over", popup=(FINAL_TITLE, final_lines(game)))
+            return view.Screen(banner="Game over",
+                               popup=(FINAL_TITLE, final_lines(game, session.left_lines())))
         actor = session.actor()
         acting = actor is not None and actor + 1 in state.players
         banner = f"Your turn, {session.names[actor]}" if acting and actor is not None \

@@ -342,6 +342,11 @@ def test_quit_yes_shows_final_standings_and_exits_zero(terms, tmp_path, quit_key
     term.send("y")
     term.wait_for(r"GAME OVER - Final Standings")
     assert [int(v) for v in re.search(money_row("Ann"), term.text()).groups()] == [20000, 6000, 26000]
+    # why the game ended and how to go on with it (a long path wraps, within itself too, at the edge)
+    shown = "".join("".join(line.strip("│ ") for line in term.screen.display).split())
+    expected = (f"The game was left unfinished: Ann quit. It is saved: go on with it by starlanes --resume {path} "
+                "Press any key to continue.")
+    assert "".join(expected.split()) in shown, term.text()
     term.send("x")
     term.wait_for(r"Net worth per turn")
     term.send("x")
@@ -700,7 +705,8 @@ def test_computer_trades_are_announced_under_the_trader(terms, tmp_path):
 
 def test_the_company_panel_shows_the_holdings_of_the_player_announced(terms, tmp_path):
     """During a computer's announcements the company panel showed the next player's holdings (the turn had
-    passed): it shows those of the player the screen is about, then Bob's at his prompt."""
+    passed): it shows those of the player the screen is about, then Bob's at his prompt, and its title names
+    whose they are."""
     grid = ["."] * CELLS
     grid[cell_index(0, 0)] = "A"
     grid[cell_index(2, 0)] = "B"
@@ -713,10 +719,12 @@ def test_the_company_panel_shows_the_holdings_of_the_player_announced(terms, tmp
     term.wait_for(r"Ann sells 4 shares of Beetlejuice, Ltd\.")
     assert re.search(r"Altair Starways\s+\$300\s+14\b", term.screen.display[3]), term.text()
     assert re.search(r"Beetlejuice, Ltd\.\s+\$700\s+0\b", term.screen.display[5]), term.text()
+    assert "┌─ Companies (holdings: Ann) ─" in term.screen.display[1]
     term.send("x")
     term.wait_for(r"Bob, enter your move")
     assert re.search(r"Altair Starways\s+\$300\s+7\b", term.screen.display[3]), term.text()
     assert re.search(r"Beetlejuice, Ltd\.\s+\$700\s+3\b", term.screen.display[5]), term.text()
+    assert "┌─ Companies (holdings: Bob) ─" in term.screen.display[1]
 
 
 def test_against_three_computers_only_the_humans_own_keys_are_needed(terms, tmp_path):

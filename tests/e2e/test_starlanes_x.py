@@ -498,5 +498,6 @@ def test_the_really_quit_box_is_drawn_whole(tmp_path):
             status = run.wait(lambda s: s["mode"] == "over", "the end")
             leave_the_end(display, run, status)
         finally:
-            code, _out, err = run.finish()
+            code, out, err = run.finish()
     assert code == 0, err
+    assert "The game was left unfinished (no window is left) and was not saved (see --save)." in out

@@ -189,3 +189,17 @@ def test_a_window_not_in_turn_is_told_whose_turn_it_is():
     session.skip()
     assert session.mode == ANNOUNCE
     assert session.watch_lines()[-1] == ("It is Bob's turn (computer).", "bold")
+
+
+def test_a_quit_game_says_it_was_left_unfinished_and_how_to_go_on(tmp_path):
+    save = tmp_path / "game.json"
+    session = Session(trading_1995(), [HUMAN, HUMAN], Inbox(), delay=0.0, save_path=str(save),
+                      resume_args=" PLAYERSTRING...")
+    session.advance()
+    assert session.left_lines() == []
+    for key in ("q", "y"):
+        session.press(key)
+    assert session.over and session.final_page()[-5:] == [
+        ("The game was left unfinished: Ann quit.", "bold"), ("It is saved: go on with it by", ""),
+        (f"starlanes --resume {save} PLAYERSTRING...", ""), ("", ""), ("final", "hint")]
+    assert save.exists()

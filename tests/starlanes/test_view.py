@@ -457,7 +457,11 @@ def test_popups_and_quit():
     keys(xgame, "seat0", "n")
     assert xgame.session.mode == MOVING and not xgame.over
     keys(xgame, "seat0", "Q", "y")
-    assert xgame.over and xgame.session.mode == OVER
+    assert xgame.session.over and xgame.session.mode == OVER and not xgame.over  # quit: left unfinished
+    title, lines = xgame.screen(xgame.views["seat0"]).popup
+    assert lines[-4:] == [("The game was left unfinished: Ann quit.", "bold"),
+                          ("It was not saved (--save FILE saves a game to go on with later).", ""), ("", ""),
+                          ("Press a key or click for the chart of net worth per turn.", "dim")]
     assert [s.stage for s in xgame.views.values()] == ["final", "final"]
     keys(xgame, "seat1", "space")
     assert xgame.views["seat1"].stage == "chart"
