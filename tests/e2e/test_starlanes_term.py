@@ -344,8 +344,8 @@ def test_quit_yes_shows_final_standings_and_exits_zero(terms, tmp_path, quit_key
     assert [int(v) for v in re.search(money_row("Ann"), term.text()).groups()] == [20000, 6000, 26000]
     # why the game ended and how to go on with it (a long path wraps, within itself too, at the edge)
     shown = "".join("".join(line.strip("│ ") for line in term.screen.display).split())
-    expected = (f"The game was left unfinished: Ann quit. It is saved: go on with it by starlanes --resume {path} "
-                "Press any key to continue.")
+    expected = ("The game was left unfinished: Ann quit. It is saved: go on with it by "
+                f"starlanes --resume {path} Press any key to continue.")
     assert "".join(expected.split()) in shown, term.text()
     term.send("x")
     term.wait_for(r"Net worth per turn")
