@@ -320,7 +320,7 @@ def test_the_company_popup_is_as_wide_as_its_columns():
     game = make_game()
     xgame = front(game)
     keys(xgame, "seat0", "c")
-    title, lines = xgame.screen(xgame.views["seat0"]).popup
+    _title, lines = xgame.screen(xgame.views["seat0"]).popup
     rect = view.popup_rect(view.DEFAULT_SIZE, title, lines)
     table = view.fit_table([text for text, _ in lines if isinstance(text, tuple)], 10**6)
     assert rect.w - 4 * view.PAD >= table.width
@@ -458,7 +458,7 @@ def test_popups_and_quit():
     assert xgame.session.mode == MOVING and not xgame.over
     keys(xgame, "seat0", "Q", "y")
     assert xgame.session.over and xgame.session.mode == OVER and not xgame.over  # quit: left unfinished
-    title, lines = xgame.screen(xgame.views["seat0"]).popup
+    _title, lines = xgame.screen(xgame.views["seat0"]).popup
     assert lines[-4:] == [("The game was left unfinished: Ann quit.", "bold"),
                           ("It was not saved (--save FILE saves a game to go on with later).", ""), ("", ""),
                           ("Press a key or click for the chart of net worth per turn.", "dim")]
