@@ -320,7 +320,7 @@ def test_the_company_popup_is_as_wide_as_its_columns():
     game = make_game()
     xgame = front(game)
     keys(xgame, "seat0", "c")
-    _title, lines = xgame.screen(xgame.views["seat0"]).popup
+    title, lines = xgame.screen(xgame.views["seat0"]).popup
     rect = view.popup_rect(view.DEFAULT_SIZE, title, lines)
     table = view.fit_table([text for text, _ in lines if isinstance(text, tuple)], 10**6)
     assert rect.w - 4 * view.PAD >= table.width
