@@ -56,9 +56,11 @@ from starlanes.session import (
     Line,
     Session,
     chart_history,
+    chart_money,
     chart_scale,
     company_page,
-    final_page,
+    fit_name,
+    holdings_title,
     standings_page,
 )
 
@@ -68,6 +70,8 @@ GENERAL_TOP = 13
 GENERAL_H = 11
 TALL_SCREEN = GENERAL_TOP + GENERAL_H + 10
 WIDE_COMPANIES = 60
+#: Blanks at least between two entries of the chart's legend.
+LEGEND_GAP = 3
 TERMINAL_SOURCE = "terminal"
 FINAL_TITLE = " GAME OVER - Final Standings "
 _HINTS = {
@@ -361,7 +365,8 @@ class Console:
         _, cols = self.term.size()
         left = MAP_LEFT + MAP_W
         width = cols - left - 1
-        self.box(MAP_TOP, left, MAP_H, width, " Companies ")
+        name = printable(game.players[self.holder()].name)
+        self.box(MAP_TOP, left, MAP_H, width, f" {fit_name(name, holdings_title, width - 6)} ")
         active = game.active_companies()
         if not active:
             self.put(MAP_TOP + 2, left + 2, "no active companies")
@@ -411,6 +416,7 @@ class Console:
 
     def draw_popup(self, title: str, body: list[tuple[str, int]]) -> None:
         lines, cols = self.term.size()
+        body = [(part, attr) for text, attr in body for part in wrap(text, cols - 8)]
         width = min(cols - 2, max([text_width(t) for t, _ in body] + [text_width(title)]) + 6)
         height = min(lines - 2, len(body) + 2)
         top = max(1, (lines - height) // 2)
@@ -507,18 +513,17 @@ class Console:
         """Set what :meth:`draw` shows from the session: the general lines, the marks, the pop-up, whose name
         titles the general window, the chart."""
         session = self.flow
-        game = self.playing
         self.overlay = self.draw_chart if self.stage == "chart" else None
         self.small_hint = self.leave_hint()
         self.title_player = session.about
         self.marks = session.marks()
         self.popup = None
         if self.stage == "final":
-            self.popup = (FINAL_TITLE, self.page_lines(final_page(game)))
+            self.popup = (FINAL_TITLE, self.page_lines(session.final_page()))
         elif session.popup is not None:
             self.popup = (session.popup[0], self.page_lines(session.popup[1]))
         if session.mode in TRADE_MODES or (session.mode in (POPUP, QUIT) and session.back in TRADE_MODES):
-            note = session.trade_note()
+            note = session.trade_note(self.term.size()[1] - 6)
             self.lines = self.trade_lines(session.cursor)
             if note:
                 self.lines += [("", 0), (note, curses.A_BOLD)]
@@ -600,7 +605,7 @@ class Console:
         title = "Net worth per turn" + (" (log scale)" if chart.log else "")
         self.put(1, 2, title, curses.A_BOLD)
         for y, value in chart.labels:
-            self.put(top + y, 0, fit_number(value, label, "$").rjust(label))
+            self.put(top + y, 0, chart_money(value).rjust(label))
         self.screen.attron(self._pair(_BORDER))
         self.screen.vline(top, left - 1, curses.ACS_VLINE, height)
         self.screen.hline(bottom + 1, left - 1, curses.ACS_HLINE, width + 1)
@@ -617,10 +622,11 @@ class Console:
             y = lines - legend + i // 2
             x = 2 + slot * (i % 2)
             name = printable(game.players[player].name)
-            room = max(4, (slot - 5) // 2, slot - 5 - text_width(name))
-            worth = fit_number(game.net_worth(player), room, "$")
+            worth = chart_money(game.net_worth(player))
+            # the number, two blanks before it and LEGEND_GAP blanks before the next entry
+            room = slot - 2 - 2 - len(worth) - LEGEND_GAP
             self.put(y, x, f"{player + 1} ", self.player_attr(player))
-            self.put(y, x + 2, f"{clip(name, slot - 5 - len(worth))}  {worth}")
+            self.put(y, x + 2, f"{clip(name, room)}  {worth}")
         self.put(1, cols - 28, "Press any key to leave.", curses.A_DIM)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from typing import Any
 
 from common.loop import Inbox
 from common.save import Sink
-from common.term import Cell, printable
+from common.term import Cell, fit_number, printable, text_width
 from starlanes import ai, messages
 from starlanes.rules import MOVE, TRADE, Action, Game, Move, Trade
 from starlanes.save import HUMAN, save_game
@@ -57,6 +58,39 @@ TRADE_MODES = (TRADING, AMOUNT, INVALID)
 #: ``"final"``).
 Line = messages.Line
 CONTINUE: Line = ("continue", "continue")
+
+
+#: Plain words for key names of the console (:func:`common.term.decode_key`) and of X keysyms that are not
+#: already words.
+KEY_WORDS = {
+    "TAB": "Tab", "LEFT": "Left", "RIGHT": "Right", "UP": "Up", "DOWN": "Down", "HOME": "Home", "END": "End",
+    "PAGEUP": "Page Up", "PAGEDOWN": "Page Down", "Prior": "Page Up", "Next": "Page Down", "KEY_IC": "Insert",
+    "KEY_BTAB": "Shift-Tab", "ISO_Left_Tab": "Shift-Tab", "ENTER": "Enter", "ESC": "Esc",
+    "BACKSPACE": "Backspace", "DELETE": "Delete", "KEY_SLEFT": "Shift-Left", "KEY_SRIGHT": "Shift-Right",
+    "KEY_SR": "Shift-Up", "KEY_SF": "Shift-Down",
+}
+#: A key name longer than this is called "That key" in a refusal (so that it fits one line of 80 columns).
+KEY_WORDS_CHARS = 12
+
+
+def key_words(key: str) -> str:
+    """A key name as a player calls it: a character in quotes (``"x"``), ``KEY_F(1)`` → ``F1``, ``TAB`` →
+    ``Tab``, ``^A`` → ``Ctrl-A``, ``KP_Left`` → ``Keypad Left``; a name longer than :data:`KEY_WORDS_CHARS`
+    is ``That key``."""
+    if len(key) == 1:
+        return f'"{key}"'
+    if key in KEY_WORDS:
+        return KEY_WORDS[key]
+    function = re.fullmatch(r"KEY_F\((\d+)\)", key)
+    if function is not None:
+        return f"F{function[1]}"
+    if re.fullmatch(r"\^.", key):
+        return f"Ctrl-{key[1]}"
+    if key.startswith("KP_"):
+        key = "Keypad " + key_words(key[3:]).strip('"')
+    elif key.startswith("KEY_"):
+        key = key[4:].capitalize()
+    return key if len(key) <= KEY_WORDS_CHARS else "That key"
 
 
 class AmountField:
@@ -101,8 +135,7 @@ class AmountField:
                 key == "-" and not self.text):
             self.text += key
         else:
-            shown = f'"{key}"' if len(key) == 1 else key
-            self.refused = f"{shown} cannot be typed here: digits, a leading - to sell, or m or n first."
+            self.refused = f"{key_words(key)} cannot be typed: digits, a leading - to sell, or m or n first."
         return False
 
     def value(self, low: int, high: int) -> int | None:
@@ -119,6 +152,54 @@ class AmountField:
         if digits and all(c in DIGITS for c in digits):
             return int(self.text)
         return None
+
+
+#: The characters a number of the amount prompt's range is abbreviated to when its digits do not fit
+#: (``-1.897e28``, as :func:`common.term.fit_number` abbreviates).
+RANGE_CHARS = 9
+
+
+def amount_prompt(low: int, high: int, typed: str, room: int | None = None,
+                  measure: Callable[[str], int] = text_width, width: int = 0) -> str:
+    """The amount line, ``Amount (-4 to 12): 3_``, at most ``room`` wide as ``measure`` counts (terminal
+    columns, pixels; None: any width), keeping room for ``width`` typed characters (the field's width, so
+    the line does not change as one types). When the range's digits leave too little room, its numbers are
+    abbreviated to :data:`RANGE_CHARS` characters (``Amount (-1.897e28 to 2.6598e28): 5_``); when even then
+    what was typed is too long, its start gives way to ``…`` so that its end and the cursor stay in view
+    (``…890123_``)."""
+    def line(chars: int | None, shown: str) -> str:
+        if chars is None:
+            return f"Amount ({low} to {high}): {shown}_"
+        return f"Amount ({fit_number(low, chars)} to {fit_number(high, chars)}): {shown}_"
+
+    reserve = typed if len(typed) >= width else "0" * width
+    chars = None if room is None or measure(line(None, reserve)) <= room else RANGE_CHARS
+    keep = len(typed)
+    while room is not None and keep > 0 and measure(line(chars, typed[len(typed) - keep:])) > room:
+        keep -= 1
+    return line(chars, typed if keep == len(typed) else "…" + typed[len(typed) - keep + 1:])
+
+
+#: A name in a panel title is shortened (with "…") to no fewer characters than this.
+TITLE_NAME_CHARS = 8
+
+
+def fit_name(name: str, title: Callable[[str], str], width: int | None,
+             measure: Callable[[str], int] = text_width) -> str:
+    """``title(name)``, or with ``name`` cut short and ended with "…" until the title is at most ``width``
+    wide as ``measure`` counts (terminal columns, pixels), keeping at least :data:`TITLE_NAME_CHARS`
+    characters of the name."""
+    text = title(name)
+    keep = len(name)
+    while width is not None and keep > TITLE_NAME_CHARS and measure(text) > width:
+        keep -= 1
+        text = title(name[:keep] + "…")
+    return text
+
+
+def holdings_title(name: str) -> str:
+    """The company window's title naming whose holdings it shows: ``Companies (holdings: Ann)``."""
+    return f"Companies (holdings: {name})"
 
 
 # ---------------------------------------------------------------------------------------------------- tables
@@ -147,11 +228,22 @@ def company_page(game: Game, holder: int | None = None) -> list[Line]:
     return rows
 
 
-def final_page(game: Game) -> list[Line]:
-    """The final standings (spec §9): the standings, why the game ended (when it did), a ``"final"`` hint."""
+def final_page(game: Game, left: Sequence[Line] = ()) -> list[Line]:
+    """The final standings (spec §9): the standings, why the game ended (when it did; else ``left``, the
+    lines of :meth:`Session.left_lines`), a ``"final"`` hint."""
     reason = messages.end_reason(game)
-    return [*standings_page(game), ("", ""), *([(reason, "bold"), ("", "")] if reason else []),
-            ("final", "hint")]
+    why = [(reason, "bold")] if reason else list(left)
+    return [*standings_page(game), ("", ""), *([*why, ("", "")] if why else []), ("final", "hint")]
+
+
+#: The most characters a net worth takes on the chart (axis marks and legend): all digits up to
+#: ``$99999999999``, else abbreviated (``$8.788782e31``) to stay readable.
+CHART_CHARS = 12
+
+
+def chart_money(value: int) -> str:
+    """A net worth as the chart shows it: within :data:`CHART_CHARS` characters (:func:`fit_number`)."""
+    return fit_number(value, CHART_CHARS, "$")
 
 
 def chart_history(game: Game) -> list[list[int]]:
@@ -205,15 +297,16 @@ class Session:
     ``status``: a JSON file rewritten after every change (None: none); ``on_change``: called after every
     change (the front end draws again); ``status_extra``: more ``--status`` fields from the front end;
     ``echo_errors``: a failed save or status file is also reported on stderr (false where stderr is the curses
-    screen). Saving follows :class:`common.save.Sink`: a failure is shown once as the notice, retried at the
-    next prompt, and the last good file stays.
+    screen); ``resume_args``: what follows ``starlanes --resume FILE`` in the words on how to go on with a
+    game left unfinished (``" PLAYERSTRING..."`` in X windows). Saving follows :class:`common.save.Sink`: a
+    failure is shown once as the notice, retried at the next prompt, and the last good file stays.
     """
 
     def __init__(self, game: Game, controllers: Sequence[str], inbox: Inbox, *, level: str = "hard",
                  delay: float = 1.0, save_path: str | None = None, status: str | None = None,
                  on_change: Callable[[], None] = lambda: None,
                  status_extra: Callable[[], dict[str, Any]] = dict,
-                 echo_errors: bool = True) -> None:
+                 echo_errors: bool = True, resume_args: str = "") -> None:
         self.game = game
         self.controllers = list(controllers)
         self.inbox = inbox
@@ -236,6 +329,8 @@ class Session:
         self.notice: str | None = None
         self._save_complaint: str | None = None
         self.quit = False
+        self.quitter: int | None = None
+        self.resume_args = resume_args
         self.timer_pending = False
         self._turn = (-1, -1)
 
@@ -349,6 +444,7 @@ class Session:
             self.popup = None
             if key in ("y", "Y"):
                 self.quit = True
+                self.quitter = self.about
                 self.advance()
             else:
                 self.mode = self.back
@@ -505,15 +601,17 @@ class Session:
         else:
             self.advance()
 
-    def trade_note(self) -> str | None:
+    def trade_note(self, room: int | None = None, measure: Callable[[str], int] = text_width) -> str | None:
         """``Amount (-4 to 12): 3_`` while an amount is typed (and while the 1977 trading asks one, before a
-        key), ``Invalid amount!`` after one that is out of range or no whole number."""
+        key), within ``room`` as :func:`amount_prompt` fits it; ``Invalid amount!`` after one that is out of
+        range or no whole number."""
         if self.mode == INVALID:
             return "Invalid amount!"
         if self.mode != AMOUNT and (self.mode != TRADING or self.asked() is None):
             return None
         low, high = self.game.trade_limits(self.trade_company())
-        return f"Amount ({low} to {high}): {self.field.text if self.field else ''}_"
+        field = self.field or AmountField.for_limits(low, high)
+        return amount_prompt(low, high, field.text, room, measure, field.width)
 
     def refusal(self) -> str | None:
         """Why the amount field refused the last key (1995: a key it does not take), or None."""
@@ -567,9 +665,10 @@ class Session:
         return {cell: str(i + 1) for i, cell in enumerate(self.game.candidates)}
 
     # ---- words ---------------------------------------------------------------------------------------------
-    def prompt_lines(self) -> list[Line]:
+    def prompt_lines(self, room: int | None = None, measure: Callable[[str], int] = text_width) -> list[Line]:
         """The general window's lines for the mode (announcement, computer thinking, prompt); the front end
-        words :data:`CONTINUE` and the ``"hint"`` lines its own way."""
+        words :data:`CONTINUE` and the ``"hint"`` lines its own way. The amount line fits ``room`` as
+        ``measure`` counts (:meth:`trade_note`)."""
         game = self.game
         name = self.names[game.current]
         if self.mode == ANNOUNCE:
@@ -583,7 +682,7 @@ class Session:
             return []
         if game.phase == MOVE:
             return [(messages.move_prompt(name, len(game.candidates)), "bold"), ("", ""), ("move", "hint")]
-        note = self.trade_note()
+        note = self.trade_note(room, measure)
         hint = "trade" if self.asked() is None else "ask"
         if self.mode == AMOUNT:
             refused = self.refusal()
@@ -605,6 +704,24 @@ class Session:
         computer = "" if self.is_human(self.about) else " (computer)"
         shown = [*self.pages[0], ("", "")] if self.mode == ANNOUNCE else []
         return [*shown, (f"It is {self.names[self.about]}'s turn{computer}.", "bold")]
+
+    def left_lines(self) -> list[Line]:
+        """Why a game the players quit ended and how to go on with it: ``The game was left unfinished: Ann
+        quit.``, then where it is saved and the command that resumes it (``starlanes --resume game.json``),
+        or that it was not saved; none while the game goes on or when it ended by the rules."""
+        if not self.quit or self.game.is_terminal():
+            return []
+        who = f": {self.names[self.quitter]} quit" if self.quitter is not None else ""
+        lines: list[Line] = [(f"The game was left unfinished{who}.", "bold")]
+        if self.save_path is None or self.saves.failure is not None:
+            return [*lines, ("It was not saved (--save FILE saves a game to go on with later).", "")]
+        return [*lines, ("It is saved: go on with it by", ""),
+                (f"starlanes --resume {self.save_path}{self.resume_args}", "")]
+
+    def final_page(self) -> list[Line]:
+        """The final standings (:func:`final_page`) with why the game ended, the rules' reason or
+        :meth:`left_lines`."""
+        return final_page(self.game, self.left_lines())
 
     # ---- saving and status ---------------------------------------------------------------------------------
     def autosave(self) -> None:

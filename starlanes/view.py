@@ -44,7 +44,15 @@ from starlanes.rules import (
     Game,
     cell_xy,
 )
-from starlanes.session import chart_history, chart_scale, company_page, standings_page
+from starlanes.session import (
+    chart_history,
+    chart_money,
+    chart_scale,
+    company_page,
+    holdings_title,
+    standings_page,
+)
+from starlanes.session import fit_name as session_fit_name
 
 DEFAULT_SIZE = (960, 680)
 #: The smallest window (pixels) where everything fits with 3 or 4 players at table text of at least 14 points
@@ -68,6 +76,8 @@ HEAD = (255, 255, 255)
 INK = (0, 0, 0)
 HIGHLIGHT = (230, 230, 240)
 POPUP = (36, 36, 70)
+#: Pixels of background around a pop-up window.
+POPUP_RING = 3
 #: Cell fill colours (RGB) per map symbol; companies A–E in :data:`COMPANY_COLOURS`.
 SYMBOL_COLOURS: dict[str, tuple[int, int, int]] = {
     EMPTY: (22, 22, 40),
@@ -230,8 +240,12 @@ def _text(surface: pygame.Surface, text: str, pos: tuple[int, int], colour: tupl
     return image.get_width()
 
 
-def _width(text: str, bold: bool = False, points: int = TEXT_POINTS) -> int:
+def text_pixels(text: str, bold: bool = False, points: int = TEXT_POINTS) -> int:
+    """The width in pixels of ``text`` drawn in the panels' face (``points``, ``bold``)."""
     return text_size(printable(text), points, bold)[0]
+
+
+_width = text_pixels
 
 
 _NUMBER = re.compile(r"(-?)(\$?)(\d+)")
@@ -519,25 +533,15 @@ def _draw_companies(surface: pygame.Surface, game: Game, lay: Layout, cursor: in
         cells(texts, band.centery - font.get_height() // 2, band, ink, False)
 
 
-#: A name in a panel title is shortened (with "…") to no fewer characters than this.
-TITLE_NAME_CHARS = 8
-
-
 def fit_name(name: str, title: Callable[[str], str], width: int | None) -> str:
-    """``title(name)``, or with ``name`` cut short and ended with "…" until the bold title is at most
-    ``width`` pixels wide, keeping at least :data:`TITLE_NAME_CHARS` characters of the name."""
-    text = title(name)
-    keep = len(name)
-    while width is not None and keep > TITLE_NAME_CHARS and _width(text, True) > width:
-        keep -= 1
-        text = title(name[:keep] + "…")
-    return text
+    """:func:`starlanes.session.fit_name` in pixels of the panels' bold face."""
+    return session_fit_name(name, title, width, lambda text: _width(text, True))
 
 
 def companies_title(name: str, width: int | None = None) -> str:
     """The company window's title naming whose holdings it shows, ``Companies (holdings: Ann)``, within
     ``width`` pixels as far as :func:`fit_name` can."""
-    return fit_name(name, lambda shown: f"Companies (holdings: {shown})", width)
+    return fit_name(name, holdings_title, width)
 
 
 def general_title(game: Game, player_index: int | None = None, width: int | None = None) -> str:
@@ -573,16 +577,16 @@ def standings_lines(game: Game) -> list[Line]:
 
 def popup_rect(size: tuple[int, int], title: str, lines: Sequence[Line]) -> pygame.Rect:
     """Where a pop-up window with ``title`` and ``lines`` sits in a window of ``size``: centred, as wide as
-    its widest line or table (a table's columns each as wide as their widest entry, plus margins) and as
-    high as its lines, within the window."""
-    line = line_height()
+    its widest line or table (a table's columns each as wide as their widest entry, a bold line measured
+    bold, plus margins) and as high as its lines take at that width (:func:`lines_height`, so a line the
+    window's width makes wrap gets its room), within the window."""
     widths = [_width(title, True) + 2 * PAD]
     for run in _runs(lines):
-        text = run[0][0]
+        text, style = run[0]
         widths.append(fit_table([row for row, _ in run], 10**6).width if isinstance(text, tuple)
-                      else _width(text))
+                      else _width(text, style == "bold"))
     width = min(size[0] - 2 * MARGIN, max(widths) + 4 * PAD)
-    height = min(size[1] - 2 * MARGIN, PANEL_HEAD + len(lines) * line + 2 * PAD)
+    height = min(size[1] - 2 * MARGIN, PANEL_HEAD + lines_height(lines, width - 4 * PAD) + 3 * PAD)
     rect = pygame.Rect(0, 0, max(1, width), max(1, height))
     rect.center = (size[0] // 2, size[1] // 2)
     return rect
@@ -590,6 +594,8 @@ def popup_rect(size: tuple[int, int], title: str, lines: Sequence[Line]) -> pyga
 
 def _draw_popup(surface: pygame.Surface, title: str, lines: Sequence[Line]) -> None:
     rect = popup_rect(surface.get_size(), title, lines)
+    # A ring of the background sets the pop-up off from the panel borders it lies on.
+    surface.fill(BACKGROUND, rect.inflate(2 * POPUP_RING, 2 * POPUP_RING))
     _panel(surface, rect, title, POPUP)
     _lines(surface, lines, pygame.Rect(rect.x + 2 * PAD, rect.y + PANEL_HEAD + PAD, rect.w - 4 * PAD,
                                        rect.h - PANEL_HEAD - 2 * PAD))
@@ -660,7 +666,7 @@ def draw_chart(surface: pygame.Surface, game: Game, area: pygame.Rect) -> None:
     line = line_height()
     for share, value in chart_scale(history).labels():
         y = plot.bottom - 1 - round(share * (plot.bottom - 1 - plot.y))
-        _text(surface, fit_number(value, 12, "$"), (plot.x - 8, y - line // 2), TEXT, clip, right=True)
+        _text(surface, chart_money(value), (plot.x - 8, y - line // 2), TEXT, clip, right=True)
     _text(surface, "turn 0", (plot.x, plot.bottom + 6), TEXT, clip)
     _text(surface, f"turn {len(history) - 1}", (plot.right, plot.bottom + 6), TEXT, clip, right=True)
     order = game.standings()
@@ -680,7 +686,7 @@ def draw_chart(surface: pygame.Surface, game: Game, area: pygame.Rect) -> None:
         surface.fill(PLAYER_COLOURS[player % len(PLAYER_COLOURS)], swatch)
         # The name gives way to the net worth (abbreviated only when not even four letters would fit).
         left, right = swatch.right + 6, x + column - 8
-        worth = money(game.net_worth(player))
+        worth = chart_money(game.net_worth(player))
         while len(worth) > 5 and right - left - _width(f"  {worth}") < _width(f"{rank + 1}. MMMM"):
             worth = fit_number(game.net_worth(player), len(worth) - 1, "$")
         name_end = max(left, right - _width(f"  {worth}"))

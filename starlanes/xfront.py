@@ -110,10 +110,11 @@ def text_lines(lines: Sequence[Line]) -> list[view.Line]:
     return out
 
 
-def final_lines(game: Game) -> list[view.Line]:
+def final_lines(game: Game, left: Sequence[Line] = ()) -> list[view.Line]:
     """The body of the final standings window (spec §9), titled :data:`FINAL_TITLE`: the standings, why the
-    game ended (when it did) and what comes next."""
-    return text_lines(final_page(game))
+    game ended (when it did; else ``left``, :meth:`~starlanes.session.Session.left_lines`) and what comes
+    next."""
+    return text_lines(final_page(game, left))
 
 
 def _without_continue(lines: list[view.Line]) -> list[view.Line]:
@@ -156,7 +157,8 @@ class XGame:
                       for source, (window, seat) in windows.items()}
         self.dirty = False
         self.session = Session(game, controllers, inbox, level=level, delay=delay, save_path=save_path,
-                               status=status, on_change=self._changed, status_extra=self._status_extra)
+                               status=status, on_change=self._changed, status_extra=self._status_extra,
+                               resume_args=" PLAYERSTRING...")
 
     # ---- the loop ------------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -178,7 +180,9 @@ class XGame:
 
     @property
     def over(self) -> bool:
-        return self.session.over
+        """The game ended by the rules; false for a game the players quit or left with every window closed
+        (the shell is then told how to go on with it)."""
+        return self.game.is_terminal()
 
     @property
     def save_path(self) -> str | None:
@@ -266,12 +270,13 @@ class XGame:
         if session.mode == OVER:
             if state.stage == "chart":
                 return view.Screen(banner="Game over", chart=True)
-            return view.Screen(banner="Game over", popup=(FINAL_TITLE, final_lines(game)))
+            return view.Screen(banner="Game over",
+                               popup=(FINAL_TITLE, final_lines(game, session.left_lines())))
         actor = session.actor()
         acting = actor is not None and actor + 1 in state.players
         banner = f"Your turn, {session.names[actor]}" if acting and actor is not None \
             else f"{session.names[session.about]}'s turn"
-        lines = self.general_lines() if acting else text_lines(session.watch_lines())
+        lines = self.general_lines(state.window.size) if acting else text_lines(session.watch_lines())
         popup = session.popup and (session.popup[0], text_lines(session.popup[1]))
         if not acting:
             popup = popup and (popup[0], _without_continue(popup[1]))
@@ -280,9 +285,13 @@ class XGame:
         return view.Screen(lines=lines, marks=session.marks(), cursor=session.panel_row(), popup=popup,
                            banner=banner, title_player=session.about, holder=session.holder(state.players))
 
-    def general_lines(self) -> list[view.Line]:
-        """The general window's text now."""
-        return text_lines(self.session.prompt_lines())
+    def general_lines(self, size: tuple[int, int] | None = None) -> list[view.Line]:
+        """The general window's text now, its amount line fitted to the general window of a window of
+        ``size`` pixels (None: not fitted)."""
+        if size is None:
+            return text_lines(self.session.prompt_lines())
+        room = view.layout(size).general.w - 2 * view.PAD
+        return text_lines(self.session.prompt_lines(room, lambda text: view.text_pixels(text, bold=True)))
 
     def render(self) -> None:
         """Render what each window shows (once per distinct screen and size) and present what changed."""

@@ -342,6 +342,11 @@ def test_quit_yes_shows_final_standings_and_exits_zero(terms, tmp_path, quit_key
     term.send("y")
     term.wait_for(r"GAME OVER - Final Standings")
     assert [int(v) for v in re.search(money_row("Ann"), term.text()).groups()] == [20000, 6000, 26000]
+    # why the game ended and how to go on with it (a long path wraps, within itself too, at the edge)
+    shown = "".join("".join(line.strip("│ ") for line in term.screen.display).split())
+    expected = ("The game was left unfinished: Ann quit. It is saved: go on with it by "
+                f"starlanes --resume {path} Press any key to continue.")
+    assert "".join(expected.split()) in shown, term.text()
     term.send("x")
     term.wait_for(r"Net worth per turn")
     term.send("x")
@@ -700,7 +705,8 @@ def test_computer_trades_are_announced_under_the_trader(terms, tmp_path):
 
 def test_the_company_panel_shows_the_holdings_of_the_player_announced(terms, tmp_path):
     """During a computer's announcements the company panel showed the next player's holdings (the turn had
-    passed): it shows those of the player the screen is about, then Bob's at his prompt."""
+    passed): it shows those of the player the screen is about, then Bob's at his prompt, and its title names
+    whose they are."""
     grid = ["."] * CELLS
     grid[cell_index(0, 0)] = "A"
     grid[cell_index(2, 0)] = "B"
@@ -713,10 +719,12 @@ def test_the_company_panel_shows_the_holdings_of_the_player_announced(terms, tmp
     term.wait_for(r"Ann sells 4 shares of Beetlejuice, Ltd\.")
     assert re.search(r"Altair Starways\s+\$300\s+14\b", term.screen.display[3]), term.text()
     assert re.search(r"Beetlejuice, Ltd\.\s+\$700\s+0\b", term.screen.display[5]), term.text()
+    assert "┌─ Companies (holdings: Ann) ─" in term.screen.display[1]
     term.send("x")
     term.wait_for(r"Bob, enter your move")
     assert re.search(r"Altair Starways\s+\$300\s+7\b", term.screen.display[3]), term.text()
     assert re.search(r"Beetlejuice, Ltd\.\s+\$700\s+3\b", term.screen.display[5]), term.text()
+    assert "┌─ Companies (holdings: Bob) ─" in term.screen.display[1]
 
 
 def test_against_three_computers_only_the_humans_own_keys_are_needed(terms, tmp_path):
@@ -827,7 +835,8 @@ def test_long_names_and_numbers_keep_their_room(terms, tmp_path):
     term.send("x")
     term.wait_for(r"Net worth per turn")
     legend = term.screen.display[-1]
-    assert legend.startswith("  1 " + name[:8] + "  $2.4287476263e25  2 Bob  $6000")
+    # the worth abbreviated as the axis is (12 characters), the name given the rest, the entries kept apart
+    assert legend.startswith("  1 " + name[:9] + "  $2.428747e25    2 Bob  $6000")
     term.send("x")
     assert term.finish() == 0
 
@@ -1001,10 +1010,10 @@ def test_the_1995_amount_field_says_which_key_it_refuses(terms, tmp_path):
     term.send("\r")
     term.wait_for(r"m = the most you can buy")
     term.send(".")
-    term.wait_for(r'"\." cannot be typed here: digits, a leading - to sell, or m or n first\.')
+    term.wait_for(r'"\." cannot be typed: digits, a leading - to sell, or m or n first\.')
     assert "Amount (-2 to 3): _" in term.text()
     term.send("1", "x")
-    term.wait_for(r'"x" cannot be typed here')
+    term.wait_for(r'"x" cannot be typed:')
     assert "Amount (-2 to 3): 1_" in term.text()
     term.send("\r")
     term.wait_for(r"Ann \(Cash: \$700\)")
@@ -1038,3 +1047,74 @@ def test_the_1977_amount_shows_what_was_typed_and_refuses_what_is_no_whole_numbe
     saved = Game.from_dict(json.loads(Path(path).read_text())["game"])
     assert saved.current == 1 and saved.players[0].holdings == [2, 0, 4, 0, 0]
     assert saved.players[0].cash == 1170
+
+
+def five_companies_save(tmp_path: Path, cash: int, holdings: list[int], price: int = 300) -> str:
+    """Ann trading (1995) with all five companies active, one sector each, A at ``price``."""
+    grid = ["."] * CELLS
+    for company in range(5):
+        grid[cell_index(2 * company, 0)] = "ABCDE"[company]
+    companies = [Company(1, price)] + [Company(1, 100 * (company + 2)) for company in range(1, 5)]
+    game = Game(grid, [Player("Ann", cash, holdings), Player("Bob")], random.Random(3), companies, current=0,
+                phase="trade")
+    return crafted(tmp_path, "five.json", game)
+
+
+def test_a_function_key_in_the_amount_field_is_named_in_words_on_one_line(terms, tmp_path):
+    """At 80x24 with five companies, F1 in the 1995 amount field gave a two-line "KEY_F(1) cannot be typed
+    here: ..." that pushed "Amount (-14 to 10): 1_" out of the general window: the key is named "F1", the
+    refusal is one line and the field stays in view."""
+    term = terms("--resume", five_companies_save(tmp_path, 3000, [14, 0, 0, 0, 0]), rows=24)
+    term.wait_for(r"Trade: up/down")
+    term.send("\r", "1")
+    term.wait_for(r"Amount \(-14 to 10\): 1_")
+    for key, words in (("\x1bOP", "F1"), ("\t", "Tab"), ("\x1bOD", "Left")):
+        term.send(key)
+        refusal = f"{words} cannot be typed: digits, a leading - to sell, or m or n first."
+        term.wait_for(rf"│ {re.escape(refusal)} +│")
+        general = term.screen.display[13:24]
+        assert general[1].strip("│ ") == refusal
+        assert general[-2].strip("│ ") == "Amount (-14 to 10): 1_", "\n".join(general)
+    assert_frames_intact(term)
+    term.send("\r")
+    term.wait_for(r"Ann \(Cash: \$2700\)")
+
+
+def test_an_amount_of_30_digits_keeps_what_is_typed_in_view(terms, tmp_path):
+    """With $10^30 of cash the prompt "Amount (-5000000000000000000000000000 to 500000000000000000000000000):
+    " filled the line and hid the typed digits: the range is abbreviated and every typed digit stays in view,
+    up to the amount of 27 digits the range allows."""
+    path = five_companies_save(tmp_path, 10**30 + 7, [5 * 10**27, 0, 0, 0, 0], price=2000)
+    term = terms("--resume", path, rows=24)
+    term.wait_for(r"Trade: up/down")
+    term.send("\r")
+    term.wait_for(r"Amount \(-5e27 to 5e26\): _")
+    term.send(*"123")
+    term.wait_for(r"Amount \(-5e27 to 5e26\): 123_")
+    term.send(*"456789012345678901234")
+    digits = "123456789012345678901234"
+    term.wait_for(rf"Amount \(-5e27 to 5e26\): {digits}_")
+    assert term.screen.display[22].strip("│ ") == f"Amount (-5e27 to 5e26): {digits}_"
+    assert_frames_intact(term)
+    term.send("\r")
+    term.wait_for(r"Trade: up/down")
+    saved = Game.from_dict(json.loads(Path(path).read_text())["game"])
+    assert saved.players[0].holdings[0] == 5 * 10**27 + int(digits)
+    assert saved.players[0].cash == 10**30 + 7 - 2000 * int(digits)
+
+
+def test_the_chart_legend_keeps_its_entries_apart_at_any_size(terms, tmp_path):
+    """The legend ran "1 Ann  $8.788782966848787531904259e31 2 Computer 2 $3036396" together: a worth is
+    abbreviated as the chart's axis is (12 characters at most) and the entries stay apart."""
+    grid = ["."] * CELLS
+    game = Game(grid, [Player("Ann", 8788782966848787531904259 * 10**7), Player("Computer 2", 3036396)],
+                random.Random(3), [Company() for _ in range(5)], current=0, phase="move",
+                candidates=[cell_index(3, 3)])
+    term = terms("--resume", crafted(tmp_path, "rich.json", game), rows=24)
+    term.wait_for(r"Ann, enter your move")
+    term.send("q", "y")
+    term.wait_for(r"GAME OVER - Final Standings")
+    term.send("x")
+    term.wait_for(r"Net worth per turn")
+    legend = term.screen.display[-1]
+    assert re.fullmatch(r"  1 Ann  \$8\.788782e31 {19}2 Computer 2  \$3036396 *", legend), legend

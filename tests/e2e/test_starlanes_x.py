@@ -454,3 +454,50 @@ def test_the_window_not_in_turn_says_whose_turn_it_is(tmp_path):
         finally:
             code, _out, err = run.finish()
     assert code == 0, err
+
+
+def shows_quit_box(server: Xvfb, status: dict, path: Path) -> bool:
+    """Whether a screenshot of ``server`` shows the whole "Really Quit? (y/n)" pop-up: the bold question on
+    one line exactly as the view draws it, the pop-up's fill below it and its lower border whole."""
+    win = window_of(status, server.name)
+    left, top = origin(server, win["window_id"])
+    size = tuple(win["size"])
+    shot = pygame.surfarray.array3d(pygame.image.load(str(server.screenshot(path)))).transpose(1, 0, 2)
+    rect = view.popup_rect(size, " Quit ", [("Really Quit? (y/n)", "bold")]).move(left, top)
+    image = render_text("Really Quit? (y/n)", view.TEXT_POINTS, view.HEAD, True, False)
+    patch = pygame.Surface(image.get_size(), 0, 32)
+    patch.fill(view.POPUP)
+    patch.blit(image, (0, 0))
+    expected = pygame.surfarray.array3d(patch).transpose(1, 0, 2)
+    x, y = rect.x + 2 * view.PAD, rect.y + view.PANEL_HEAD + view.PAD
+    height, width = expected.shape[:2]
+    text = shot[y:y + height, x:x + width]
+    below = shot[y + height:rect.bottom - 2, rect.x + 2:rect.right - 2]
+    border = shot[rect.bottom - 2:rect.bottom, rect.x:rect.right]
+    return bool(x + width <= rect.right - 2 * view.PAD and np.array_equal(text, expected)
+                and len(below) >= view.PAD and (below == view.POPUP).all() and (border == view.BORDER).all())
+
+
+def test_the_really_quit_box_is_drawn_whole(tmp_path):
+    """The 1977 game's "Really Quit? (y/n)" box was cut off at the edge of the Companies panel ("(y/n)" and
+    the lower border missing: the box was measured for the question in a plain face, drawn bold, so the
+    question wrapped into a second line the box had no room for). The screenshot shows it whole."""
+    with Xvfb() as display:
+        run = Run(["--rules", "1977", "--seed", "3", "--names", "Ann,Bob", f"1,2:{display.name}"], tmp_path,
+                  display.env())
+        try:
+            status = run.wait(lambda s: len(s["windows"]) == 1 and s["mode"] == "move", "the window")
+            press(display, status, "q")
+            status = run.wait(lambda s: s["popup"] == "Quit", "Really Quit?")
+            shot = tmp_path / "quit.png"
+            end = time.monotonic() + DEADLINE_S
+            while not shows_quit_box(display, status, shot):
+                assert time.monotonic() < end, f"the quit box is not whole (screenshot {shot})"
+                time.sleep(0.1)
+            press(display, status, "y")
+            status = run.wait(lambda s: s["mode"] == "over", "the end")
+            leave_the_end(display, run, status)
+        finally:
+            code, out, err = run.finish()
+    assert code == 0, err
+    assert "The game was left unfinished (no window is left) and was not saved (see --save)." in out

@@ -110,11 +110,19 @@ def test_the_1995_amount_field_refuses_what_spec_8_does_not_take_and_says_so():
     session.press("ENTER")
     assert session.mode == AMOUNT and session.refusal() is None
     expected = {
-        "x": '"x" cannot be typed here: digits, a leading - to sell, or m or n first.',
-        ".": '"." cannot be typed here: digits, a leading - to sell, or m or n first.',
-        "UP": "UP cannot be typed here: digits, a leading - to sell, or m or n first.",
+        "x": '"x" cannot be typed: digits, a leading - to sell, or m or n first.',
+        ".": '"." cannot be typed: digits, a leading - to sell, or m or n first.',
+        "UP": "Up cannot be typed: digits, a leading - to sell, or m or n first.",
+        "KEY_F(1)": "F1 cannot be typed: digits, a leading - to sell, or m or n first.",
+        "TAB": "Tab cannot be typed: digits, a leading - to sell, or m or n first.",
+        "Tab": "Tab cannot be typed: digits, a leading - to sell, or m or n first.",
+        "LEFT": "Left cannot be typed: digits, a leading - to sell, or m or n first.",
+        "KP_Left": "Keypad Left cannot be typed: digits, a leading - to sell, or m or n first.",
+        "^A": "Ctrl-A cannot be typed: digits, a leading - to sell, or m or n first.",
+        "XF86AudioRaiseVolume": "That key cannot be typed: digits, a leading - to sell, or m or n first.",
     }
     for key, why in expected.items():
+        assert len(why) <= 74  # one line of the general window of an 80-column terminal
         session.press(key)
         assert session.refusal() == why and session.trade_note() == "Amount (-2 to 3): _"
         assert ("amount", "hint") not in session.prompt_lines() and (why, "bold") in session.prompt_lines()
@@ -181,3 +189,17 @@ def test_a_window_not_in_turn_is_told_whose_turn_it_is():
     session.skip()
     assert session.mode == ANNOUNCE
     assert session.watch_lines()[-1] == ("It is Bob's turn (computer).", "bold")
+
+
+def test_a_quit_game_says_it_was_left_unfinished_and_how_to_go_on(tmp_path):
+    save = tmp_path / "game.json"
+    session = Session(trading_1995(), [HUMAN, HUMAN], Inbox(), delay=0.0, save_path=str(save),
+                      resume_args=" PLAYERSTRING...")
+    session.advance()
+    assert session.left_lines() == []
+    for key in ("q", "y"):
+        session.press(key)
+    assert session.over and session.final_page()[-5:] == [
+        ("The game was left unfinished: Ann quit.", "bold"), ("It is saved: go on with it by", ""),
+        (f"starlanes --resume {save} PLAYERSTRING...", ""), ("", ""), ("final", "hint")]
+    assert save.exists()

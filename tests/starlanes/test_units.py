@@ -402,3 +402,16 @@ def test_setup_asks_nothing_it_has_been_told():
         machines.key("ENTER")
     assert machines.step == "done" and machines.controllers == ["easy"] * 4
     assert machines.names == [f"Computer {n}" for n in range(1, 5)]
+
+
+def test_the_amount_line_fits_its_room_and_keeps_what_is_typed_in_view():
+    from starlanes.session import amount_prompt
+
+    low, high = -18971089406675502243915224481, 26598425673791269210135308756
+    width = len(str(low))
+    assert amount_prompt(-14, 10, "1", 74, width=9) == "Amount (-14 to 10): 1_"
+    assert amount_prompt(low, high, "", None) == f"Amount ({low} to {high}): _"
+    assert amount_prompt(low, high, "123", 74, width=width) == "Amount (-1.897e28 to 2.6598e28): 123_"
+    typed = "9" * 100
+    line = amount_prompt(-10**100, 10**100, typed, 74, width=101)
+    assert line == "Amount (-1e100 to 1e100): …" + "9" * 46 + "_" and len(line) == 74

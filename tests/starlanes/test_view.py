@@ -457,7 +457,11 @@ def test_popups_and_quit():
     keys(xgame, "seat0", "n")
     assert xgame.session.mode == MOVING and not xgame.over
     keys(xgame, "seat0", "Q", "y")
-    assert xgame.over and xgame.session.mode == OVER
+    assert xgame.session.over and xgame.session.mode == OVER and not xgame.over  # quit: left unfinished
+    _title, lines = xgame.screen(xgame.views["seat0"]).popup
+    assert lines[-4:] == [("The game was left unfinished: Ann quit.", "bold"),
+                          ("It was not saved (--save FILE saves a game to go on with later).", ""), ("", ""),
+                          ("Press a key or click for the chart of net worth per turn.", "dim")]
     assert [s.stage for s in xgame.views.values()] == ["final", "final"]
     keys(xgame, "seat1", "space")
     assert xgame.views["seat1"].stage == "chart"
@@ -542,3 +546,16 @@ def test_final_standings_say_why_the_game_ended():
     assert ("The game is over: no sector can be offered any more.", "bold") in final_lines(game)
     game.phase = "trade"
     assert not any("game is over" in str(text) for text, _ in final_lines(game))
+
+
+def test_the_amount_line_of_a_window_fits_its_general_window():
+    """With $10^30 the amount line ran past the general window: the range is abbreviated to fit it, and the
+    digits typed stay in the line."""
+    game = make_game("trade", cash=10**30)
+    xgame = front(game)
+    keys(xgame, "seat0", "Return", "1", "2")
+    lines = xgame.screen(xgame.views["seat0"]).lines
+    assert lines[1] == ("Amount (-5 to 1.6666e27): 12_", "bold")
+    room = view.layout(view.DEFAULT_SIZE).general.w - 2 * view.PAD
+    assert view.text_pixels(lines[1][0], bold=True) <= room
+    assert view.misfits(game, view.DEFAULT_SIZE, xgame.screen(xgame.views["seat0"])) == []
