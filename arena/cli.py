@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES
+from arena import STOP_SIGNALS, STRATEGIES
 from common.cli import Parser, UsageError, program_version, run_main
 
 # The commands import what they need when they run: --help and --version stay fast, and so does the start of
@@ -481,37 +481,9 @@ def _linger(spectators: Spectators, seconds: float) -> None:
 
 def cmd_bot(args: argparse.Namespace) -> int:
     from arena import bots
-    from arena import protocol as wire
 
-    rng = random.Random(args.seed)
-    try:
-        brain = bots.play(args.host, args.port, args.strategy, rng)
-    except bots.BotError as exc:
-        raise UsageError(str(exc)) from None
-    except wire.ProtocolError as exc:
-        raise UsageError(f"{args.host}:{args.port} does not speak the arena protocol: {exc}") from None
-    if brain.done and not brain.round:  # a server stopped (a signal) between MAP and round 1
-        print(f"bot {brain.id} ({args.strategy}): game over before round 1")
-    elif brain.done:
-        print(f"bot {brain.id} ({args.strategy}): game over after round {brain.round}")
-    else:
-        print(f"bot {brain.id} ({args.strategy}): the server closed the connection in round {brain.round}, "
-              f"without DISCONNECT")
+    print(bots.play_example(args.host, args.port, args.strategy, args.seed))
     return 0
-
-
-def forked_bot(argv: list[str], folder: str) -> None:
-    """The body of an example bot's process forked for a tournament (:mod:`arena.tournament`): in a session
-    of its own, working in *folder* with its stdout and stderr in ``stdout.txt`` and ``stderr.txt`` there,
-    it runs ``arena ARGV`` (``bot --strategy ...``) and exits with its status, as the command would."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, FORK_SERVER_SPARED)  # blocked in the fork server
-    os.setsid()
-    os.chdir(folder)
-    for fd, name in ((1, "stdout.txt"), (2, "stderr.txt")):
-        target = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(target, fd)
-        os.close(target)
-    sys.exit(main(argv))
 
 
 def _print_replay(rep: replay.Replay) -> None:
@@ -726,9 +698,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 PARSERS = _parser()
-"""The parser and each command's, built as the module loads (every command needs them): a tournament's fork
-server of example bots imports this module, so the bots it forks start with them built (that took about
-9 ms of CPU a bot, a third of what a ``random`` bot costs in a game)."""
+"""The parser and each command's, built as the module loads (every command needs them)."""
 
 COMMANDS = {"serve": cmd_serve, "play": cmd_play, "bot": cmd_bot, "replay": cmd_replay,
             "tournament": cmd_tournament}

@@ -141,15 +141,11 @@ class Bot:
     spec: str
     strategy: str | None
 
-    def arena_args(self, port: int, seed: int) -> list[str]:
-        """The ``arena`` arguments that play this example bot for a server on 127.0.0.1:*port*."""
-        assert self.strategy is not None, "a command, not an example bot"
-        return ["bot", "--strategy", self.strategy, "--seed", str(seed), HOST, str(port)]
-
     def argv(self, port: int, seed: int) -> list[str]:
         """The command that starts this bot for a server on 127.0.0.1:*port*."""
         if self.strategy is not None:
-            return [sys.executable, "-m", "arena", *self.arena_args(port, seed)]
+            return [sys.executable, "-m", "arena", "bot", "--strategy", self.strategy, "--seed", str(seed),
+                    HOST, str(port)]
         return ["/bin/sh", "-c", self.spec.replace("{host}", HOST).replace("{port}", str(port))]
 
 
@@ -508,7 +504,8 @@ def _start_fork_server() -> multiprocessing.context.ForkServerContext:
     it as it begins, so that its imports overlap the game's preparation)."""
     if not _forks:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["arena.cli", "arena.bots", "arena.smart", "socket", "encodings.idna"])
+        context.set_forkserver_preload(["arena.bots", "arena.smart", "common.cli", "socket",
+                                        "encodings.idna"])
         # The fork server lives in the tournament's process group: a closed terminal's SIGHUP or a SIGTERM to
         # the group must not end it while its game process goes on (the game process stops the game; the
         # server ends with it). Blocked, not ignored, while it starts: this process still gets them after.
@@ -521,13 +518,15 @@ def _start_fork_server() -> multiprocessing.context.ForkServerContext:
     return _forks[0]
 
 
-def _fork_example_bot(argv: list[str], folder: Path) -> _Forked:
-    """Start ``arena ARGV`` (an example bot) as a process forked from a fork server that has the bots'
-    modules imported already: the bot skips the interpreter's start and its imports, most of what it costs
-    in a game (:func:`arena.cli.forked_bot` gives it its session, folder and output files)."""
-    from arena.cli import forked_bot
+def _fork_example_bot(strategy: str, port: int, seed: int, folder: Path) -> _Forked:
+    """Start the example bot *strategy* for the server on 127.0.0.1:*port* (as ``arena bot`` would) as a
+    process forked from a fork server that has the bots' modules imported already: the bot skips the
+    interpreter's start and its imports, most of what it costs in a game (:func:`arena.bots.forked_bot`
+    gives it its session, folder and output files)."""
+    from arena.bots import forked_bot
 
-    process = _start_fork_server().Process(target=forked_bot, args=(argv, str(folder)), name="arena bot")
+    process = _start_fork_server().Process(target=forked_bot, args=(HOST, port, strategy, seed, str(folder)),
+                                           name="arena bot")
     process.start()
     return _Forked(process)
 
@@ -754,7 +753,7 @@ class GameRunner:
         bot_seed = random.Random(game_seed * 17 + seat).randrange(1 << 31)
         process: asyncio.subprocess.Process | _Forked
         if bot.strategy is not None:
-            process = _fork_example_bot(bot.arena_args(port, bot_seed), where)
+            process = _fork_example_bot(bot.strategy, port, bot_seed, where)
         else:
             with open(where / "stdout.txt", "wb") as out, open(where / "stderr.txt", "wb") as err:
                 process = await asyncio.create_subprocess_exec(
