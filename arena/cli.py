@@ -193,6 +193,30 @@ def _replay_writer(path: str | None, arena: Arena, seed: int) -> replay.ReplayWr
     return writer
 
 
+def _scheduler(text: str) -> str:
+    """An argparse type: a Dask scheduler's address, ``tcp://HOST:PORT``."""
+    host, _, port = text.removeprefix("tcp://").rpartition(":")
+    if not text.startswith("tcp://") or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a scheduler's address tcp://HOST:PORT, got {text!r}")
+    return text
+
+
+def _reach_scheduler(address: str) -> None:
+    """Raise UsageError (one line) when nothing listens at the scheduler's *address*, or Dask's distributed
+    package is not installed: a tournament on a cluster starts only when one can be reached."""
+    import importlib.util
+    import socket
+
+    if importlib.util.find_spec("distributed") is None:
+        raise UsageError("--cluster needs Dask's distributed package: pip install 'motti-games[cluster]'")
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+    except OSError as exc:
+        raise UsageError(f"--cluster {address}: cannot reach the scheduler "
+                         f"({exc.strerror or exc})") from None
+
+
 def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number in ``low..high`` (no upper bound when *high* is None)."""
 
@@ -334,6 +358,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                       help="rounds without a team change before a forced switch (default 30)")
     tour.add_argument("--connect-ms", type=_whole(1, 86_400_000), default=10000, metavar="T",
                       help="time a bot has to start, connect and answer ID (default 10000)")
+    tour.add_argument("--cluster", type=_scheduler, metavar="tcp://HOST:PORT",
+                      help="play the games on the Dask cluster of this scheduler (instead of --jobs here)")
     tour.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     return parser, {"serve": serve, "play": play, "bot": bot, "replay": rep, "tournament": tour}
 
@@ -639,6 +665,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if len(entrants) < 2:
         raise UsageError("a tournament needs at least 2 bots")
+    if args.cluster:
+        _reach_scheduler(args.cluster)
     players = args.players or min(len(entrants), 16)
     if players > len(entrants):
         raise UsageError(f"--players {players}: only {len(entrants)} bots given")
@@ -669,16 +697,20 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             out = stamp.with_name(f"{stamp.name}-{n}")
     config = tournament.Config(entrants, maps, args.games, players, out, jobs=args.jobs, seed=args.seed,
                                prep_ms=args.prep_ms, move_ms=args.move_ms, quiet_rounds=args.quiet_rounds,
-                               connect_ms=args.connect_ms)
+                               connect_ms=args.connect_ms, cluster=args.cluster)
 
     def show(line: str) -> None:
         if not args.quiet:
             print(line, file=sys.stderr, flush=True)
 
     games = len(maps) * args.games
+    at_once = f"on the cluster {args.cluster}" if args.cluster else f"{min(args.jobs, games)} at once"
     show(f"tournament: {len(entrants)} bots, {games} game{'s' if games != 1 else ''} of {players} on "
-         f"{', '.join(maps)}, {min(args.jobs, games)} at once, seed {args.seed}; results in {out}")
-    t, rows = tournament.run(config, show=show)
+         f"{', '.join(maps)}, {at_once}, seed {args.seed}; results in {out}")
+    try:
+        t, rows = tournament.run(config, show=show)
+    except tournament.TournamentError as exc:  # the cluster cannot be used after all
+        raise UsageError(str(exc)) from None
     played = sum(1 for r in t.records if r.counts)
     heading = f"standings after {played} of {t.total} games"
     print(heading + (f" ({t.stopped})" if t.stopped else ""))

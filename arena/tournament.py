@@ -48,7 +48,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -347,6 +347,9 @@ class GameRecord:
     file): the tournament stops."""
     seconds: float = 0.0
     """Wall seconds its game process spent on it, bots' start and stop included."""
+    worker: str | None = None
+    """The address of the Dask worker that played it (``tcp://10.0.0.7:40211``; :mod:`arena.cluster`), None
+    when a game process of the tournament's own machine did."""
 
     @property
     def counts(self) -> bool:
@@ -439,6 +442,9 @@ class Config:
     move_ms: int = 1000
     quiet_rounds: int = 30
     connect_ms: int = 10000
+    cluster: str | None = None
+    """The Dask scheduler's address (``tcp://HOST:PORT``) that plays the games, or None: this machine's
+    ``jobs`` game processes."""
 
 
 class _Causes:
@@ -637,7 +643,7 @@ class _GameLog(logging.FileHandler):
             self.failed = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
 
 
-def _game_error(record: GameRecord, exc: OSError, out: Path) -> None:
+def game_error(record: GameRecord, exc: OSError, out: Path) -> None:
     """Record in *record* why its game could not be played: the error and the file it names (relative to
     the results folder *out*); ``full`` too when the disk is full."""
     where = ""
@@ -679,7 +685,7 @@ class GameRunner:
             folder.mkdir(parents=True, exist_ok=True)
             handler = _GameLog(folder / "server.log", encoding="utf-8")
         except OSError as exc:
-            _game_error(record, exc, cfg.out)
+            game_error(record, exc, cfg.out)
             return record
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
         arena_log = logging.getLogger("arena")
@@ -719,7 +725,7 @@ class GameRunner:
             record.error = str(exc)
             log.warning("game %d: %s", game.number, exc)
         except OSError as exc:
-            _game_error(record, exc, cfg.out)
+            game_error(record, exc, cfg.out)
             log.warning("game %d: %s", game.number, record.error)
         finally:
             watch.cancel()
@@ -817,7 +823,7 @@ _playing = threading.Lock()
 """Held while this game process plays a game."""
 
 
-def _start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], parent: int) -> None:
+def start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], parent: int) -> None:
     """Initialise a game process (``ProcessPoolExecutor`` initializer) of the tournament *parent*."""
     global _runner
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -849,7 +855,7 @@ def _leave_with(parent: int) -> None:
         os._exit(1)
 
 
-def _play_in_game_process(game: Scheduled) -> GameRecord:
+def play_in_game_process(game: Scheduled) -> GameRecord:
     assert _runner is not None, "not a game process"
     with _playing:
         return asyncio.run(_runner.play(game))
@@ -874,6 +880,8 @@ class Tournament:
         self.stopped: str | None = None
         self.write_error: str | None = None
         """Why the standings files could not be written the last time (None: they are up to date)."""
+        self.slots = max(1, config.jobs)
+        """Games played at once: ``jobs``, or the threads of the cluster's workers."""
         self._context = multiprocessing.get_context("spawn")
         self._flag = RawArray(ctypes.c_char, STOP_REASON_BYTES)
 
@@ -890,50 +898,76 @@ class Tournament:
             self._flag.value = reason.encode()[:STOP_REASON_BYTES - 1]
 
     async def run(self) -> list[Standing]:
+        """Play the schedule: in ``jobs`` game processes of this machine, or on the Dask cluster whose
+        scheduler ``cluster`` names (:mod:`arena.cluster`, imported only then); the standings at the end."""
         self.config.out.mkdir(parents=True, exist_ok=True)
         self.started = time.monotonic()
         queue = list(self.schedule)
-        loop = asyncio.get_running_loop()
-        jobs = max(1, min(self.config.jobs, len(queue)))
-        with ProcessPoolExecutor(jobs, mp_context=self._context, initializer=_start_game_process,
-                                 initargs=(self.config, self._flag, os.getpid())) as pool:
+        if self.config.cluster is not None:
+            from arena import cluster
 
-            async def worker() -> None:
-                while queue and not self.stopped:
-                    game = queue.pop(0)
-                    try:
-                        # A game process starts (if one is needed) as the game is handed out: it inherits
-                        # the stop signals blocked, so that a Ctrl-C (SIGTERM, SIGHUP) to the process group
-                        # during its imports waits until it handles them (it was a KeyboardInterrupt
-                        # traceback, or an end without a word, and its game "a game process died"); here
-                        # the signal waits until the game is handed out.
-                        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-                        try:
-                            handed = loop.run_in_executor(pool, _play_in_game_process, game)
-                        finally:
-                            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
-                        self.under_way[game.number] = time.monotonic()
-                        try:
-                            record = await handed
-                        finally:
-                            del self.under_way[game.number]
-                    except BrokenProcessPool:  # killed, out of memory: its game and the rest cannot be played
-                        record = GameRecord(game, game_folder(self.config.out, game), error=GAME_PROCESS_DIED)
-                        clean_up_killed_game(record.folder)
-                        self.stop(GAME_PROCESS_DIED)
-                    if record.stopped and not self.stopped:  # its game process alone was sent SIGTERM
-                        self.stop(record.stopped)
-                    if record.full:
-                        self.stop(f"the results cannot be written: {record.full}")
-                    self.records.append(record)
-                    self.write()
-                    if self.progress:
-                        self.progress(self, record)
-
-            await asyncio.gather(*(worker() for _ in range(jobs)))
+            await cluster.play(self, queue)
+        else:
+            await self._play_here(queue)
         self.write()
         return self.standings()
 
+    async def _play_here(self, queue: list[Scheduled]) -> None:
+        loop = asyncio.get_running_loop()
+        self.slots = max(1, min(self.config.jobs, len(queue)))
+        with ProcessPoolExecutor(self.slots, mp_context=self._context, initializer=start_game_process,
+                                 initargs=(self.config, self._flag, os.getpid())) as pool:
+
+            async def play(game: Scheduled) -> GameRecord:
+                try:
+                    # A game process starts (if one is needed) as the game is handed out: it inherits the
+                    # stop signals blocked, so that a Ctrl-C (SIGTERM, SIGHUP) to the process group during
+                    # its imports waits until it handles them (it was a KeyboardInterrupt traceback, or an
+                    # end without a word, and its game "a game process died"); here the signal waits until
+                    # the game is handed out.
+                    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+                    try:
+                        handed = loop.run_in_executor(pool, play_in_game_process, game)
+                    finally:
+                        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+                    return await handed
+                except BrokenProcessPool:  # killed, out of memory: its game and the rest cannot be played
+                    record = GameRecord(game, game_folder(self.config.out, game), error=GAME_PROCESS_DIED)
+                    clean_up_killed_game(record.folder)
+                    return record
+
+            await self.hand_out(queue, self.slots, play)
+
+    async def hand_out(self, queue: list[Scheduled], slots: int,
+                       play: Callable[[Scheduled], Awaitable[GameRecord]]) -> None:
+        """Play the games of *queue* in its order, *slots* at a time, each through *play*, until the queue
+        is empty or the tournament stops; each record is kept as it comes (:meth:`finished`)."""
+
+        async def slot() -> None:
+            while queue and not self.stopped:
+                game = queue.pop(0)
+                self.under_way[game.number] = time.monotonic()
+                try:
+                    record = await play(game)
+                finally:
+                    del self.under_way[game.number]
+                self.finished(record)
+
+        await asyncio.gather(*(slot() for _ in range(slots)))
+
+    def finished(self, record: GameRecord) -> None:
+        """Keep a game's *record*: stop the tournament when its game process died, was sent SIGTERM alone
+        or could not write its files, then write the standings and show the progress."""
+        if record.error == GAME_PROCESS_DIED:
+            self.stop(GAME_PROCESS_DIED)
+        if record.stopped and not self.stopped:  # its game process alone was sent SIGTERM
+            self.stop(record.stopped)
+        if record.full:
+            self.stop(f"the results cannot be written: {record.full}")
+        self.records.append(record)
+        self.write()
+        if self.progress:
+            self.progress(self, record)
 
     # --- files ----------------------------------------------------------------------------------------------
 
@@ -969,13 +1003,14 @@ class Tournament:
             "settings": {"bots": [{"name": b.name, "spec": b.spec} for b in cfg.bots], "maps": maps,
                          "games": cfg.games, "players": cfg.players, "jobs": cfg.jobs, "seed": cfg.seed,
                          "prep_ms": cfg.prep_ms, "move_ms": cfg.move_ms, "quiet_rounds": cfg.quiet_rounds,
-                         "connect_ms": cfg.connect_ms},
+                         "connect_ms": cfg.connect_ms, "cluster": cfg.cluster},
             "played": sum(1 for r in self.records if r.counts), "scheduled": self.total,
             "stopped": self.stopped,
             "standings": [r.as_json() for r in rows],
             "games": [{"game": r.game.number, "map": r.game.map, "seed": r.game.seed,
                        "folder": str(r.folder.relative_to(cfg.out)), "rounds": r.rounds, "stopped": r.stopped,
-                       "seconds": round(r.seconds, 2), "error": r.error, "replay_error": r.replay_error,
+                       "seconds": round(r.seconds, 2), "worker": r.worker, "error": r.error,
+                       "replay_error": r.replay_error,
                        "seats": [s.as_json(cfg.bots) for s in r.seats]}
                       for r in sorted(self.records, key=lambda r: r.game.number)],
         }
@@ -1003,7 +1038,7 @@ def time_left(t: Tournament, now: float | None = None) -> float:
     mean = statistics.fmean(times)
     now = time.monotonic() if now is None else now
     free = [max(0.0, mean - (now - began)) for began in t.under_way.values()]
-    free += [0.0] * max(0, max(1, t.config.jobs) - len(free))
+    free += [0.0] * max(0, t.slots - len(free))
     heapq.heapify(free)
     for _ in range(left - len(t.under_way)):
         heapq.heapreplace(free, free[0] + mean)
