@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     import pygame
 
     from arena import replay
+    from arena.ratings import Rating
     from arena.rules import Arena, RoundResult
     from arena.server import ArenaServer, Settings, TableRow
 
@@ -358,6 +359,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                       help="rounds without a team change before a forced switch (default 30)")
     tour.add_argument("--connect-ms", type=_whole(1, 86_400_000), default=10000, metavar="T",
                       help="time a bot has to start, connect and answer ID (default 10000)")
+    tour.add_argument("--ratings", metavar="FILE",
+                      help="start from the bots' ratings in FILE (if it exists) and write them back updated")
     tour.add_argument("--cluster", type=_scheduler, metavar="tcp://HOST:PORT",
                       help="play the games on the Dask cluster of this scheduler (instead of --jobs here)")
     tour.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
@@ -654,6 +657,30 @@ def _claim_results_folder(out: Path) -> None:
                          f"give another --out")
 
 
+def _ratings(name: str | None) -> tuple[dict[str, Rating], Path | None]:
+    """The ratings ``--ratings FILE`` starts from (none when FILE does not exist yet) and the file's path.
+    Raises UsageError (one line) for a file that is no ratings file or cannot be read, or a folder that
+    does not exist."""
+    from pathlib import Path
+
+    from arena import ratings
+    from common.save import FileFormatError
+
+    if name is None:
+        return {}, None
+    path = Path(name)
+    if name == "" or not path.parent.is_dir():
+        raise UsageError(f"--ratings {name!r}: no such folder {str(path.parent)!r}")
+    if not path.exists():
+        return {}, path
+    try:
+        return ratings.load(path), path
+    except FileFormatError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"--ratings {name}: {exc.strerror or exc}") from None
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -665,6 +692,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if len(entrants) < 2:
         raise UsageError("a tournament needs at least 2 bots")
+    prior, ratings_file = _ratings(args.ratings)
     if args.cluster:
         _reach_scheduler(args.cluster)
     players = args.players or min(len(entrants), 16)
@@ -697,7 +725,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             out = stamp.with_name(f"{stamp.name}-{n}")
     config = tournament.Config(entrants, maps, args.games, players, out, jobs=args.jobs, seed=args.seed,
                                prep_ms=args.prep_ms, move_ms=args.move_ms, quiet_rounds=args.quiet_rounds,
-                               connect_ms=args.connect_ms, cluster=args.cluster)
+                               connect_ms=args.connect_ms, cluster=args.cluster, ratings=prior,
+                               ratings_file=ratings_file)
 
     def show(line: str) -> None:
         if not args.quiet:

@@ -48,7 +48,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -58,7 +58,8 @@ from multiprocessing.sharedctypes import RawArray
 from pathlib import Path
 from types import FrameType
 
-from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES, replay
+from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES, ratings, replay
+from arena.ratings import Rating
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
 from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name, run_dir
 from common.save import write_atomic
@@ -371,6 +372,10 @@ class Standing:
     caught: int
     mean_rank: Fraction | None
     faults: dict[str, int]
+    rating: Rating = field(default_factory=Rating)
+    """Its rating after the games so far (:mod:`arena.ratings`), from the one ``--ratings`` gave."""
+    rating_rank: int = 0
+    """Its place by the rating's conservative estimate (``mu - 3 sigma``)."""
 
     def as_json(self) -> dict[str, object]:
         return {"rank": self.rank, "bot": self.bot, "points": format_points(self.points),
@@ -378,12 +383,29 @@ class Standing:
                 "per_map": {m: format_points(v) for m, v in self.per_map.items()}, "games": self.games,
                 "wins": self.wins, "catches": self.catches, "caught": self.caught,
                 "mean_rank": None if self.mean_rank is None else round(float(self.mean_rank), 2),
-                "faults": self.faults}
+                "faults": self.faults,
+                "rating": {"mu": round(self.rating.mu, 4), "sigma": round(self.rating.sigma, 4),
+                           "conservative": round(self.rating.conservative, 4), "games": self.rating.games},
+                "rating_rank": self.rating_rank}
 
 
-def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequence[str]) -> list[Standing]:
+def rated(entrants: Sequence[Bot], records: Sequence[GameRecord],
+          prior: Mapping[str, Rating] | None = None) -> dict[str, Rating]:
+    """The ratings (:func:`arena.ratings.rate`) of *prior* (``--ratings``) updated by the finished games of
+    *records* in game-number order, whatever the order they ended in: every entrant and every bot of
+    *prior*."""
+    games = [[(entrants[s.bot].name, s.rank) for s in r.seats]
+             for r in sorted(records, key=lambda r: r.game.number) if r.counts]
+    return ratings.rate(games, prior, [b.name for b in entrants])
+
+
+def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequence[str],
+              prior: Mapping[str, Rating] | None = None) -> list[Standing]:
     """The standings of the finished games in *records* (spec §2.8): per bot the mean points per map it
-    played, summed over maps; higher first, equal sums share a place, then by name."""
+    played, summed over maps; higher first, equal sums share a place, then by name. Each row has the bot's
+    rating from *prior* and these games (:func:`rated`) and its place by the rating."""
+    now = rated(entrants, records, prior)
+    places = ratings.ranks(now, [b.name for b in entrants])
     rows: list[Standing] = []
     for index, bot in enumerate(entrants):
         seats = [(r.game.map, s) for r in records if r.counts for s in r.seats if s.bot == index]
@@ -398,7 +420,8 @@ def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequ
             bot.name, 0, sum(per_map.values(), Fraction(0)), per_map, len(seats),
             sum(1 for _, s in seats if s.rank == 1), sum(s.catches for _, s in seats),
             sum(1 for _, s in seats if s.cause == CAUGHT),
-            Fraction(sum(s.rank for _, s in seats), len(seats)) if seats else None, faults))
+            Fraction(sum(s.rank for _, s in seats), len(seats)) if seats else None, faults,
+            now[bot.name], places[bot.name]))
     rows.sort(key=lambda r: (-r.points, r.bot))
     for i, row in enumerate(rows):
         row.rank = rows[i - 1].rank if i and rows[i - 1].points == row.points else i + 1
@@ -407,20 +430,23 @@ def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequ
 
 def format_standings(rows: Sequence[Standing], maps: Sequence[str]) -> str:
     """The standings as a text table: rank, bot, points, one column per map, games, wins, catches, caught,
-    mean rank, faults."""
+    mean rank, rating (the conservative estimate), mu ± sigma, the place by rating, faults."""
     width = max([3, *(len(r.bot) for r in rows)])
     map_cols = [max(8, len(m)) for m in maps]
     head = (f"{'rank':>4}  {'bot':<{width}} {'points':>8} "
             + "".join(f"{m:>{w}} " for m, w in zip(maps, map_cols, strict=True))
-            + f"{'games':>5} {'wins':>4} {'catches':>7} {'caught':>6} {'mean rank':>9}  faults")
+            + f"{'games':>5} {'wins':>4} {'catches':>7} {'caught':>6} {'mean rank':>9} {'rating':>7} "
+            + f"{'mu ± sigma':>13} {'rated':>5}  faults")
     lines = [head]
     for r in rows:
         cells = "".join(f"{format_points(r.per_map[m]) if m in r.per_map else '-':>{w}} "
                         for m, w in zip(maps, map_cols, strict=True))
         mean = "-" if r.mean_rank is None else f"{float(r.mean_rank):.2f}"
         faults = ", ".join(f"{n} {status}" for status, n in r.faults.items()) or "-"
+        spread = f"{r.rating.mu:.2f} ± {r.rating.sigma:.2f}"
         lines.append(f"{r.rank:>4}  {r.bot:<{width}} {format_points(r.points):>8} {cells}"
-                     f"{r.games:>5} {r.wins:>4} {r.catches:>7} {r.caught:>6} {mean:>9}  {faults}")
+                     f"{r.games:>5} {r.wins:>4} {r.catches:>7} {r.caught:>6} {mean:>9} "
+                     f"{r.rating.conservative:>7.2f} {spread:>13} {r.rating_rank:>5}  {faults}")
     return "\n".join(lines)
 
 
@@ -442,6 +468,10 @@ class Config:
     move_ms: int = 1000
     quiet_rounds: int = 30
     connect_ms: int = 10000
+    ratings: dict[str, Rating] = field(default_factory=dict)
+    """The ratings the tournament starts from (``--ratings``), by bot name."""
+    ratings_file: Path | None = None
+    """Where the ratings, updated, are written after every game (``--ratings``), or None."""
     cluster: str | None = None
     """The Dask scheduler's address (``tcp://HOST:PORT``) that plays the games, or None: this machine's
     ``jobs`` game processes."""
@@ -890,7 +920,7 @@ class Tournament:
         return len(self.schedule)
 
     def standings(self) -> list[Standing]:
-        return standings(self.config.bots, self.records, list(self.config.maps))
+        return standings(self.config.bots, self.records, list(self.config.maps), self.config.ratings)
 
     def stop(self, reason: str) -> None:
         if self.stopped is None:
@@ -991,19 +1021,21 @@ class Tournament:
         table = io.StringIO(newline="")
         out = csv.writer(table)
         out.writerow(["rank", "bot", "points", *maps, "games", "wins", "catches", "caught", "mean_rank",
-                      *STATUSES[1:]])
+                      "rating", "mu", "sigma", "rating_rank", *STATUSES[1:]])
         for r in rows:
             out.writerow([r.rank, r.bot, format_points(r.points),
                           *(format_points(r.per_map[m]) if m in r.per_map else "" for m in maps),
                           r.games, r.wins, r.catches, r.caught,
                           "" if r.mean_rank is None else f"{float(r.mean_rank):.2f}",
-                          *(r.faults.get(s, 0) for s in STATUSES[1:])])
+                          f"{r.rating.conservative:.4f}", f"{r.rating.mu:.4f}", f"{r.rating.sigma:.4f}",
+                          r.rating_rank, *(r.faults.get(s, 0) for s in STATUSES[1:])])
         write_atomic(cfg.out / "standings.csv", table.getvalue())
         data = {
             "settings": {"bots": [{"name": b.name, "spec": b.spec} for b in cfg.bots], "maps": maps,
                          "games": cfg.games, "players": cfg.players, "jobs": cfg.jobs, "seed": cfg.seed,
                          "prep_ms": cfg.prep_ms, "move_ms": cfg.move_ms, "quiet_rounds": cfg.quiet_rounds,
-                         "connect_ms": cfg.connect_ms, "cluster": cfg.cluster},
+                         "connect_ms": cfg.connect_ms, "cluster": cfg.cluster,
+                         "ratings": None if cfg.ratings_file is None else str(cfg.ratings_file)},
             "played": sum(1 for r in self.records if r.counts), "scheduled": self.total,
             "stopped": self.stopped,
             "standings": [r.as_json() for r in rows],
@@ -1015,6 +1047,8 @@ class Tournament:
                       for r in sorted(self.records, key=lambda r: r.game.number)],
         }
         write_atomic(cfg.out / "standings.json", json.dumps(data, indent=1) + "\n")
+        if cfg.ratings_file is not None:
+            ratings.save(cfg.ratings_file, rated(cfg.bots, self.records, cfg.ratings))
 
 
 def clock(seconds: float) -> str:
