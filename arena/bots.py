@@ -29,6 +29,7 @@ from arena.brain import VECTORS, BotError, Brain, facing_towards, read_map
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from arena.limits import Guard
     from arena.smart import Planner
 
 SEARCH_LIMIT = 60
@@ -273,11 +274,12 @@ def play_example(host: str, port: int, strategy: str, seed: int | None) -> str:
             f"without DISCONNECT")
 
 
-def forked_bot(host: str, port: int, strategy: str, seed: int, folder: str) -> None:
+def forked_bot(host: str, port: int, strategy: str, seed: int, folder: str, *,
+               guard: Guard | None = None) -> None:
     """The body of an example bot's process forked for a tournament (:mod:`arena.tournament`): in a session
     of its own, working in *folder* with its stdout and stderr in ``stdout.txt`` and ``stderr.txt`` there,
-    it plays as ``arena bot --strategy STRATEGY --seed SEED HOST PORT`` does (:func:`play_example`) and
-    exits with the command's status."""
+    within *guard*'s limits (:meth:`arena.limits.Guard.apply`), it plays as ``arena bot --strategy STRATEGY
+    --seed SEED HOST PORT`` does (:func:`play_example`) and exits with the command's status."""
     import signal
     import sys
 
@@ -291,6 +293,8 @@ def forked_bot(host: str, port: int, strategy: str, seed: int, folder: str) -> N
         target = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.dup2(target, fd)
         os.close(target)
+    if guard is not None:
+        guard.apply()
 
     def body() -> int:
         print(play_example(host, port, strategy, seed))

@@ -274,6 +274,29 @@ def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms:
     parser.add_argument("spectators", nargs="*", metavar="0:DISPLAY", help="spectator window on DISPLAY")
 
 
+def _add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """``--bot-memory MB --bot-cpu S --bot-files N --bot-fsize MB --bot-procs N``: the bounds of every bot
+    the command starts (:class:`arena.limits.BotLimits`; its defaults, kept here too so that ``--help``
+    need not import it)."""
+    limits = parser.add_argument_group("bounds of each bot")
+    limits.add_argument("--bot-memory", type=_whole(16, 1 << 20), default=1024, metavar="MB",
+                        help="data segment (RLIMIT_DATA) in MiB (default 1024)")
+    limits.add_argument("--bot-cpu", type=_whole(1, 86_400), default=600, metavar="S",
+                        help="CPU seconds per game (default 600)")
+    limits.add_argument("--bot-files", type=_whole(16, 1 << 20), default=256, metavar="N",
+                        help="open files (default 256)")
+    limits.add_argument("--bot-fsize", type=_whole(1, 1 << 20), default=64, metavar="MB",
+                        help="size of any file it writes, in MiB (default 64)")
+    limits.add_argument("--bot-procs", type=_whole(2, 1 << 16), default=256, metavar="N",
+                        help="processes and threads together (default 256)")
+
+
+def _limits(args: argparse.Namespace) -> Any:
+    from arena.limits import BotLimits
+
+    return BotLimits(args.bot_memory, args.bot_cpu, args.bot_files, args.bot_fsize, args.bot_procs)
+
+
 def _add_watch_options(parser: argparse.ArgumentParser, *, round_ms: int, linger_ms: int) -> None:
     parser.add_argument("--round-ms", type=_ms, default=round_ms,
                         help=f"pause after each round's moves, to watch (default {round_ms})")
@@ -364,6 +387,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     tour.add_argument("--cluster", type=_scheduler, metavar="tcp://HOST:PORT",
                       help="play the games on the Dask cluster of this scheduler (instead of --jobs here)")
     tour.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    _add_limit_options(tour)
     return parser, {"serve": serve, "play": play, "bot": bot, "replay": rep, "tournament": tour}
 
 
@@ -726,7 +750,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     config = tournament.Config(entrants, maps, args.games, players, out, jobs=args.jobs, seed=args.seed,
                                prep_ms=args.prep_ms, move_ms=args.move_ms, quiet_rounds=args.quiet_rounds,
                                connect_ms=args.connect_ms, cluster=args.cluster, ratings=prior,
-                               ratings_file=ratings_file)
+                               ratings_file=ratings_file, limits=_limits(args))
 
     def show(line: str) -> None:
         if not args.quiet:

@@ -59,6 +59,7 @@ from pathlib import Path
 from types import FrameType
 
 from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES, ratings, replay
+from arena.limits import BotLimits, Guard
 from arena.ratings import Rating
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
 from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name, run_dir
@@ -106,7 +107,11 @@ WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 """The errors of a write to a full disk (or past a file-size limit): the results cannot be kept, so the
 tournament stops (:meth:`Tournament.stop`, reason ``the results cannot be written: ...``)."""
 OK, NEVER_JOINED, CRASHED, LEFT, HUNG = "ok", "never connected", "crashed", "left", "hung"
-STATUSES = (OK, NEVER_JOINED, CRASHED, LEFT, HUNG)
+OVER_LIMIT = "over a limit"
+"""A bot stopped by one of its limits (:class:`arena.limits.BotLimits`; the seat's ``limit`` names it)."""
+STATUSES = (OK, NEVER_JOINED, CRASHED, LEFT, HUNG, OVER_LIMIT)
+POLICE_S = 0.25
+"""How often a game checks whether a bot has reached its processes' cap (:meth:`arena.limits.Guard.over`)."""
 
 
 HUNG_ROUNDS = 5
@@ -321,13 +326,16 @@ class SeatResult:
     exit: int | None = None
     killed: str | None = None
     diagnostics: Diagnostics | None = None
+    limit: str | None = None
+    """The limit that stopped the bot (:data:`arena.limits.LIMITS`: "memory", "cpu", "files", "file size",
+    "processes"), None when none did."""
 
     def as_json(self, entrants: Sequence[Bot]) -> dict[str, object]:
         return {"bot": entrants[self.bot].name, "seat": self.seat, "id": self.id,
                 "points": f"{self.points.numerator}/{self.points.denominator}",
                 "shown": format_points(self.points), "rank": self.rank, "switch_round": self.switch_round,
                 "cause": self.cause, "catches": self.catches, "status": self.status, "exit": self.exit,
-                "killed": self.killed,
+                "killed": self.killed, "limit": self.limit,
                 "diagnostics": self.diagnostics.as_json() if self.diagnostics else None}
 
 
@@ -468,6 +476,8 @@ class Config:
     move_ms: int = 1000
     quiet_rounds: int = 30
     connect_ms: int = 10000
+    limits: BotLimits = field(default_factory=BotLimits)
+    """The bounds of every bot (``--bot-memory`` ...)."""
     ratings: dict[str, Rating] = field(default_factory=dict)
     """The ratings the tournament starts from (``--ratings``), by bot name."""
     ratings_file: Path | None = None
@@ -554,15 +564,15 @@ def _start_fork_server() -> multiprocessing.context.ForkServerContext:
     return _forks[0]
 
 
-def _fork_example_bot(strategy: str, port: int, seed: int, folder: Path) -> _Forked:
+def _fork_example_bot(strategy: str, port: int, seed: int, folder: Path, guard: Guard) -> _Forked:
     """Start the example bot *strategy* for the server on 127.0.0.1:*port* (as ``arena bot`` would) as a
     process forked from a fork server that has the bots' modules imported already: the bot skips the
     interpreter's start and its imports, most of what it costs in a game (:func:`arena.bots.forked_bot`
-    gives it its session, folder and output files)."""
+    gives it its session, folder, output files and *guard*'s limits)."""
     from arena.bots import forked_bot
 
     process = _start_fork_server().Process(target=forked_bot, args=(HOST, port, strategy, seed, str(folder)),
-                                           name="arena bot")
+                                           kwargs={"guard": guard}, name="arena bot")
     process.start()
     return _Forked(process)
 
@@ -572,9 +582,31 @@ class _Process:
     bot: int
     seat: int
     process: asyncio.subprocess.Process | _Forked
+    guard: Guard | None = None
+    """What keeps the bot in its bounds (None: a process started otherwise, as the tests do)."""
+    folder: Path = Path(".")
+    """The bot's working folder."""
     exit: int | None = None
     killed: str | None = None
     """The signal that ended the process when it did not end by itself: "SIGTERM" or "SIGKILL"."""
+    limit: str | None = None
+    """The limit that stopped it (:meth:`Guard.over` during the game, :meth:`Guard.reached` after)."""
+
+
+async def _police(processes: list[_Process]) -> None:
+    """Every :data:`POLICE_S` during a game: stop each bot that has reached its processes' cap (a fork
+    bomb kept to its cgroup or ``RLIMIT_NPROC`` forks on for ever), with every process it has."""
+    while True:
+        await asyncio.sleep(POLICE_S)
+        for proc in list(processes):
+            guard = proc.guard
+            if guard is not None and proc.limit is None and proc.process.returncode is None:
+                proc.limit = guard.over(proc.process.pid)
+                if proc.limit is not None:
+                    log.warning("seat %d: over its limit of %s: stopped", proc.seat, proc.limit)
+                    guard.stop()
+                    with contextlib.suppress(OSError):
+                        os.killpg(proc.process.pid, signal.SIGKILL)
 
 
 def _group_alive(group: int) -> bool:
@@ -732,6 +764,7 @@ class GameRunner:
         ids: dict[int, int] = {}
         absent: set[int] = set()
         watch = asyncio.ensure_future(self._watch(server))
+        police = asyncio.ensure_future(_police(processes))
         try:
             await server.start()
             running = asyncio.ensure_future(server.run())
@@ -759,10 +792,15 @@ class GameRunner:
             log.warning("game %d: %s", game.number, record.error)
         finally:
             watch.cancel()
+            police.cancel()
             writer.close()
             record.replay_error = writer.failed
             await server.close()
             await asyncio.gather(*(_stop_group(p) for p in processes))
+            for proc in processes:
+                if proc.guard is not None:
+                    proc.limit = proc.limit or proc.guard.reached(proc.exit, proc.process.pid, proc.folder)
+                    proc.guard.close()
             for note in (BOT_GROUPS, MAP_COPY):
                 with contextlib.suppress(OSError):
                     (folder / note).unlink(missing_ok=True)
@@ -774,6 +812,8 @@ class GameRunner:
                     result.exit, result.killed = proc.exit, proc.killed
                     if result.status == LEFT and proc.exit not in (None, 0):
                         result.status = CRASHED
+                    if proc.limit is not None:
+                        result.status, result.limit = OVER_LIMIT, proc.limit
         return record
 
     async def _watch(self, server: ArenaServer) -> None:
@@ -788,14 +828,19 @@ class GameRunner:
         where.mkdir(exist_ok=True)
         bot_seed = random.Random(game_seed * 17 + seat).randrange(1 << 31)
         process: asyncio.subprocess.Process | _Forked
-        if bot.strategy is not None:
-            process = _fork_example_bot(bot.strategy, port, bot_seed, where)
-        else:
-            with open(where / "stdout.txt", "wb") as out, open(where / "stderr.txt", "wb") as err:
-                process = await asyncio.create_subprocess_exec(
-                    *bot.argv(port, bot_seed), cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out,
-                    stderr=err, start_new_session=True)
-        return _Process(index, seat, process)
+        with open(where / "stdout.txt", "wb") as out, open(where / "stderr.txt", "wb") as err:
+            guard = Guard(self.config.limits, where)
+            try:
+                if bot.strategy is not None:
+                    process = _fork_example_bot(bot.strategy, port, bot_seed, where, guard)
+                else:
+                    process = await asyncio.create_subprocess_exec(
+                        *bot.argv(port, bot_seed), cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out,
+                        stderr=err, start_new_session=True, preexec_fn=guard.apply)
+            except BaseException:
+                guard.close()
+                raise
+        return _Process(index, seat, process, guard, where)
 
     async def _seat(self, server: ArenaServer, processes: list[_Process],
                     running: asyncio.Future[list[TableRow]], ids: dict[int, int], absent: set[int]) -> None:
