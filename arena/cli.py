@@ -343,6 +343,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     play.add_argument("--bots", type=_players, default=6, help="number of example bots, 2..16 (default 6)")
     _add_watch_options(play, round_ms=120, linger_ms=10000)
     play.add_argument("--no-window", action="store_true", help="no spectator window on $DISPLAY")
+    _add_limit_options(play)
 
     bot = sub.add_parser("bot", help="an example bot",
                          description="An example bot speaking the wire protocol.")
@@ -461,7 +462,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from arena import bots
+    import tempfile
+    from pathlib import Path
+
+    from arena import tournament
     from arena.server import ArenaServer
 
     arena = _load(args.map, args.toxic, args.bots)
@@ -484,18 +488,26 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     strategies: dict[int, str] = {}
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    limits = _limits(args)
 
-    async def bot(strategy: str, seed: float) -> None:
-        brain = await bots.run_bot(host, server.port, strategy, random.Random(seed))
-        if brain.id is not None:
-            strategies[brain.id] = strategy
+    async def bot(folder: Path, seat: int, strategy: str, seed: int) -> None:
+        argv = [sys.executable, "-m", "arena", "bot", "--strategy", strategy, "--seed", str(seed), host,
+                str(server.port)]
+        where = folder / f"{seat}-{strategy}"
+        limit = await tournament.run_bot_process(argv, where, limits)
+        said = (where / "stdout.txt").read_text(encoding="utf-8", errors="replace").split()
+        if len(said) > 1 and said[0] == "bot" and said[1].isdigit():  # "bot 3 (hunt): game over ..."
+            strategies[int(said[1])] = strategy
+        if limit is not None:
+            _log().warning("bot %d (%s) stopped: over its limit of %s", seat, strategy, limit)
 
-    def starter(strategy: str, seed: float) -> Callable[[], Awaitable[None]]:
-        return lambda: bot(strategy, seed)
+    def starter(folder: Path, seat: int, strategy: str, seed: int) -> Callable[[], Awaitable[None]]:
+        return lambda: bot(folder, seat, strategy, seed)
 
     mix = [STRATEGY_MIX[i % len(STRATEGY_MIX)] for i in range(args.bots)]
-    starters = [starter(s, rng.random()) for s in mix]
-    return _serve_and_report(server, starters, spectators, writer, args.linger_ms, strategies)
+    with tempfile.TemporaryDirectory(prefix="arena-play-") as folder:
+        starters = [starter(Path(folder), k, s, rng.randrange(1 << 31)) for k, s in enumerate(mix)]
+        return _serve_and_report(server, starters, spectators, writer, args.linger_ms, strategies)
 
 
 def _serve_and_report(server: ArenaServer, bots: list[Callable[[], Awaitable[None]]],

@@ -336,6 +336,13 @@ class Guard:
             return None
         return next((name for name, marks in MARKERS.items() if any(m in tail for m in marks)), None)
 
+    def note(self) -> str | None:
+        """One line naming its cgroup (``cgroup PATH``) or user (``user UID``) for :func:`release`, None
+        when it has neither."""
+        if self.cgroup is not None:
+            return f"cgroup {self.cgroup.path}"
+        return None if self.uid is None else f"user {self.uid}"
+
     def stop(self) -> None:
         """Kill every process of the bot: its cgroup's, or its user's."""
         if self.cgroup is not None:
@@ -371,3 +378,16 @@ def _take_uid() -> tuple[int, int]:
             continue
         return fd, BOT_UID_BASE + n
     raise OSError(f"all {BOT_UIDS} users for bots are taken")
+
+
+def release(note: str) -> None:
+    """Kill what is left of a bot whose guard is gone (its game process was killed) from its
+    :meth:`Guard.note`, and remove its cgroup: only a cgroup folder of a bot (``arena-bot-...``) or a bot's
+    user (:data:`BOT_UID_BASE`...)."""
+    kind, _, what = note.partition(" ")
+    if kind == "cgroup":
+        path = Path(what)
+        if path.name.startswith("arena-bot-") and (path / "cgroup.procs").exists():
+            Cgroup(path).remove()
+    elif kind == "user" and what.isdigit() and BOT_UID_BASE <= int(what) < BOT_UID_BASE + BOT_UIDS:
+        _kill_user(int(what))

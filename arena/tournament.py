@@ -59,7 +59,7 @@ from pathlib import Path
 from types import FrameType
 
 from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES, ratings, replay
-from arena.limits import BotLimits, Guard
+from arena.limits import BotLimits, Guard, release
 from arena.ratings import Rating
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
 from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name, run_dir
@@ -95,6 +95,10 @@ STOP_GRACE_S = 1.0
 GROUP_POLL_S = 0.02
 """How often a bot's process group is checked for processes left while it has time to end after SIGTERM."""
 
+BOT_GUARDS = ".bot-guards"
+"""In a game's folder while it is played: the cgroup (``cgroup PATH``) or user (``user UID``) of each bot
+that has one (:class:`arena.limits.Guard`), so that the tournament can kill them and give them back if the
+game process is killed (:func:`clean_up_killed_game`)."""
 BOT_GROUPS = ".bot-groups"
 """In a game's folder while it is played: the process group ids of its bots, one a line, so that the
 tournament can stop them if the game process is killed (:func:`clean_up_killed_game`)."""
@@ -593,6 +597,34 @@ class _Process:
     """The limit that stopped it (:meth:`Guard.over` during the game, :meth:`Guard.reached` after)."""
 
 
+async def run_bot_process(argv: list[str], folder: Path, limits: BotLimits) -> str | None:
+    """Run one bot, *argv*, to its end as a game of a tournament runs a bot given as a command: in the
+    working folder *folder* (made) with its output in ``stdout.txt`` and ``stderr.txt`` there, in a process
+    group of its own, within *limits*; return the limit that stopped it (None: none). Cancelled (its game
+    is over and it has not left), it is stopped as a game stops its bots (:func:`_stop_group`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "stdout.txt", "wb") as out, open(folder / "stderr.txt", "wb") as err:
+        guard = Guard(limits, folder)
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *argv, cwd=folder, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err,
+                start_new_session=True, preexec_fn=guard.apply)
+        except BaseException:
+            guard.close()
+            raise
+    proc = _Process(0, 0, process, guard, folder)
+    police = asyncio.ensure_future(_police([proc]))
+    try:
+        with contextlib.suppress(asyncio.CancelledError):
+            await process.wait()
+    finally:
+        police.cancel()
+        await _stop_group(proc)
+        proc.limit = proc.limit or guard.reached(proc.exit, process.pid, folder)
+        guard.close()
+    return proc.limit
+
+
 async def _police(processes: list[_Process]) -> None:
     """Every :data:`POLICE_S` during a game: stop each bot that has reached its processes' cap (a fork
     bomb kept to its cgroup or ``RLIMIT_NPROC`` forks on for ever), with every process it has."""
@@ -670,14 +702,20 @@ async def _stop_group(proc: _Process) -> None:
 def clean_up_killed_game(folder: Path) -> None:
     """What a game process that was killed could not do for the game in *folder*: SIGKILL the process groups
     of its bots (their ids are in :data:`BOT_GROUPS` until the game ends; a group whose leader is gone, or
-    whose id is no longer a group leader's, is left alone) and remove the map copy its server handed the
-    bots (named in :data:`MAP_COPY`; only a file of the servers' folder for map copies)."""
+    whose id is no longer a group leader's, is left alone), kill what is left in their cgroups or of their
+    users and give those back (:data:`BOT_GUARDS`, :func:`arena.limits.release`) and remove the map copy its
+    server handed the bots (named in :data:`MAP_COPY`; only a file of the servers' folder for map
+    copies)."""
     with contextlib.suppress(OSError):
         for group in map(int, (folder / BOT_GROUPS).read_text(encoding="ascii").split()):
             with contextlib.suppress(OSError):
                 if os.getpgid(group) == group:
                     os.killpg(group, signal.SIGKILL)
         (folder / BOT_GROUPS).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        for note in (folder / BOT_GUARDS).read_text(encoding="utf-8").splitlines():
+            release(note)
+        (folder / BOT_GUARDS).unlink(missing_ok=True)
     with contextlib.suppress(OSError):
         copy = Path((folder / MAP_COPY).read_text(encoding="utf-8").strip())
         if copy.suffix == ".map" and copy.parent == run_dir().resolve():
@@ -773,6 +811,9 @@ class GameRunner:
                 processes.append(await self._start_bot(folder, seat, index, port, game.seed))
                 with open(folder / BOT_GROUPS, "a", encoding="ascii") as groups:
                     groups.write(f"{processes[-1].process.pid}\n")
+                if (guard := processes[-1].guard) is not None and (note := guard.note()):
+                    with open(folder / BOT_GUARDS, "a", encoding="utf-8") as guards:
+                        guards.write(f"{note}\n")
             await self._seat(server, processes, running, ids, absent)
             table = await running
             record.rounds = server.game.round if server.game else 0
@@ -801,7 +842,7 @@ class GameRunner:
                 if proc.guard is not None:
                     proc.limit = proc.limit or proc.guard.reached(proc.exit, proc.process.pid, proc.folder)
                     proc.guard.close()
-            for note in (BOT_GROUPS, MAP_COPY):
+            for note in (BOT_GROUPS, BOT_GUARDS, MAP_COPY):
                 with contextlib.suppress(OSError):
                     (folder / note).unlink(missing_ok=True)
             arena_log.removeHandler(handler)

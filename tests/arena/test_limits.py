@@ -203,3 +203,39 @@ def test_a_cgroup_of_our_own_counts_the_cpu_of_a_tree_of_processes():
     finally:
         group.remove()
     assert not group.path.exists()
+
+
+def test_the_bots_of_arena_play_run_in_their_own_groups_folders_and_limits(tmp_path):
+    play = subprocess.Popen([sys.executable, "-m", "arena", "play", "office", "--bots", "3", "--no-window",
+                             "--round-ms", "100", "--seed", "2", "--bot-memory", "300", "--bot-files", "64"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    bots: dict[int, Path] = {}
+
+    def three_bots() -> bool:  # processes running "arena bot" in a folder of arena play's
+        for entry in Path("/proc").iterdir():
+            try:
+                words = (entry / "cmdline").read_bytes().split(b"\0")
+                folder = Path(os.readlink(entry / "cwd"))
+            except OSError:
+                continue
+            if words[2:4] == [b"arena", b"bot"] and folder.parent.name.startswith("arena-play-"):
+                bots[int(entry.name)] = folder
+        return len(bots) == 3
+
+    try:
+        wait_for(three_bots, "the three bots of arena play", 120)
+        for pid, folder in bots.items():
+            assert os.getpgid(pid) == pid  # a process group of its own
+            assert (folder / "stderr.txt").exists() and folder.name[0].isdigit()
+            limits = {line[:26].strip(): line[26:].split()[:2]
+                      for line in (Path("/proc") / str(pid) / "limits").read_text().splitlines()[1:]}
+            assert limits["Max data size"] == [str(300 << 20)] * 2
+            assert limits["Max open files"] == ["64", "64"]
+            assert limits["Max cpu time"] == ["600", "601"] and limits["Max file size"] == [str(64 << 20)] * 2
+        stdout, stderr = play.communicate(timeout=300)
+    finally:
+        if play.poll() is None:
+            play.kill()
+    assert play.returncode == 0, stderr
+    assert stdout.splitlines()[-1].startswith("strategies: 0=")
+    assert not any(folder.exists() for folder in bots.values())  # the bots' folders go with the game
