@@ -597,21 +597,34 @@ class _Process:
     """The limit that stopped it (:meth:`Guard.over` during the game, :meth:`Guard.reached` after)."""
 
 
-async def run_bot_process(argv: list[str], folder: Path, limits: BotLimits) -> str | None:
-    """Run one bot, *argv*, to its end as a game of a tournament runs a bot given as a command: in the
-    working folder *folder* (made) with its output in ``stdout.txt`` and ``stderr.txt`` there, in a process
-    group of its own, within *limits*; return the limit that stopped it (None: none). Cancelled (its game
-    is over and it has not left), it is stopped as a game stops its bots (:func:`_stop_group`)."""
+async def _start_guarded(folder: Path, limits: BotLimits, argv: list[str] | None = None,
+                         example: tuple[str, int, int] | None = None,
+                         ) -> tuple[asyncio.subprocess.Process | _Forked, Guard]:
+    """Start a bot in the working folder *folder* (made), its output in ``stdout.txt`` and ``stderr.txt``
+    there, in a process group of its own, within *limits*: the command *argv*, or the example bot
+    *example* (strategy, port, seed) forked from the fork server (:func:`_fork_example_bot`)."""
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / "stdout.txt", "wb") as out, open(folder / "stderr.txt", "wb") as err:
         guard = Guard(limits, folder)
         try:
+            if argv is None:
+                assert example is not None, "a command or an example bot"
+                return _fork_example_bot(*example, folder, guard), guard
             process = await asyncio.create_subprocess_exec(
                 *argv, cwd=folder, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err,
                 start_new_session=True, preexec_fn=guard.apply)
         except BaseException:
             guard.close()
             raise
+    return process, guard
+
+
+async def run_bot_process(argv: list[str], folder: Path, limits: BotLimits) -> str | None:
+    """Run one bot, *argv*, to its end as a game of a tournament runs a bot given as a command: in the
+    working folder *folder* (made) with its output in ``stdout.txt`` and ``stderr.txt`` there, in a process
+    group of its own, within *limits*; return the limit that stopped it (None: none). Cancelled (its game
+    is over and it has not left), it is stopped as a game stops its bots (:func:`_stop_group`)."""
+    process, guard = await _start_guarded(folder, limits, argv)
     proc = _Process(0, 0, process, guard, folder)
     police = asyncio.ensure_future(_police([proc]))
     try:
@@ -866,21 +879,12 @@ class GameRunner:
     async def _start_bot(self, folder: Path, seat: int, index: int, port: int, game_seed: int) -> _Process:
         bot = self.config.bots[index]
         where = folder / f"{seat}-{copy_name(bot.name)}"
-        where.mkdir(exist_ok=True)
         bot_seed = random.Random(game_seed * 17 + seat).randrange(1 << 31)
-        process: asyncio.subprocess.Process | _Forked
-        with open(where / "stdout.txt", "wb") as out, open(where / "stderr.txt", "wb") as err:
-            guard = Guard(self.config.limits, where)
-            try:
-                if bot.strategy is not None:
-                    process = _fork_example_bot(bot.strategy, port, bot_seed, where, guard)
-                else:
-                    process = await asyncio.create_subprocess_exec(
-                        *bot.argv(port, bot_seed), cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out,
-                        stderr=err, start_new_session=True, preexec_fn=guard.apply)
-            except BaseException:
-                guard.close()
-                raise
+        if bot.strategy is not None:
+            process, guard = await _start_guarded(where, self.config.limits,
+                                                  example=(bot.strategy, port, bot_seed))
+        else:
+            process, guard = await _start_guarded(where, self.config.limits, bot.argv(port, bot_seed))
         return _Process(index, seat, process, guard, where)
 
     async def _seat(self, server: ArenaServer, processes: list[_Process],
