@@ -18,7 +18,6 @@ This module is imported only for ``--cluster``: without it, a tournament never i
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import ctypes
 import multiprocessing
@@ -41,8 +40,6 @@ CONNECT_S = 20.0
 """How long the tournament tries to reach the scheduler."""
 WORKERS_S = 60.0
 """How long the tournament waits for a first worker to join the scheduler."""
-STOP_POLL_S = 0.25
-"""How often a worker playing a game asks the scheduler whether the tournament is stopping."""
 LOST = "lost: every worker that played it died"
 """A game's error when Dask gave it up (``KilledWorker``)."""
 
@@ -64,12 +61,6 @@ def _distributed() -> Any:
     return distributed
 
 
-def stop_names(token: str) -> tuple[str, str]:
-    """The names of the Dask ``Event`` set when the tournament *token* stops, and of the ``Variable`` that
-    holds why."""
-    return f"arena-{token}-stop", f"arena-{token}-why"
-
-
 async def play(t: Tournament, queue: list[Scheduled]) -> None:
     """Play *queue* of the tournament *t* on the cluster of ``t.config.cluster``: as many games at once as
     its workers have threads, each record kept as it comes (:meth:`Tournament.hand_out`). Raises
@@ -82,7 +73,6 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
     except (OSError, TimeoutError) as exc:
         raise ClusterError(f"--cluster {address}: cannot reach the scheduler ({exc})") from None
     token = uuid.uuid4().hex
-    stop_event, why = stop_names(token)
     try:
         try:
             await client.wait_for_workers(1, timeout=WORKERS_S)
@@ -97,9 +87,9 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
         async def watch() -> None:
             while watching and not t.stopped:
                 await asyncio.sleep(tour.STOP_POLL_S)
-            if t.stopped:
-                await distributed.Variable(why, client=client).set(t.stopped)
-                await distributed.Event(stop_event, client=client).set()
+            if t.stopped:  # every worker is told at once; none asks the scheduler during a game
+                with contextlib.suppress(Exception):
+                    await client.run(stop_games, token, t.stopped)
 
         watcher = asyncio.ensure_future(watch())
 
@@ -149,6 +139,8 @@ def keep(out: Path, record: GameRecord, files: dict[str, bytes]) -> None:
 
 _pools: dict[str, tuple[ProcessPoolExecutor, ctypes.Array[ctypes.c_char], Path]] = {}
 """This worker's game processes, stop flag and folder, by tournament token."""
+_stopped: dict[str, str] = {}
+"""Why each tournament that has stopped stopped (:func:`stop_games`), by token."""
 _pools_lock = threading.Lock()
 
 
@@ -163,6 +155,7 @@ def _pool(token: str, config: Config) -> tuple[ProcessPoolExecutor, ctypes.Array
             folder.mkdir(parents=True, exist_ok=True)
             local = tour.Config(**{**vars(config), "out": folder})
             flag = RawArray(ctypes.c_char, tour.STOP_REASON_BYTES)
+            flag.value = _stopped.get(token, "").encode()[:tour.STOP_REASON_BYTES - 1]
             # A nanny starts its worker as a daemonic process, and multiprocessing refuses children to those;
             # what daemonic would do (end the children with the worker) the game processes do themselves:
             # each watches its parent and stops its game, bots and all, when the worker is gone.
@@ -176,28 +169,18 @@ def _pool(token: str, config: Config) -> tuple[ProcessPoolExecutor, ctypes.Array
 
 def play_on_worker(token: str, config: Config, game: Scheduled) -> Played:
     """The task of one game (run by a Dask worker thread): play *game* of the tournament *token* in one of
-    this worker's game processes, stopping it when the tournament's stop event is set, and return its
+    this worker's game processes (cut short when the tournament stops: :func:`stop_games`), and return its
     record, the files of its folder (the folder is then removed) and the worker's address."""
     distributed = _distributed()
     worker = distributed.get_worker()
-    pool, flag, folder = _pool(token, config)
-    stop_event, why = stop_names(token)
-    event = distributed.Event(stop_event)
-    future = pool.submit(tour.play_in_game_process, game)
-    while True:
-        try:
-            record: GameRecord = future.result(timeout=STOP_POLL_S)
-            break
-        except concurrent.futures.TimeoutError:
-            if not flag.value and event.is_set():
-                reason = str(distributed.Variable(why).get(timeout=10))
-                flag.value = reason.encode()[:tour.STOP_REASON_BYTES - 1]
-        except BrokenProcessPool:  # a game process killed on this worker: the game cannot be played
-            with _pools_lock:
-                _pools.pop(token, None)
-            record = tour.GameRecord(game, tour.game_folder(folder, game), error=tour.GAME_PROCESS_DIED)
-            tour.clean_up_killed_game(record.folder)
-            break
+    pool, _, folder = _pool(token, config)
+    try:
+        record: GameRecord = pool.submit(tour.play_in_game_process, game).result()
+    except BrokenProcessPool:  # a game process killed on this worker: the game cannot be played
+        with _pools_lock:
+            _pools.pop(token, None)
+        record = tour.GameRecord(game, tour.game_folder(folder, game), error=tour.GAME_PROCESS_DIED)
+        tour.clean_up_killed_game(record.folder)
     files: dict[str, bytes] = {}
     if record.folder.is_dir():
         for path in sorted(record.folder.rglob("*")):
@@ -208,11 +191,22 @@ def play_on_worker(token: str, config: Config, game: Scheduled) -> Played:
     return record, files, str(worker.address)
 
 
+def stop_games(token: str, reason: str) -> None:
+    """On every worker, when the tournament *token* stops for *reason*: its games under way here are cut
+    short (the game processes poll the flag), and any game handed out after it stops at once."""
+    with _pools_lock:
+        _stopped[token] = reason
+        entry = _pools.get(token)
+    if entry is not None:
+        entry[1].value = reason.encode()[:tour.STOP_REASON_BYTES - 1]
+
+
 def forget(token: str) -> None:
     """At the tournament's end, on every worker: let the game processes of tournament *token* go and remove
     its folder."""
     with _pools_lock:
         entry = _pools.pop(token, None)
+        _stopped.pop(token, None)
     if entry is not None:
         pool, _, folder = entry
         pool.shutdown(wait=False, cancel_futures=True)

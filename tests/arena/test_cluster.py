@@ -176,3 +176,21 @@ def test_a_scheduler_out_of_reach_is_one_line_before_anything_starts(tmp_path):
     bad = subprocess.run([str(BIN / "arena"), "tournament", "random", "flee", "--cluster", "127.0.0.1:8786"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "expected a scheduler's address tcp://HOST:PORT" in bad.stderr
+
+
+def test_ctrl_c_stops_the_games_under_way_on_every_worker(cluster, tmp_path):
+    out = tmp_path / "out"
+    run = tournament(cluster, out, 6, prep_ms=3000)
+
+    def a_game_on_each_worker() -> bool:
+        return all(list((tmp_path / name).glob("**/arena-*/games/*/replay.jsonl")) for name in ("a", "b"))
+
+    wait_for(a_game_on_each_worker, "a game under way on each worker", START_S)
+    run.send_signal(signal.SIGINT)
+    stdout, stderr = run.communicate(timeout=TOURNAMENT_S)
+    assert run.returncode == 130, stderr
+    data = json.loads((out / "standings.json").read_text())
+    assert data["stopped"] == "interrupted" and data["played"] == 0
+    assert sorted(g["stopped"] for g in data["games"]) == ["interrupted", "interrupted"]
+    assert stdout.startswith("standings after 0 of 6 games (interrupted)\n")
+    assert stderr.count("stopped: interrupted (does not count)") == 2
