@@ -1,12 +1,15 @@
 """Tournaments: many games per map between bots run as processes, ranked by spec/arena.md §2.8.
 
-``arena tournament BOT... --maps M1,M2 --games N --players K [--jobs J] [--seed S] [--out DIR]``
+``arena tournament BOT... --maps M1,M2 --games N --players K [--jobs J | --cluster tcp://HOST:PORT] [--seed S]
+[--out DIR] [--ratings FILE] [--bot-memory MB --bot-cpu S --bot-files N --bot-fsize MB --bot-procs N]``
 
 - A BOT is an example bot's name (:data:`arena.STRATEGIES`) or a shell command in which ``{host}`` and
   ``{port}`` are replaced. Each game starts its bots at once, each in its own working folder and process
   group, with stdout and stderr kept in that folder, and each with the port of its own seat
   (:attr:`Settings.seat_ports`), so that seats and start cells follow the game seed whoever connects first;
-  when the game ends the group is stopped (SIGTERM, then SIGKILL). An example bot runs ``arena bot`` in a
+  when the game ends the group is stopped (SIGTERM, then SIGKILL). Each runs within its
+  :class:`arena.limits.BotLimits` (:class:`arena.limits.Guard`); one stopped by a limit is recorded as
+  :data:`OVER_LIMIT` with the limit's name. An example bot runs ``arena bot`` in a
   process forked from a fork server of its game process that has the bots' modules imported
   (:func:`_fork_example_bot`): it skips the interpreter's start, most of what it costs in a game.
 - :func:`schedule` picks N games per map: which bots play a game rotates so that every pair meets equally
@@ -14,12 +17,14 @@
 - Up to J games run at once, each an :class:`arena.server.ArenaServer` on its own free ports of 127.0.0.1,
   in one of J game processes (:class:`GameRunner`) that each play one game at a time: the servers of games
   played at once run on separate cores. The tournament's own process only hands out the games and keeps the
-  results.
+  results. With ``--cluster`` the games go to a Dask scheduler instead, each played by a game process of the
+  worker that takes it (:mod:`arena.cluster`).
 - A bot that never joins (crashed at start, wrong port, no ``ID_OKAY``) gets an idle body on its seat
   (:meth:`ArenaServer.add_absent`); one that crashes, leaves or hangs later stays as an idle body too; each
   is recorded with its status and the tournament goes on.
 - :func:`standings`: mean points per map, summed over maps (§2.8), with games, wins (rank 1, shared places
-  counting), catches, times caught and mean rank. Written as ``standings.csv`` and ``standings.json``
+  counting), catches, times caught, mean rank and the rating (:mod:`arena.ratings`, from ``--ratings``).
+  Written as ``standings.csv`` and ``standings.json``
   (settings, standings, every game with every seat) under the output folder, after every game.
 """
 
