@@ -773,7 +773,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     show(f"tournament: {len(entrants)} bots, {games} game{'s' if games != 1 else ''} of {players} on "
          f"{', '.join(maps)}, {at_once}, seed {args.seed}; results in {out}")
     try:
-        t, rows = tournament.run(config, show=show)
+        if args.cluster:
+            from arena import cluster
+
+            t, rows = tournament.run(config, show=show, elsewhere=cluster.play)
+        else:
+            t, rows = tournament.run(config, show=show)
     except tournament.TournamentError as exc:  # the cluster cannot be used after all
         raise UsageError(str(exc)) from None
     played = sum(1 for r in t.records if r.counts)

@@ -492,8 +492,8 @@ class Config:
     ratings_file: Path | None = None
     """Where the ratings, updated, are written after every game (``--ratings``), or None."""
     cluster: str | None = None
-    """The Dask scheduler's address (``tcp://HOST:PORT``) that plays the games, or None: this machine's
-    ``jobs`` game processes."""
+    """The Dask scheduler's address (``tcp://HOST:PORT``) that plays the games (:func:`arena.cluster.play`),
+    or None: this machine's ``jobs`` game processes."""
 
 
 class _Causes:
@@ -986,6 +986,11 @@ def play_in_game_process(game: Scheduled) -> GameRecord:
         return asyncio.run(_runner.play(game))
 
 
+Elsewhere = Callable[["Tournament", list[Scheduled]], Awaitable[None]]
+"""What plays a tournament's games somewhere else than its own game processes (:func:`arena.cluster.play`):
+called with the tournament and the games to play, it hands them out (:meth:`Tournament.hand_out`)."""
+
+
 class Tournament:
     """Runs a :class:`Config`'s schedule (``await run()``) in ``jobs`` game processes, each playing one game
     at a time (:class:`GameRunner`): the games' servers use as many cores as there are jobs. ``stop()``
@@ -1022,16 +1027,15 @@ class Tournament:
             self.stopped = reason
             self._flag.value = reason.encode()[:STOP_REASON_BYTES - 1]
 
-    async def run(self) -> list[Standing]:
-        """Play the schedule: in ``jobs`` game processes of this machine, or on the Dask cluster whose
-        scheduler ``cluster`` names (:mod:`arena.cluster`, imported only then); the standings at the end."""
+    async def run(self, elsewhere: Elsewhere | None = None) -> list[Standing]:
+        """Play the schedule: in ``jobs`` game processes of this machine, or through *elsewhere* (the games
+        and the tournament: :func:`arena.cluster.play` for ``--cluster``, which imports this module, not
+        this module it); the standings at the end."""
         self.config.out.mkdir(parents=True, exist_ok=True)
         self.started = time.monotonic()
         queue = list(self.schedule)
-        if self.config.cluster is not None:
-            from arena import cluster
-
-            await cluster.play(self, queue)
+        if elsewhere is not None:
+            await elsewhere(self, queue)
         else:
             await self._play_here(queue)
         self.write()
@@ -1194,9 +1198,11 @@ def progress_line(t: Tournament, record: GameRecord) -> str:
             f"{record.rounds} rounds): {seats}{lost} | elapsed {clock(elapsed)}, about {clock(left)} left")
 
 
-def run(config: Config, *, show: Callable[[str], None]) -> tuple[Tournament, list[Standing]]:
+def run(config: Config, *, show: Callable[[str], None],
+        elsewhere: Elsewhere | None = None) -> tuple[Tournament, list[Standing]]:
     """Run a tournament in a new event loop, SIGINT, SIGTERM and SIGHUP stopping it (the games under way are
-    cut short and do not count); *show* gets one progress line per game.
+    cut short and do not count); *show* gets one progress line per game; *elsewhere* plays the games
+    instead of this machine's game processes (:meth:`Tournament.run`).
 
     The game processes are started the ``spawn`` way, which imports the main module again: a script calling
     this must do so under ``if __name__ == "__main__":`` (the ``arena`` command does)."""
@@ -1214,7 +1220,7 @@ def run(config: Config, *, show: Callable[[str], None]) -> tuple[Tournament, lis
         for sig, name in STOP_SIGNALS.items():
             loop.add_signal_handler(sig, tournament.stop, name)
         try:
-            return await tournament.run()
+            return await tournament.run(elsewhere)
         finally:
             for sig in STOP_SIGNALS:
                 loop.remove_signal_handler(sig)
