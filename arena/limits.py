@@ -63,6 +63,19 @@ def _own_path(controller: str = "") -> str:
     return "/"
 
 
+def _sweep(parent: Path, name: str) -> None:
+    """Remove the empty cgroups *name*-PID-... under *parent* whose maker (process PID) is gone: those of a
+    game process that was killed (a lost cluster worker's, whose tournament cannot clean up after it)."""
+    with contextlib.suppress(OSError):
+        for old in parent.glob(f"{name}-*-*"):
+            maker = old.name[len(name) + 1:].split("-")[0]
+            if not maker.isdigit() or Path(f"/proc/{maker}").exists():
+                continue
+            with contextlib.suppress(OSError):
+                if not (old / "cgroup.procs").read_text(encoding="ascii").split():
+                    old.rmdir()
+
+
 class Cgroup:
     """One cgroup v2 folder made for us (:meth:`make`); every process moved in (:meth:`add`, or
     :meth:`enter` from a child before it runs its program) and every process those start belong to it."""
@@ -98,6 +111,7 @@ class Cgroup:
     @classmethod
     def _make(cls, root: Path, own: Path, name: str) -> Cgroup | None:
         for parent in dict.fromkeys((own, root)):
+            _sweep(parent, name)
             path = parent / f"{name}-{os.getpid()}-{time.monotonic_ns()}"
             try:
                 path.mkdir()

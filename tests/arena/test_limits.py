@@ -239,3 +239,19 @@ def test_the_bots_of_arena_play_run_in_their_own_groups_folders_and_limits(tmp_p
     assert play.returncode == 0, stderr
     assert stdout.splitlines()[-1].startswith("strategies: 0=")
     assert not any(folder.exists() for folder in bots.values())  # the bots' folders go with the game
+
+
+def test_an_empty_cgroup_of_a_killed_game_process_is_removed_by_the_next_bot():
+    first = Cgroup.make_pids("arena-bot", 8)
+    if first is None:
+        pytest.skip("no cgroup with pids.max can be made here")
+    stale = first.path.with_name("arena-bot-999999999-1")  # no process 999999999: its maker was killed
+    stale.mkdir()
+    try:
+        second = Cgroup.make_pids("arena-bot", 8)
+        assert second is not None and not stale.exists() and first.path.exists()  # the live one stays
+        second.remove()
+    finally:
+        first.remove()
+        if stale.exists():
+            stale.rmdir()
