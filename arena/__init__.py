@@ -18,4 +18,4 @@ processes alike). The exit status is 128 + the signal's number."""
 
 FORK_SERVER_SPARED = {signal.SIGTERM, signal.SIGHUP}
 """Signals a tournament's fork server of example bots never gets (blocked as it starts,
-:mod:`arena.tournament`); the bots it forks unblock them (:func:`arena.cli.forked_bot`)."""
+:mod:`arena.tournament`); the bots it forks unblock them (:func:`arena.bots.forked_bot`)."""

@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES
+from arena import STOP_SIGNALS, STRATEGIES
 from common.cli import Parser, UsageError, program_version, run_main
 
 # The commands import what they need when they run: --help and --version stay fast, and so does the start of
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     import pygame
 
     from arena import replay, web
+    from arena.ratings import Rating
     from arena.rules import Arena, RoundResult
     from arena.server import ArenaServer, Settings, TableRow
 
@@ -194,6 +195,30 @@ def _replay_writer(path: str | None, arena: Arena, seed: int) -> replay.ReplayWr
     return writer
 
 
+def _scheduler(text: str) -> str:
+    """An argparse type: a Dask scheduler's address, ``tcp://HOST:PORT``."""
+    host, _, port = text.removeprefix("tcp://").rpartition(":")
+    if not text.startswith("tcp://") or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a scheduler's address tcp://HOST:PORT, got {text!r}")
+    return text
+
+
+def _reach_scheduler(address: str) -> None:
+    """Raise UsageError (one line) when nothing listens at the scheduler's *address*, or Dask's distributed
+    package is not installed: a tournament on a cluster starts only when one can be reached."""
+    import importlib.util
+    import socket
+
+    if importlib.util.find_spec("distributed") is None:
+        raise UsageError("--cluster needs Dask's distributed package: pip install 'motti-games[cluster]'")
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+    except OSError as exc:
+        raise UsageError(f"--cluster {address}: cannot reach the scheduler "
+                         f"({exc.strerror or exc})") from None
+
+
 def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number in ``low..high`` (no upper bound when *high* is None)."""
 
@@ -272,6 +297,29 @@ def _web_socket(args: argparse.Namespace) -> socket.socket | None:
         raise UsageError(f"--web: cannot listen on {args.web_host}:{args.web}: {reason}") from None
 
 
+def _add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """``--bot-memory MB --bot-cpu S --bot-files N --bot-fsize MB --bot-procs N``: the bounds of every bot
+    the command starts (:class:`arena.limits.BotLimits`; its defaults, kept here too so that ``--help``
+    need not import it)."""
+    limits = parser.add_argument_group("bounds of each bot")
+    limits.add_argument("--bot-memory", type=_whole(16, 1 << 20), default=1024, metavar="MB",
+                        help="data segment (RLIMIT_DATA) in MiB (default 1024)")
+    limits.add_argument("--bot-cpu", type=_whole(1, 86_400), default=600, metavar="S",
+                        help="CPU seconds per game (default 600)")
+    limits.add_argument("--bot-files", type=_whole(16, 1 << 20), default=256, metavar="N",
+                        help="open files (default 256)")
+    limits.add_argument("--bot-fsize", type=_whole(1, 1 << 20), default=64, metavar="MB",
+                        help="size of any file it writes, in MiB (default 64)")
+    limits.add_argument("--bot-procs", type=_whole(2, 1 << 16), default=256, metavar="N",
+                        help="processes and threads together (default 256)")
+
+
+def _limits(args: argparse.Namespace) -> Any:
+    from arena.limits import BotLimits
+
+    return BotLimits(args.bot_memory, args.bot_cpu, args.bot_files, args.bot_fsize, args.bot_procs)
+
+
 def _add_watch_options(parser: argparse.ArgumentParser, *, round_ms: int, linger_ms: int) -> None:
     parser.add_argument("--round-ms", type=_ms, default=round_ms,
                         help=f"pause after each round's moves, to watch (default {round_ms})")
@@ -318,6 +366,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     play.add_argument("--bots", type=_players, default=6, help="number of example bots, 2..16 (default 6)")
     _add_watch_options(play, round_ms=120, linger_ms=10000)
     play.add_argument("--no-window", action="store_true", help="no spectator window on $DISPLAY")
+    _add_limit_options(play)
 
     bot = sub.add_parser("bot", help="an example bot",
                          description="An example bot speaking the wire protocol.")
@@ -358,8 +407,13 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                       help="rounds without a team change before a forced switch (default 30)")
     tour.add_argument("--connect-ms", type=_whole(1, 86_400_000), default=10000, metavar="T",
                       help="time a bot has to start, connect and answer ID (default 10000)")
+    tour.add_argument("--ratings", metavar="FILE",
+                      help="start from the bots' ratings in FILE (if it exists) and write them back updated")
+    tour.add_argument("--cluster", type=_scheduler, metavar="tcp://HOST:PORT",
+                      help="play the games on the Dask cluster of this scheduler (instead of --jobs here)")
     tour.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     _add_web_options(tour, "the standings and the games")
+    _add_limit_options(tour)
     return parser, {"serve": serve, "play": play, "bot": bot, "replay": rep, "tournament": tour}
 
 
@@ -435,7 +489,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from arena import bots
+    import tempfile
+    from pathlib import Path
+
+    from arena import tournament
     from arena.server import ArenaServer
 
     arena = _load(args.map, args.toxic, args.bots)
@@ -459,19 +516,27 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     strategies: dict[int, str] = {}
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    limits = _limits(args)
 
-    async def bot(strategy: str, seed: float) -> None:
-        brain = await bots.run_bot(host, server.port, strategy, random.Random(seed))
-        if brain.id is not None:
-            strategies[brain.id] = strategy
+    async def bot(folder: Path, seat: int, strategy: str, seed: int) -> None:
+        argv = [sys.executable, "-m", "arena", "bot", "--strategy", strategy, "--seed", str(seed), host,
+                str(server.port)]
+        where = folder / f"{seat}-{strategy}"
+        limit = await tournament.run_bot_process(argv, where, limits)
+        said = (where / "stdout.txt").read_text(encoding="utf-8", errors="replace").split()
+        if len(said) > 1 and said[0] == "bot" and said[1].isdigit():  # "bot 3 (hunt): game over ..."
+            strategies[int(said[1])] = strategy
+        if limit is not None:
+            _log().warning("bot %d (%s) stopped: over its limit of %s", seat, strategy, limit)
 
-    def starter(strategy: str, seed: float) -> Callable[[], Awaitable[None]]:
-        return lambda: bot(strategy, seed)
+    def starter(folder: Path, seat: int, strategy: str, seed: int) -> Callable[[], Awaitable[None]]:
+        return lambda: bot(folder, seat, strategy, seed)
 
     mix = [STRATEGY_MIX[i % len(STRATEGY_MIX)] for i in range(args.bots)]
-    starters = [starter(s, rng.random()) for s in mix]
-    return _serve_and_report(server, starters, spectators, writer, args.linger_ms, strategies,
-                             relay=_web_relay(sock, writer, arena, args.quiet))
+    with tempfile.TemporaryDirectory(prefix="arena-play-") as folder:
+        starters = [starter(Path(folder), k, s, rng.randrange(1 << 31)) for k, s in enumerate(mix)]
+        return _serve_and_report(server, starters, spectators, writer, args.linger_ms, strategies,
+                                 relay=_web_relay(sock, writer, arena, args.quiet))
 
 
 def _web_relay(sock: socket.socket | None, writer: replay.ReplayWriter, arena: Arena,
@@ -525,37 +590,9 @@ def _linger(spectators: Spectators, seconds: float) -> None:
 
 def cmd_bot(args: argparse.Namespace) -> int:
     from arena import bots
-    from arena import protocol as wire
 
-    rng = random.Random(args.seed)
-    try:
-        brain = bots.play(args.host, args.port, args.strategy, rng)
-    except bots.BotError as exc:
-        raise UsageError(str(exc)) from None
-    except wire.ProtocolError as exc:
-        raise UsageError(f"{args.host}:{args.port} does not speak the arena protocol: {exc}") from None
-    if brain.done and not brain.round:  # a server stopped (a signal) between MAP and round 1
-        print(f"bot {brain.id} ({args.strategy}): game over before round 1")
-    elif brain.done:
-        print(f"bot {brain.id} ({args.strategy}): game over after round {brain.round}")
-    else:
-        print(f"bot {brain.id} ({args.strategy}): the server closed the connection in round {brain.round}, "
-              f"without DISCONNECT")
+    print(bots.play_example(args.host, args.port, args.strategy, args.seed))
     return 0
-
-
-def forked_bot(argv: list[str], folder: str) -> None:
-    """The body of an example bot's process forked for a tournament (:mod:`arena.tournament`): in a session
-    of its own, working in *folder* with its stdout and stderr in ``stdout.txt`` and ``stderr.txt`` there,
-    it runs ``arena ARGV`` (``bot --strategy ...``) and exits with its status, as the command would."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, FORK_SERVER_SPARED)  # blocked in the fork server
-    os.setsid()
-    os.chdir(folder)
-    for fd, name in ((1, "stdout.txt"), (2, "stderr.txt")):
-        target = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(target, fd)
-        os.close(target)
-    sys.exit(main(argv))
 
 
 def _print_replay(rep: replay.Replay) -> None:
@@ -718,6 +755,30 @@ def _claim_results_folder(out: Path) -> None:
                          f"give another --out")
 
 
+def _ratings(name: str | None) -> tuple[dict[str, Rating], Path | None]:
+    """The ratings ``--ratings FILE`` starts from (none when FILE does not exist yet) and the file's path.
+    Raises UsageError (one line) for a file that is no ratings file or cannot be read, or a folder that
+    does not exist."""
+    from pathlib import Path
+
+    from arena import ratings
+    from common.save import FileFormatError
+
+    if name is None:
+        return {}, None
+    path = Path(name)
+    if name == "" or not path.parent.is_dir():
+        raise UsageError(f"--ratings {name!r}: no such folder {str(path.parent)!r}")
+    if not path.exists():
+        return {}, path
+    try:
+        return ratings.load(path), path
+    except FileFormatError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"--ratings {name}: {exc.strerror or exc}") from None
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -729,6 +790,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if len(entrants) < 2:
         raise UsageError("a tournament needs at least 2 bots")
+    prior, ratings_file = _ratings(args.ratings)
+    if args.cluster:
+        _reach_scheduler(args.cluster)
     players = args.players or min(len(entrants), 16)
     if players > len(entrants):
         raise UsageError(f"--players {players}: only {len(entrants)} bots given")
@@ -760,22 +824,33 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     sock = _web_socket(args)
     config = tournament.Config(entrants, maps, args.games, players, out, jobs=args.jobs, seed=args.seed,
                                prep_ms=args.prep_ms, move_ms=args.move_ms, quiet_rounds=args.quiet_rounds,
-                               connect_ms=args.connect_ms)
+                               connect_ms=args.connect_ms, cluster=args.cluster, ratings=prior,
+                               ratings_file=ratings_file, limits=_limits(args))
 
     def show(line: str) -> None:
         if not args.quiet:
             print(line, file=sys.stderr, flush=True)
 
     games = len(maps) * args.games
+    at_once = f"on the cluster {args.cluster}" if args.cluster else f"{min(args.jobs, games)} at once"
     show(f"tournament: {len(entrants)} bots, {games} game{'s' if games != 1 else ''} of {players} on "
-         f"{', '.join(maps)}, {min(args.jobs, games)} at once, seed {args.seed}; results in {out}")
+         f"{', '.join(maps)}, {at_once}, seed {args.seed}; results in {out}")
     site = None
     if sock is not None:
         from arena import web
 
         site = web.TournamentSite(sock)
         print(f"tournament: watch at {site.url}", file=sys.stderr, flush=True)
-    t, rows = tournament.run(config, show=show, serve=site.serve if site else None)
+    serve = site.serve if site else None
+    try:
+        if args.cluster:
+            from arena import cluster
+
+            t, rows = tournament.run(config, show=show, elsewhere=cluster.play, serve=serve)
+        else:
+            t, rows = tournament.run(config, show=show, serve=serve)
+    except tournament.TournamentError as exc:  # the cluster cannot be used after all
+        raise UsageError(str(exc)) from None
     played = sum(1 for r in t.records if r.counts)
     heading = f"standings after {played} of {t.total} games"
     print(heading + (f" ({t.stopped})" if t.stopped else ""))
@@ -795,9 +870,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 PARSERS = _parser()
-"""The parser and each command's, built as the module loads (every command needs them): a tournament's fork
-server of example bots imports this module, so the bots it forks start with them built (that took about
-9 ms of CPU a bot, a third of what a ``random`` bot costs in a game)."""
+"""The parser and each command's, built as the module loads (every command needs them)."""
 
 COMMANDS = {"serve": cmd_serve, "play": cmd_play, "bot": cmd_bot, "replay": cmd_replay,
             "tournament": cmd_tournament}

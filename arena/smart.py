@@ -1,7 +1,7 @@
 """The ``smart`` example bot's decisions (``arena bot --strategy smart``; spec/arena.md §2, §3).
 
 A worked example for bot authors: everything it knows comes from the wire protocol, kept by
-:class:`arena.bots.Brain` (the map file, its own ``SET``/``TOXIC``/``LIFE``, ``SEE_PLAYER`` and
+:class:`arena.brain.Brain` (the map file, its own ``SET``/``TOXIC``/``LIFE``, ``SEE_PLAYER`` and
 ``TEAMCHANGE``). On top of that it
 
 - **remembers** every opponent it has seen, with the round it was seen in, and the toxicity of every cell it
@@ -32,7 +32,7 @@ turn (the cone is 179°, §2.7).
 
 from __future__ import annotations
 
-from arena.bots import VECTORS, Brain, facing_towards
+from arena.brain import VECTORS, Brain, facing_towards
 
 Cell = tuple[int, int]
 

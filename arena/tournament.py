@@ -1,12 +1,15 @@
 """Tournaments: many games per map between bots run as processes, ranked by spec/arena.md §2.8.
 
-``arena tournament BOT... --maps M1,M2 --games N --players K [--jobs J] [--seed S] [--out DIR]``
+``arena tournament BOT... --maps M1,M2 --games N --players K [--jobs J | --cluster tcp://HOST:PORT] [--seed S]
+[--out DIR] [--ratings FILE] [--bot-memory MB --bot-cpu S --bot-files N --bot-fsize MB --bot-procs N]``
 
 - A BOT is an example bot's name (:data:`arena.STRATEGIES`) or a shell command in which ``{host}`` and
   ``{port}`` are replaced. Each game starts its bots at once, each in its own working folder and process
   group, with stdout and stderr kept in that folder, and each with the port of its own seat
   (:attr:`Settings.seat_ports`), so that seats and start cells follow the game seed whoever connects first;
-  when the game ends the group is stopped (SIGTERM, then SIGKILL). An example bot runs ``arena bot`` in a
+  when the game ends the group is stopped (SIGTERM, then SIGKILL). Each runs within its
+  :class:`arena.limits.BotLimits` (:class:`arena.limits.Guard`); one stopped by a limit is recorded as
+  :data:`OVER_LIMIT` with the limit's name. An example bot runs ``arena bot`` in a
   process forked from a fork server of its game process that has the bots' modules imported
   (:func:`_fork_example_bot`): it skips the interpreter's start, most of what it costs in a game.
 - :func:`schedule` picks N games per map: which bots play a game rotates so that every pair meets equally
@@ -14,12 +17,14 @@
 - Up to J games run at once, each an :class:`arena.server.ArenaServer` on its own free ports of 127.0.0.1,
   in one of J game processes (:class:`GameRunner`) that each play one game at a time: the servers of games
   played at once run on separate cores. The tournament's own process only hands out the games and keeps the
-  results.
+  results. With ``--cluster`` the games go to a Dask scheduler instead, each played by a game process of the
+  worker that takes it (:mod:`arena.cluster`).
 - A bot that never joins (crashed at start, wrong port, no ``ID_OKAY``) gets an idle body on its seat
   (:meth:`ArenaServer.add_absent`); one that crashes, leaves or hangs later stays as an idle body too; each
   is recorded with its status and the tournament goes on.
 - :func:`standings`: mean points per map, summed over maps (§2.8), with games, wins (rank 1, shared places
-  counting), catches, times caught and mean rank. Written as ``standings.csv`` and ``standings.json``
+  counting), catches, times caught, mean rank and the rating (:mod:`arena.ratings`, from ``--ratings``).
+  Written as ``standings.csv`` and ``standings.json``
   (settings, standings, every game with every seat) under the output folder, after every game.
 """
 
@@ -48,7 +53,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -58,7 +63,9 @@ from multiprocessing.sharedctypes import RawArray
 from pathlib import Path
 from types import FrameType
 
-from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES, replay
+from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES, ratings, replay
+from arena.limits import BotLimits, Guard, release
+from arena.ratings import Rating
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
 from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name, run_dir
 from common.save import write_atomic
@@ -93,6 +100,10 @@ STOP_GRACE_S = 1.0
 GROUP_POLL_S = 0.02
 """How often a bot's process group is checked for processes left while it has time to end after SIGTERM."""
 
+BOT_GUARDS = ".bot-guards"
+"""In a game's folder while it is played: the cgroup (``cgroup PATH``) or user (``user UID``) of each bot
+that has one (:class:`arena.limits.Guard`), so that the tournament can kill them and give them back if the
+game process is killed (:func:`clean_up_killed_game`)."""
 BOT_GROUPS = ".bot-groups"
 """In a game's folder while it is played: the process group ids of its bots, one a line, so that the
 tournament can stop them if the game process is killed (:func:`clean_up_killed_game`)."""
@@ -105,7 +116,11 @@ WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 """The errors of a write to a full disk (or past a file-size limit): the results cannot be kept, so the
 tournament stops (:meth:`Tournament.stop`, reason ``the results cannot be written: ...``)."""
 OK, NEVER_JOINED, CRASHED, LEFT, HUNG = "ok", "never connected", "crashed", "left", "hung"
-STATUSES = (OK, NEVER_JOINED, CRASHED, LEFT, HUNG)
+OVER_LIMIT = "over a limit"
+"""A bot stopped by one of its limits (:class:`arena.limits.BotLimits`; the seat's ``limit`` names it)."""
+STATUSES = (OK, NEVER_JOINED, CRASHED, LEFT, HUNG, OVER_LIMIT)
+POLICE_S = 0.25
+"""How often a game checks whether a bot has reached its processes' cap (:meth:`arena.limits.Guard.over`)."""
 
 
 HUNG_ROUNDS = 5
@@ -141,15 +156,11 @@ class Bot:
     spec: str
     strategy: str | None
 
-    def arena_args(self, port: int, seed: int) -> list[str]:
-        """The ``arena`` arguments that play this example bot for a server on 127.0.0.1:*port*."""
-        assert self.strategy is not None, "a command, not an example bot"
-        return ["bot", "--strategy", self.strategy, "--seed", str(seed), HOST, str(port)]
-
     def argv(self, port: int, seed: int) -> list[str]:
         """The command that starts this bot for a server on 127.0.0.1:*port*."""
         if self.strategy is not None:
-            return [sys.executable, "-m", "arena", *self.arena_args(port, seed)]
+            return [sys.executable, "-m", "arena", "bot", "--strategy", self.strategy, "--seed", str(seed),
+                    HOST, str(port)]
         return ["/bin/sh", "-c", self.spec.replace("{host}", HOST).replace("{port}", str(port))]
 
 
@@ -324,13 +335,16 @@ class SeatResult:
     exit: int | None = None
     killed: str | None = None
     diagnostics: Diagnostics | None = None
+    limit: str | None = None
+    """The limit that stopped the bot (:data:`arena.limits.LIMITS`: "memory", "cpu", "files", "file size",
+    "processes"), None when none did."""
 
     def as_json(self, entrants: Sequence[Bot]) -> dict[str, object]:
         return {"bot": entrants[self.bot].name, "seat": self.seat, "id": self.id,
                 "points": f"{self.points.numerator}/{self.points.denominator}",
                 "shown": format_points(self.points), "rank": self.rank, "switch_round": self.switch_round,
                 "cause": self.cause, "catches": self.catches, "status": self.status, "exit": self.exit,
-                "killed": self.killed,
+                "killed": self.killed, "limit": self.limit,
                 "diagnostics": self.diagnostics.as_json() if self.diagnostics else None}
 
 
@@ -351,6 +365,9 @@ class GameRecord:
     file): the tournament stops."""
     seconds: float = 0.0
     """Wall seconds its game process spent on it, bots' start and stop included."""
+    worker: str | None = None
+    """The address of the Dask worker that played it (``tcp://10.0.0.7:40211``; :mod:`arena.cluster`), None
+    when a game process of the tournament's own machine did."""
 
     @property
     def counts(self) -> bool:
@@ -372,6 +389,10 @@ class Standing:
     caught: int
     mean_rank: Fraction | None
     faults: dict[str, int]
+    rating: Rating = field(default_factory=Rating)
+    """Its rating after the games so far (:mod:`arena.ratings`), from the one ``--ratings`` gave."""
+    rating_rank: int = 0
+    """Its place by the rating's conservative estimate (``mu - 3 sigma``)."""
 
     def as_json(self) -> dict[str, object]:
         return {"rank": self.rank, "bot": self.bot, "points": format_points(self.points),
@@ -379,12 +400,29 @@ class Standing:
                 "per_map": {m: format_points(v) for m, v in self.per_map.items()}, "games": self.games,
                 "wins": self.wins, "catches": self.catches, "caught": self.caught,
                 "mean_rank": None if self.mean_rank is None else round(float(self.mean_rank), 2),
-                "faults": self.faults}
+                "faults": self.faults,
+                "rating": {"mu": round(self.rating.mu, 4), "sigma": round(self.rating.sigma, 4),
+                           "conservative": round(self.rating.conservative, 4), "games": self.rating.games},
+                "rating_rank": self.rating_rank}
 
 
-def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequence[str]) -> list[Standing]:
+def rated(entrants: Sequence[Bot], records: Sequence[GameRecord],
+          prior: Mapping[str, Rating] | None = None) -> dict[str, Rating]:
+    """The ratings (:func:`arena.ratings.rate`) of *prior* (``--ratings``) updated by the finished games of
+    *records* in game-number order, whatever the order they ended in: every entrant and every bot of
+    *prior*."""
+    games = [[(entrants[s.bot].name, s.rank) for s in r.seats]
+             for r in sorted(records, key=lambda r: r.game.number) if r.counts]
+    return ratings.rate(games, prior, [b.name for b in entrants])
+
+
+def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequence[str],
+              prior: Mapping[str, Rating] | None = None) -> list[Standing]:
     """The standings of the finished games in *records* (spec §2.8): per bot the mean points per map it
-    played, summed over maps; higher first, equal sums share a place, then by name."""
+    played, summed over maps; higher first, equal sums share a place, then by name. Each row has the bot's
+    rating from *prior* and these games (:func:`rated`) and its place by the rating."""
+    now = rated(entrants, records, prior)
+    places = ratings.ranks(now, [b.name for b in entrants])
     rows: list[Standing] = []
     for index, bot in enumerate(entrants):
         seats = [(r.game.map, s) for r in records if r.counts for s in r.seats if s.bot == index]
@@ -399,7 +437,8 @@ def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequ
             bot.name, 0, sum(per_map.values(), Fraction(0)), per_map, len(seats),
             sum(1 for _, s in seats if s.rank == 1), sum(s.catches for _, s in seats),
             sum(1 for _, s in seats if s.cause == CAUGHT),
-            Fraction(sum(s.rank for _, s in seats), len(seats)) if seats else None, faults))
+            Fraction(sum(s.rank for _, s in seats), len(seats)) if seats else None, faults,
+            now[bot.name], places[bot.name]))
     rows.sort(key=lambda r: (-r.points, r.bot))
     for i, row in enumerate(rows):
         row.rank = rows[i - 1].rank if i and rows[i - 1].points == row.points else i + 1
@@ -408,20 +447,23 @@ def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequ
 
 def format_standings(rows: Sequence[Standing], maps: Sequence[str]) -> str:
     """The standings as a text table: rank, bot, points, one column per map, games, wins, catches, caught,
-    mean rank, faults."""
+    mean rank, rating (the conservative estimate), mu ± sigma, the place by rating, faults."""
     width = max([3, *(len(r.bot) for r in rows)])
     map_cols = [max(8, len(m)) for m in maps]
     head = (f"{'rank':>4}  {'bot':<{width}} {'points':>8} "
             + "".join(f"{m:>{w}} " for m, w in zip(maps, map_cols, strict=True))
-            + f"{'games':>5} {'wins':>4} {'catches':>7} {'caught':>6} {'mean rank':>9}  faults")
+            + f"{'games':>5} {'wins':>4} {'catches':>7} {'caught':>6} {'mean rank':>9} {'rating':>7} "
+            + f"{'mu ± sigma':>13} {'rated':>5}  faults")
     lines = [head]
     for r in rows:
         cells = "".join(f"{format_points(r.per_map[m]) if m in r.per_map else '-':>{w}} "
                         for m, w in zip(maps, map_cols, strict=True))
         mean = "-" if r.mean_rank is None else f"{float(r.mean_rank):.2f}"
         faults = ", ".join(f"{n} {status}" for status, n in r.faults.items()) or "-"
+        spread = f"{r.rating.mu:.2f} ± {r.rating.sigma:.2f}"
         lines.append(f"{r.rank:>4}  {r.bot:<{width}} {format_points(r.points):>8} {cells}"
-                     f"{r.games:>5} {r.wins:>4} {r.catches:>7} {r.caught:>6} {mean:>9}  {faults}")
+                     f"{r.games:>5} {r.wins:>4} {r.catches:>7} {r.caught:>6} {mean:>9} "
+                     f"{r.rating.conservative:>7.2f} {spread:>13} {r.rating_rank:>5}  {faults}")
     return "\n".join(lines)
 
 
@@ -443,6 +485,15 @@ class Config:
     move_ms: int = 1000
     quiet_rounds: int = 30
     connect_ms: int = 10000
+    limits: BotLimits = field(default_factory=BotLimits)
+    """The bounds of every bot (``--bot-memory`` ...)."""
+    ratings: dict[str, Rating] = field(default_factory=dict)
+    """The ratings the tournament starts from (``--ratings``), by bot name."""
+    ratings_file: Path | None = None
+    """Where the ratings, updated, are written after every game (``--ratings``), or None."""
+    cluster: str | None = None
+    """The Dask scheduler's address (``tcp://HOST:PORT``) that plays the games (:func:`arena.cluster.play`),
+    or None: this machine's ``jobs`` game processes."""
 
 
 class _Causes:
@@ -508,7 +559,8 @@ def _start_fork_server() -> multiprocessing.context.ForkServerContext:
     it as it begins, so that its imports overlap the game's preparation)."""
     if not _forks:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["arena.cli", "arena.bots", "arena.smart", "socket", "encodings.idna"])
+        context.set_forkserver_preload(["arena.bots", "arena.smart", "common.cli", "socket",
+                                        "encodings.idna"])
         # The fork server lives in the tournament's process group: a closed terminal's SIGHUP or a SIGTERM to
         # the group must not end it while its game process goes on (the game process stops the game; the
         # server ends with it). Blocked, not ignored, while it starts: this process still gets them after.
@@ -521,13 +573,15 @@ def _start_fork_server() -> multiprocessing.context.ForkServerContext:
     return _forks[0]
 
 
-def _fork_example_bot(argv: list[str], folder: Path) -> _Forked:
-    """Start ``arena ARGV`` (an example bot) as a process forked from a fork server that has the bots'
-    modules imported already: the bot skips the interpreter's start and its imports, most of what it costs
-    in a game (:func:`arena.cli.forked_bot` gives it its session, folder and output files)."""
-    from arena.cli import forked_bot
+def _fork_example_bot(strategy: str, port: int, seed: int, folder: Path, guard: Guard) -> _Forked:
+    """Start the example bot *strategy* for the server on 127.0.0.1:*port* (as ``arena bot`` would) as a
+    process forked from a fork server that has the bots' modules imported already: the bot skips the
+    interpreter's start and its imports, most of what it costs in a game (:func:`arena.bots.forked_bot`
+    gives it its session, folder, output files and *guard*'s limits)."""
+    from arena.bots import forked_bot
 
-    process = _start_fork_server().Process(target=forked_bot, args=(argv, str(folder)), name="arena bot")
+    process = _start_fork_server().Process(target=forked_bot, args=(HOST, port, strategy, seed, str(folder)),
+                                           kwargs={"guard": guard}, name="arena bot")
     process.start()
     return _Forked(process)
 
@@ -537,9 +591,72 @@ class _Process:
     bot: int
     seat: int
     process: asyncio.subprocess.Process | _Forked
+    guard: Guard | None = None
+    """What keeps the bot in its bounds (None: a process started otherwise, as the tests do)."""
+    folder: Path = Path(".")
+    """The bot's working folder."""
     exit: int | None = None
     killed: str | None = None
     """The signal that ended the process when it did not end by itself: "SIGTERM" or "SIGKILL"."""
+    limit: str | None = None
+    """The limit that stopped it (:meth:`Guard.over` during the game, :meth:`Guard.reached` after)."""
+
+
+async def _start_guarded(folder: Path, limits: BotLimits, argv: list[str] | None = None,
+                         example: tuple[str, int, int] | None = None,
+                         ) -> tuple[asyncio.subprocess.Process | _Forked, Guard]:
+    """Start a bot in the working folder *folder* (made), its output in ``stdout.txt`` and ``stderr.txt``
+    there, in a process group of its own, within *limits*: the command *argv*, or the example bot
+    *example* (strategy, port, seed) forked from the fork server (:func:`_fork_example_bot`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "stdout.txt", "wb") as out, open(folder / "stderr.txt", "wb") as err:
+        guard = Guard(limits, folder)
+        try:
+            if argv is None:
+                assert example is not None, "a command or an example bot"
+                return _fork_example_bot(*example, folder, guard), guard
+            process = await asyncio.create_subprocess_exec(
+                *argv, cwd=folder, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err,
+                start_new_session=True, preexec_fn=guard.apply)
+        except BaseException:
+            guard.close()
+            raise
+    return process, guard
+
+
+async def run_bot_process(argv: list[str], folder: Path, limits: BotLimits) -> str | None:
+    """Run one bot, *argv*, to its end as a game of a tournament runs a bot given as a command: in the
+    working folder *folder* (made) with its output in ``stdout.txt`` and ``stderr.txt`` there, in a process
+    group of its own, within *limits*; return the limit that stopped it (None: none). Cancelled (its game
+    is over and it has not left), it is stopped as a game stops its bots (:func:`_stop_group`)."""
+    process, guard = await _start_guarded(folder, limits, argv)
+    proc = _Process(0, 0, process, guard, folder)
+    police = asyncio.ensure_future(_police([proc]))
+    try:
+        with contextlib.suppress(asyncio.CancelledError):
+            await process.wait()
+    finally:
+        police.cancel()
+        await _stop_group(proc)
+        proc.limit = proc.limit or guard.reached(proc.exit, process.pid, folder)
+        guard.close()
+    return proc.limit
+
+
+async def _police(processes: list[_Process]) -> None:
+    """Every :data:`POLICE_S` during a game: stop each bot that has reached its processes' cap (a fork
+    bomb kept to its cgroup or ``RLIMIT_NPROC`` forks on for ever), with every process it has."""
+    while True:
+        await asyncio.sleep(POLICE_S)
+        for proc in list(processes):
+            guard = proc.guard
+            if guard is not None and proc.limit is None and proc.process.returncode is None:
+                proc.limit = guard.over(proc.process.pid)
+                if proc.limit is not None:
+                    log.warning("seat %d: over its limit of %s: stopped", proc.seat, proc.limit)
+                    guard.stop()
+                    with contextlib.suppress(OSError):
+                        os.killpg(proc.process.pid, signal.SIGKILL)
 
 
 def _group_alive(group: int) -> bool:
@@ -603,14 +720,20 @@ async def _stop_group(proc: _Process) -> None:
 def clean_up_killed_game(folder: Path) -> None:
     """What a game process that was killed could not do for the game in *folder*: SIGKILL the process groups
     of its bots (their ids are in :data:`BOT_GROUPS` until the game ends; a group whose leader is gone, or
-    whose id is no longer a group leader's, is left alone) and remove the map copy its server handed the
-    bots (named in :data:`MAP_COPY`; only a file of the servers' folder for map copies)."""
+    whose id is no longer a group leader's, is left alone), kill what is left in their cgroups or of their
+    users and give those back (:data:`BOT_GUARDS`, :func:`arena.limits.release`) and remove the map copy its
+    server handed the bots (named in :data:`MAP_COPY`; only a file of the servers' folder for map
+    copies)."""
     with contextlib.suppress(OSError):
         for group in map(int, (folder / BOT_GROUPS).read_text(encoding="ascii").split()):
             with contextlib.suppress(OSError):
                 if os.getpgid(group) == group:
                     os.killpg(group, signal.SIGKILL)
         (folder / BOT_GROUPS).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        for note in (folder / BOT_GUARDS).read_text(encoding="utf-8").splitlines():
+            release(note)
+        (folder / BOT_GUARDS).unlink(missing_ok=True)
     with contextlib.suppress(OSError):
         copy = Path((folder / MAP_COPY).read_text(encoding="utf-8").strip())
         if copy.suffix == ".map" and copy.parent == run_dir().resolve():
@@ -638,7 +761,7 @@ class _GameLog(logging.FileHandler):
             self.failed = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
 
 
-def _game_error(record: GameRecord, exc: OSError, out: Path) -> None:
+def game_error(record: GameRecord, exc: OSError, out: Path) -> None:
     """Record in *record* why its game could not be played: the error and the file it names (relative to
     the results folder *out*); ``full`` too when the disk is full."""
     where = ""
@@ -680,7 +803,7 @@ class GameRunner:
             folder.mkdir(parents=True, exist_ok=True)
             handler = _GameLog(folder / "server.log", encoding="utf-8")
         except OSError as exc:
-            _game_error(record, exc, cfg.out)
+            game_error(record, exc, cfg.out)
             return record
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
         arena_log = logging.getLogger("arena")
@@ -697,6 +820,7 @@ class GameRunner:
         ids: dict[int, int] = {}
         absent: set[int] = set()
         watch = asyncio.ensure_future(self._watch(server))
+        police = asyncio.ensure_future(_police(processes))
         try:
             await server.start()
             running = asyncio.ensure_future(server.run())
@@ -705,6 +829,9 @@ class GameRunner:
                 processes.append(await self._start_bot(folder, seat, index, port, game.seed))
                 with open(folder / BOT_GROUPS, "a", encoding="ascii") as groups:
                     groups.write(f"{processes[-1].process.pid}\n")
+                if (guard := processes[-1].guard) is not None and (note := guard.note()):
+                    with open(folder / BOT_GUARDS, "a", encoding="utf-8") as guards:
+                        guards.write(f"{note}\n")
             await self._seat(server, processes, running, ids, absent)
             table = await running
             record.rounds = server.game.round if server.game else 0
@@ -720,15 +847,20 @@ class GameRunner:
             record.error = str(exc)
             log.warning("game %d: %s", game.number, exc)
         except OSError as exc:
-            _game_error(record, exc, cfg.out)
+            game_error(record, exc, cfg.out)
             log.warning("game %d: %s", game.number, record.error)
         finally:
             watch.cancel()
+            police.cancel()
             writer.close()
             record.replay_error = writer.failed
             await server.close()
             await asyncio.gather(*(_stop_group(p) for p in processes))
-            for note in (BOT_GROUPS, MAP_COPY):
+            for proc in processes:
+                if proc.guard is not None:
+                    proc.limit = proc.limit or proc.guard.reached(proc.exit, proc.process.pid, proc.folder)
+                    proc.guard.close()
+            for note in (BOT_GROUPS, BOT_GUARDS, MAP_COPY):
                 with contextlib.suppress(OSError):
                     (folder / note).unlink(missing_ok=True)
             arena_log.removeHandler(handler)
@@ -739,6 +871,8 @@ class GameRunner:
                     result.exit, result.killed = proc.exit, proc.killed
                     if result.status == LEFT and proc.exit not in (None, 0):
                         result.status = CRASHED
+                    if proc.limit is not None:
+                        result.status, result.limit = OVER_LIMIT, proc.limit
         return record
 
     async def _watch(self, server: ArenaServer) -> None:
@@ -750,17 +884,13 @@ class GameRunner:
     async def _start_bot(self, folder: Path, seat: int, index: int, port: int, game_seed: int) -> _Process:
         bot = self.config.bots[index]
         where = folder / f"{seat}-{copy_name(bot.name)}"
-        where.mkdir(exist_ok=True)
         bot_seed = random.Random(game_seed * 17 + seat).randrange(1 << 31)
-        process: asyncio.subprocess.Process | _Forked
         if bot.strategy is not None:
-            process = _fork_example_bot(bot.arena_args(port, bot_seed), where)
+            process, guard = await _start_guarded(where, self.config.limits,
+                                                  example=(bot.strategy, port, bot_seed))
         else:
-            with open(where / "stdout.txt", "wb") as out, open(where / "stderr.txt", "wb") as err:
-                process = await asyncio.create_subprocess_exec(
-                    *bot.argv(port, bot_seed), cwd=where, stdin=asyncio.subprocess.DEVNULL, stdout=out,
-                    stderr=err, start_new_session=True)
-        return _Process(index, seat, process)
+            process, guard = await _start_guarded(where, self.config.limits, bot.argv(port, bot_seed))
+        return _Process(index, seat, process, guard, where)
 
     async def _seat(self, server: ArenaServer, processes: list[_Process],
                     running: asyncio.Future[list[TableRow]], ids: dict[int, int], absent: set[int]) -> None:
@@ -818,7 +948,7 @@ _playing = threading.Lock()
 """Held while this game process plays a game."""
 
 
-def _start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], parent: int) -> None:
+def start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], parent: int) -> None:
     """Initialise a game process (``ProcessPoolExecutor`` initializer) of the tournament *parent*."""
     global _runner
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -850,10 +980,15 @@ def _leave_with(parent: int) -> None:
         os._exit(1)
 
 
-def _play_in_game_process(game: Scheduled) -> GameRecord:
+def play_in_game_process(game: Scheduled) -> GameRecord:
     assert _runner is not None, "not a game process"
     with _playing:
         return asyncio.run(_runner.play(game))
+
+
+Elsewhere = Callable[["Tournament", list[Scheduled]], Awaitable[None]]
+"""What plays a tournament's games somewhere else than its own game processes (:func:`arena.cluster.play`):
+called with the tournament and the games to play, it hands them out (:meth:`Tournament.hand_out`)."""
 
 
 class Tournament:
@@ -875,6 +1010,8 @@ class Tournament:
         self.stopped: str | None = None
         self.write_error: str | None = None
         """Why the standings files could not be written the last time (None: they are up to date)."""
+        self.slots = max(1, config.jobs)
+        """Games played at once: ``jobs``, or the threads of the cluster's workers."""
         self._context = multiprocessing.get_context("spawn")
         self._flag = RawArray(ctypes.c_char, STOP_REASON_BYTES)
 
@@ -883,58 +1020,83 @@ class Tournament:
         return len(self.schedule)
 
     def standings(self) -> list[Standing]:
-        return standings(self.config.bots, self.records, list(self.config.maps))
+        return standings(self.config.bots, self.records, list(self.config.maps), self.config.ratings)
 
     def stop(self, reason: str) -> None:
         if self.stopped is None:
             self.stopped = reason
             self._flag.value = reason.encode()[:STOP_REASON_BYTES - 1]
 
-    async def run(self) -> list[Standing]:
+    async def run(self, elsewhere: Elsewhere | None = None) -> list[Standing]:
+        """Play the schedule: in ``jobs`` game processes of this machine, or through *elsewhere* (the games
+        and the tournament: :func:`arena.cluster.play` for ``--cluster``, which imports this module, not
+        this module it); the standings at the end."""
         self.config.out.mkdir(parents=True, exist_ok=True)
         self.started = time.monotonic()
         queue = list(self.schedule)
-        loop = asyncio.get_running_loop()
-        jobs = max(1, min(self.config.jobs, len(queue)))
-        with ProcessPoolExecutor(jobs, mp_context=self._context, initializer=_start_game_process,
-                                 initargs=(self.config, self._flag, os.getpid())) as pool:
-
-            async def worker() -> None:
-                while queue and not self.stopped:
-                    game = queue.pop(0)
-                    try:
-                        # A game process starts (if one is needed) as the game is handed out: it inherits
-                        # the stop signals blocked, so that a Ctrl-C (SIGTERM, SIGHUP) to the process group
-                        # during its imports waits until it handles them (it was a KeyboardInterrupt
-                        # traceback, or an end without a word, and its game "a game process died"); here
-                        # the signal waits until the game is handed out.
-                        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-                        try:
-                            handed = loop.run_in_executor(pool, _play_in_game_process, game)
-                        finally:
-                            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
-                        self.under_way[game.number] = time.monotonic()
-                        try:
-                            record = await handed
-                        finally:
-                            del self.under_way[game.number]
-                    except BrokenProcessPool:  # killed, out of memory: its game and the rest cannot be played
-                        record = GameRecord(game, game_folder(self.config.out, game), error=GAME_PROCESS_DIED)
-                        clean_up_killed_game(record.folder)
-                        self.stop(GAME_PROCESS_DIED)
-                    if record.stopped and not self.stopped:  # its game process alone was sent SIGTERM
-                        self.stop(record.stopped)
-                    if record.full:
-                        self.stop(f"the results cannot be written: {record.full}")
-                    self.records.append(record)
-                    self.write()
-                    if self.progress:
-                        self.progress(self, record)
-
-            await asyncio.gather(*(worker() for _ in range(jobs)))
+        if elsewhere is not None:
+            await elsewhere(self, queue)
+        else:
+            await self._play_here(queue)
         self.write()
         return self.standings()
 
+    async def _play_here(self, queue: list[Scheduled]) -> None:
+        loop = asyncio.get_running_loop()
+        self.slots = max(1, min(self.config.jobs, len(queue)))
+        with ProcessPoolExecutor(self.slots, mp_context=self._context, initializer=start_game_process,
+                                 initargs=(self.config, self._flag, os.getpid())) as pool:
+
+            async def play(game: Scheduled) -> GameRecord:
+                try:
+                    # A game process starts (if one is needed) as the game is handed out: it inherits the
+                    # stop signals blocked, so that a Ctrl-C (SIGTERM, SIGHUP) to the process group during
+                    # its imports waits until it handles them (it was a KeyboardInterrupt traceback, or an
+                    # end without a word, and its game "a game process died"); here the signal waits until
+                    # the game is handed out.
+                    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+                    try:
+                        handed = loop.run_in_executor(pool, play_in_game_process, game)
+                    finally:
+                        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+                    return await handed
+                except BrokenProcessPool:  # killed, out of memory: its game and the rest cannot be played
+                    record = GameRecord(game, game_folder(self.config.out, game), error=GAME_PROCESS_DIED)
+                    clean_up_killed_game(record.folder)
+                    return record
+
+            await self.hand_out(queue, self.slots, play)
+
+    async def hand_out(self, queue: list[Scheduled], slots: int,
+                       play: Callable[[Scheduled], Awaitable[GameRecord]]) -> None:
+        """Play the games of *queue* in its order, *slots* at a time, each through *play*, until the queue
+        is empty or the tournament stops; each record is kept as it comes (:meth:`finished`)."""
+
+        async def slot() -> None:
+            while queue and not self.stopped:
+                game = queue.pop(0)
+                self.under_way[game.number] = time.monotonic()
+                try:
+                    record = await play(game)
+                finally:
+                    del self.under_way[game.number]
+                self.finished(record)
+
+        await asyncio.gather(*(slot() for _ in range(slots)))
+
+    def finished(self, record: GameRecord) -> None:
+        """Keep a game's *record*: stop the tournament when its game process died, was sent SIGTERM alone
+        or could not write its files, then write the standings and show the progress."""
+        if record.error == GAME_PROCESS_DIED:
+            self.stop(GAME_PROCESS_DIED)
+        if record.stopped and not self.stopped:  # its game process alone was sent SIGTERM
+            self.stop(record.stopped)
+        if record.full:
+            self.stop(f"the results cannot be written: {record.full}")
+        self.records.append(record)
+        self.write()
+        if self.progress:
+            self.progress(self, record)
 
     # --- files ----------------------------------------------------------------------------------------------
 
@@ -958,29 +1120,34 @@ class Tournament:
         table = io.StringIO(newline="")
         out = csv.writer(table)
         out.writerow(["rank", "bot", "points", *maps, "games", "wins", "catches", "caught", "mean_rank",
-                      *STATUSES[1:]])
+                      "rating", "mu", "sigma", "rating_rank", *STATUSES[1:]])
         for r in rows:
             out.writerow([r.rank, r.bot, format_points(r.points),
                           *(format_points(r.per_map[m]) if m in r.per_map else "" for m in maps),
                           r.games, r.wins, r.catches, r.caught,
                           "" if r.mean_rank is None else f"{float(r.mean_rank):.2f}",
-                          *(r.faults.get(s, 0) for s in STATUSES[1:])])
+                          f"{r.rating.conservative:.4f}", f"{r.rating.mu:.4f}", f"{r.rating.sigma:.4f}",
+                          r.rating_rank, *(r.faults.get(s, 0) for s in STATUSES[1:])])
         write_atomic(cfg.out / "standings.csv", table.getvalue())
         data = {
             "settings": {"bots": [{"name": b.name, "spec": b.spec} for b in cfg.bots], "maps": maps,
                          "games": cfg.games, "players": cfg.players, "jobs": cfg.jobs, "seed": cfg.seed,
                          "prep_ms": cfg.prep_ms, "move_ms": cfg.move_ms, "quiet_rounds": cfg.quiet_rounds,
-                         "connect_ms": cfg.connect_ms},
+                         "connect_ms": cfg.connect_ms, "cluster": cfg.cluster,
+                         "ratings": None if cfg.ratings_file is None else str(cfg.ratings_file)},
             "played": sum(1 for r in self.records if r.counts), "scheduled": self.total,
             "stopped": self.stopped,
             "standings": [r.as_json() for r in rows],
             "games": [{"game": r.game.number, "map": r.game.map, "seed": r.game.seed,
                        "folder": str(r.folder.relative_to(cfg.out)), "rounds": r.rounds, "stopped": r.stopped,
-                       "seconds": round(r.seconds, 2), "error": r.error, "replay_error": r.replay_error,
+                       "seconds": round(r.seconds, 2), "worker": r.worker, "error": r.error,
+                       "replay_error": r.replay_error,
                        "seats": [s.as_json(cfg.bots) for s in r.seats]}
                       for r in sorted(self.records, key=lambda r: r.game.number)],
         }
         write_atomic(cfg.out / "standings.json", json.dumps(data, indent=1) + "\n")
+        if cfg.ratings_file is not None:
+            ratings.save(cfg.ratings_file, rated(cfg.bots, self.records, cfg.ratings))
 
 
 def clock(seconds: float) -> str:
@@ -1004,7 +1171,7 @@ def time_left(t: Tournament, now: float | None = None) -> float:
     mean = statistics.fmean(times)
     now = time.monotonic() if now is None else now
     free = [max(0.0, mean - (now - began)) for began in t.under_way.values()]
-    free += [0.0] * max(0, max(1, t.config.jobs) - len(free))
+    free += [0.0] * max(0, t.slots - len(free))
     heapq.heapify(free)
     for _ in range(left - len(t.under_way)):
         heapq.heapreplace(free, free[0] + mean)
@@ -1032,9 +1199,11 @@ def progress_line(t: Tournament, record: GameRecord) -> str:
 
 
 def run(config: Config, *, show: Callable[[str], None],
+        elsewhere: Elsewhere | None = None,
         serve: Callable[[Tournament], Awaitable[None]] | None = None) -> tuple[Tournament, list[Standing]]:
     """Run a tournament in a new event loop, SIGINT, SIGTERM and SIGHUP stopping it (the games under way are
-    cut short and do not count); *show* gets one progress line per game; *serve* (the web view,
+    cut short and do not count); *show* gets one progress line per game; *elsewhere* plays the games
+    instead of this machine's game processes (:meth:`Tournament.run`); *serve* (the web view,
     :meth:`arena.web.TournamentSite.serve`) runs on the same loop for the whole tournament, cancelled at
     its end.
 
@@ -1055,7 +1224,7 @@ def run(config: Config, *, show: Callable[[str], None],
             loop.add_signal_handler(sig, tournament.stop, name)
         site = asyncio.ensure_future(serve(tournament)) if serve else None
         try:
-            return await tournament.run()
+            return await tournament.run(elsewhere)
         finally:
             for sig in STOP_SIGNALS:
                 loop.remove_signal_handler(sig)

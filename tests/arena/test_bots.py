@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena import protocol as wire
-from arena.bots import BotError, Brain, facing_towards, play, read_map, run_bot
+from arena.bots import BotError, Brain, Example, facing_towards, play, read_map, run_bot
 from arena.rules import VECTORS
 from arena.server import ArenaServer, Settings
 
@@ -30,8 +30,8 @@ def map_file(tmp_path):
     return path
 
 
-def brain_at(strategy: str, map_file, x: int, y: int, *, me: int = 0, team: str = "BLUE") -> Brain:
-    brain = Brain(strategy, random.Random(1))
+def brain_at(strategy: str, map_file, x: int, y: int, *, me: int = 0, team: str = "BLUE") -> Example:
+    brain = Example(strategy, random.Random(1))
     assert brain.handle(wire.Id(me)) == [wire.IdOkay()]
     brain.handle(wire.Map(str(map_file)))
     brain.handle(wire.Set(x, y, "NORTH"))
@@ -193,7 +193,7 @@ def test_smart_blue_walks_to_a_clean_pair_of_cells_rather_than_to_and_fro_onto_a
     path = tmp_path / "corridor.map"
     path.write_text("#######\n#     #\n#######\n")
     for seed in range(6):
-        brain = Brain("smart", random.Random(seed))
+        brain = Example("smart", random.Random(seed))
         brain.handle(wire.Id(0))
         brain.handle(wire.Map(str(path)))
         for r, (x, toxic) in enumerate(((1, 1), (2, 1), (3, 2), (5, 2), (4, 1)), start=1):
@@ -306,7 +306,7 @@ def test_smart_red_leaves_a_sighting_it_has_checked_for_a_goal_it_keeps(map_file
 
 def test_unknown_strategy_is_refused():
     with pytest.raises(ValueError, match="unknown strategy"):
-        Brain("camp")
+        Example("camp")
 
 
 def test_trailing_rows_of_spaces_are_map_rows_as_the_server_reads_them(tmp_path):
@@ -383,7 +383,7 @@ def test_a_brain_of_your_own_plays_through_both_drivers():
             return "NONE", "EAST"
 
     def mine(seed: int) -> StandStill:
-        brain = StandStill("random", random.Random(seed))
+        brain = StandStill(random.Random(seed))
         brain.rounds = []
         return brain
 
@@ -669,7 +669,7 @@ def test_layered_searches_match_a_queue_search_cell_for_cell_in_order(width, hei
 
     rows = data.draw(st.lists(st.lists(st.booleans(), min_size=width, max_size=width), min_size=height,
                               max_size=height))
-    brain = Brain("smart", random.Random(1))
+    brain = Example("smart", random.Random(1))
     brain.walls = tuple(tuple(row) for row in rows)
     free = [(x, y) for y in range(height) for x in range(width) if not rows[y][x]]
     if not free:

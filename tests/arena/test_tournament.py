@@ -313,7 +313,13 @@ def test_standings_mean_per_map_summed_over_maps():
     assert (b.games, b.wins, b.catches, b.caught, b.mean_rank) == (3, 2, 1, 2, Fraction(4, 3))
     assert (c.games, c.wins, c.caught) == (2, 1, 1)  # rank 1 shared with a in game 2 counts as a win
     text = format_standings(rows, ["office", "field"]).splitlines()
-    assert text[1].split() == ["1", "c", "20.33", "20.00", "0.33", "2", "1", "1", "1", "1.50", "-"]
+    assert text[1].split() == ["1", "c", "20.33", "20.00", "0.33", "2", "1", "1", "1", "1.50",
+                               "-0.66", "22.72", "±", "7.80", "3", "-"]
+    # by rating (openskill, games 1..4 in order: a beat b, a tied c, b beat a, b beat c), b is first: it
+    # won all but one of its games; c, first on points, has the least sure rating
+    assert [(r.bot, r.rating_rank, round(r.rating.mu, 4), round(r.rating.sigma, 4)) for r in rows] == [
+        ("c", 3, 22.7243, 7.7955), ("a", 2, 24.4992, 7.6014), ("b", 1, 27.8217, 7.5816)]
+    assert [r.rating.games for r in rows] == [2, 3, 3]
     tie = _record(1, "office", (0, Fraction(4), 1, None, 0), (1, Fraction(4), 1, None, 0))
     tied = standings(entrants, [tie], ["office"])
     assert [(r.bot, r.rank) for r in tied] == [("a", 1), ("b", 1), ("c", 3)]

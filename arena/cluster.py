@@ -1,0 +1,213 @@
+"""Tournaments on a Dask cluster: ``arena tournament ... --cluster tcp://HOST:PORT`` (docs/arena.md).
+
+Dask's distributed scheduler is the engine: the tournament is its client and submits each game as a task
+(:func:`play_on_worker`); the scheduler places it on a worker thread, and when a worker is lost the game it
+was playing is handed to another worker and played again from its start (the lost attempt leaves nothing in
+the results: a game's files come back only with its end). A game lost again and again (Dask's
+``distributed.scheduler.allowed-failures``, 3 by default) is recorded as lost and the tournament goes on.
+
+On the worker, a game is played as on the tournament's own machine: by a game process
+(:class:`arena.tournament.GameRunner`, one per worker thread, started on the worker's first game of the
+tournament) with its server and bots on the worker's loopback, in a folder under the worker's local
+directory; its record (seats, diagnostics) and the files of its folder (replay, ``server.log``, the bots'
+output) come back to the tournament, which writes them where a game process of its own would have.
+
+This module is imported only for ``--cluster``: without it, a tournament never imports Dask.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import shutil
+import threading
+import uuid
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.sharedctypes import RawArray
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from arena import tournament as tour
+
+if TYPE_CHECKING:
+    from arena.tournament import Config, GameRecord, Scheduled, Tournament
+
+CONNECT_S = 20.0
+"""How long the tournament tries to reach the scheduler."""
+WORKERS_S = 60.0
+"""How long the tournament waits for a first worker to join the scheduler."""
+LOST = "lost: every worker that played it died"
+"""A game's error when Dask gave it up (``KilledWorker``)."""
+
+Played = tuple["GameRecord", dict[str, bytes], str]
+"""What a worker sends back for a game: its record, the files of its folder (path relative to the folder ->
+bytes) and the worker's address."""
+
+
+class ClusterError(tour.TournamentError):
+    """The cluster cannot be used (no ``distributed``, scheduler out of reach, no worker): one line."""
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError("--cluster needs Dask's distributed package: pip install 'motti-games[cluster]'") \
+            from None
+    return distributed
+
+
+async def play(t: Tournament, queue: list[Scheduled]) -> None:
+    """Play *queue* of the tournament *t* on the cluster of ``t.config.cluster``: as many games at once as
+    its workers have threads, each record kept as it comes (:meth:`Tournament.hand_out`). Raises
+    ClusterError when the scheduler cannot be reached or no worker joins within :data:`WORKERS_S`."""
+    distributed = _distributed()
+    address = t.config.cluster
+    try:
+        client = await distributed.Client(address, asynchronous=True, timeout=CONNECT_S,
+                                          set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(f"--cluster {address}: cannot reach the scheduler ({exc})") from None
+    token = uuid.uuid4().hex
+    try:
+        try:
+            await client.wait_for_workers(1, timeout=WORKERS_S)
+        except TimeoutError:
+            raise ClusterError(f"--cluster {address}: no worker joined the scheduler within "
+                               f"{WORKERS_S:g} s") from None
+        threads = sum((await client.nthreads()).values())
+        t.slots = max(1, min(threads, len(queue)))
+        [config] = await client.scatter([t.config], broadcast=True, hash=False)
+        watching = True
+
+        async def watch() -> None:
+            while watching and not t.stopped:
+                await asyncio.sleep(tour.STOP_POLL_S)
+            if t.stopped:  # every worker is told at once; none asks the scheduler during a game
+                with contextlib.suppress(Exception):
+                    await client.run(stop_games, token, t.stopped)
+
+        watcher = asyncio.ensure_future(watch())
+
+        async def one(game: Scheduled) -> GameRecord:
+            future = client.submit(play_on_worker, token, config, game,
+                                   key=f"arena-{token}-game-{game.number}", pure=False)
+            try:
+                played: Played = await future
+                record, files, worker = played
+            except distributed.KilledWorker:
+                return tour.GameRecord(game, tour.game_folder(t.config.out, game), error=LOST)
+            except Exception as exc:  # the scheduler is gone, or the task failed on the worker
+                record = tour.GameRecord(game, tour.game_folder(t.config.out, game),
+                                         error=f"lost: {type(exc).__name__}: {exc}")
+                t.stop(f"the cluster failed: {exc}")
+                return record
+            keep(t.config.out, record, files)
+            record.worker = worker
+            return record
+
+        try:
+            await t.hand_out(queue, t.slots, one)
+        finally:
+            watching = False
+            await watcher
+            with contextlib.suppress(Exception):
+                await client.run(forget, token)
+    finally:
+        await client.close()
+
+
+def keep(out: Path, record: GameRecord, files: dict[str, bytes]) -> None:
+    """Write a game's *files* from a worker into its folder under the results folder *out*, where a game
+    process of the tournament's machine writes them, and point *record* there; a file that cannot be written
+    is the game's error (:func:`arena.tournament.game_error`: a full disk stops the tournament)."""
+    record.folder = tour.game_folder(out, record.game)
+    try:
+        for name, data in files.items():
+            target = record.folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+    except OSError as exc:
+        tour.game_error(record, exc, out)
+
+
+# --- on a worker --------------------------------------------------------------------------------------------
+
+_pools: dict[str, tuple[ProcessPoolExecutor, ctypes.Array[ctypes.c_char], Path]] = {}
+"""This worker's game processes, stop flag and folder, by tournament token."""
+_stopped: dict[str, str] = {}
+"""Why each tournament that has stopped stopped (:func:`stop_games`), by token."""
+_pools_lock = threading.Lock()
+
+
+def _pool(token: str, config: Config) -> tuple[ProcessPoolExecutor, ctypes.Array[ctypes.c_char], Path]:
+    """The game processes of the tournament *token* on this worker (one per worker thread), started on its
+    first game here, each playing in a folder of the worker's local directory."""
+    distributed = _distributed()
+    with _pools_lock:
+        if token not in _pools:
+            worker = distributed.get_worker()
+            folder = Path(worker.local_directory) / f"arena-{token}"
+            folder.mkdir(parents=True, exist_ok=True)
+            local = tour.Config(**{**vars(config), "out": folder})
+            flag = RawArray(ctypes.c_char, tour.STOP_REASON_BYTES)
+            flag.value = _stopped.get(token, "").encode()[:tour.STOP_REASON_BYTES - 1]
+            # A nanny starts its worker as a daemonic process, and multiprocessing refuses children to those;
+            # what daemonic would do (end the children with the worker) the game processes do themselves:
+            # each watches its parent and stops its game, bots and all, when the worker is gone.
+            multiprocessing.current_process().daemon = False
+            pool = ProcessPoolExecutor(worker.state.nthreads, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=tour.start_game_process,
+                                       initargs=(local, flag, os.getpid()))
+            _pools[token] = (pool, flag, folder)
+        return _pools[token]
+
+
+def play_on_worker(token: str, config: Config, game: Scheduled) -> Played:
+    """The task of one game (run by a Dask worker thread): play *game* of the tournament *token* in one of
+    this worker's game processes (cut short when the tournament stops: :func:`stop_games`), and return its
+    record, the files of its folder (the folder is then removed) and the worker's address."""
+    distributed = _distributed()
+    worker = distributed.get_worker()
+    pool, _, folder = _pool(token, config)
+    try:
+        record: GameRecord = pool.submit(tour.play_in_game_process, game).result()
+    except BrokenProcessPool:  # a game process killed on this worker: the game cannot be played
+        with _pools_lock:
+            _pools.pop(token, None)
+        record = tour.GameRecord(game, tour.game_folder(folder, game), error=tour.GAME_PROCESS_DIED)
+        tour.clean_up_killed_game(record.folder)
+    files: dict[str, bytes] = {}
+    if record.folder.is_dir():
+        for path in sorted(record.folder.rglob("*")):
+            if path.is_file():
+                with contextlib.suppress(OSError):
+                    files[str(path.relative_to(record.folder))] = path.read_bytes()
+        shutil.rmtree(record.folder, ignore_errors=True)
+    return record, files, str(worker.address)
+
+
+def stop_games(token: str, reason: str) -> None:
+    """On every worker, when the tournament *token* stops for *reason*: its games under way here are cut
+    short (the game processes poll the flag), and any game handed out after it stops at once."""
+    with _pools_lock:
+        _stopped[token] = reason
+        entry = _pools.get(token)
+    if entry is not None:
+        entry[1].value = reason.encode()[:tour.STOP_REASON_BYTES - 1]
+
+
+def forget(token: str) -> None:
+    """At the tournament's end, on every worker: let the game processes of tournament *token* go and remove
+    its folder."""
+    with _pools_lock:
+        entry = _pools.pop(token, None)
+        _stopped.pop(token, None)
+    if entry is not None:
+        pool, _, folder = entry
+        pool.shutdown(wait=False, cancel_futures=True)
+        shutil.rmtree(folder, ignore_errors=True)

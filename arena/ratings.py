@@ -1,0 +1,121 @@
+"""Ratings of a tournament's bots with their uncertainty: the ``openskill`` library's Plackett-Luce model
+(a Bayesian rating in the family of TrueSkill, which Halite rated with), by each game's final ranks (spec
+§2.8's table; a shared place is a tie), the games taken in game-number order.
+
+A bot's rating is ``mu`` (the skill it is believed to have) and ``sigma`` (how uncertain that is); bots are
+ranked by the conservative estimate ``mu - 3 sigma``, which a bot raises by winning and by playing more
+games. A new bot starts at mu 25, sigma 25/3 (conservative estimate 0). The same games, in any order of their
+ending, give the same ratings. ``arena tournament --ratings FILE`` starts from the ratings in *FILE* (bots by
+name) and writes them back, updated, after every game (:class:`RatingsFile`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated
+
+import msgspec
+
+from common.save import decode_json, write_atomic
+
+MODEL = "openskill PlackettLuce"
+"""The model's name in a ratings file: a file of another model is refused."""
+MU, SIGMA = 25.0, 25.0 / 3
+"""A new bot's rating."""
+Z = 3.0
+"""Standard deviations below mu of the conservative estimate."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One bot's rating: ``mu`` and ``sigma`` (skill points, openskill's scale: a new bot 25 ± 8.33) and the
+    ``games`` rated so far (those of earlier tournaments included)."""
+
+    mu: float = MU
+    sigma: float = SIGMA
+    games: int = 0
+
+    @property
+    def conservative(self) -> float:
+        """``mu - 3 sigma``: the skill the bot has with about 99.9 % confidence; what bots are ranked by."""
+        return self.mu - Z * self.sigma
+
+
+class _Entry(msgspec.Struct, forbid_unknown_fields=True):
+    mu: float
+    sigma: Annotated[float, msgspec.Meta(gt=0)]
+    games: Annotated[int, msgspec.Meta(ge=0)] = 0
+
+
+class RatingsFile(msgspec.Struct, forbid_unknown_fields=True):
+    """A ratings file: ``{"model": "openskill PlackettLuce", "ratings": {"smart": {"mu": 31.2, "sigma":
+    1.9, "games": 120, "conservative": 25.5}, ...}}`` (``conservative`` is written for the reader and
+    ignored when read)."""
+
+    model: str
+    ratings: dict[str, dict[str, float | int]]
+
+
+def load(path: str | os.PathLike[str]) -> dict[str, Rating]:
+    """The ratings in the file at *path* by bot name. Raises OSError when it cannot be read and
+    :class:`common.save.FileFormatError` (one line naming the file and the place) when it is no ratings
+    file."""
+    from common.save import FileFormatError
+
+    data = decode_json(path, RatingsFile)
+    if data.model != MODEL:
+        raise FileFormatError(f"{os.fspath(path)}: $.model: expected {MODEL!r}, got {data.model!r}")
+    out: dict[str, Rating] = {}
+    for name, fields in data.ratings.items():
+        known = {k: v for k, v in fields.items() if k != "conservative"}
+        try:
+            entry = msgspec.convert(known, _Entry)
+        except msgspec.ValidationError as exc:
+            raise FileFormatError(f"{os.fspath(path)}: $.ratings[{name!r}]: {exc}") from None
+        out[name] = Rating(entry.mu, entry.sigma, entry.games)
+    return out
+
+
+def save(path: str | os.PathLike[str], ratings: Mapping[str, Rating]) -> None:
+    """Write *ratings* to *path* (replaced whole, :func:`common.save.write_atomic`), best first. Raises
+    OSError."""
+    order = sorted(ratings, key=lambda n: (-ratings[n].conservative, n))
+    body = {"model": MODEL, "ratings": {
+        n: {"mu": round(ratings[n].mu, 6), "sigma": round(ratings[n].sigma, 6), "games": ratings[n].games,
+            "conservative": round(ratings[n].conservative, 6)} for n in order}}
+    write_atomic(path, msgspec.json.format(msgspec.json.encode(body), indent=1).decode() + "\n")
+
+
+def rate(games: Iterable[Sequence[tuple[str, int]]], prior: Mapping[str, Rating] | None = None,
+         names: Iterable[str] = ()) -> dict[str, Rating]:
+    """The ratings after *games*, each the (bot name, final rank) of its seats (rank 1 best, equal ranks a
+    tie), taken in the order given (the tournament gives them in game-number order), from *prior* (a bot
+    not in it starts at :data:`MU`, :data:`SIGMA`). Every bot of *prior* and *names* is in the result, rated
+    or not. A game with fewer than two seats changes nothing."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce(mu=MU, sigma=SIGMA)
+    current = dict(prior or {})
+    for name in names:
+        current.setdefault(name, Rating())
+    for seats in games:
+        if len(seats) < 2:
+            continue
+        teams = [[model.rating(mu=current.get(n, Rating()).mu, sigma=current.get(n, Rating()).sigma)]
+                 for n, _ in seats]
+        rated = model.rate(teams, ranks=[float(rank) for _, rank in seats])
+        for (name, _), [after] in zip(seats, rated, strict=True):
+            current[name] = Rating(after.mu, after.sigma, current.get(name, Rating()).games + 1)
+    return current
+
+
+def ranks(ratings: Mapping[str, Rating], names: Sequence[str]) -> dict[str, int]:
+    """The place of each of *names* by the conservative estimate (1 best; equal estimates share a place)."""
+    order = sorted(names, key=lambda n: -ratings[n].conservative)
+    out: dict[str, int] = {}
+    for i, name in enumerate(order):
+        same = i and ratings[order[i - 1]].conservative == ratings[name].conservative
+        out[name] = out[order[i - 1]] if same else i + 1
+    return out

@@ -1,0 +1,196 @@
+"""``arena tournament --cluster``: a real Dask scheduler and two real workers on 127.0.0.1 play the games."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from arena_helpers import wait_for
+
+from arena import replay
+
+distributed = pytest.importorskip("distributed")
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+BIN = Path(sys.executable).parent
+BOTS = ["random", "flee", "hunt", "smart"]
+START_S = 120.0
+"""Generous: a scheduler and two workers start in about 5 s on an idle machine."""
+TOURNAMENT_S = 900.0
+
+
+class Cluster:
+    """``dask scheduler`` and two ``dask worker`` processes (one thread each, named a and b, local
+    directories under *folder*), each in a session of its own; ``address``: the scheduler's;
+    ``workers``: name -> worker address."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.processes: dict[str, subprocess.Popen[bytes]] = {}
+        scheduler_file = folder / "scheduler.json"
+        self._start("scheduler", [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
+                                  "--no-dashboard", "--scheduler-file", str(scheduler_file)])
+        wait_for(lambda: scheduler_file.exists() and scheduler_file.stat().st_size > 0, "the scheduler",
+                 START_S)
+        self.address = json.loads(scheduler_file.read_text())["address"]
+        for name in ("a", "b"):
+            self._start(name, [str(BIN / "dask"), "worker", self.address, "--name", name, "--nthreads", "1",
+                               "--host", "127.0.0.1", "--no-dashboard", "--local-directory",
+                               str(folder / name)])
+        with distributed.Client(self.address, timeout=START_S) as client:
+            client.wait_for_workers(2, timeout=START_S)
+            info = client.scheduler_info()["workers"]
+        self.workers = {w["name"]: address for address, w in info.items()}
+
+    def _start(self, name: str, argv: list[str]) -> None:
+        log = open(self.folder / f"{name}.log", "wb")  # noqa: SIM115 (kept for the process's life)
+        self.processes[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
+                                                start_new_session=True)
+        log.close()
+
+    def kill(self, name: str) -> None:
+        """SIGKILL the process group of *name*: the worker's nanny, the worker and its game processes."""
+        os.killpg(self.processes[name].pid, signal.SIGKILL)
+        self.processes[name].wait()
+
+    def close(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.processes.values():
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    made = Cluster(tmp_path)
+    yield made
+    made.close()
+
+
+def tournament(cluster: Cluster, out: Path, games: int, *, prep_ms: int = 100) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [str(BIN / "arena"), "tournament", *BOTS, "--games", str(games), "--players", "4", "--maps", "office",
+         "--prep-ms", str(prep_ms), "--move-ms", "2000", "--seed", "5", "--out", str(out),
+         "--cluster", cluster.address],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def check_games(out: Path, data: dict) -> None:
+    """Every game counts once, its replay re-simulates exactly and its final table is the seats' points; the
+    standings are each bot's mean over the games (one map, every bot in every game)."""
+    numbers = [g["game"] for g in data["games"]]
+    assert numbers == list(range(1, data["scheduled"] + 1)) and data["played"] == data["scheduled"]
+    totals = dict.fromkeys(BOTS, Fraction(0))
+    for game in data["games"]:
+        assert game["error"] is None and game["stopped"] is None
+        rep = replay.load(str(out / game["folder"] / "replay.jsonl"))
+        verdict = replay.verify(rep)
+        assert verdict.rounds == [] and verdict.ending == []
+        final = {row["id"]: Fraction(row["points"]) for row in rep.final["table"]}
+        for seat in game["seats"]:
+            assert final[seat["id"]] == Fraction(seat["points"])
+            totals[seat["bot"]] += Fraction(seat["points"])
+        assert (out / game["folder"] / "server.log").stat().st_size > 0
+    for row in data["standings"]:
+        assert Fraction(row["points_exact"]) == totals[row["bot"]] / data["scheduled"]
+        assert row["games"] == data["scheduled"]
+
+
+def test_a_tournament_of_12_games_on_two_dask_workers(cluster, tmp_path):
+    out = tmp_path / "out"
+    run = tournament(cluster, out, 12)
+    stdout, stderr = run.communicate(timeout=TOURNAMENT_S)
+    assert run.returncode == 0, stderr
+    data = json.loads((out / "standings.json").read_text())
+    check_games(out, data)
+    workers = [g["worker"] for g in data["games"]]
+    assert set(workers) == set(cluster.workers.values())  # both workers played
+    assert data["settings"]["cluster"] == cluster.address
+    assert stdout.startswith("standings after 12 of 12 games\n")
+    assert stderr.count(" done (#") == 12 and "game 12/12 done" in stderr
+    for name in ("a", "b"):  # each worker's folder of the tournament's games is gone with the tournament
+        assert list((tmp_path / name).glob("*/worker-*")) and not list((tmp_path / name).glob("**/arena-*"))
+
+
+def test_a_worker_killed_mid_game_has_its_game_played_again_elsewhere(cluster, tmp_path):
+    out = tmp_path / "out"
+    run = tournament(cluster, out, 6, prep_ms=1500)
+    under_way: list[Path] = []
+
+    def a_game_on_a() -> bool:
+        folders = (tmp_path / "a").glob("**/arena-*/games/*")
+        under_way[:] = [f for f in folders if (f / "replay.jsonl").exists()]
+        return bool(under_way)
+
+    wait_for(a_game_on_a, "a game under way on worker a", START_S)
+    cluster.kill("a")
+    stdout, stderr = run.communicate(timeout=TOURNAMENT_S)
+    assert run.returncode == 0, stderr
+    data = json.loads((out / "standings.json").read_text())
+    check_games(out, data)
+    lost = next(g for g in data["games"] if Path(g["folder"]).name == under_way[0].name)
+    assert lost["worker"] == cluster.workers["b"]
+    assert stdout.startswith("standings after 6 of 6 games\n")
+
+    def nothing_left_of_a() -> bool:  # its game's bots end with their server
+        for entry in Path("/proc").iterdir():
+            try:
+                if entry.name.isdigit() and str(tmp_path / "a") in os.readlink(entry / "cwd"):
+                    return False
+            except OSError:
+                continue
+        return True
+
+    wait_for(nothing_left_of_a, "the bots of worker a's game to end", START_S)
+
+
+def test_without_cluster_a_tournament_never_imports_dask(tmp_path):
+    script = (f"import sys\nfrom arena.cli import main\n"
+              f"status = main(['tournament', 'random', 'flee', '--games', '1', '--prep-ms', '50', "
+              f"'--jobs', '1', '--out', {str(tmp_path / 'out')!r}, '-q'])\n"
+              f"print(status, sorted(m for m in sys.modules\n"
+              f"                     if m.split('.')[0] in ('dask', 'distributed')))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.stdout.splitlines()[-1] == "0 []", done.stderr
+
+
+def test_a_scheduler_out_of_reach_is_one_line_before_anything_starts(tmp_path):
+    done = subprocess.run([str(BIN / "arena"), "tournament", "random", "flee", "--out", str(tmp_path / "out"),
+                           "--cluster", "tcp://127.0.0.1:1"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == ("arena: --cluster tcp://127.0.0.1:1: cannot reach the scheduler "
+                           "(Connection refused)\n")
+    assert not (tmp_path / "out").exists()
+    bad = subprocess.run([str(BIN / "arena"), "tournament", "random", "flee", "--cluster", "127.0.0.1:8786"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "expected a scheduler's address tcp://HOST:PORT" in bad.stderr
+
+
+def test_ctrl_c_stops_the_games_under_way_on_every_worker(cluster, tmp_path):
+    out = tmp_path / "out"
+    run = tournament(cluster, out, 6, prep_ms=3000)
+
+    def a_game_on_each_worker() -> bool:
+        return all(list((tmp_path / name).glob("**/arena-*/games/*/replay.jsonl")) for name in ("a", "b"))
+
+    wait_for(a_game_on_each_worker, "a game under way on each worker", START_S)
+    run.send_signal(signal.SIGINT)
+    stdout, stderr = run.communicate(timeout=TOURNAMENT_S)
+    assert run.returncode == 130, stderr
+    data = json.loads((out / "standings.json").read_text())
+    assert data["stopped"] == "interrupted" and data["played"] == 0
+    assert sorted(g["stopped"] for g in data["games"]) == ["interrupted", "interrupted"]
+    assert stdout.startswith("standings after 0 of 6 games (interrupted)\n")
+    assert stderr.count("stopped: interrupted (does not count)") == 2
