@@ -200,12 +200,17 @@ def nearest_capital(ys: np.ndarray, xs: np.ndarray, capitals: Sequence[tuple[int
 
     ``capitals`` is ``[(player, (x, y)), ...]``; returns an int8 array like ``ys``.
     """
+    # One pass per capital, keeping the nearest so far (a strictly nearer later capital wins): memory stays
+    # two arrays like ``ys`` however many cells there are.
     ordered = sorted(capitals)
-    players = np.array([p for p, _ in ordered], dtype=np.int8)
-    cx = np.array([c[0] for _, c in ordered], dtype=np.int64)
-    cy = np.array([c[1] for _, c in ordered], dtype=np.int64)
-    d2 = (xs.astype(np.int64)[:, None] - cx[None, :]) ** 2 + (ys.astype(np.int64)[:, None] - cy[None, :]) ** 2
-    heirs: np.ndarray = players[np.argmin(d2, axis=1)]
+    x64, y64 = xs.astype(np.int64), ys.astype(np.int64)
+    heirs = np.full(ys.shape, ordered[0][0], dtype=np.int8)
+    best = (x64 - ordered[0][1][0]) ** 2 + (y64 - ordered[0][1][1]) ** 2
+    for player, (cx, cy) in ordered[1:]:
+        d2 = (x64 - cx) ** 2 + (y64 - cy) ** 2
+        nearer = d2 < best
+        heirs[nearer] = player
+        np.minimum(best, d2, out=best)
     return heirs
 
 
