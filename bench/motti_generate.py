@@ -34,9 +34,10 @@ from motti.generate import generate
 CASES = ((20, 15, 2, 9, None), (1000, 1000, 9, 7, 1.0), (2000, 2000, 9, 5, 4.0), (1, 2000, 9, 9, 0.1))
 
 
-def cpu(call: Callable[[], object]) -> float:
+def cpu(call: Callable[..., object], *args: object) -> float:
+    """CPU seconds of ``call(*args)``."""
     start = time.process_time()
-    call()
+    call(*args)
     return time.process_time() - start
 
 
@@ -46,10 +47,9 @@ def main() -> int:
     print(f"load average {os.getloadavg()[0]:.2f} (CPU times are per process)")
     print(f"{'map':>16} {'generate median':>16} {'min':>8} {'max':>8} {'label median':>13} {'ratio':>7}")
     for width, height, players, seeds, limit in CASES:
-        times = [cpu(lambda seed=seed: generate(width, height, players, random.Random(seed)))
-                 for seed in range(seeds)]
+        times = [cpu(generate, width, height, players, random.Random(seed)) for seed in range(seeds)]
         grid = generate(width, height, players, random.Random(0)).land
-        labels = [cpu(lambda: ndimage.label(grid, structure=eight)) for _ in range(seeds)]
+        labels = [cpu(ndimage.label, grid, eight) for _ in range(seeds)]
         median, label = statistics.median(times), statistics.median(labels)
         name = f"{width}x{height}/{players}p"
         print(f"{name:>16} {median:15.3f}s {min(times):7.3f}s {max(times):7.3f}s {label:12.4f}s "
