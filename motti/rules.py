@@ -460,7 +460,7 @@ def _pockets_of(
             wanted = set(range(1, n + 1))
         else:
             inside = (sy >= y0) & (sy < window[0].stop) & (sx >= x0) & (sx < window[1].stop)
-            wanted = set(np.unique(labels[sy[inside] - y0, sx[inside] - x0]).tolist()) - {0}
+            wanted = _label_ids(labels[sy[inside] - y0, sx[inside] - x0], n)
         if window[0].start <= cy < window[0].stop and window[1].start <= cx < window[1].stop:
             wanted.discard(int(labels[cy - y0, cx - x0]))
         open_ids = _open_border_ids(labels, window, shape)
@@ -468,9 +468,9 @@ def _pockets_of(
         wanted -= open_ids
         if wanted:
             own = board.owner[window] == player
-            with_own = set(np.unique(labels[own & passable]).tolist())
+            with_own = _label_ids(labels[own & passable], n)
             enemy = board.occupied[window] & board.land[window] & ~own
-            touched = set(np.unique(labels[_dilate4(enemy) & passable]).tolist())
+            touched = _label_ids(labels[_dilate4(enemy) & passable], n)
             pockets = sorted(wanted & with_own & touched)
             if pockets:
                 objects = ndimage.find_objects(labels)
@@ -486,6 +486,15 @@ def _pockets_of(
         keep = np.isin(labels[sy[inside] - y0, sx[inside] - x0], list(undecided))
         sy, sx = sy[inside][keep], sx[inside][keep]
     return out
+
+
+def _label_ids(found: np.ndarray, count: int) -> set[int]:
+    """The component ids (1..``count``) among the labels ``found``: a mark per id, linear in the cells where
+    ``np.unique`` sorts them (a player leaving a 1000x1000 board hands over some 100 000 cells)."""
+    seen = np.zeros(count + 1, dtype=bool)
+    seen[found] = True
+    seen[0] = False
+    return set(np.flatnonzero(seen).tolist())
 
 
 def _flat(array: np.ndarray) -> memoryview:
