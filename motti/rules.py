@@ -445,6 +445,10 @@ def _pockets_of(
         sy, sx = seeds
         windows = [_bbox_window(sy, sx, shape, margin) for margin in _LOCAL_MARGINS]
         windows += [_bbox_window(np.append(sy, cy), np.append(sx, cx), shape, _LOCAL_MARGINS[0]), whole]
+        # A window holding a quarter of the board or more is labelled as the whole board at once (a player
+        # leaving a large board changes cells all over it: each window would label nearly all of it again).
+        large = next(i for i, w in enumerate(windows) if _cells_in(w) * 4 >= shape[0] * shape[1])
+        windows = [*windows[:large], whole]
     out: list[_Handover] = []
     previous = None
     for window in windows:
@@ -486,6 +490,10 @@ def _pockets_of(
         keep = np.isin(labels[sy[inside] - y0, sx[inside] - x0], list(undecided))
         sy, sx = sy[inside][keep], sx[inside][keep]
     return out
+
+
+def _cells_in(window: tuple[slice, slice]) -> int:
+    return (window[0].stop - window[0].start) * (window[1].stop - window[1].start)
 
 
 def _label_ids(found: np.ndarray, count: int) -> set[int]:
@@ -713,7 +721,9 @@ class _Resolution:
     and, once the reset stage ran, after this one; ``tracker`` keeps that count up to date cell by cell
     (``None``: count the whole board). ``capitals_meet``: all capitals of the game's start lie on one
     8-connected land mass, so any two alive players can meet (§2.9);
-    ``land_masses`` labels the 4-connected land masses (empty: unknown, no shortcut)."""
+    ``land_masses`` labels the 4-connected land masses (empty: unknown, no shortcut). ``heirs``, after a
+    defeat (§2.7) of a resolved board, maps each player who received cells to those cells ((2, n) ys, xs):
+    only pockets holding such a cell can be new (:meth:`Game.defeat`), so only they are looked for first."""
 
     board: Board
     mover: int
@@ -729,6 +739,7 @@ class _Resolution:
     capitals_meet: bool = False
     land_masses: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int32))
     flat: _Views | None = None
+    heirs: dict[int, np.ndarray] | None = None
 
     def views(self) -> _Views:
         """Flat views of the board's arrays (:class:`_Views`), made once per run."""
@@ -828,16 +839,23 @@ def stage_encirclement(res: _Resolution) -> list[Event]:
     changed = list(res.changed)
     whole = res.whole_board
     while whole or changed:
-        seeds = None
-        if not whole and set(players) - set(found):
-            seeds = _neighbourhood(np.concatenate(changed, axis=1), board.land.shape)
         handovers: list[_Handover] = []
-        for player in sorted({*players, *found}):
-            if player in found:
-                handovers += [_pocket_handover(board, player, cells, res.mover, res.tie_rule)
-                              for cells in found[player]]
-            else:
-                handovers += _pockets_of(board, player, seeds, res.mover, res.tie_rule)
+        if res.heirs is not None and not whole:
+            # After a defeat only a pocket holding a cell an heir received can be new (Game.defeat).
+            for player, cells in sorted(res.heirs.items(), key=lambda item: item[0]):
+                if board.capitals.get(player) is not None:
+                    handovers += _pockets_of(board, player, cells, res.mover, res.tie_rule)
+            res.heirs = None
+        else:
+            seeds = None
+            if not whole and set(players) - set(found):
+                seeds = _neighbourhood(np.concatenate(changed, axis=1), board.land.shape)
+            for player in sorted({*players, *found}):
+                if player in found:
+                    handovers += [_pocket_handover(board, player, cells, res.mover, res.tie_rule)
+                                  for cells in found[player]]
+                else:
+                    handovers += _pockets_of(board, player, seeds, res.mover, res.tie_rule)
         if not handovers:
             break
         more, changed = _apply_handovers(board, handovers)
@@ -1375,10 +1393,18 @@ class Game:
 
         events: list[Event] = []
         changed: list[np.ndarray] = []
+        received: dict[int, list[np.ndarray]] = {}
         for p in beaten:
             board.occupied[board.owner == p] = False
         for p in beaten:
             handovers = _divide_player(board, p, self.current_player, self.tie_rule, nearest, exclude=beaten)
+            for h in handovers:
+                ys, xs = np.nonzero(h.cells)
+                heirs = h.heir[ys, xs]
+                for heir in np.unique(heirs).tolist():
+                    pick = heirs == heir
+                    received.setdefault(heir, []).append(
+                        np.stack([ys[pick] + h.region[0].start, xs[pick] + h.region[1].start]))
             more, ch = _apply_handovers(board, handovers)
             events += more + _changed_events(ch)
             changed += ch
@@ -1386,7 +1412,12 @@ class Game:
         # The mover's turn is over only when the mover is among those leaving; another player leaving
         # plays no turn, even when that ends the game.
         movers_turn_ends = self.current_player in beaten
-        events += self._resolve(changed, turn_played=movers_turn_ends)
+        # On a resolved board, a pocket that is new now holds a cell an heir received: the leavers' cells only
+        # became unoccupied, so anyone else's passable land only grew through cells that were occupied by a
+        # leaver, and a component of theirs that grew that way touched the leaver's occupied cells before,
+        # so it was a pocket then already.
+        heirs = {p: np.concatenate(cells, axis=1) for p, cells in received.items()}
+        events += self._resolve(changed, turn_played=movers_turn_ends, heirs=heirs)
         if self.end is None and movers_turn_ends:
             events += self._end_turn()
         return events
@@ -1396,10 +1427,11 @@ class Game:
         changed: list[np.ndarray],
         turn_played: bool = True,
         occupied: list[tuple[Cell, int]] | None = None,
+        heirs: dict[int, np.ndarray] | None = None,
     ) -> list[Event]:
         """Run the pipeline (§2.4) after the cells ``changed`` ((2, n) arrays of ys, xs) changed;
-        ``occupied`` lists ``((x, y), previous owner)`` when the only change was occupying those cells
-        (:class:`_Resolution`)."""
+        ``occupied`` lists ``((x, y), previous owner)`` when the only change was occupying those cells,
+        ``heirs`` the cells each heir received in a defeat (:class:`_Resolution`)."""
         res = _Resolution(
             self.board,
             self.current_player,
@@ -1412,6 +1444,7 @@ class Game:
             tracker=self._tracker,
             capitals_meet=self._capitals_meet,
             land_masses=self._land_masses,
+            heirs=heirs,
         )
         events: list[Event] = []
         for stage in self._stages:
