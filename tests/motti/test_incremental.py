@@ -107,8 +107,9 @@ def test_a_clone_given_its_own_generator_leaves_the_original_alone():
 @given(seed=st.integers(0, 2**32 - 1), tie_rule=st.sampled_from(["mover", "lowest"]),
        players=st.integers(3, 5), islands=st.booleans(), width=st.integers(6, 26), height=st.integers(5, 18),
        moves=st.integers(1, 40), leaving=st.integers(1, 2))
-def test_a_player_leaving_finds_the_pockets_a_from_scratch_check_finds(seed, tie_rule, players, islands, width,
-                                                                        height, moves, leaving):
+def test_a_player_leaving_finds_the_pockets_a_from_scratch_check_finds(
+    seed, tie_rule, players, islands, width, height, moves, leaving
+):
     """§2.7: after a defeat only the heirs' new cells are searched for pockets; the whole-board search must
     find the same (players leaving with land occupied all around, walled pockets handed to an heir)."""
     play = random.Random(seed)
