@@ -493,7 +493,7 @@ def _pockets_of(
 
 
 def _cells_in(window: tuple[slice, slice]) -> int:
-    return (window[0].stop - window[0].start) * (window[1].stop - window[1].start)
+    return int((window[0].stop - window[0].start) * (window[1].stop - window[1].start))
 
 
 def _label_ids(found: np.ndarray, count: int) -> set[int]:
@@ -1400,9 +1400,9 @@ class Game:
             handovers = _divide_player(board, p, self.current_player, self.tie_rule, nearest, exclude=beaten)
             for h in handovers:
                 ys, xs = np.nonzero(h.cells)
-                heirs = h.heir[ys, xs]
-                for heir in np.unique(heirs).tolist():
-                    pick = heirs == heir
+                to = h.heir[ys, xs]
+                for heir in np.unique(to).tolist():
+                    pick = to == heir
                     received.setdefault(heir, []).append(
                         np.stack([ys[pick] + h.region[0].start, xs[pick] + h.region[1].start]))
             more, ch = _apply_handovers(board, handovers)
