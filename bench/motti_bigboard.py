@@ -20,7 +20,8 @@ Before §4.5's joins a 1000x1000 map of 8 players could not be generated at all,
 1000x1000 board took 15 s before the screens changed.
 
 Bars: giving up < 0.3 s; start < 3 s; one action < 50 ms; peak RSS < 400 MB; the 2000x2000 script < 10 s.
-Wall-clock figures: the load average is printed beside them."""
+The bars are on wall-clock time, as a player meets it; the load average and the CPU seconds the game process
+used over the same span (every thread; /proc/PID/stat, in clock ticks of 10 ms) are printed beside them."""
 
 from __future__ import annotations
 
@@ -102,6 +103,12 @@ def until(what: str, condition: Callable[[], bool]) -> float:
     return time.perf_counter() - start
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system, every thread) the process *pid* has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def peak_rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -119,12 +126,12 @@ def play_windows(folder: Path) -> dict[str, float]:
     game.deadline_s = DEADLINE_S
     try:
         status = game.wait(lambda s: len(s["windows"]) == 4, "four windows")
-        figures = {"start": time.perf_counter() - start}
+        figures = {"start": time.perf_counter() - start, "start_cpu": cpu_s(game.proc.pid)}
         windows = {w["display"]: w for w in status["windows"]}
         one, two = windows[screens[0].server.name], windows[screens[1].server.name]
         board = np.array([list(row) for row in status["board"]])
         cx, cy = status["capitals"]["1"]
-        attacks = []
+        attacks, attacks_cpu = [], []
         legend = (0, one["size"][1] - 24, one["size"][0], 24)
         for dx in (1, -1, 2, -2, 3):
             x, y = cx + dx, cy
@@ -143,11 +150,14 @@ def play_windows(folder: Path) -> dict[str, float]:
             game.wait(lambda s, cell=[x, y]: s["crosses"] == [cell], "the cross in the status")
             before = screens[0].image(one["window_id"], box) + screens[0].image(one["window_id"], legend)
             left = game.status()["attacks_left"]
+            used = cpu_s(game.proc.pid)
             screens[0].button(3)                              # attack
             attacks.append(until("the attack drawn", lambda box=box, before=before: screens[0].image(
                 one["window_id"], box) + screens[0].image(one["window_id"], legend) != before))
+            attacks_cpu.append(cpu_s(game.proc.pid) - used)
             game.wait(lambda s, left=left: s["attacks_left"] == left - 1, "the attack in the status")
         figures["action"] = statistics.median(attacks)
+        figures["action_cpu"] = statistics.median(attacks_cpu)
         figures["actions"] = len(attacks)
         legends = {w["display"]: (w["window_id"], (0, w["size"][1] - 24, w["size"][0], 24))
                    for w in status["windows"] if w["display"] != two["display"]}
@@ -157,9 +167,11 @@ def play_windows(folder: Path) -> dict[str, float]:
         game.wait(lambda s: any(w["note"] for w in s["windows"] if w["display"] == two["display"]),
                   "the quit question")
         before = {name: by_name[name].image(wid, box) for name, (wid, box) in legends.items()}
+        used = cpu_s(game.proc.pid)
         screens[1].key("y")
         figures["quit"] = until("every window updated", lambda: all(
             by_name[name].image(wid, box) != before[name] for name, (wid, box) in legends.items()))
+        figures["quit_cpu"] = cpu_s(game.proc.pid) - used
         game.wait(lambda s: 2 not in s["alive"], "player 2 out in the status")
         figures["rss"] = peak_rss_mb(game.proc.pid)
     finally:
@@ -191,11 +203,14 @@ def main() -> int:
         wall, cpu = script_game(Path(tmp))
     print(f"load average {load:.2f} during the window game, {os.getloadavg()[0]:.2f} after the script")
     ok = bar("motti 1000x1000/9p giving up, windows updated < 0.3 s",
-             f"{figures['quit']:.3f} s (load {load:.1f})", figures["quit"] < 0.3)
+             f"{figures['quit']:.3f} s, {figures['quit_cpu']:.2f} s CPU (load {load:.1f})",
+             figures["quit"] < 0.3)
     ok &= bar("motti 1000x1000/9p start to windows drawn < 3 s",
-              f"{figures['start']:.2f} s (load {load:.1f})", figures["start"] < 3.0)
+              f"{figures['start']:.2f} s, {figures['start_cpu']:.2f} s CPU (load {load:.1f})",
+              figures["start"] < 3.0)
     ok &= bar("motti 1000x1000/9p one attack redrawn (4 windows) < 50 ms",
-              f"{figures['action'] * 1000:.0f} ms median of {figures['actions']:.0f} (load {load:.1f})",
+              f"{figures['action'] * 1000:.0f} ms median of {figures['actions']:.0f}, "
+              f"{figures['action_cpu'] * 1000:.0f} ms CPU (load {load:.1f})",
               figures["action"] < 0.05)
     ok &= bar("motti 1000x1000/9p peak RSS < 400 MB", f"{figures['rss']:.0f} MB", figures["rss"] < 400)
     ok &= bar("motti 2000x2000/9p script game of 10 actions < 10 s",

@@ -190,9 +190,13 @@ def _dilate8(mask: np.ndarray) -> np.ndarray:
 
 
 def _cells(ys: np.ndarray, xs: np.ndarray) -> tuple[Cell, ...]:
-    """(x, y) tuples in row-major order."""
-    order = np.lexsort((xs, ys))
-    return tuple(zip(xs[order].tolist(), ys[order].tolist(), strict=True))
+    """(x, y) tuples in row-major order (cells from ``np.nonzero`` are in that order already: not sorted
+    again)."""
+    key = ys.astype(np.int64) * (1 << 32) + xs
+    if len(key) > 1 and not (key[1:] > key[:-1]).all():
+        order = np.argsort(key)
+        ys, xs = ys[order], xs[order]
+    return tuple(zip(xs.tolist(), ys.tolist(), strict=True))
 
 
 def nearest_capital(ys: np.ndarray, xs: np.ndarray, capitals: Sequence[tuple[int, Cell]]) -> np.ndarray:
@@ -336,7 +340,7 @@ def _apply_handovers(board: Board, handovers: list[_Handover]) -> tuple[list[Eve
         ys, xs = ys + y0, xs + x0
         changed.append(np.stack([ys, xs]))
         heirs = h.heir[h.cells]
-        for to in sorted({int(p) for p in heirs}):
+        for to in np.flatnonzero(np.bincount(heirs.astype(np.intp), minlength=1)).tolist():
             pick = heirs == to
             events.append(Encircled(_cells(ys[pick], xs[pick]), to, h.victim))
     return events, changed
@@ -755,6 +759,13 @@ def _changed_events(changed: list[np.ndarray]) -> list[Event]:
     if not changed:
         return []
     ys, xs = np.concatenate(changed, axis=1)
+    if len(ys) > 4096:
+        # Many cells (a player leaving a large board): mark them on a board-sized array rather than sort.
+        height, width = int(ys.max()) + 1, int(xs.max()) + 1
+        seen = np.zeros(height * width, dtype=bool)
+        seen[ys.astype(np.int64) * width + xs] = True
+        flat = np.flatnonzero(seen)
+        return [CellsChanged(_cells(flat // width, flat % width))]
     flat = np.unique(ys * (1 << 32) + xs)
     return [CellsChanged(_cells(flat >> 32, flat & 0xFFFFFFFF))]
 
@@ -1401,7 +1412,7 @@ class Game:
             for h in handovers:
                 ys, xs = np.nonzero(h.cells)
                 to = h.heir[ys, xs]
-                for heir in np.unique(to).tolist():
+                for heir in np.flatnonzero(np.bincount(to.astype(np.intp), minlength=1)).tolist():
                     pick = to == heir
                     received.setdefault(heir, []).append(
                         np.stack([ys[pick] + h.region[0].start, xs[pick] + h.region[1].start]))
