@@ -271,32 +271,47 @@ def _divide(
     mover: int,
     tie_rule: str,
 ) -> np.ndarray:
-    """Multi-source BFS of §2.6 inside ``area`` (bool mask over ``board[region]``), vectorised by distance
-    layer.
+    """Multi-source BFS of §2.6 inside ``area`` (bool mask over ``board[region]``), one distance layer at a
+    time over the layer's cells only (flat indices), so a large area costs its cells, not its layers times
+    the region.
 
     Distance 0 are the area cells orthogonally next to an occupied cell of an heir; distance d takes the
     labels of its distance d-1 neighbours; ties go to the mover (``tie_rule="mover"``) and then to the lowest
-    number. Returns an int8 array over the region: the heir of every area cell (0 outside the area)."""
+    number. Returns an int8 array over the region: the heir of every area cell (0 outside the area and for
+    area cells no heir reaches)."""
     owner = board.owner[region]
     occupied = board.occupied[region] & board.land[region]
     order = sorted(set(heirs))
     if tie_rule == "mover" and mover in order:
         order.remove(mover)
         order.insert(0, mover)
-    label = np.zeros(area.shape, dtype=np.int8)
-    done = np.zeros(area.shape, dtype=bool)
-    fronts = [area & _dilate4(occupied & (owner == h)) for h in order]
-    while True:
-        layer = np.zeros(area.shape, dtype=bool)
-        for i, h in enumerate(order):
-            new = fronts[i] & ~done & ~layer
-            label[new] = h
-            layer |= new
-            fronts[i] = new
-        if not layer.any():
-            return label
-        done |= layer
-        fronts = [_dilate4(f) & area & ~done for f in fronts]
+    height, width = area.shape
+    none = len(order)
+    rank = np.full(area.size, none, dtype=np.int64)       # the heir's place in ``order``; none: not reached
+    inside = area.ravel()
+    for i, h in enumerate(order):
+        start = (area & _dilate4(occupied & (owner == h))).ravel() & (rank == none)
+        rank[start] = i
+    frontier = np.flatnonzero(rank < none)
+    while frontier.size:
+        ys, xs = np.divmod(frontier, width)
+        found, ranks = [], []
+        for ok, step in ((xs > 0, -1), (xs < width - 1, 1), (ys > 0, -width), (ys < height - 1, width)):
+            source = frontier[ok]
+            target = source + step
+            free = inside[target] & (rank[target] == none)
+            found.append(target[free])
+            ranks.append(rank[source[free]])
+        # Each newly reached cell takes the best-placed heir among the neighbours that reached it.
+        key = np.unique(np.concatenate(found) * 16 + np.concatenate(ranks))
+        cells = key >> 4
+        first = np.ones(cells.size, dtype=bool)
+        first[1:] = cells[1:] != cells[:-1]
+        frontier = cells[first]
+        rank[frontier] = key[first] & 15
+    labels = np.array([*order, 0], dtype=np.int8)
+    label: np.ndarray = labels[rank].reshape(area.shape)
+    return label
 
 
 def _heirs_around(
