@@ -284,7 +284,7 @@ def _nearest_pair(
 
 def line_cells(x0: int, y0: int, x1: int, y1: int) -> tuple[np.ndarray, np.ndarray]:
     """The straight 8-connected line from (x0, y0) to (x1, y1), both ends included (Bresenham: one cell per
-    step along the longer axis, the other coordinate rounded half up from the first cell).
+    step along the longer axis, the other coordinate rounded half away from the first cell).
     Returns (ys, xs) int arrays."""
     dx, dy = x1 - x0, y1 - y0
     steps = max(abs(dx), abs(dy))
