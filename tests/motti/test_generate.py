@@ -232,7 +232,7 @@ def test_only_capitals_are_joined_like_a_shortest_tree():
         land[y, x] = True
     assert join_capitals(land, capitals) == 2
     row0 = [(x, 0) for x in range(7)]
-    # (19,9) is nearest to (6,0) (squared distance 250): one cell per column, the row rounded half away from (6,0).
+    # (19,9) is nearest to (6,0) (squared distance 250): one cell per column, rows rounded half away from 0.
     line = [(6, 0), (7, 1), (8, 1), (9, 2), (10, 3), (11, 3), (12, 4), (13, 5), (14, 6), (15, 6), (16, 7),
             (17, 8), (18, 8), (19, 9)]
     assert {(int(x), int(y)) for y, x in zip(*np.nonzero(land), strict=True)} == {*row0, *line}
