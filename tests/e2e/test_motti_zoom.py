@@ -190,6 +190,7 @@ def test_home_on_a_small_screen_shows_every_cell_of_a_generated_board(tmp_path, 
     with Xvfb("480x360x24") as small:
         game = StatusRun(MOTTI, ["generate", "-w", str(width), "-h", str(height), "-p", "9", "-d", "3",
                                  "--seed", "2"], tmp_path, small.env())
+        game.deadline_s = 90.0     # generating a 1000x1000 map on a busy machine
         try:
             win = game.wait(lambda s: len(s["windows"]) == 1, "the window")["windows"][0]
             pointer_to(small, win, 200, 150)
