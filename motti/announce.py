@@ -130,16 +130,14 @@ class Chronicle:
                 first_cells = False
                 turn.action = action
                 change = "occupied" if action == "defend" else "conquered"
-                for cell in event.cells:
-                    self._mark(cell, change, turn.player)
+                self._mark_all(event.cells, change, turn.player)
                 if action == "defend":
                     parts.append(f"{who(turn.player)} defended {plural(len(event.cells), 'cell')}")
                 else:
                     x, y = event.cells[0]
                     parts.append(f"{who(turn.player)} guerilla at {x},{y}")
             elif isinstance(event, Encircled):
-                for cell in event.cells:
-                    self._mark(cell, "encircled", event.to)
+                self._mark_all(event.cells, "encircled", event.to)
                 if not left:
                     taker = "" if event.to == turn.player else f"{who(event.to)} "
                     cells = plural(len(event.cells), "cell")
@@ -177,6 +175,14 @@ class Chronicle:
         self.turn.cells.pop(cell, None)   # its last change goes last
         self.turn.cells[cell] = change
         self.turn.owners[cell] = owner
+
+    def _mark_all(self, cells: Iterable[Cell], change: str, owner: int) -> None:
+        """:meth:`_mark` for many cells at once (a player leaving a large board hands over 100 000)."""
+        marked = dict.fromkeys(cells, change)     # the events' cells are tuples of ints already
+        for cell in marked.keys() & self.turn.cells.keys():
+            del self.turn.cells[cell]      # its last change goes last
+        self.turn.cells.update(marked)
+        self.turn.owners.update(dict.fromkeys(marked, owner))
 
     def _end_turn(self, to: int | None) -> None:
         self.last_turn = self.turn

@@ -20,13 +20,16 @@ another``), the ``--status`` and ``--save`` files rewritten after every turn (mo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import random
 import sys
-from collections.abc import Callable, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from common.cli import EXIT_OK, Parser, UsageError, program_version, run_main
 from motti.levels import DEFAULT_LEVEL, LEVELS
@@ -36,6 +39,11 @@ if TYPE_CHECKING:  # the other modules of a game are imported when one is played
     from motti.compose import Composer
     from motti.mapfile import MapState
     from motti.rules import Board, Game
+
+T = TypeVar("T")
+
+#: Seconds after which generating or loading a map says so on stderr (a 2000x2000 map takes about one).
+PROGRESS_AFTER_S = 1.0
 
 
 def _player_list(text: str) -> dict[int, str | None]:
@@ -174,6 +182,29 @@ def _named_players(seats: Sequence[str]) -> set[int]:
     return named
 
 
+@contextlib.contextmanager
+def _progress(what: str) -> Iterator[None]:
+    """Say ``motti: WHAT...`` on stderr when the block is still running after :data:`PROGRESS_AFTER_S`
+    seconds, and ``motti: WHAT: done in N.N s`` when it ends; a quick block says nothing."""
+    start = time.monotonic()
+    said = threading.Event()
+
+    def say() -> None:
+        said.set()
+        print(f"motti: {what}...", file=sys.stderr, flush=True)
+
+    timer = threading.Timer(PROGRESS_AFTER_S, say)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        timer.join()
+        if said.is_set():
+            print(f"motti: {what}: done in {time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
+
+
 def _load_board(args: argparse.Namespace, rng: random.Random) -> tuple[Board, Board, MapState | None]:
     """Load or generate the board, apply -p; return (board in play, board to write with -o, the loaded
     MapState whose state lines apply, or None)."""
@@ -184,9 +215,11 @@ def _load_board(args: argparse.Namespace, rng: random.Random) -> tuple[Board, Bo
 
         players = 2 if args.players is None else args.players
         try:
-            board = generate(args.width, args.height, players, rng, distance_min=args.distance_min,
-                             granularity=args.granularity, plasma_min=args.plasma_min,
-                             plasma_max=args.plasma_max, randomness=args.randomness, threshold=args.threshold)
+            with _progress(f"generating a {args.width}x{args.height} map for {players} players"):
+                board = generate(args.width, args.height, players, rng, distance_min=args.distance_min,
+                                 granularity=args.granularity, plasma_min=args.plasma_min,
+                                 plasma_max=args.plasma_max, randomness=args.randomness,
+                                 threshold=args.threshold)
         except GenerateError as error:
             raise UsageError(f"generate: {error}") from None
         return board, board, None
@@ -195,7 +228,8 @@ def _load_board(args: argparse.Namespace, rng: random.Random) -> tuple[Board, Bo
     except FileNotFoundError as error:
         raise UsageError(f"{error} (run motti without arguments to list the shipped maps)") from None
     try:
-        state = load_map(path)
+        with _progress(f"loading {args.map}"):
+            state = load_map(path)
     except MapError as error:
         raise UsageError(str(error)) from None
     board = state.board

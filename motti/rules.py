@@ -189,9 +189,13 @@ def _dilate8(mask: np.ndarray) -> np.ndarray:
 
 
 def _cells(ys: np.ndarray, xs: np.ndarray) -> tuple[Cell, ...]:
-    """(x, y) tuples in row-major order."""
-    order = np.lexsort((xs, ys))
-    return tuple(zip(xs[order].tolist(), ys[order].tolist(), strict=True))
+    """(x, y) tuples in row-major order (cells from ``np.nonzero`` are in that order already: not sorted
+    again)."""
+    key = ys.astype(np.int64) * (1 << 32) + xs
+    if len(key) > 1 and not (key[1:] > key[:-1]).all():
+        order = np.argsort(key)
+        ys, xs = ys[order], xs[order]
+    return tuple(zip(xs.tolist(), ys.tolist(), strict=True))
 
 
 def nearest_capital(ys: np.ndarray, xs: np.ndarray, capitals: Sequence[tuple[int, Cell]]) -> np.ndarray:
@@ -199,12 +203,17 @@ def nearest_capital(ys: np.ndarray, xs: np.ndarray, capitals: Sequence[tuple[int
 
     ``capitals`` is ``[(player, (x, y)), ...]``; returns an int8 array like ``ys``.
     """
+    # One pass per capital, keeping the nearest so far (a strictly nearer later capital wins): memory stays
+    # two arrays like ``ys`` however many cells there are.
     ordered = sorted(capitals)
-    players = np.array([p for p, _ in ordered], dtype=np.int8)
-    cx = np.array([c[0] for _, c in ordered], dtype=np.int64)
-    cy = np.array([c[1] for _, c in ordered], dtype=np.int64)
-    d2 = (xs.astype(np.int64)[:, None] - cx[None, :]) ** 2 + (ys.astype(np.int64)[:, None] - cy[None, :]) ** 2
-    heirs: np.ndarray = players[np.argmin(d2, axis=1)]
+    x64, y64 = xs.astype(np.int64), ys.astype(np.int64)
+    heirs = np.full(ys.shape, ordered[0][0], dtype=np.int8)
+    best = (x64 - ordered[0][1][0]) ** 2 + (y64 - ordered[0][1][1]) ** 2
+    for player, (cx, cy) in ordered[1:]:
+        d2 = (x64 - cx) ** 2 + (y64 - cy) ** 2
+        nearer = d2 < best
+        heirs[nearer] = player
+        np.minimum(best, d2, out=best)
     return heirs
 
 
@@ -261,32 +270,47 @@ def _divide(
     mover: int,
     tie_rule: str,
 ) -> np.ndarray:
-    """Multi-source BFS of §2.6 inside ``area`` (bool mask over ``board[region]``), vectorised by distance
-    layer.
+    """Multi-source BFS of §2.6 inside ``area`` (bool mask over ``board[region]``), one distance layer at a
+    time over the layer's cells only (flat indices), so a large area costs its cells, not its layers times
+    the region.
 
     Distance 0 are the area cells orthogonally next to an occupied cell of an heir; distance d takes the
     labels of its distance d-1 neighbours; ties go to the mover (``tie_rule="mover"``) and then to the lowest
-    number. Returns an int8 array over the region: the heir of every area cell (0 outside the area)."""
+    number. Returns an int8 array over the region: the heir of every area cell (0 outside the area and for
+    area cells no heir reaches)."""
     owner = board.owner[region]
     occupied = board.occupied[region] & board.land[region]
     order = sorted(set(heirs))
     if tie_rule == "mover" and mover in order:
         order.remove(mover)
         order.insert(0, mover)
-    label = np.zeros(area.shape, dtype=np.int8)
-    done = np.zeros(area.shape, dtype=bool)
-    fronts = [area & _dilate4(occupied & (owner == h)) for h in order]
-    while True:
-        layer = np.zeros(area.shape, dtype=bool)
-        for i, h in enumerate(order):
-            new = fronts[i] & ~done & ~layer
-            label[new] = h
-            layer |= new
-            fronts[i] = new
-        if not layer.any():
-            return label
-        done |= layer
-        fronts = [_dilate4(f) & area & ~done for f in fronts]
+    height, width = area.shape
+    none = len(order)
+    rank = np.full(area.size, none, dtype=np.int64)       # the heir's place in ``order``; none: not reached
+    inside = area.ravel()
+    for i, h in enumerate(order):
+        start = (area & _dilate4(occupied & (owner == h))).ravel() & (rank == none)
+        rank[start] = i
+    frontier = np.flatnonzero(rank < none)
+    while frontier.size:
+        ys, xs = np.divmod(frontier, width)
+        found, ranks = [], []
+        for ok, step in ((xs > 0, -1), (xs < width - 1, 1), (ys > 0, -width), (ys < height - 1, width)):
+            source = frontier[ok]
+            target = source + step
+            free = inside[target] & (rank[target] == none)
+            found.append(target[free])
+            ranks.append(rank[source[free]])
+        # Each newly reached cell takes the best-placed heir among the neighbours that reached it.
+        key = np.unique(np.concatenate(found) * 16 + np.concatenate(ranks))
+        cells = key >> 4
+        first = np.ones(cells.size, dtype=bool)
+        first[1:] = cells[1:] != cells[:-1]
+        frontier = cells[first]
+        rank[frontier] = key[first] & 15
+    labels = np.array([*order, 0], dtype=np.int8)
+    label: np.ndarray = labels[rank].reshape(area.shape)
+    return label
 
 
 def _heirs_around(
@@ -330,7 +354,7 @@ def _apply_handovers(board: Board, handovers: list[_Handover]) -> tuple[list[Eve
         ys, xs = ys + y0, xs + x0
         changed.append(np.stack([ys, xs]))
         heirs = h.heir[h.cells]
-        for to in sorted({int(p) for p in heirs}):
+        for to in np.flatnonzero(np.bincount(heirs.astype(np.intp), minlength=1)).tolist():
             pick = heirs == to
             events.append(Encircled(_cells(ys[pick], xs[pick]), to, h.victim))
     return events, changed
@@ -439,6 +463,10 @@ def _pockets_of(
         sy, sx = seeds
         windows = [_bbox_window(sy, sx, shape, margin) for margin in _LOCAL_MARGINS]
         windows += [_bbox_window(np.append(sy, cy), np.append(sx, cx), shape, _LOCAL_MARGINS[0]), whole]
+        # A window holding a quarter of the board or more is labelled as the whole board at once (a player
+        # leaving a large board changes cells all over it: each window would label nearly all of it again).
+        large = next(i for i, w in enumerate(windows) if _cells_in(w) * 4 >= shape[0] * shape[1])
+        windows = [*windows[:large], whole]
     out: list[_Handover] = []
     previous = None
     for window in windows:
@@ -454,7 +482,7 @@ def _pockets_of(
             wanted = set(range(1, n + 1))
         else:
             inside = (sy >= y0) & (sy < window[0].stop) & (sx >= x0) & (sx < window[1].stop)
-            wanted = set(np.unique(labels[sy[inside] - y0, sx[inside] - x0]).tolist()) - {0}
+            wanted = _label_ids(labels[sy[inside] - y0, sx[inside] - x0], n)
         if window[0].start <= cy < window[0].stop and window[1].start <= cx < window[1].stop:
             wanted.discard(int(labels[cy - y0, cx - x0]))
         open_ids = _open_border_ids(labels, window, shape)
@@ -462,9 +490,9 @@ def _pockets_of(
         wanted -= open_ids
         if wanted:
             own = board.owner[window] == player
-            with_own = set(np.unique(labels[own & passable]).tolist())
+            with_own = _label_ids(labels[own & passable], n)
             enemy = board.occupied[window] & board.land[window] & ~own
-            touched = set(np.unique(labels[_dilate4(enemy) & passable]).tolist())
+            touched = _label_ids(labels[_dilate4(enemy) & passable], n)
             pockets = sorted(wanted & with_own & touched)
             if pockets:
                 objects = ndimage.find_objects(labels)
@@ -480,6 +508,19 @@ def _pockets_of(
         keep = np.isin(labels[sy[inside] - y0, sx[inside] - x0], list(undecided))
         sy, sx = sy[inside][keep], sx[inside][keep]
     return out
+
+
+def _cells_in(window: tuple[slice, slice]) -> int:
+    return int((window[0].stop - window[0].start) * (window[1].stop - window[1].start))
+
+
+def _label_ids(found: np.ndarray, count: int) -> set[int]:
+    """The component ids (1..``count``) among the labels ``found``: a mark per id, linear in the cells where
+    ``np.unique`` sorts them (a player leaving a 1000x1000 board hands over some 100 000 cells)."""
+    seen = np.zeros(count + 1, dtype=bool)
+    seen[found] = True
+    seen[0] = False
+    return set(np.flatnonzero(seen).tolist())
 
 
 def _flat(array: np.ndarray) -> memoryview:
@@ -698,7 +739,9 @@ class _Resolution:
     and, once the reset stage ran, after this one; ``tracker`` keeps that count up to date cell by cell
     (``None``: count the whole board). ``capitals_meet``: all capitals of the game's start lie on one
     8-connected land mass, so any two alive players can meet (§2.9);
-    ``land_masses`` labels the 4-connected land masses (empty: unknown, no shortcut)."""
+    ``land_masses`` labels the 4-connected land masses (empty: unknown, no shortcut). ``heirs``, after a
+    defeat (§2.7) of a resolved board, maps each player who received cells to those cells ((2, n) ys, xs):
+    only pockets holding such a cell can be new (:meth:`Game.defeat`), so only they are looked for first."""
 
     board: Board
     mover: int
@@ -714,6 +757,7 @@ class _Resolution:
     capitals_meet: bool = False
     land_masses: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int32))
     flat: _Views | None = None
+    heirs: dict[int, np.ndarray] | None = None
 
     def views(self) -> _Views:
         """Flat views of the board's arrays (:class:`_Views`), made once per run."""
@@ -729,6 +773,13 @@ def _changed_events(changed: list[np.ndarray]) -> list[Event]:
     if not changed:
         return []
     ys, xs = np.concatenate(changed, axis=1)
+    if len(ys) > 4096:
+        # Many cells (a player leaving a large board): mark them on a board-sized array rather than sort.
+        height, width = int(ys.max()) + 1, int(xs.max()) + 1
+        seen = np.zeros(height * width, dtype=bool)
+        seen[ys.astype(np.int64) * width + xs] = True
+        flat = np.flatnonzero(seen)
+        return [CellsChanged(_cells(flat // width, flat % width))]
     flat = np.unique(ys * (1 << 32) + xs)
     return [CellsChanged(_cells(flat >> 32, flat & 0xFFFFFFFF))]
 
@@ -813,16 +864,23 @@ def stage_encirclement(res: _Resolution) -> list[Event]:
     changed = list(res.changed)
     whole = res.whole_board
     while whole or changed:
-        seeds = None
-        if not whole and set(players) - set(found):
-            seeds = _neighbourhood(np.concatenate(changed, axis=1), board.land.shape)
         handovers: list[_Handover] = []
-        for player in sorted({*players, *found}):
-            if player in found:
-                handovers += [_pocket_handover(board, player, cells, res.mover, res.tie_rule)
-                              for cells in found[player]]
-            else:
-                handovers += _pockets_of(board, player, seeds, res.mover, res.tie_rule)
+        if res.heirs is not None and not whole:
+            # After a defeat only a pocket holding a cell an heir received can be new (Game.defeat).
+            for player, cells in sorted(res.heirs.items(), key=lambda item: item[0]):
+                if board.capitals.get(player) is not None:
+                    handovers += _pockets_of(board, player, cells, res.mover, res.tie_rule)
+            res.heirs = None
+        else:
+            seeds = None
+            if not whole and set(players) - set(found):
+                seeds = _neighbourhood(np.concatenate(changed, axis=1), board.land.shape)
+            for player in sorted({*players, *found}):
+                if player in found:
+                    handovers += [_pocket_handover(board, player, cells, res.mover, res.tie_rule)
+                                  for cells in found[player]]
+                else:
+                    handovers += _pockets_of(board, player, seeds, res.mover, res.tie_rule)
         if not handovers:
             break
         more, changed = _apply_handovers(board, handovers)
@@ -1536,10 +1594,18 @@ class Game:
 
         events: list[Event] = []
         changed: list[np.ndarray] = []
+        received: dict[int, list[np.ndarray]] = {}
         for p in beaten:
             board.occupied[board.owner == p] = False
         for p in beaten:
             handovers = _divide_player(board, p, self.current_player, self.tie_rule, nearest, exclude=beaten)
+            for h in handovers:
+                ys, xs = np.nonzero(h.cells)
+                to = h.heir[ys, xs]
+                for heir in np.flatnonzero(np.bincount(to.astype(np.intp), minlength=1)).tolist():
+                    pick = to == heir
+                    received.setdefault(heir, []).append(
+                        np.stack([ys[pick] + h.region[0].start, xs[pick] + h.region[1].start]))
             more, ch = _apply_handovers(board, handovers)
             events += more + _changed_events(ch)
             changed += ch
@@ -1547,7 +1613,12 @@ class Game:
         # The mover's turn is over only when the mover is among those leaving; another player leaving
         # plays no turn, even when that ends the game.
         movers_turn_ends = self.current_player in beaten
-        events += self._resolve(changed, turn_played=movers_turn_ends)
+        # On a resolved board, a pocket that is new now holds a cell an heir received: the leavers' cells only
+        # became unoccupied, so anyone else's passable land only grew through cells that were occupied by a
+        # leaver, and a component of theirs that grew that way touched the leaver's occupied cells before,
+        # so it was a pocket then already.
+        heirs = {p: np.concatenate(cells, axis=1) for p, cells in received.items()}
+        events += self._resolve(changed, turn_played=movers_turn_ends, heirs=heirs)
         if self.end is None and movers_turn_ends:
             events += self._end_turn()
         return events
@@ -1557,10 +1628,11 @@ class Game:
         changed: list[np.ndarray],
         turn_played: bool = True,
         occupied: list[tuple[Cell, int]] | None = None,
+        heirs: dict[int, np.ndarray] | None = None,
     ) -> list[Event]:
         """Run the pipeline (§2.4) after the cells ``changed`` ((2, n) arrays of ys, xs) changed;
-        ``occupied`` lists ``((x, y), previous owner)`` when the only change was occupying those cells
-        (:class:`_Resolution`)."""
+        ``occupied`` lists ``((x, y), previous owner)`` when the only change was occupying those cells,
+        ``heirs`` the cells each heir received in a defeat (:class:`_Resolution`)."""
         res = _Resolution(
             self.board,
             self.current_player,
@@ -1573,6 +1645,7 @@ class Game:
             tracker=self._tracker,
             capitals_meet=self._capitals_meet,
             land_masses=self._land_masses,
+            heirs=heirs,
         )
         events: list[Event] = []
         for stage in self._stages:

@@ -71,7 +71,9 @@ class Geometry:
 
     def view_cells(self) -> tuple[int, int, int, int]:
         """The cells shown, ``(x0, y0, x1, y1)`` with x1, y1 exclusive: every cell with a pixel in the board
-        area (below 1 px a cell: every cell some pixel shows). Empty (x0 == x1) when the area is empty."""
+        area (below 1 px a cell: every cell the area's pixels cover at least in part, so a board fitted whole
+        by ``Home`` gives ``(0, 0, W, H)`` although a pixel's centre falls on only one of the cells it
+        covers). Empty (x0 == x1) when the area is empty."""
         left, top, right, bottom = self.area()
         xs = self._shown(left, right, self.x0, self.width)
         ys = self._shown(top, bottom, self.y0, self.height)
@@ -87,8 +89,8 @@ class Geometry:
             first = (low - origin) // int(self.c)
             last = -((origin - high) // int(self.c))   # ceil((high - origin) / c)
         else:
-            first = math.floor((low + 0.5 - origin) / self.c)
-            last = math.floor((high - 0.5 - origin) / self.c) + 1
+            first = math.floor((low - origin) / self.c)
+            last = math.ceil((high - origin) / self.c)
         return max(0, first), min(cells, last)
 
     def cell_centre(self, x: int, y: int) -> tuple[float, float]:

@@ -181,3 +181,27 @@ def test_continent_at_1024x768_is_shown_whole_with_every_capital_marked(screen, 
         code, _out, err = game.stop()
     assert code == 130, err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("width", "height"), [(1000, 1000), (1000, 7)])
+def test_home_on_a_small_screen_shows_every_cell_of_a_generated_board(tmp_path, width, height):
+    # A 480x360 screen: Home fits 1000 cells into fewer than 480 pixels (c < 0.5), and the status says the
+    # window shows the whole board, [0, 0, W, H] (spec §6; it used to lose the first and last row).
+    with Xvfb("480x360x24") as small:
+        game = StatusRun(MOTTI, ["generate", "-w", str(width), "-h", str(height), "-p", "9", "-d", "3",
+                                 "--seed", "2"], tmp_path, small.env())
+        game.deadline_s = 90.0     # generating a 1000x1000 map on a busy machine
+        try:
+            win = game.wait(lambda s: len(s["windows"]) == 1, "the window")["windows"][0]
+            pointer_to(small, win, 200, 150)
+            small.xdotool("key", "Home")
+            status = game.wait(lambda s: s["windows"][0]["view_cells"] == [0, 0, width, height],
+                               "the whole board after Home")
+            win = status["windows"][0]
+            assert win["c"] == pytest.approx(min(win["size"][0] / width, (win["size"][1] - 72) / height))
+            assert win["c"] < 0.5
+            geometry = geometry_of(win, width, height)
+            first = geometry.cell_at(win["x0"], win["y0"])
+            assert first is not None and first[0] <= 2 and first[1] <= 2
+        finally:
+            game.stop()

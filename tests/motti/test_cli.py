@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -216,6 +217,21 @@ def test_generate_writes_the_map_and_the_seed_makes_it_repeatable(capsys, here):
     state = load_map(here / "big.map")
     assert (state.board.width, state.board.height, state.board.players) == (40, 30, 3)
     assert (here / "big.map").read_text() == (here / "again.map").read_text()
+
+
+def test_generating_or_loading_a_map_that_takes_long_says_so_on_stderr(capsys, here, monkeypatch):
+    code, _out, err = run(capsys, "generate", "-w", "40", "-h", "30", "--seed", "7", "-o", "quick.map",
+                          "--script", "empty.txt")
+    assert (code, err) == (0, "")          # a 40x30 map takes a millisecond: nothing said
+    monkeypatch.setattr(cli, "PROGRESS_AFTER_S", 0.0)   # as if it took longer than a second
+    code, _out, err = run(capsys, "generate", "-w", "40", "-h", "30", "-p", "3", "--seed", "7",
+                          "--script", "empty.txt")
+    lines = err.splitlines()
+    assert code == 0 and lines[0] == "motti: generating a 40x30 map for 3 players..."
+    assert re.fullmatch(r"motti: generating a 40x30 map for 3 players: done in \d+\.\d s", lines[1])
+    code, _out, err = run(capsys, "quick.map", "--script", "empty.txt", "--seed", "1")
+    assert code == 0 and err.splitlines()[0] == "motti: loading quick.map..."
+    assert err.splitlines()[1].startswith("motti: loading quick.map: done in ")
 
 
 def test_generate_that_cannot_place_capitals_is_a_user_error(capsys, here):

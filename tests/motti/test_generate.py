@@ -8,8 +8,21 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from scipy import ndimage
 
-from motti.generate import GenerateError, capitals_connected, generate, place_capitals, plasma
+from motti.generate import (
+    GenerateError,
+    capital_weight,
+    capitals_connected,
+    generate,
+    join_capitals,
+    line_cells,
+    place_capitals,
+    plasma,
+    scale,
+)
 from motti.mapfile import dump_map, parse_map
 from motti.rules import Game, find_encircled
 
@@ -53,9 +66,10 @@ def test_placement_gives_up_after_its_tries():
 
 
 def test_land_is_exactly_the_capital_potential_without_noise():
-    """With no plasma and no random term, land is Σ 1/distance > threshold (§4.3), owned by the nearest
-    capital.
+    """With no plasma and no random term, land is weight · Σ 1/distance > threshold (§4.3, §4.6: a 30x12 map
+    is sqrt(1.2) times GNU's 20x15, so two capitals weigh sqrt(1.2)), owned by the nearest capital.
     """
+    assert scale(30, 12) == math.sqrt(1.2) and capital_weight(math.sqrt(1.2), 2) == math.sqrt(1.2)
     b = generate(
         30, 12, 2, random.Random(7), distance_min=20, plasma_min=0, plasma_max=0, randomness=0, threshold=0.15
     )
@@ -65,7 +79,7 @@ def test_land_is_exactly_the_capital_potential_without_noise():
             if (x, y) in ((ax, ay), (bx, by)):
                 assert b.land[y, x]
                 continue
-            v = 1 / math.hypot(x - ax, y - ay) + 1 / math.hypot(x - bx, y - by)
+            v = math.sqrt(1.2) * (1 / math.hypot(x - ax, y - ay) + 1 / math.hypot(x - bx, y - by))
             assert b.land[y, x] == (v > 0.15), (x, y, v)
             if b.land[y, x]:
                 da, db = math.dist((x, y), (ax, ay)), math.dist((x, y), (bx, by))
@@ -88,8 +102,8 @@ def test_plasma_range_and_granularity():
 
 
 def test_plasma_lowers_land():
-    # Seed 16: the first cloudy draw already has both capitals in one land mass (§4.5), so both maps come
-    # from the same random numbers.
+    # Both maps come from the same random numbers, and with seed 16 neither needs a line joining its
+    # capitals' land masses (§4.5), which would add land of its own.
     kwargs = dict(distance_min=8, randomness=0.0, threshold=0.15)
     flat = generate(40, 30, 2, random.Random(16), plasma_min=0, plasma_max=0, **kwargs)
     cloudy = generate(40, 30, 2, random.Random(16), plasma_min=0.1, plasma_max=0.3, **kwargs)
@@ -151,23 +165,89 @@ def test_t23_every_capital_in_one_land_mass_over_200_default_maps():
         assert _one_land_mass(board.land, board.capitals), seed
 
 
-def test_a_map_with_capitals_apart_is_drawn_again_and_the_seed_still_decides(monkeypatch):
-    # Seed 46's first two default draws have the capitals on separate land masses: the third draw is used.
-    import motti.generate as module
+#: ``motti generate --seed 5`` and ``-p 3 --seed 8`` as they were when a map was drawn again until connected:
+#: both first draws were connected, so §4.6 (s = 1 on 20x15) and §4.5 leave them as they were.
+DEFAULT_SEED_5 = """\
+...............a...a
+.................aaa
+................aaaa
+........b...a.aaaaaa
+.............a.aaaaa
+.........b..aaaaaaaa
+.b...b....bbb.aaaaaa
+.b....b....b..aaaaaa
+...b.b.b..bb.bba.aaa
+...b.bb..bbbbbb.aaaa
+..b.b..bbbbbbbbbb...
+..b..bbbbbbbbbbb....
+...b.bbbbbbbbbbb.b.a
+.b..b..bbbbbbbbbb...
+b.....bbbbbbbbb.b..b
+"""
+THREE_SEED_8 = """\
+.a.aaaaaaaabbbbbbbbb
+a..aaaaaaaabbbbbbbbb
+aaaaaaaaaaaabbbbbbbb
+a.aaaaaaaaaabbbbbbbb
+caaaaaaaaaaabbbbbbbb
+caaaaaaaaaaabbbbbbbb
+ccaaaaaaaaaabbbbbbbb
+cccaaaaaaaaaabbbbbbb
+ccccaaaaaaaaabbbbbb.
+cccccaaaaaaaabbbbbbb
+ccccccaaaaaa.bbbbbb.
+cccccccaaaaaaabbbb..
+cccccccaaaaaaa.bbbbb
+cccccc.caaaaa.b.bbbb
+ccccccccca.......bbb
+"""
 
-    drawn: list[bool] = []
 
-    def recording(land, capitals):
-        drawn.append(module_check(land, capitals))
-        return drawn[-1]
+@pytest.mark.parametrize(("players", "seed", "capitals", "grid"),
+                         [(2, 5, {1: (19, 4), 2: (11, 12)}, DEFAULT_SEED_5),
+                          (3, 8, {1: (7, 5), 2: (16, 3), 3: (0, 11)}, THREE_SEED_8)])
+def test_t23_a_default_size_map_connected_at_first_is_as_before(players, seed, capitals, grid):
+    board = generate(20, 15, players, random.Random(seed))
+    assert board.capitals == capitals
+    assert dump_map(board).split("grid\n", 1)[1] == grid
 
-    module_check = module.capitals_connected
-    monkeypatch.setattr(module, "capitals_connected", recording)
+
+def test_a_map_with_capitals_apart_is_joined_by_a_line_and_the_seed_still_decides():
+    # Seed 46's first default draw has the capitals on separate land masses (it used to be drawn twice more):
+    # now one line of new land joins the two masses where they come closest.
     board = generate(rng=random.Random(46))
-    assert drawn == [False, False, True]
     assert _one_land_mass(board.land, board.capitals)
-    monkeypatch.undo()
     assert dump_map(generate(rng=random.Random(46))) == dump_map(board)
+    apart = generate(rng=random.Random(46), threshold=1e9)  # the capitals alone are land: the line is all
+    (ax, ay), (bx, by) = apart.capitals[1], apart.capitals[2]
+    assert apart.land.sum() == max(abs(ax - bx), abs(ay - by)) + 1
+    assert _one_land_mass(apart.land, apart.capitals)
+
+
+def test_only_capitals_are_joined_like_a_shortest_tree():
+    # Capitals alone: §4.5 joins the closest two first, then the third to the nearest cell of that line.
+    land = np.zeros((10, 20), dtype=bool)
+    capitals = [(0, 0), (6, 0), (19, 9)]
+    for x, y in capitals:
+        land[y, x] = True
+    assert join_capitals(land, capitals) == 2
+    row0 = [(x, 0) for x in range(7)]
+    # (19,9) is nearest to (6,0) (squared distance 250): one cell per column, rows rounded half away from 0.
+    line = [(6, 0), (7, 1), (8, 1), (9, 2), (10, 3), (11, 3), (12, 4), (13, 5), (14, 6), (15, 6), (16, 7),
+            (17, 8), (18, 8), (19, 9)]
+    assert {(int(x), int(y)) for y, x in zip(*np.nonzero(land), strict=True)} == {*row0, *line}
+
+
+def test_the_line_is_8_connected_and_straight():
+    ys, xs = line_cells(0, 0, 5, 2)
+    cells = list(zip(xs.tolist(), ys.tolist(), strict=True))
+    assert cells == [(0, 0), (1, 0), (2, 1), (3, 1), (4, 2), (5, 2)]
+    ys, xs = line_cells(3, 3, 3, 3)
+    assert (xs.tolist(), ys.tolist()) == ([3], [3])
+    ys, xs = line_cells(4, 0, 0, 3)
+    steps = np.abs(np.diff(xs)) + np.abs(np.diff(ys))
+    assert (np.abs(np.diff(xs)) <= 1).all() and (np.abs(np.diff(ys)) <= 1).all() and steps.min() >= 1
+    assert (xs[0], ys[0], xs[-1], ys[-1]) == (4, 0, 0, 3)
 
 
 def test_capitals_connected_counts_diagonal_contact():
@@ -177,8 +257,58 @@ def test_capitals_connected_counts_diagonal_contact():
     assert not capitals_connected(land, [(0, 0), (2, 2)])
 
 
-def test_no_connected_map_in_100_draws_is_a_clear_error():
-    with pytest.raises(GenerateError) as caught:
-        generate(rng=random.Random(1), threshold=5.0)
-    assert str(caught.value) == ("none of 100 maps drawn had every capital in one 8-connected land mass: "
-                                 "lower -t/--threshold or -d/--distance-min, or enlarge the map with -w/-h")
+@settings(max_examples=50, deadline=None)
+@given(width=st.integers(1, 300), height=st.integers(1, 300), players=st.integers(2, 9),
+       seed=st.integers(0, 2**32 - 1), distance=st.floats(0, 40), granularity=st.floats(0, 1),
+       low=st.floats(-2, 2), span=st.floats(0, 3), randomness=st.floats(0, 2), threshold=st.floats(-1, 10))
+def test_t23_every_capital_in_one_land_mass_whatever_the_options(
+    width, height, players, seed, distance, granularity, low, span, randomness, threshold
+):
+    """§4.5: generation never fails where the capitals fit, and one 8-connected land mass holds them all."""
+    assume(_capitals_fit(width, height, players, distance, seed))
+    board = generate(width, height, players, random.Random(seed), distance_min=distance,
+                     granularity=granularity, plasma_min=low, plasma_max=low + span, randomness=randomness,
+                     threshold=threshold)
+    assert board.land.shape == (height, width)
+    assert _one_land_mass(board.land, board.capitals)
+
+
+def _capitals_fit(width: int, height: int, players: int, distance: float, seed: int) -> bool:
+    try:
+        place_capitals(width, height, players, distance, random.Random(seed))
+    except GenerateError:
+        return False
+    return True
+
+
+def _land_masses(land: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """8-connected labels of *land* and each mass's size (index 0 = sea)."""
+    labels, _count = ndimage.label(land, structure=np.ones((3, 3), dtype=bool))
+    return labels, np.bincount(labels.ravel())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("width", "height", "players"), [(1000, 1000, 9), (2000, 2000, 9), (1, 2000, 9),
+                                                          (2000, 1, 2), (1000, 1000, 2)])
+def test_t23_large_and_thin_maps_have_every_capital_in_one_land_mass(width, height, players):
+    board = generate(width, height, players, random.Random(3))
+    labels, _sizes = _land_masses(board.land)
+    assert len({int(labels[y, x]) for x, y in board.capitals.values()}) == 1
+    assert (board.owner[board.land] >= 1).all() and (board.owner[~board.land] == 0).all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_t23_a_large_map_has_continents_not_speckle(seed):
+    """§4.6 on 1000x1000 with 9 players: land is 30–80 % of the cells and one land mass holds ≥ 90 % of it."""
+    board = generate(1000, 1000, 9, random.Random(seed))
+    land = int(board.land.sum())
+    assert 0.30 <= land / 1e6 <= 0.80
+    _labels, sizes = _land_masses(board.land)
+    assert sizes[1:].max() >= 0.90 * land
+
+
+def test_tiny_maps_hold_their_capitals():
+    for width, height in ((1, 2), (2, 1), (1, 9), (3, 3)):
+        board = generate(width, height, 2, random.Random(1), distance_min=1)
+        assert _one_land_mass(board.land, board.capitals), (width, height)

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from motti.generate import generate
-from motti.rules import Board, Game, _takeable_bits, count_takeable
+from motti.rules import Board, Encircled, Game, _takeable_bits, count_takeable
 
 
 def island_board(seed: int, width: int, height: int, players: int, sea: float, occupied: float) -> Board:
@@ -101,3 +101,57 @@ def test_a_clone_given_its_own_generator_leaves_the_original_alone():
     cell = next(a[1][0] for a in twin.legal_actions() if a[0] == "attack")
     twin.attack([cell])
     assert game.rng.getstate() == state
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), tie_rule=st.sampled_from(["mover", "lowest"]),
+       players=st.integers(3, 5), islands=st.booleans(), width=st.integers(6, 26), height=st.integers(5, 18),
+       moves=st.integers(1, 40), leaving=st.integers(1, 2))
+def test_a_player_leaving_finds_the_pockets_a_from_scratch_check_finds(
+    seed, tie_rule, players, islands, width, height, moves, leaving
+):
+    """§2.7: after a defeat only the heirs' new cells are searched for pockets; the whole-board search must
+    find the same (players leaving with land occupied all around, walled pockets handed to an heir)."""
+    play = random.Random(seed)
+    if islands:
+        board = island_board(seed, width, height, players, sea=play.uniform(0.0, 0.35),
+                             occupied=play.uniform(0.0, 0.8))
+    else:
+        board = generate(max(width, 12), max(height, 10), players, random.Random(seed), distance_min=3)
+    fast = Game(board.copy(), random.Random(seed), tie_rule=tie_rule)
+    slow = Game(board.copy(), random.Random(seed), tie_rule=tie_rule)
+    for _ in range(moves):
+        if fast.is_terminal():
+            return
+        action = random_action(fast, play)
+        assert slow.apply(action) == fast.apply(action)
+    gone = play.sample(fast.alive, min(leaving, len(fast.alive)))
+    slow._whole_board = True
+    assert slow.defeat(gone, "quit") == fast.defeat(gone, "quit"), gone
+    assert (fast.board.owner == slow.board.owner).all() and (fast.board.occupied == slow.board.occupied).all()
+    assert fast.board.capitals == slow.board.capitals and fast.end == slow.end
+
+
+def test_land_handed_to_the_nearest_capital_inside_a_wall_is_encircled_at_once():
+    """§2.7 then §2.5: player 1's capital sits inside player 2's occupied wall, away from it; when player 1
+    leaves, the cells nearer player 3's capital (13,3) go to player 3, whose land there is walled in by 2:
+    a pocket at once, handed to 2. The heirs-only search after a defeat finds it as the whole-board one
+    does.
+    """
+    width, height = 14, 7
+    ys, xs = np.mgrid[0:height, 0:width]
+    ring = ((xs == 4) | (xs == 10) | (ys == 0) | (ys == 6)) & (xs >= 4) & (xs <= 10)
+    core = (xs >= 6) & (xs <= 8) & (ys >= 2) & (ys <= 4)
+    owner = np.where(xs >= 11, 3, np.where(core, 1, 2)).astype(np.int8)
+    capitals = {1: (7, 3), 2: (0, 3), 3: (13, 3)}
+    board = Board(np.ones((height, width), dtype=bool), owner, ring.copy(), capitals, 3)
+    fast = Game(board.copy(), random.Random(1))
+    fast._whole_board = False      # the board is resolved as drawn: the shortcut applies
+    slow = Game(board.copy(), random.Random(1))
+    slow._whole_board = True
+    events = fast.defeat([1], "quit")
+    assert slow.defeat([1], "quit") == events
+    walled = tuple((x, y) for y in (2, 3, 4) for x in (7, 8))
+    assert Encircled(walled, 2, 3) in events
+    assert (fast.board.owner[core] == 2).all() and not fast.board.occupied[core].any()
+    assert (fast.board.owner == slow.board.owner).all()

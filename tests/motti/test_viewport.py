@@ -54,6 +54,20 @@ def test_home_fits_the_whole_board_below_one_pixel_a_cell():
     assert fit_cell((1024, 768), 20, 15) == 46
 
 
+@pytest.mark.parametrize("dims", [(1000, 1000), (1000, 7), (7, 1000), (2000, 2000), (1, 2000)])
+@pytest.mark.parametrize("size", [(1024, 768), (640, 552), (300, 200), (1920, 1080)])
+def test_home_shows_every_cell_of_any_board_in_any_window(dims, size):
+    # §6: after Home the status says the window shows the whole board, also when a pixel covers several cells
+    vp = Viewport(focus=(3, 3))
+    vp.zoom(size, *dims, 2, (100, 100))
+    vp.home()
+    g = vp.geometry(size, *dims)
+    assert g.view_cells() == (0, 0, *dims)
+    assert g.as_status()["view_cells"] == [0, 0, *dims]
+    left, top, right, bottom = g.area()
+    assert left <= g.x0 and g.x0 + g.c * dims[0] <= right and top <= g.y0 and g.y0 + g.c * dims[1] <= bottom
+
+
 def test_every_cell_is_hit_by_a_pixel_and_every_pixel_of_the_board_hits_its_cell():
     # c >= 1: cell (x, y) covers [x0 + c x, x0 + c (x+1)); c < 1: the pixel centres decide
     cases = [((700, 500), (37, 25), 0), ((700, 500), (37, 25), 3), ((1024, 768), (1000, 1000), 0),
@@ -68,8 +82,9 @@ def test_every_cell_is_hit_by_a_pixel_and_every_pixel_of_the_board_hits_its_cell
         xs, ys = {cell[0] for cell in row if cell}, {cell[1] for cell in column if cell}
         if g.c >= 1:
             assert (xs, ys) == (set(range(x0c, x1c)), set(range(y0c, y1c))), (size, dims, steps)
-        else:       # below 1 px a cell some cells fall between pixel centres; view_cells spans those shown
-            assert (min(xs), max(xs) + 1, min(ys), max(ys) + 1) == (x0c, x1c, y0c, y1c)
+        else:       # below 1 px a cell some cells fall between pixel centres; view_cells spans those covered
+            assert x0c <= min(xs) < x0c + 1 / g.c and x1c - 1 / g.c <= max(xs) + 1 <= x1c, (size, dims, steps)
+            assert y0c <= min(ys) < y0c + 1 / g.c and y1c - 1 / g.c <= max(ys) + 1 <= y1c, (size, dims, steps)
         for px, cell in enumerate(row):
             if cell is not None and g.c >= 1:
                 assert g.x0 + g.c * cell[0] <= px < g.x0 + g.c * (cell[0] + 1)
