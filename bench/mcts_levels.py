@@ -75,9 +75,9 @@ def play(name: str, seed: int, simulations: int, options: dict[str, Any]) -> dic
     rng = random.Random(seed)
     seat = None
     if name == "arena":
-        from arena.bots import Brain, Seat
+        from arena.bots import Example, Seat
 
-        seat = Seat(Brain("smart", random.Random(seed)), 1 - me, state.game.arena.path)
+        seat = Seat(Example("smart", random.Random(seed)), 1 - me, state.game.arena.path)
     decisions: list[float] = []
     while not state.is_terminal():
         mover = state.current_player()

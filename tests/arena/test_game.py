@@ -117,10 +117,10 @@ def test_from_snapshot_checks_what_the_constructor_checks() -> None:
 def test_example_bots_play_an_interface_state_through_seats() -> None:
     """Two smart bots, each a Seat handed the server's messages, play a whole game on office; every answer
     is a legal action and the game ends with a catch or at MAXR (§2.7)."""
-    from arena.bots import BotError, Brain, Seat
+    from arena.bots import BotError, Example, Seat
 
     state = GAME.new_initial_state(seed=3, map="office", players=2, quiet_rounds=10)
-    seats = [Seat(Brain("smart", random.Random(p)), p, state.game.arena.path) for p in range(2)]
+    seats = [Seat(Example("smart", random.Random(p)), p, state.game.arena.path) for p in range(2)]
     rounds = 0
     while not state.is_terminal():
         joint = [seat.action(state) for seat in seats]
@@ -132,4 +132,4 @@ def test_example_bots_play_an_interface_state_through_seats() -> None:
     assert any(p.team == RED for p in state.game.players)
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
     with pytest.raises(BotError, match="no map file"):
-        Seat(Brain("smart"), 0, None)
+        Seat(Example("smart"), 0, None)
