@@ -130,8 +130,9 @@ def test_version(capsys):
     (["three.map", "-p", "2", "3:a:0"], "player 1 has no display"),
     (["three.map", "--computer", "1,2,3"], "no display to watch the computer players on: $DISPLAY is not set "
                                            "(add 0:DISPLAY, or watch in this terminal with -c)"),
-    (["three.map", "-c", "--status", "."], "--status .: cannot write"),
-    (["three.map", "-c", "--status", "/proc/x.json"], "--status /proc/x.json: cannot write"),
+    (["three.map", "-c", "--status", "."], "--status .: is a directory, not a regular file"),
+    (["three.map", "-c", "--status", "/proc/x.json"],
+     "--status /proc/x.json: cannot write in /proc: not writable"),
     (["three.map", "-o", ""], "-o: empty file name"),
     (["three.map", "--script", "empty.txt", "-c"], "-c does not apply to --script"),
     (["three.map", "--script", "empty.txt", "--computer", "2"], "--computer does not apply to --script"),
@@ -147,9 +148,14 @@ def test_version(capsys):
     (["three.map", "-c", "--status", ""], "--status: empty file name"),
     (["three.map", "-c", "--save", ""], "--save: empty file name"),
     (["three.map", "--script", ""], "--script: empty file name"),
-    (["three.map", "-c", "--save", "."], "--save .: cannot write"),
-    (["three.map", "-c", "--save", "/proc/version"], "--save /proc/version: cannot write"),
-    (["three.map", "-c", "--save", "nowhere/g.map"], "--save nowhere/g.map: cannot write"),
+    (["three.map", "-c", "--save", "."], "--save .: is a directory, not a regular file"),
+    (["three.map", "-c", "--save", "/proc/version"],
+     "--save /proc/version: cannot write in /proc: not writable"),
+    (["three.map", "-c", "--save", "nowhere/g.map"], "--save nowhere/g.map: cannot write in "),
+    (["three.map", "-c", "--save", "nowhere/g.map"], "/nowhere: no such folder"),
+    # /proc takes no new file: named at the start, not "No such file or directory" after the whole script
+    (["three.map", "--script", "empty.txt", "--final", "/proc/version"],
+     "--final /proc/version: cannot write in /proc: not writable"),
 ])
 def test_user_errors_are_one_line_and_exit_2(capsys, here, argv, culprit):
     line = one_line_error(capsys, *argv)
