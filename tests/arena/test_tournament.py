@@ -612,7 +612,8 @@ def test_a_replay_that_cannot_be_written_is_named_in_the_progress_the_results_an
     name = Path(game["folder"]).name
     assert stderr.splitlines()[-1] == f"arena: 1 replay not written: {name} (File too large)"
     assert "cannot write the replay" in (out / game["folder"] / "server.log").read_text()
-    assert (out / game["folder"] / "replay.jsonl").stat().st_size <= 16_000
+    assert not (out / game["folder"] / "replay.jsonl").exists()  # no truncated replay under the replay's name
+    assert (out / game["folder"] / "replay.jsonl.partial").stat().st_size <= 16_000
 
 
 @pytest.mark.e2e
