@@ -96,6 +96,21 @@ def test_schedule_balances_bots_per_map_and_pairs_overall():
         schedule(3, ["a"], 1, 4, seed=0)
 
 
+@pytest.mark.parametrize(("command", "label"), [
+    # the label was the first 32 characters, "java -cp classes de.binfalse.mar": no main class
+    ("java -cp classes de.binfalse.mar.Main 127.0.0.1 {port}", "java de.binfalse.mar.Main"),
+    ("java -Xmx64m -classpath lib/a.jar:classes Bot {host} {port}", "java Bot"),
+    ("java -jar /opt/bots/mar.jar {host} {port}", "java mar.jar"),
+    ("python3 -u -W ignore /opt/bots/b.py --fast {port}", "python3 b.py --fast"),
+    ("python3 -m mybots.smart {port}", "python3 mybots.smart"),
+    ("./bots/runme --level 3 {port}", "runme --level 3"),
+    ("sleep 600 # {port}", "sleep 600 #"),
+])
+def test_a_command_bot_is_labelled_by_its_main_class_or_script(command, label):
+    (entrant,) = parse_bots([command])
+    assert entrant.name == label
+
+
 def test_parse_bots_names_commands_and_relative_paths(tmp_path):
     (tmp_path / "bots").mkdir()
     (tmp_path / "bots" / "b.py").write_text("")
