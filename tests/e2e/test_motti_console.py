@@ -206,7 +206,7 @@ def test_tab_cycles_and_attack_draws(terminals, tmp_path: Path, small: Path) -> 
     term.wait_text(STATUS_1)
     term.send("z")   # an attack with no cross always fails (§2.2)
     term.wait_text("Player 1 | Attack: 5 left | Crosses: 6")
-    assert term.lines()[8].rstrip() == "P1 attack 1/6 failed"
+    assert term.lines()[8].rstrip() == "P1 attack 1 of 6 failed"
 
 
 def test_quit_asks_then_exits_and_restores_the_terminal(terminals, tmp_path: Path, small: Path) -> None:

@@ -318,7 +318,7 @@ def test_quitting_at_the_console_of_a_mixed_game_says_the_game_goes_on(xvfb, tmp
         status = status_of(tmp_path / "s.json")
         assert status["alive"] == [1, 3] and status["console"] is None and len(status["windows"]) == 1
         assert subprocess.run(["xwininfo", "-display", xvfb.name, "-root", "-tree"], capture_output=True,
-                              text=True, timeout=10).stdout.count("motti: players 1, 3") == 1
+                              text=True, timeout=10).stdout.count("motti: player 1, player 3") == 1
     finally:
         term.close()
 
@@ -336,7 +336,7 @@ def test_a_computer_turn_goes_one_action_at_a_time_and_an_observer_q_closes_at_o
             said.append(status["message"])
             status = game.wait(lambda s, m=status["message"]: s["message"] != m or s["winner"] is not None,
                                "the next action")
-        attacks = [(text[:2], int(text.split(" ")[2].split("/")[0])) for text in said if " attack " in text]
+        attacks = [(text[:2], int(text.split(" ")[2])) for text in said if " attack " in text]
         for player, number in attacks:   # attack n of a turn is seen only after attack n-1 was
             assert number == 1 or (player, number - 1) in attacks, said
         win = status["windows"][0]

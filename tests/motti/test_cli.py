@@ -269,8 +269,13 @@ def test_output_renumbers_the_players_of_a_saved_game_with_one_out(capsys, here)
 def test_window_titles_name_the_computer_players():
     from motti.frontend import seat_title
 
-    assert seat_title((1, 2), computer={2}) == "motti: players 1, 2 computer"
+    # "motti: players 1, 2 computer" read as if both were computer players
+    assert seat_title((1, 2), computer={2}) == "motti: player 1, player 2 (computer)"
+    assert seat_title((2, 1, 3), computer={1, 3}) == ("motti: player 2, player 1 (computer), "
+                                                       "player 3 (computer)")
+    assert seat_title((1, 3)) == "motti: player 1, player 3"
     assert seat_title((3,), computer={2}) == "motti: player 3"
+    assert seat_title((2,), computer={2}) == "motti: player 2 (computer)"
     assert seat_title(()) == "motti: observer"
 
 
