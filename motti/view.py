@@ -490,8 +490,8 @@ def draw_legend(surface: pygame.Surface, game: Composer, viewer: Collection[int]
     (or, instead of it, the window's own *note*, e.g. a question), in a smaller font or shortened at a word
     bound (``…``) when it does not fit; then, at the right while at least 1/3 of the band stays for the text,
     the players' colour swatches with their numbers (players out of the game slashed) and the key (bright =
-    occupied, dark = free, ring, X), the key only while the text still fits whole beside it. Front ends use
-    it to make each window's variant of a frame without rendering the board again."""
+    occupied, dark = free, ring, X), the key only while the text still fits whole beside it at 18 points.
+    Front ends use it to make each window's variant of a frame without rendering the board again."""
     band = legend_rect(surface.get_size())
     surface.fill(INK, band)
     player = game.winner if game.winner is not None else game.current_player
@@ -505,7 +505,7 @@ def draw_legend(surface: pygame.Surface, game: Composer, viewer: Collection[int]
         room = text_right - width - 12 - (tag.right + 6)
         if text_right - width - 12 - band.left < band.width // 3:
             break
-        if yields and _width(text, 14) > room:
+        if yields and _width(text, 18) > room:
             break   # the key gives way to a text that would not fit whole beside it
         draw(text_right - width)
         text_right -= width + 12

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from arena_helpers import ServerThread, in_threads, join, play_out
+from deadline import deadline
 
 from arena import replay
 from arena.mapfile import MapError, load_arena
@@ -55,7 +56,7 @@ def test_signal_mid_game_disconnects_every_bot_prints_the_table_and_removes_the_
         a.send(b"MOVE EAST NORTH|")
         proc.send_signal(signum)
         assert a.until("DISCONNECT")[-1] == "DISCONNECT" and b.until("DISCONNECT")[-1] == "DISCONNECT"
-        stdout, stderr = proc.communicate(timeout=30)
+        stdout, stderr = proc.communicate(timeout=deadline(10))
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -77,7 +78,7 @@ def test_a_replay_that_cannot_be_written_mid_game_is_one_warning_and_the_game_go
     done = subprocess.run(arena_cmd("play", "office", "--bots", "2", "--no-window", "--replay", "/dev/full",
                                     "--seed", "2", "--quiet-rounds", "2", "--round-ms", "0",
                                     "--prep-ms", "50", "-q"),
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=deadline(40))
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [
         "arena: cannot write the replay /dev/full: No space left on device; the game goes on without it"]
@@ -90,7 +91,7 @@ def test_a_replay_path_that_can_never_be_written_is_refused_before_any_bot_joins
     (tmp_path / "file").write_text("")
     target = tmp_path / "file" / "game.jsonl"
     done = subprocess.run(arena_cmd("serve", "office", "--port", "0", "--replay", str(target)),
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=deadline(20))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [f"arena: cannot write the replay {target}: Not a directory"]
 
@@ -102,7 +103,7 @@ def test_no_room_names_the_players_that_need_a_cell(tmp_path):
         load_arena(walls, players=5)
     assert str(info.value) == f"{walls}: 0 free cells, but 5 players need one each"
     done = subprocess.run(arena_cmd("serve", str(walls), "--players", "5", "--port", "0"),
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=deadline(20))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [f"arena: {walls}: 0 free cells, but 5 players need one each"]
 
@@ -113,7 +114,7 @@ def test_play_on_a_busy_port_prints_exactly_one_line():
         busy.listen()
         port = busy.getsockname()[1]
         done = subprocess.run(arena_cmd("play", "office", "--bots", "3", "--no-window", "--port", str(port)),
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, text=True, timeout=deadline(20))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [f"arena: cannot listen on 127.0.0.1:{port}: Address already in use"]
     assert done.stdout == ""
@@ -135,7 +136,7 @@ def test_the_preparation_has_its_own_64_message_limit_and_round_1_counts_from_it
     threads = in_threads(lambda: play_out(a), lambda: play_out(b))
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     first, second, third = st.server.diagnostics()
     assert first.left_round is None and second.left_round is None
     assert third.left_round == 0 and third.left_reason == "more than 64 messages during the preparation"
@@ -155,7 +156,7 @@ def test_a_flood_while_waiting_for_players_is_named_so(caplog):
     threads = in_threads(lambda: play_out(a), lambda: play_out(c), lambda: play_out(d))
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     assert "client 1 disconnected: more than 64 messages while waiting for players (between two PINGs)" \
         in caplog.text
     assert "in one round" not in caplog.text
@@ -168,7 +169,8 @@ def test_a_flood_while_waiting_for_players_is_named_so(caplog):
 ])
 def test_an_empty_file_name_is_refused_naming_the_option(command, option):
     # `--replay ''` wrote to the default replay folder and `--out ''` to a dated results folder.
-    done = subprocess.run(arena_cmd(*command, option, ""), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(arena_cmd(*command, option, ""), capture_output=True, text=True,
+                          timeout=deadline(20))
     assert (done.returncode, done.stderr, done.stdout) == (2, f"arena: {option}: empty file name\n", "")
 
 
@@ -181,7 +183,7 @@ def test_the_replay_folders_are_made_at_the_first_write_not_at_the_start(tmp_pat
         listening_port(proc)
         assert not (tmp_path / "no").exists()  # checked, not made
         proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=30)
+        proc.communicate(timeout=deadline(10))
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -214,7 +216,7 @@ def test_a_replay_cut_short_by_a_file_size_limit_is_left_as_partial(tmp_path):
     target = tmp_path / "game.jsonl"
     done = subprocess.run(arena_cmd("play", "office", "--bots", "4", "--no-window", "--replay", str(target),
                                     "--seed", "2", "--round-ms", "0", "--prep-ms", "50", "-q"),
-                          capture_output=True, text=True, timeout=120, preexec_fn=small_files)
+                          capture_output=True, text=True, timeout=deadline(40), preexec_fn=small_files)
     assert done.returncode == 0, done.stderr
     partial = tmp_path / "game.jsonl.partial"
     assert done.stderr.splitlines() == [
@@ -250,7 +252,7 @@ def test_the_map_line_holds_no_space_or_comma_whatever_tmpdir_holds(tmp_path, fo
         assert Path(path).parent == Path(f"/tmp/arena-{os.getuid()}").resolve()
         assert list(unsafe.iterdir()) == []
         proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=30)
+        proc.communicate(timeout=deadline(10))
     finally:
         if proc.poll() is None:
             proc.kill()

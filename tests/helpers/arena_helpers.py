@@ -10,12 +10,13 @@ import time
 from collections import deque
 
 import numpy as np
+from deadline import deadline
 
 from arena.protocol import Splitter
 from arena.rules import Arena
 from arena.server import ArenaServer, Settings, spectator_state
 
-DEADLINE_S = 30.0
+DEADLINE_S = deadline(10)
 
 
 def small_arena() -> Arena:

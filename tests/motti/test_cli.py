@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from deadline import deadline
 from motti_maps import THREE
 
 from motti import cli
@@ -307,7 +308,7 @@ def test_listing_into_a_closed_pipe_is_quiet(here):
     env = {**os.environ, "MOTTI_MAPDIR": str(here)}
     try:
         done = subprocess.run([sys.executable, "-m", "motti"], stdout=write_end, stderr=subprocess.PIPE,
-                              env=env, timeout=60, text=True)
+                              env=env, timeout=deadline(20), text=True)
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (141, "")

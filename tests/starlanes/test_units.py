@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from deadline import deadline
 
 from common.term import clip, decode_key, fit_number, money, printable, table, text_width, wrap
 from starlanes import ai, cli, messages
@@ -251,7 +252,7 @@ def test_save_round_trip_and_errors(tmp_path):
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "starlanes", *args], capture_output=True, text=True,
-                          timeout=30, stdin=subprocess.DEVNULL)
+                          timeout=deadline(10), stdin=subprocess.DEVNULL)
 
 
 def test_version_exits_zero():
