@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from deadline import deadline
+from deadline import deadline, wait_until
 from xvfb import Xvfb
 
 from arena import replay
@@ -19,18 +19,11 @@ from arena.view import BLUE_RGB, RED_RGB, TOP_H, WALL_RGB, Renderer, free_colour
 ROOM = ["############", "#          #", "#          #", "#          #", "#  #####   #", "#          #",
         "#          #", "############"]
 TOXIC = ["", " 555", " 555", "", "", "", "", ""]
-DEADLINE_S = deadline(20)
 
 
-def poll(predicate, what: str, timeout: float = DEADLINE_S):
-    end = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+def poll(predicate, what: str):
+    """What *predicate* returns once it is true (tests/helpers/deadline.py, up to ``deadline(20)``)."""
+    return wait_until(predicate, what, 20)
 
 
 @pytest.fixture
