@@ -471,7 +471,11 @@ def _report(server: ArenaServer, table: list[TableRow], writer: replay.ReplayWri
         print(f"arena: {server.stopped} before the game began", file=sys.stderr)
         return
     _print_table(table, server.game.round, server.stopped)
-    print(f"replay: {writer.path}" if writer.failed is None else f"replay: not written ({writer.failed})")
+    if writer.failed is None:
+        print(f"replay: {writer.path}")
+    else:
+        kept = f"; the rounds before are in {writer.partial}" if writer.partial else ""
+        print(f"replay: not written ({writer.failed}){kept}")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -894,6 +898,9 @@ def _run(argv: Sequence[str] | None) -> int:
 
         logging.basicConfig(level=logging.WARNING if getattr(args, "quiet", False) else logging.INFO,
                             format="arena: %(message)s", stream=sys.stderr)
+    for option in ("replay", "out"):
+        if getattr(args, option, None) == "":
+            raise UsageError(f"--{option}: empty file name")
     if getattr(args, "seed", 0) is None:
         args.seed = random.SystemRandom().randrange(1 << 31)
     try:

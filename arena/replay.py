@@ -22,6 +22,7 @@ import os
 import random
 import shutil
 import stat
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -117,16 +118,21 @@ class ReplayWriter:
         """Also handed every line as written (``\\n`` included), even once the file has failed: the web
         viewers' relay (:class:`arena.web.WebRelay`)."""
         self.failed: str | None = None
+        self.partial: Path | None = None
         self._file: BinaryIO | None = None
+        self._opened = False
         self._encode = msgspec.json.Encoder().encode
 
     def _fail(self, exc: OSError) -> None:
         self.failed = exc.strerror or str(exc)
-        log.warning("cannot write the replay %s: %s; the game goes on without it", self.path, self.failed)
         if self._file is not None:
             with contextlib.suppress(OSError):
                 self._file.close()
             self._file = None
+        self.partial = _set_aside(self.path) if self._opened else None
+        kept = f" (what was written is in {self.partial})" if self.partial else ""
+        log.warning("cannot write the replay %s: %s; the game goes on without it%s", self.path, self.failed,
+                    kept)
 
     def _write(self, obj: dict[str, Any]) -> None:
         self._write_line(json.dumps(obj, separators=(",", ":")).encode("ascii"))
@@ -142,27 +148,32 @@ class ReplayWriter:
                 self._fail(exc)
 
     def prepare(self) -> None:
-        """Check, before a game starts, that the file can be created: the directory is made and the file
-        opened for appending (nothing written; a file that did not exist is removed again).
+        """Check, before a game starts, that the file can be created, creating nothing: an existing file is
+        opened for appending (nothing written); else a file is made and removed again in the nearest folder
+        of the path that exists (the missing folders are made at the first write, :meth:`open`).
 
         Raises OSError when that is impossible (a directory at *path*, a file where a folder should be, no
         permission, ...)."""
-        for folder in (self.path.parent, *self.path.parent.parents):
-            if folder.exists():
-                if not folder.is_dir():
-                    raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
-                break
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        existed = self.path.exists()
-        with open(self.path, "a", encoding="utf-8"):
-            pass
-        if not existed:
-            self.path.unlink()
+        folder = next(f for f in (self.path.parent, *self.path.parent.parents) if f.exists())
+        if not folder.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+        if self.path.exists() or folder == self.path.parent:
+            existed = self.path.exists()
+            with open(self.path, "a", encoding="utf-8"):
+                pass
+            if not existed:
+                self.path.unlink()
+            return
+        fd, probe = tempfile.mkstemp(prefix=".replay-check.", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
 
     def open(self) -> None:
-        """Create the file. Raises OSError when that is impossible."""
+        """Create the file, and the folders on its path that are missing. Raises OSError when that is
+        impossible."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(self.path, "wb")  # noqa: SIM115 - closed in on_end/close
+        self._opened = True
 
     def on_start(self, server: ArenaServer) -> None:
         if self._file is None and self.failed is None:
@@ -189,11 +200,13 @@ class ReplayWriter:
         self._write(final)
         self.close()
         if self.last and self.failed is None:
+            last = self.path.parent / "LAST.jsonl"
             try:
-                shutil.copyfile(self.path, self.path.parent / "LAST.jsonl")
+                shutil.copyfile(self.path, last)
             except OSError as exc:
-                log.warning("cannot copy the replay to %s: %s", self.path.parent / "LAST.jsonl",
-                            exc.strerror or exc)
+                with contextlib.suppress(OSError):
+                    last.unlink()  # a copy cut short is no replay
+                log.warning("cannot copy the replay to %s: %s", last, exc.strerror or exc)
 
     def close(self) -> None:
         if self._file is not None:
@@ -202,6 +215,25 @@ class ReplayWriter:
             except OSError as exc:
                 self._fail(exc)
             self._file = None
+
+
+def _set_aside(path: Path) -> Path | None:
+    """Rename a replay file cut short (a full disk, a file-size limit) to ``NAME.partial``, so that no
+    truncated file is found under the replay's name; returns the new name, or None when *path* is no regular
+    file (``/dev/full``) or cannot be renamed (then it is removed if it can be)."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    partial = path.with_name(path.name + ".partial")
+    try:
+        os.replace(path, partial)
+    except OSError:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+    return partial
 
 
 @dataclass

@@ -291,13 +291,27 @@ def copy_name(map_name: str) -> str:
     return MAP_NAME_CHARS.sub("_", map_name).strip("_")[:COPY_NAME_CHARS] or "arena"
 
 
+PROTOCOL_UNSAFE = re.compile(r"[\s,|]")
+"""What a path on the ``MAP`` line must not hold: a 2010 bot splits the server's messages on spaces and commas
+(and ``|`` ends a message)."""
+
+
 def run_dir() -> Path:
-    """Where the normalised map copies for bots go: ``$XDG_RUNTIME_DIR/arena`` or ``<tmp>/arena-<uid>``
-    (made mode 0755; the copies are 0644)."""
+    """Where the normalised map copies for bots go (made mode 0755; the copies are 0644): the first of
+    ``$XDG_RUNTIME_DIR/arena``, ``<tmp>/arena-<uid>`` (``$TMPDIR``), ``/tmp/arena-<uid>`` and
+    ``/var/tmp/arena-<uid>`` whose full path holds no space, comma or ``|`` (:data:`PROTOCOL_UNSAFE`), so that
+    the ``MAP`` line stays one word for every bot. Raises ServerError when none does."""
+    candidates = []
     base = os.environ.get("XDG_RUNTIME_DIR")
     if base and Path(base).is_dir():
-        return Path(base) / "arena"
-    return Path(tempfile.gettempdir()) / f"arena-{os.getuid()}"
+        candidates.append(Path(base) / "arena")
+    uid = os.getuid()
+    candidates += [Path(folder) / f"arena-{uid}" for folder in (tempfile.gettempdir(), "/tmp", "/var/tmp")]
+    for folder in candidates:
+        if not PROTOCOL_UNSAFE.search(str(folder.resolve())):
+            return folder
+    raise ServerError(f"no folder for the map copy whose path a bot can read on the MAP line (no space, "
+                      f"comma or '|'): {candidates[0]}")
 
 
 class ArenaServer:

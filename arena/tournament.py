@@ -197,6 +197,53 @@ def absolute_paths(command: str, base: Path) -> str:
     return SHELL_WORD.sub(absolute, command)
 
 
+INTERPRETERS: tuple[tuple[re.Pattern[str], frozenset[str], frozenset[str]], ...] = (
+    (re.compile(r"java"),
+     frozenset({"-cp", "-classpath", "--class-path", "-p", "--module-path", "--add-modules", "--add-opens",
+                "--add-exports", "--add-reads", "--limit-modules"}),
+     frozenset({"-jar", "-m", "--module"})),
+    (re.compile(r"(?:python|pypy)[0-9.]*"), frozenset({"-W", "-X"}), frozenset({"-m"})),
+    (re.compile(r"node|nodejs|ruby|perl|php|lua[0-9.]*|Rscript|mono|dotnet|sh|bash|dash|zsh"),
+     frozenset({"-r", "--require", "-I", "-o"}), frozenset()),
+)
+"""Programs that run a bot's main class or script: (name, options that take a value, options whose value is
+the main class, module or archive)."""
+
+
+def command_label(spec: str) -> str:
+    """The label in the standings of a bot given as a command: its words without the placeholders, paths cut
+    to their last part; for an interpreter (java, python, node, ...) its options are left out, so the main
+    class or script always shows (``java -cp classes de.binfalse.mar.Main {port}`` is ``java
+    de.binfalse.mar.Main``). Words after those two are kept while the label is at most :data:`LABEL_CHARS`
+    characters; the two are cut only beyond twice that."""
+    words = [Path(w).name if "/" in w else w for w in spec.split() if "{" not in w]
+    if not words:
+        return "bot"
+    program, rest = words[0], words[1:]
+    for name, takes_value, names_main in INTERPRETERS:
+        if name.fullmatch(program):
+            kept, skip = [], False
+            for i, word in enumerate(rest):
+                if skip:
+                    skip = False
+                elif word in names_main:
+                    kept = rest[i + 1:]
+                    break
+                elif word in takes_value:
+                    skip = True
+                elif not word.startswith("-"):
+                    kept = rest[i:]
+                    break
+            rest = kept
+            break
+    label = " ".join([program, *rest[:1]])[:2 * LABEL_CHARS]
+    for word in rest[1:]:
+        if len(label) + 1 + len(word) > LABEL_CHARS:
+            break
+        label += " " + word
+    return label
+
+
 def parse_bots(specs: Sequence[str], base: Path | None = None) -> list[Bot]:
     """Bots from the command line: an example bot's name or a command containing ``{port}`` (relative paths
     in it resolved against *base*, default the current folder: :func:`absolute_paths`). Repeated names get
@@ -208,8 +255,7 @@ def parse_bots(specs: Sequence[str], base: Path | None = None) -> list[Bot]:
         if spec in STRATEGIES:
             label, strategy = spec, spec
         elif "{port}" in spec:
-            words = [Path(w).name if "/" in w else w for w in spec.split() if "{" not in w]
-            label, strategy = " ".join(words)[:LABEL_CHARS].rstrip() or "bot", None
+            label, strategy = command_label(spec), None
             spec = absolute_paths(spec, base or Path.cwd())
         else:
             raise TournamentError(f"bot {spec!r}: expected an example bot ({', '.join(STRATEGIES)}) "

@@ -12,6 +12,11 @@ import random
 import statistics
 import sys
 from fractions import Fraction
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _bars import bar
 
 from arena.bots import run_bot
 from arena.mapfile import find_map, load_arena
@@ -59,8 +64,8 @@ def main() -> int:
     print(f"median points per bot: hunt {statistics.median(totals['hunt']):.2f}, "
           f"random {statistics.median(totals['random']):.2f}")
     print(f"games won by team total: hunt {wins['hunt']}, random {wins['random']}, tied {wins['tie']}")
-    ok = hunt_mean > random_mean
-    print("PASS" if ok else "FAIL")
+    ok = bar("hunt bots score more points than random bots (mean per bot)",
+             f"hunt {hunt_mean:.2f}, random {random_mean:.2f}", hunt_mean > random_mean)
     return 0 if ok else 1
 
 

@@ -15,6 +15,10 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _bars import bar
+
 RUNS = 15
 BAR_S = 0.2
 ARENA = str(Path(sys.executable).with_name("arena"))
@@ -39,9 +43,9 @@ def main() -> int:
     ok = True
     for args in (["--version"], ["--help"]):
         wall, cpu = timed([ARENA, *args])
-        ok &= cpu <= BAR_S
         print(f"arena {args[0]}: {wall:.3f} s wall, {cpu:.3f} s CPU (median of {RUNS}), bar {BAR_S} s CPU")
-    print("PASS" if ok else "FAIL")
+        ok &= bar(f"arena {args[0]} <= {BAR_S} s CPU", f"{cpu:.3f} s (python -c pass: {bare[1]:.3f} s)",
+                  cpu <= BAR_S)
     return 0 if ok else 1
 
 

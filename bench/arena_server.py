@@ -25,7 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 import numpy as np
+from _bars import bar
 
 from arena import protocol as wire
 from arena.replay import ReplayWriter
@@ -190,8 +193,8 @@ def main() -> int:
               f"the messages to the sockets; {wall:.3f} ms wall for both) over {rounds} rounds; "
               f"{rate:.0f} rounds/s vs bare asyncio server {bare:.0f} rounds/s = "
               f"{100 * rate / bare:.0f} % of the floor")
-    ok = results[16][0] <= BAR_SERVER_MS
-    print(f"bar: server CPU time per round <= {BAR_SERVER_MS} ms with 16 bots: {'PASS' if ok else 'FAIL'}")
+    ok = bar(f"arena server CPU time per round <= {BAR_SERVER_MS} ms with 16 bots",
+             f"{results[16][0]:.3f} ms", results[16][0] <= BAR_SERVER_MS)
     return 0 if ok else 1
 
 

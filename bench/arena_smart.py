@@ -13,6 +13,11 @@ import asyncio
 import random
 import sys
 from fractions import Fraction
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _bars import bar
 
 from arena.bots import run_bot
 from arena.mapfile import find_map, load_arena
@@ -61,8 +66,8 @@ def main() -> int:
     share = wins / games
     print(f"{games} games of 2 smart + 2 hunt bots: smart team ahead in {wins} ({100 * share:.0f} %); "
           f"mean team points smart {float(smart_points) / games:.1f}, hunt {float(hunt_points) / games:.1f}")
-    ok = share >= BAR
-    print(f"bar {100 * BAR:.0f} %: {'PASS' if ok else 'FAIL'}")
+    ok = bar(f"smart team ahead of hunt in >= {100 * BAR:.0f} % of the games",
+             f"{wins} of {games}, {100 * share:.0f} %", share >= BAR)
     return 0 if ok else 1
 
 

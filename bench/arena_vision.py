@@ -13,8 +13,12 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np
+from _bars import bar
 
 from arena.mapfile import find_map, load_arena
 from arena.rules import BLUE, DIRECTIONS, RED, Arena, Player
@@ -70,8 +74,8 @@ def main() -> int:
     open_ms = statistics.median(open_cpu) * 1000
     print(f"arena vision, {PLAYERS} players on an open 200x200 board: median {open_ms:.3f} ms CPU/round "
           f"({statistics.median(open_times) * 1000:.3f} ms wall, max {max(open_times) * 1000:.2f})")
-    ok = cpu_ms <= BAR_MS
-    print(f"bar: {BAR_MS:.0f} ms CPU per round on {arena.name}: {'PASS' if ok else 'FAIL'}")
+    ok = bar(f"arena vision <= {BAR_MS:.0f} ms CPU per round on {arena.name}", f"{cpu_ms:.3f} ms",
+             cpu_ms <= BAR_MS)
     return 0 if ok else 1
 
 

@@ -4,7 +4,7 @@
 named player is player 1), a cap of 400 turns, under the default reset rule ``strict`` and, beside it, the
 ``empty`` figures. ``baseline`` is the computer player as it was before the levels
 (bench/frozen/motti_baseline.py, outside the scripts ``make bench`` runs), ``random`` picks a random legal
-action. Printed, never asserted; the bars of the levels:
+action. The bars of the levels (reported through bench/_bars.py; exit status 1 when one is missed):
 
 * hard vs baseline, 40 games: >= 50 % won by capture, at most 1 loss, >= 25 % of the games over within 200
   turns;
@@ -34,10 +34,12 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "frozen"))
 
 import motti_baseline
+from _bars import bar
 
 from motti import hard, levels
 from motti.generate import generate
@@ -203,7 +205,7 @@ def main() -> int:
     args = parser.parse_args()
     parts = set(args.only.split(",")) if args.only else {"time", "attack", "matches"}
     began = time.perf_counter()
-    bars: list[tuple[str, bool]] = []
+    bars: list[tuple[str, str, bool]] = []
     if "time" in parts:
         print(f"time per action, median / worst, each level playing both seats under strict (hard with its "
               f"default budget of {hard.DEFAULT_BUDGET} simulations):", flush=True)
@@ -213,22 +215,23 @@ def main() -> int:
             large = time_per_action(name, hard.DEFAULT_BUDGET, "continent", 4, args.seed)
             print(f"  {name:<6} continent, 4 turns: {large}", flush=True)
             if name == "hard":
-                bars.append(("hard: worst action <= 1.5 s wall-clock on 20x15 with the default budget",
-                             max(small.wall) <= 1.5))
+                bars.append(("motti hard: worst action <= 1.5 s wall-clock on 20x15, default budget",
+                             f"{max(small.wall):.2f} s", max(small.wall) <= 1.5))
     if "attack" in parts:
         strict, empty = simulated_attack("strict", args.seed), simulated_attack("empty", args.seed)
         print(f"one simulated attack on 20x15 (clone + attack): strict {strict}, empty {empty}", flush=True)
     if "matches" in parts:
         bars += matches(args.hard_budget, args.jobs, args.scale, args.empty_scale, args.seed)
-    for text, met in bars:
-        print(f"bar {'met' if met else 'MISSED'}: {text}")
+    for text, figure, met in bars:
+        bar(text, figure, met)
     print(f"motti levels: {time.perf_counter() - began:.0f} s wall-clock")
-    return 0 if all(met for _text, met in bars) else 1
+    return 0 if all(met for *_, met in bars) else 1
 
 
-def matches(budget: int, jobs: int, scale: float, empty_scale: float, seed: int) -> list[tuple[str, bool]]:
+def matches(budget: int, jobs: int, scale: float, empty_scale: float,
+            seed: int) -> list[tuple[str, str, bool]]:
     """Play :data:`MATCHES` under strict and empty in *jobs* processes (every game queued at once); print
-    each match's strict and empty lines together and return the bars."""
+    each match's strict and empty lines together and return the bars (what, figure, met)."""
     print(f"matches: 2 players, generated 20x15 maps, seats alternated, cap {TURN_CAP} turns; hard plays "
           f"with a search budget of {budget} simulations (its default is {hard.DEFAULT_BUDGET}); "
           f"{jobs} processes",
@@ -242,7 +245,7 @@ def matches(budget: int, jobs: int, scale: float, empty_scale: float, seed: int)
                 futures[first, second, rule] = [pool.submit(play, seed + i, first, second, rule, budget)
                                                 for i in range(plan[first, second, rule])]
         results = {key: [f.result() for f in done] for key, done in futures.items()}
-    bars: list[tuple[str, bool]] = []
+    bars: list[tuple[str, str, bool]] = []
     for first, second, _games in MATCHES:
         for rule in ("strict", "empty"):
             print(summary(first, second, rule, results[first, second, rule]), flush=True)
@@ -251,16 +254,20 @@ def matches(budget: int, jobs: int, scale: float, empty_scale: float, seed: int)
         if (first, second) == ("hard", "baseline"):
             won = sum(r.winner == first and r.capture for r in strict)
             quick = sum(r.winner is not None and r.turns <= QUICK_TURNS for r in strict)
-            bars += [("hard vs baseline: >= 50 % won by capture", won >= 0.5 * games),
-                     ("hard vs baseline: at most 1 loss", sum(r.winner == second for r in strict) <= 1),
-                     (f"hard vs baseline: >= 25 % over within {QUICK_TURNS} turns", quick >= 0.25 * games)]
+            lost = sum(r.winner == second for r in strict)
+            bars += [("motti hard vs baseline: >= 50 % won by capture", f"{won} of {games}",
+                      won >= 0.5 * games),
+                     ("motti hard vs baseline: at most 1 loss", f"{lost} lost", lost <= 1),
+                     (f"motti hard vs baseline: >= 25 % over within {QUICK_TURNS} turns",
+                      f"{quick} of {games}", quick >= 0.25 * games)]
         elif first == second:
-            bars.append((f"hard vs hard: >= 80 % over by capture within {TURN_CAP} turns",
-                         sum(r.capture for r in strict) >= 0.8 * games))
+            captured = sum(r.capture for r in strict)
+            bars.append((f"motti hard vs hard: >= 80 % over by capture within {TURN_CAP} turns",
+                         f"{captured} of {games}", captured >= 0.8 * games))
         else:
-            bar = LADDER[first, second]
-            bars.append((f"{first} vs {second}: >= {bar:.0%} of the games decided by capture",
-                         _share(strict, first) >= bar))
+            least = LADDER[first, second]
+            bars.append((f"motti {first} vs {second}: >= {least:.0%} of the games decided by capture",
+                         f"{_share(strict, first):.0%}", _share(strict, first) >= least))
     return bars
 
 

@@ -31,10 +31,12 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "frozen"))
 
 import motti_rules_before as before
+from _bars import bar
 
 from motti.generate import generate
 from motti.rules import Board, Game
@@ -289,16 +291,16 @@ def search_part() -> bool:
         for a, b in zip(new, old, strict=True):
             if not ((a.board.owner == b.board.owner).all() and (a.board.occupied == b.board.occupied).all()
                     and a.takeable == b.takeable and a.is_terminal() == b.is_terminal()):
-                print("FAIL: the engine and the frozen rules disagree on a simulated attack")
-                return False
+                return bar("motti engine and frozen rules agree on every simulated attack", "they disagree",
+                           False)
         us = [statistics.median(t[i] for t in engine) * 1e6 for i in (0, 1)]
         base_us = [statistics.median(t[i] for t in baseline) * 1e6 for i in (0, 1)]
         print(f"20x15 simulated attack ({rule:6}), median µs CPU / wall: engine {us[0]:5.1f} / {us[1]:5.1f}, "
               f"before {base_us[0]:5.1f} / {base_us[1]:5.1f} ({base_us[0] / us[0]:.1f}x CPU); "
               f"{len(positions)} positions x {SEARCH_REPEATS} passes, same results")
         if rule == "strict":
-            ok = us[0] <= SEARCH_BAR_US
-            print(f"bar: <= {SEARCH_BAR_US:.0f} µs of CPU under strict: {'PASS' if ok else 'FAIL'}")
+            ok = bar(f"motti 20x15 simulated attack <= {SEARCH_BAR_US:.0f} µs CPU (strict)",
+                     f"{us[0]:.1f} µs (before: {base_us[0]:.1f} µs)", us[0] <= SEARCH_BAR_US)
     return ok
 
 
@@ -327,8 +329,7 @@ def big_board_part() -> bool:
                 times.append(time.perf_counter() - t0)
                 if not ((old.board.owner == game.board.owner).all()
                         and (old.board.occupied == game.board.occupied).all()):
-                    print("FAIL: the engine and the frozen rules disagree on the resulting board")
-                    return False
+                    return bar("motti engine and frozen rules agree on the big board", "they disagree", False)
                 encircles = any(type(e).__name__ == "Encircled" for e in events)
                 if encircles:
                     closing.append(times[-1])
@@ -355,24 +356,25 @@ def big_board_part() -> bool:
         baseline_times.append(time.perf_counter() - t0)
         same = owner == expected.owner.ravel().tolist() and occ == expected.occupied.ravel().tolist()
         if not same:
-            print("FAIL: the baseline and the engine disagree on the resulting board")
-            return False
+            return bar("motti engine and plain-Python baseline agree on the big board", "they disagree",
+                       False)
     baseline = statistics.median(baseline_times) * 1000
     ratio = baseline / ours
-    ok = ours <= BAR_MS and ratio >= BAR_RATIO
     print(f"board {SIZE}x{SIZE}, 8 players, half occupied; {len(actions)} actions, {encircling} encircle")
     print(f"baseline: median {baseline:8.1f} ms per action (plain-Python BFS, {len(baseline_times)} actions)")
     print(f"ratio:    {ratio:8.0f}x under strict (results identical)")
-    print(f"bar: <= {BAR_MS:.0f} ms under strict and >= {BAR_RATIO:.0f}x faster: {'PASS' if ok else 'FAIL'}")
+    ok = bar(f"motti {SIZE}x{SIZE} action <= {BAR_MS:.0f} ms (strict)", f"{ours:.2f} ms", ours <= BAR_MS)
+    ok &= bar(f"motti {SIZE}x{SIZE} action >= {BAR_RATIO:.0f}x faster than plain Python", f"{ratio:.0f}x",
+              ratio >= BAR_RATIO)
     return ok
 
 
 def main() -> int:
     start = time.perf_counter()
-    search_part()
-    big_board_part()
+    ok = search_part()
+    ok &= big_board_part()
     print(f"total {time.perf_counter() - start:.1f} s")
-    return 0
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 A :class:`Chronicle` follows one game's events (the rules' events of motti.rules, spec/motti.md §2) action by
 action. For every action it makes one announcement, e.g. ``P2 defended 3 cells``, ``P1 guerilla at 4,9``,
-``P1 attack 3/6 took 5,2 — encircled 4 cells of P2`` or ``P1 attack 4/6 failed``, keeps the last
+``P1 attack 3 of 6 took 5,2 — encircled 4 cells of P2`` or ``P1 attack 4 of 6 failed``, keeps the last
 :data:`HISTORY` of them (the ``m`` key, spec §7) and gathers the cells each turn changed into a
 :class:`LastTurn` (spec §6 "The last turn"): the previous turn's record stays until the next turn ends.
 
@@ -120,7 +120,7 @@ class Chronicle:
             if isinstance(event, AttackDrawn):
                 self.attacks_done += 1
                 turn.action = "attack"
-                head = f"{who(event.player)} attack {self.attacks_done}/{ATTACKS_PER_TURN}"
+                head = f"{who(event.player)} attack {self.attacks_done} of {ATTACKS_PER_TURN}"
                 if event.cell is None:
                     parts.append(f"{head} failed")
                 else:

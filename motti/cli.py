@@ -272,7 +272,7 @@ def _write_output(path: str, board: Board) -> None:
 
 
 def _run_script(args: argparse.Namespace, game: Game) -> int:
-    from common.save import write_atomic
+    from common.save import write_atomic, write_failure
     from motti.announce import end_text
     from motti.compose import Composer
     from motti.savegame import save_text
@@ -291,7 +291,7 @@ def _run_script(args: argparse.Namespace, game: Game) -> int:
         try:
             write_atomic(args.final, save_text(game, comment=None))
         except OSError as error:
-            raise UsageError(f"--final {args.final}: cannot write: {error.strerror or error}") from None
+            raise UsageError(f"--final {args.final}: {write_failure(args.final, error)}") from None
     if game.end is not None:
         print(end_text(game.end))
     return EXIT_OK
@@ -325,11 +325,12 @@ def run(argv: Sequence[str] | None = None) -> int:
                               ("--level", args.level is not None), ("--headless", args.headless)):
             if given:
                 raise UsageError(f"{option} does not apply to --script (the script plays every player)")
-    for option, path in (("--status", args.status), ("--save", args.save)):
-        if path:
-            folder = Path(path).parent
-            if not folder.is_dir() or not os.access(folder, os.W_OK):
-                raise UsageError(f"{option} {path}: cannot write in {folder}")
+    from common.save import write_problem
+
+    for option, path in (("--status", args.status), ("--save", args.save), ("--final", args.final)):
+        problem = write_problem(path) if path else None
+        if problem is not None:
+            raise UsageError(f"{option} {path}: {problem}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     board, output_board, state = _load_board(args, rng)
@@ -419,12 +420,13 @@ def _write_initial_status(path: str, game: Composer, console_players: Sequence[i
 
 def _write_initial_save(path: str, game: Composer, levels: dict[int, str]) -> None:
     """Save the game once before any window opens, so that an unusable ``--save`` path is refused now."""
+    from common.save import write_failure
     from motti.savegame import save_game
 
     try:
         save_game(game, path, levels)
     except OSError as error:
-        raise UsageError(f"--save {path}: cannot write: {error.strerror or error}") from None
+        raise UsageError(f"--save {path}: {write_failure(path, error)}") from None
 
 
 def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random) -> int:

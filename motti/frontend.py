@@ -29,14 +29,11 @@ if TYPE_CHECKING:
 
 
 def seat_title(players: Sequence[int], computer: Collection[int] = ()) -> str:
-    """The window title of a seat: ``motti: player 1``, ``motti: players 1, 2``, ``motti: players 1,
-    2 computer`` (the computer plays 2) or ``motti: observer``."""
+    """The window title of a seat, naming each of its players: ``motti: player 1``, ``motti: player 1,
+    player 2``, ``motti: player 1, player 2 (computer)`` (the computer plays 2) or ``motti: observer``."""
     if not players:
         return "motti: observer"
-    names = [f"{p} computer" if p in computer else str(p) for p in players]
-    if len(players) == 1:
-        return f"motti: player {names[0]}"
-    return "motti: players " + ", ".join(names)
+    return "motti: " + ", ".join(f"player {p}" + (" (computer)" if p in computer else "") for p in players)
 
 
 def open_windows(seats: Sequence[Seat], game: Composer, inbox: Inbox, *, timeout: float = 5.0,

@@ -31,7 +31,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import numpy as np
 import pygame
 
-from common.render import font as _font
+from common.render import render_text, text_size
 from motti.announce import end_title, shorten
 from motti.rules import Action
 from motti.viewport import BANDS, LEGEND_HEIGHT, TOOLBAR_HEIGHT, Geometry, Viewport
@@ -173,16 +173,23 @@ def fit_text(variants: Sequence[str], width: int, largest: int = 24, *,
     sizes = [p for p in _FIT_POINTS if p <= largest]
     for text in variants:
         for points in sizes:
-            if points >= 14 and _font(points, bold).size(text)[0] <= width:
+            if points >= 14 and _width(text, points, bold) <= width:
                 return text, points
     text = variants[-1]
-    return text, next((p for p in sizes if _font(p, bold).size(text)[0] <= width), _FIT_POINTS[-1])
+    return text, next((p for p in sizes if _width(text, p, bold) <= width), _FIT_POINTS[-1])
+
+
+def _width(text: str, points: int, bold: bool = False) -> int:
+    """The width in px of *text* as :func:`_blit_text` draws it at *points*."""
+    return text_size(text, points, bold)[0]
 
 
 def _blit_text(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: tuple[int, int, int],
                points: int, *, bold: bool = False, centre: bool = True) -> None:
-    """Draw *text* inside *rect* (clipped), centred or left-aligned."""
-    image = _font(points, bold).render(text, True, colour)
+    """Draw *text* inside *rect* (clipped), centred or left-aligned: the whole string at once in the system
+    face of common.render (DejaVu Sans where installed), with its kerning and hinting; pygame's built-in face
+    spaced letters unevenly at these sizes ("compute r", "think ing")."""
+    image = render_text(text, points, colour, bold)
     if centre:
         where = image.get_rect(center=rect.center)
     else:
@@ -429,14 +436,12 @@ _KEY_POINTS = 16
 
 
 def _key_width() -> int:
-    font = _font(_KEY_POINTS)
-    labels = sum(font.size(text)[0] for text in _KEY_ENTRIES)
+    labels = sum(_width(text, _KEY_POINTS) for text in _KEY_ENTRIES)
     return labels + (_KEY_SWATCH + 4 + _KEY_GAP) * len(_KEY_ENTRIES) - _KEY_GAP
 
 
 def _draw_key(surface: pygame.Surface, player: int, left: int, band: pygame.Rect) -> None:
     """The legend key from *left*: bright and dark swatches of *player*, a ring (capital), an X (cross)."""
-    font = _font(_KEY_POINTS)
     x = left
     top = band.centery - _KEY_SWATCH // 2
     for text in _KEY_ENTRIES:
@@ -446,7 +451,7 @@ def _draw_key(surface: pygame.Surface, player: int, left: int, band: pygame.Rect
             pygame.draw.ellipse(surface, WHITE, square.inflate(-2, -2), 2)
         elif text == "cross":
             _draw_x(surface, square.inflate(-4, -4), 2)
-        label_width = font.size(text)[0]
+        label_width = _width(text, _KEY_POINTS)
         label = pygame.Rect(square.right + 4, band.top, label_width, band.height)
         _blit_text(surface, text, label, WHITE, _KEY_POINTS, centre=False)
         x = square.right + 4 + label_width + _KEY_GAP
@@ -485,8 +490,8 @@ def draw_legend(surface: pygame.Surface, game: Composer, viewer: Collection[int]
     (or, instead of it, the window's own *note*, e.g. a question), in a smaller font or shortened at a word
     bound (``…``) when it does not fit; then, at the right while at least 1/3 of the band stays for the text,
     the players' colour swatches with their numbers (players out of the game slashed) and the key (bright =
-    occupied, dark = free, ring, X), the key only while the text still fits whole beside it. Front ends use
-    it to make each window's variant of a frame without rendering the board again."""
+    occupied, dark = free, ring, X), the key only while the text still fits whole beside it at 18 points.
+    Front ends use it to make each window's variant of a frame without rendering the board again."""
     band = legend_rect(surface.get_size())
     surface.fill(INK, band)
     player = game.winner if game.winner is not None else game.current_player
@@ -500,7 +505,7 @@ def draw_legend(surface: pygame.Surface, game: Composer, viewer: Collection[int]
         room = text_right - width - 12 - (tag.right + 6)
         if text_right - width - 12 - band.left < band.width // 3:
             break
-        if yields and _font(14).size(text)[0] > room:
+        if yields and _width(text, 18) > room:
             break   # the key gives way to a text that would not fit whole beside it
         draw(text_right - width)
         text_right -= width + 12
@@ -525,10 +530,10 @@ def fit_words(text: str, width: int, largest: int = 18) -> tuple[str, int]:
     shortened at a word bound (``…``, motti.announce.shorten) at 14 points. Returns ``(text, points)``."""
     sizes = [p for p in _FIT_POINTS if 14 <= p <= largest] or [14]
     for points in sizes:
-        if _font(points).size(text)[0] <= width:
+        if _width(text, points) <= width:
             return text, points
     points = sizes[-1]
-    return shorten(text, lambda t: _font(points).size(t)[0] <= width), points
+    return shorten(text, lambda t: _width(t, points) <= width), points
 
 
 def _outline(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int], line: int,
@@ -574,12 +579,11 @@ def draw_history(surface: pygame.Surface, lines: Sequence[str]) -> None:
     panel = pygame.Rect(0, TOOLBAR_HEIGHT, win_w, max(0, win_h - BANDS))
     surface.fill(INK, panel)
     points = 16
-    face = _font(points)
-    step = face.get_linesize()
+    step = text_size("Ag", points)[1]
     width = max(1, panel.width - 16)
     rows: list[str] = []
     for line in lines:
-        rows += _wrap_pixels(line, width, face) or [""]
+        rows += _wrap_pixels(line, width, points) or [""]
     room = max(0, (panel.height - 8) // step - 1)
     title = pygame.Rect(panel.left + 8, panel.top + 4, width, step)
     _blit_text(surface, fit_words("The last announcements (any key returns)", width, 16)[0], title, WHITE,
@@ -590,13 +594,14 @@ def draw_history(surface: pygame.Surface, lines: Sequence[str]) -> None:
         _blit_text(surface, text, rect, BOX, points, centre=False)
 
 
-def _wrap_pixels(text: str, width: int, face: pygame.font.Font) -> list[str]:
-    """*text* in lines no wider than *width* px, broken at spaces (a word too long for a line is clipped)."""
+def _wrap_pixels(text: str, width: int, points: int) -> list[str]:
+    """*text* in lines no wider than *width* px at *points*, broken at spaces (a word too long for a line is
+    clipped)."""
     rows: list[str] = []
     line = ""
     for word in text.split():
         candidate = f"{line} {word}" if line else word
-        if line and face.size(candidate)[0] > width:
+        if line and _width(candidate, points) > width:
             rows.append(line)
             line = word
         else:

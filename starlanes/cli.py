@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from common.cli import EXIT_FAULT, Parser, UsageError, program_version, run_main
-from common.save import require_regular
+from common.save import write_problem
 from common.term import Terminal, TerminalError
 from starlanes.ai import LEVELS
 from starlanes.console import Console, QuitGame, standings_text
@@ -182,17 +182,16 @@ def unfinished_text(save_path: str | None) -> str:
 
 
 def check_save_path(path: str | None, option: str) -> None:
-    """Refuse a save path the game could never write (a directory, FIFO or device, or a folder that is not
-    writable) before any window or curses screen opens. Raises UsageError."""
-    if not path:
+    """Refuse a save path the game could never write (empty, a directory, FIFO or device, a folder that is
+    missing or where no file can be created, as /proc) before any window or curses screen opens. Raises
+    UsageError."""
+    if path is None:
         return
-    try:
-        require_regular(path)
-    except OSError as error:
-        raise UsageError(f"{option} {path}: {error.strerror or error}") from None
-    folder = os.path.dirname(os.path.realpath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise UsageError(f"{option} {path}: cannot write in {folder}")
+    if not path:
+        raise UsageError(f"{option}: empty file name")
+    problem = write_problem(path)
+    if problem is not None:
+        raise UsageError(f"{option} {path}: {problem}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -212,9 +211,12 @@ def _run(argv: Sequence[str] | None) -> int:
         return 0
     if args.computer is not None and not 0 <= args.computer <= MAX_PLAYERS:
         raise UsageError(f"--computer must be 0 to {MAX_PLAYERS}, not {args.computer}")
+    for option, path in (("--resume", args.resume), ("--status", args.status)):
+        if path == "":
+            raise UsageError(f"{option}: empty file name")
     check_save_path(args.save, "--save")
     resumed = None
-    if args.resume:
+    if args.resume is not None:
         try:
             resumed = load_game(args.resume)
         except SaveError as exc:

@@ -18,6 +18,7 @@ dataclasses) that front ends announce.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -597,7 +598,8 @@ def check_candidates(game: Game) -> None:
 
 def check_history(game: Game) -> None:
     """Both rule sets: a row of net worths ≥ 0 per player for the start and every finished turn."""
-    if not game.history or any(len(row) != len(game.players) or min(row) < 0 for row in game.history):
+    history = game.history
+    if not history or set(map(len, history)) != {len(game.players)} or min(map(min, history)) < 0:
         raise ValueError(f"history: rows of {len(game.players)} net worths ≥ 0, at least one")
 
 
@@ -1125,7 +1127,7 @@ class Game:
             "candidates": list(self.candidates),
             "moves": self.moves,
             "asking": self.asking,
-            "history": [list(row) for row in self.history],
+            "history": list(self.history),  # rows are never changed (clone shares them too)
             "rng": [version, list(internal), gauss],
         }
 
@@ -1165,7 +1167,7 @@ class Game:
             candidates = [_int(c, "candidates") for c in data["candidates"]]
             if any(not 0 <= c < rules.cells for c in candidates):
                 raise ValueError("candidates: must be cells of the map")
-            history = [[_int(v, "history") for v in row] for row in data["history"]]
+            history = _int_rows(data["history"], "history")
             moves = _int(data.get("moves", len(history) - 1), "moves")
             asking = data.get("asking")
             if asking is not None and not 0 <= _int(asking, "asking") < NUM_COMPANIES:
@@ -1206,6 +1208,16 @@ def _quoted(value: object, most: int = 30) -> str:
     save is named in a one-line error, not printed whole)."""
     text = repr(value)
     return text if len(text) <= most else text[:most] + "…"
+
+
+def _int_rows(rows: Sequence[Sequence[object]], what: str) -> Sequence[Sequence[int]]:
+    """*rows*, checked to hold only integers (a Star Lanes save may hold 200,000 history rows: the types are
+    gathered in one pass, each value checked only to name a bad one). Raises ValueError naming *what*."""
+    if not set(map(type, itertools.chain.from_iterable(rows))) <= {int}:
+        for row in rows:
+            for v in row:
+                _int(v, what)
+    return rows  # type: ignore[return-value]
 
 
 def _int(value: object, what: str) -> int:

@@ -90,7 +90,9 @@ def load_game(path: str | os.PathLike[str]) -> tuple[Game, list[str]]:
     if data.format != FORMAT:
         raise not_a_save
     try:
-        game = Game.from_dict(msgspec.to_builtins(data.game))
+        state = msgspec.structs.asdict(data.game)  # shallow: the history rows stay the lists msgspec made
+        state["players"] = msgspec.to_builtins(data.game.players)
+        game = Game.from_dict(state)
     except (KeyError, ValueError) as exc:
         raise SaveError(f"{path}: $.game: bad game state: {exc}") from None
     if len(data.controllers) != len(game.players) or any(c not in CONTROLLERS for c in data.controllers):

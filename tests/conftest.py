@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 from xvfb import Xvfb
+
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    # A shell starts a background job (`make test &`, nohup in a script) with Ctrl-C ignored, and the programs
+    # the tests run would inherit that: the tests that send them SIGINT would wait for an exit that never
+    # comes. The suite's own processes take it as Python does by default, and so do the programs.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from deadline import deadline
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = sorted(f"{p.parent.name}.{p.stem}" for package in ("common", "motti", "starlanes", "arena")
@@ -52,7 +53,7 @@ def _said(output: str) -> dict[str, str]:
 @pytest.mark.slow
 def test_every_module_imports_silently() -> None:
     done = subprocess.run([sys.executable, "-c", PROBE, *MODULES], capture_output=True, text=True,
-                          timeout=300, cwd=ROOT)
+                          timeout=deadline(100), cwd=ROOT)
     assert done.returncode == 0, done.stderr
     stdout, stderr = _said(done.stdout), _said(done.stderr)
     assert sorted(stdout) == sorted(stderr) == MODULES
@@ -62,7 +63,7 @@ def test_every_module_imports_silently() -> None:
 
 def test_the_probe_sees_a_greeting_and_a_failure() -> None:
     done = subprocess.run([sys.executable, "-c", PROBE, "this", "no_such_module"], capture_output=True,
-                          text=True, timeout=60, cwd=ROOT)
+                          text=True, timeout=deadline(20), cwd=ROOT)
     stdout, stderr = _said(done.stdout), _said(done.stderr)
     assert stdout["this"].startswith("The Zen of Python") and stdout["this"].endswith("@@ exit 0\n")
     assert stdout["no_such_module"] == "@@ exit 1\n"

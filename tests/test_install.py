@@ -8,6 +8,8 @@ import sys
 import venv
 from pathlib import Path
 
+from deadline import deadline
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -16,16 +18,16 @@ def test_regular_install_finds_shipped_maps(tmp_path):
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "*.egg-info", "__pycache__"))
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
-                   check=True, timeout=300, capture_output=True)
+                   check=True, timeout=deadline(100), capture_output=True)
     wheel = next(wheels.glob("*.whl"))
     target = tmp_path / "venv"
     venv.create(target, with_pip=True)
     python = target / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True,
-                   timeout=300, capture_output=True)
+                   timeout=deadline(100), capture_output=True)
     probe = ("from common.data import shipped_dir; "
              "[print(shipped_dir(g)) for g in ('motti', 'arena')]")
-    out = subprocess.run([str(python), "-c", probe], cwd=tmp_path, check=True, timeout=60,
+    out = subprocess.run([str(python), "-c", probe], cwd=tmp_path, check=True, timeout=deadline(20),
                          capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"}).stdout.split()
     for game, found in zip(("motti", "arena"), out, strict=True):
         directory = Path(found)
@@ -36,5 +38,5 @@ def test_regular_install_finds_shipped_maps(tmp_path):
     manuals = target / "share" / "man" / "man6"
     assert sorted(p.name for p in manuals.iterdir()) == ["arena.6", "motti.6", "starlanes.6"]
     page = subprocess.run(["man", "-M", str(target / "share" / "man"), "motti"], capture_output=True,
-                          text=True, timeout=60, env={"PATH": "/usr/bin:/bin", "MANPAGER": "cat"})
+                          text=True, timeout=deadline(20), env={"PATH": "/usr/bin:/bin", "MANPAGER": "cat"})
     assert page.returncode == 0 and "conquer land by encircling it" in page.stdout

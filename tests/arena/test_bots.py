@@ -12,6 +12,7 @@ import threading
 
 import pytest
 from arena_helpers import small_arena
+from deadline import deadline
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -412,7 +413,7 @@ def test_bot_command_without_a_server_is_one_line_exit_2():
     port = probe.getsockname()[1]
     probe.close()
     command = [sys.executable, "-m", "arena", "bot", "--strategy", "flee", "127.0.0.1", str(port)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=deadline(20))
     assert done.returncode == 2
     assert done.stderr.strip() == f"arena: cannot connect to 127.0.0.1:{port}: Connection refused"
 
@@ -427,7 +428,8 @@ def test_the_bot_command_does_not_import_numpy():
               "atexit.register(lambda: print(sorted(m for m in ('numpy', 'scipy') if m in sys.modules))); "
               f"sys.argv = ['arena', 'bot', '--strategy', 'smart', '127.0.0.1', '{port}']; "
               "runpy.run_module('arena', run_name='__main__')")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=deadline(20))
     assert done.returncode == 2 and "cannot connect" in done.stderr
     assert done.stdout == "[]\n"
 
@@ -459,11 +461,11 @@ def test_a_reset_after_the_game_started_ends_the_game_not_a_connect_error(map_fi
 
     port, thread = _one_shot_server(script)
     brain = asyncio.run(run_bot("127.0.0.1", port, "random", random.Random(2), timeout_s=30))
-    thread.join(30)
+    thread.join(deadline(10))
     assert brain.id == 3 and brain.round == 1
     port, thread = _one_shot_server(script)
     brain = play("127.0.0.1", port, "random", random.Random(2), timeout_s=30)
-    thread.join(30)
+    thread.join(deadline(10))
     assert brain.id == 3 and brain.round == 1
 
 
@@ -474,13 +476,13 @@ def test_bot_command_names_an_unreadable_map_and_an_unknown_host(tmp_path, capsy
     port, thread = _one_shot_server(lambda conn: (conn.sendall(f"ID 0|MAP {missing}|".encode()),
                                                   conn.recv(4096), conn.recv(4096)))
     assert main(["bot", "127.0.0.1", str(port)]) == 2
-    thread.join(30)
+    thread.join(deadline(10))
     assert capsys.readouterr().err == f"arena: cannot read the map {missing}: No such file or directory\n"
     # a server's MAP naming a device is refused, not read forever
     port, thread = _one_shot_server(lambda conn: (conn.sendall(b"ID 0|MAP /dev/zero|"),
                                                   conn.recv(4096), conn.recv(4096)))
     assert main(["bot", "127.0.0.1", str(port)]) == 2
-    thread.join(30)
+    thread.join(deadline(10))
     assert capsys.readouterr().err == "arena: cannot read the map /dev/zero: not a regular file\n"
     assert main(["bot", "nohost.invalid", "15499"]) == 2
     unknown = "Name or service not known"
@@ -505,15 +507,15 @@ def test_bot_command_plays_to_disconnect_and_names_a_server_that_speaks_no_arena
 
     port, thread = _one_shot_server(script)
     command = [sys.executable, "-m", "arena", "bot", "--strategy", "smart", "127.0.0.1", str(port)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
-    thread.join(30)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=deadline(20))
+    thread.join(deadline(10))
     assert (done.returncode, done.stdout, done.stderr) == (0, "bot 3 (smart): game over after round 1\n", "")
 
     port, thread = _one_shot_server(lambda conn: (conn.sendall(b"HTTP/1.1 400 Bad Request|"),
                                                   conn.recv(4096)))
     command = [sys.executable, "-m", "arena", "bot", "127.0.0.1", str(port)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
-    thread.join(30)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=deadline(20))
+    thread.join(deadline(10))
     assert done.returncode == 2
     assert done.stderr == (f"arena: 127.0.0.1:{port} does not speak the arena protocol: "
                            f"unknown command 'HTTP/1.1'\n")
@@ -575,7 +577,7 @@ def test_bot_command_names_a_silent_port_and_a_server_that_turns_it_away(capsys)
     from arena.cli import main
 
     assert main(["bot", "127.0.0.1", str(port)]) == 2
-    thread.join(30)
+    thread.join(deadline(10))
     assert capsys.readouterr() == ("", f"arena: 127.0.0.1:{port} closed the connection before sending ID "
                                        f"(a game that is full, under way or stopping turns bots away)\n")
 
@@ -618,7 +620,7 @@ def test_bot_command_says_when_the_server_went_away_mid_game(map_file, capsys):
 
     port, thread = _one_shot_server(script)
     assert main(["bot", "--strategy", "random", "127.0.0.1", str(port)]) == 0
-    thread.join(30)
+    thread.join(deadline(10))
     assert capsys.readouterr() == (
         "bot 2 (random): the server closed the connection in round 2, without DISCONNECT\n", "")
 
@@ -636,7 +638,7 @@ def test_bot_command_says_when_the_game_ended_before_round_1(map_file, capsys):
 
     port, thread = _one_shot_server(script)
     assert main(["bot", "--strategy", "smart", "127.0.0.1", str(port)]) == 0
-    thread.join(30)
+    thread.join(deadline(10))
     assert capsys.readouterr() == ("bot 1 (smart): game over before round 1\n", "")
 
 

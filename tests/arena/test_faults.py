@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 import signal
 import socket
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from arena_helpers import ServerThread, in_threads, join, play_out
+from deadline import deadline
 
 from arena import replay
 from arena.mapfile import MapError, load_arena
@@ -54,7 +56,7 @@ def test_signal_mid_game_disconnects_every_bot_prints_the_table_and_removes_the_
         a.send(b"MOVE EAST NORTH|")
         proc.send_signal(signum)
         assert a.until("DISCONNECT")[-1] == "DISCONNECT" and b.until("DISCONNECT")[-1] == "DISCONNECT"
-        stdout, stderr = proc.communicate(timeout=30)
+        stdout, stderr = proc.communicate(timeout=deadline(10))
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -76,7 +78,7 @@ def test_a_replay_that_cannot_be_written_mid_game_is_one_warning_and_the_game_go
     done = subprocess.run(arena_cmd("play", "office", "--bots", "2", "--no-window", "--replay", "/dev/full",
                                     "--seed", "2", "--quiet-rounds", "2", "--round-ms", "0",
                                     "--prep-ms", "50", "-q"),
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=deadline(40))
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [
         "arena: cannot write the replay /dev/full: No space left on device; the game goes on without it"]
@@ -89,7 +91,7 @@ def test_a_replay_path_that_can_never_be_written_is_refused_before_any_bot_joins
     (tmp_path / "file").write_text("")
     target = tmp_path / "file" / "game.jsonl"
     done = subprocess.run(arena_cmd("serve", "office", "--port", "0", "--replay", str(target)),
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=deadline(20))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [f"arena: cannot write the replay {target}: Not a directory"]
 
@@ -101,7 +103,7 @@ def test_no_room_names_the_players_that_need_a_cell(tmp_path):
         load_arena(walls, players=5)
     assert str(info.value) == f"{walls}: 0 free cells, but 5 players need one each"
     done = subprocess.run(arena_cmd("serve", str(walls), "--players", "5", "--port", "0"),
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=deadline(20))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [f"arena: {walls}: 0 free cells, but 5 players need one each"]
 
@@ -112,7 +114,7 @@ def test_play_on_a_busy_port_prints_exactly_one_line():
         busy.listen()
         port = busy.getsockname()[1]
         done = subprocess.run(arena_cmd("play", "office", "--bots", "3", "--no-window", "--port", str(port)),
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, text=True, timeout=deadline(20))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [f"arena: cannot listen on 127.0.0.1:{port}: Address already in use"]
     assert done.stdout == ""
@@ -134,7 +136,7 @@ def test_the_preparation_has_its_own_64_message_limit_and_round_1_counts_from_it
     threads = in_threads(lambda: play_out(a), lambda: play_out(b))
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     first, second, third = st.server.diagnostics()
     assert first.left_round is None and second.left_round is None
     assert third.left_round == 0 and third.left_reason == "more than 64 messages during the preparation"
@@ -154,7 +156,104 @@ def test_a_flood_while_waiting_for_players_is_named_so(caplog):
     threads = in_threads(lambda: play_out(a), lambda: play_out(c), lambda: play_out(d))
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     assert "client 1 disconnected: more than 64 messages while waiting for players (between two PINGs)" \
         in caplog.text
     assert "in one round" not in caplog.text
+
+
+@pytest.mark.parametrize(("command", "option"), [
+    (["serve", "office", "--port", "0"], "--replay"),
+    (["play", "office", "--no-window"], "--replay"),
+    (["tournament", "hunt", "flee", "--maps", "office"], "--out"),
+])
+def test_an_empty_file_name_is_refused_naming_the_option(command, option):
+    # `--replay ''` wrote to the default replay folder and `--out ''` to a dated results folder.
+    done = subprocess.run(arena_cmd(*command, option, ""), capture_output=True, text=True,
+                          timeout=deadline(20))
+    assert (done.returncode, done.stderr, done.stdout) == (2, f"arena: {option}: empty file name\n", "")
+
+
+@pytest.mark.e2e
+def test_the_replay_folders_are_made_at_the_first_write_not_at_the_start(tmp_path):
+    target = tmp_path / "no" / "such" / "game.jsonl"
+    proc = subprocess.Popen(arena_cmd("serve", "office", "--players", "2", "--port", "0", "--replay",
+                                      str(target)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        listening_port(proc)
+        assert not (tmp_path / "no").exists()  # checked, not made
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=deadline(10))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and list(tmp_path.iterdir()) == []
+    writer = replay.ReplayWriter(target)
+    writer.prepare()
+    assert list(tmp_path.iterdir()) == []
+    writer.open()
+    writer.close()
+    assert target.is_file() and target.stat().st_size == 0
+
+
+def test_a_replay_under_a_file_that_is_a_folder_is_still_refused_at_the_start(tmp_path):
+    (tmp_path / "taken").mkdir()
+    with pytest.raises(IsADirectoryError):
+        replay.ReplayWriter(tmp_path / "taken").prepare()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(NotADirectoryError):
+        replay.ReplayWriter(tmp_path / "file" / "a" / "game.jsonl").prepare()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "taken"]
+
+
+@pytest.mark.e2e
+def test_a_replay_cut_short_by_a_file_size_limit_is_left_as_partial(tmp_path):
+    import resource
+
+    def small_files() -> None:  # writing past 16 KB fails (EFBIG: SIGXFSZ is ignored)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16_000, 16_000))
+
+    target = tmp_path / "game.jsonl"
+    done = subprocess.run(arena_cmd("play", "office", "--bots", "4", "--no-window", "--replay", str(target),
+                                    "--seed", "2", "--round-ms", "0", "--prep-ms", "50", "-q"),
+                          capture_output=True, text=True, timeout=deadline(40), preexec_fn=small_files)
+    assert done.returncode == 0, done.stderr
+    partial = tmp_path / "game.jsonl.partial"
+    assert done.stderr.splitlines() == [
+        f"arena: cannot write the replay {target}: File too large; the game goes on without it (what was "
+        f"written is in {partial})"]
+    assert done.stdout.splitlines()[-2] == (f"replay: not written (File too large); the rounds before are in "
+                                            f"{partial}")
+    assert not target.exists() and 0 < partial.stat().st_size <= 16_000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl.partial"]  # no LAST.jsonl either
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("folder", ["my tmp", "tmp,2010"])
+def test_the_map_line_holds_no_space_or_comma_whatever_tmpdir_holds(tmp_path, folder):
+    # A 2010 bot splits the server's messages on spaces and commas: a TMPDIR of "my tmp" put a space in the
+    # MAP line and the bot read the map from "/.../my".
+    unsafe = tmp_path / folder
+    unsafe.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    env["TMPDIR"] = str(unsafe)
+    proc = subprocess.Popen(arena_cmd("serve", "office", "--players", "2", "--port", "0", "--seed", "4",
+                                      "--prep-ms", "50", "--move-ms", "60000", "--replay",
+                                      str(tmp_path / "game.jsonl")),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        port = listening_port(proc)
+        (a, _), (b, _) = join(port), join(port)
+        received = a.until("START 1")
+        b.until("START 1")
+        (line,) = [m for m in received if m.startswith("MAP ")]
+        path = line.removeprefix("MAP ")
+        assert re.fullmatch(r"[^\s,|]+", path) and Path(path).is_file(), line
+        assert Path(path).parent == Path(f"/tmp/arena-{os.getuid()}").resolve()
+        assert list(unsafe.iterdir()) == []
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=deadline(10))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143 and not Path(path).exists()

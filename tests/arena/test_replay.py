@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import pytest
 from arena_helpers import small_arena
+from deadline import deadline
 
 from arena import replay
 from arena.bots import run_bot
@@ -101,7 +102,7 @@ def test_verify_checks_the_final_table_and_that_the_game_finishes(tmp_path):
         verdict = replay.verify(replay.load(tmp_path / name))
         assert verdict.rounds == [] and verdict.ending == problems and not verdict.ok
         done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(tmp_path / name)],
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, text=True, timeout=deadline(20))
         assert done.returncode == 1
         assert done.stdout.splitlines() == [f"{tmp_path / name}: {problem}" for problem in problems]
 
@@ -141,7 +142,7 @@ def test_verify_of_a_game_stopped_by_a_signal_says_so(tmp_path):
     rep = replay.load(path)
     assert rep.final["stopped"] == "interrupted" and rep.final["rounds"] == 3 and replay.verify(rep).ok
     done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(path)],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=deadline(20))
     assert (done.returncode, done.stdout) == (
         0, f"{path}: all 3 rounds and the table so far reproduced exactly "
            f"(the game was stopped after round 3: interrupted)\n")
@@ -165,7 +166,7 @@ def test_verify_a_game_stopped_before_round_1(tmp_path):
     rep = replay.load(path)
     assert rep.final["stopped"] == "terminated" and rep.final["rounds"] == 0 and not rep.rounds
     done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(path)],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=deadline(20))
     assert (done.returncode, done.stdout) == (
         0, f"{path}: the start and the table so far reproduced exactly "
            f"(the game was stopped before round 1: terminated)\n")
@@ -198,7 +199,7 @@ def test_unreadable_replays_are_one_line_errors(tmp_path):
     with pytest.raises(replay.ReplayError, match=r"other.jsonl:1: expected an arena replay header"):
         replay.load(other)
     done = subprocess.run([sys.executable, "-m", "arena", "replay", str(tmp_path / "missing.jsonl")],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=deadline(20))
     assert done.returncode == 2 and done.stderr.startswith("arena: ") and done.stderr.count("\n") == 1
 
 
@@ -210,13 +211,14 @@ def test_a_device_is_refused_and_a_pipe_is_read(tmp_path):
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
     done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", "/dev/zero"],
-                          capture_output=True, text=True, timeout=120, preexec_fn=limit_memory)
+                          capture_output=True, text=True, timeout=deadline(40), preexec_fn=limit_memory)
     refused = "arena: /dev/zero: cannot read: a device, not a replay file\n"
     assert (done.returncode, done.stderr) == (2, refused)
     path = tmp_path / "game.jsonl"
     play_game(path, seed=2)
     done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", "/dev/stdin"],
-                          input=path.read_bytes(), capture_output=True, timeout=60)  # through a pipe
+                          input=path.read_bytes(), capture_output=True,  # through a pipe
+                          timeout=deadline(20))
     assert done.returncode == 0 and done.stdout.endswith(b"reproduced exactly\n"), done.stderr
 
 
@@ -226,7 +228,7 @@ def test_cli_prints_rounds_and_final_table_and_verifies(tmp_path):
     env = {**os.environ}
     env.pop("DISPLAY", None)
     done = subprocess.run([sys.executable, "-m", "arena", "replay", str(path)], capture_output=True,
-                          text=True, timeout=60, env=env)
+                          text=True, timeout=deadline(20), env=env)
     assert done.returncode == 0, done.stderr
     out = done.stdout.splitlines()
     assert out[0].startswith("map room, 4 players, seed 5, F 4")
@@ -236,7 +238,7 @@ def test_cli_prints_rounds_and_final_table_and_verifies(tmp_path):
     assert out[header].split() == ["id", "points", "switch", "catches", "rank"]
     assert len(out) == header + 1 + 4
     checked = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(path)],
-                             capture_output=True, text=True, timeout=60)
+                             capture_output=True, text=True, timeout=deadline(20))
     assert checked.returncode == 0 and "reproduced exactly" in checked.stdout
 
 
@@ -310,7 +312,7 @@ def test_output_into_a_closed_pipe_exits_quietly(tmp_path):
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert reader.stdout.readline().startswith(b"map room")
     reader.stdout.close()
-    _, err = reader.communicate(timeout=60)
+    _, err = reader.communicate(timeout=deadline(20))
     assert err == b"" and reader.returncode == 141
 
 
@@ -361,7 +363,7 @@ def test_binary_and_cut_replays_from_the_command_line(tmp_path):
     env.pop("DISPLAY", None)
     for args in (["--verify", str(binary)], [str(binary), "0::99"]):
         done = subprocess.run([sys.executable, "-m", "arena", "replay", *args], capture_output=True,
-                              text=True, timeout=60, env=env)
+                              text=True, timeout=deadline(20), env=env)
         assert done.returncode == 2
         assert done.stderr == f"arena: {binary}:2: not a text file\n"
 
@@ -402,7 +404,7 @@ def test_verify_names_the_round_the_player_and_the_field(tmp_path):
     assert verdict.details == [f"round 2: player 1 (id {ids[1]}) energy: recorded {energy}, "
                                f"re-simulated {energy + 7}"]
     done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(tmp_path / "bad.jsonl")],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=deadline(20))
     assert done.returncode == 1
     bad = tmp_path / "bad.jsonl"
     assert done.stdout.splitlines() == [f"{bad}: 1 round differs from the re-simulation: [2]",

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from arena_helpers import RawClient, ServerThread, in_threads, join, play_out, small_arena, wait_for
+from deadline import deadline
 
 from arena import protocol as wire
 from arena.rules import DIRECTIONS, Arena, Game, TeamChange
@@ -114,7 +115,7 @@ def test_complete_game_split_and_packed_messages_in_normative_order():
     threads = in_threads(*(lambda s=s: client(s) for s in (1, 2, 3)))
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     assert sorted(results) == [0, 1, 2]
     game_rounds = len(st.rounds)
     assert game_rounds >= 1 and st.states[-1]["round"] == game_rounds
@@ -143,7 +144,7 @@ def test_s18_a_2010_bot_plays_a_whole_game():
     modes: dict[int, tuple[int, int]] = {}
 
     def bot_2010(slot: int) -> None:
-        sock = socket.create_connection(("127.0.0.1", st.port), timeout=30)
+        sock = socket.create_connection(("127.0.0.1", st.port), timeout=deadline(10))
         buffer, rows, starts, got_disconnect = "", [], 0, False
         while True:
             data = sock.recv(1024)
@@ -171,7 +172,7 @@ def test_s18_a_2010_bot_plays_a_whole_game():
     threads = in_threads(lambda: bot_2010(0), lambda: bot_2010(1))
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     assert outcome[0] == (True, len(st.rounds), 8) and outcome[1] == (True, len(st.rounds), 8)
     assert modes == {0: (0o644, 0o755), 1: (0o644, 0o755)}  # readable by bots of any user (§3)
     assert all(moves for _, moves, _ in st.rounds)
@@ -213,7 +214,7 @@ def test_s16_bad_line_third_move_silence_second_move_and_300_bytes(caplog):
         client.send(b"MOVE NONE NORTH|")
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     final = st.states[-1]["players"][3]
     assert final["connected"] is False and (final["x"], final["y"]) == (st.states[1]["players"][3]["x"],
                                                                         st.states[1]["players"][3]["y"])
@@ -234,7 +235,7 @@ def test_ignored_messages_are_logged_once_each_then_only_counted(caplog):
     b.send(b"MOVE NONE NORTH|")
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("client 0: ")]
     assert [line for line in lines if "ignored" in line] == [
         "client 0: ignored a bad message: unknown command 'JUNK'",
@@ -263,7 +264,7 @@ def test_unknown_command_and_flood(caplog):
     threads = in_threads(lambda: play_out(a), lambda: play_out(c))
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     assert st.states[-1]["players"][1]["connected"] is False
 
 
@@ -285,7 +286,7 @@ def test_silent_client_dropped_after_id_timeout_id_not_reused(caplog):
     assert late.recv() == "DISCONNECT" and late.eof()
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     assert st.server.wire_ids == [2, 3]
     assert "client 0 disconnected: no ID_OKAY in time" in caplog.text
     assert any(m.startswith("SEE_PLAYER") and m.endswith(" 3") for m in a.received)
@@ -310,7 +311,7 @@ def test_disconnect_mid_round_does_not_stall_and_late_move_is_ignored(caplog):
     threads = in_threads(lambda: play_out(a), lambda: play_out(b))
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     assert all(2 not in [m[0] for m in moves] for _, moves, _ in st.rounds)
     assert st.states[2]["players"][0]["facing"] == "NORTH"
     assert "DISCONNECTED 2" in a.received
@@ -322,7 +323,7 @@ def test_final_table_points_and_ranks():
     threads = in_threads(*(lambda: play_out(join(st.port)[0]) for _ in range(2)))
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     state = st.states[-1]
     for row in st.table:
         player = state["players"][row.id]
@@ -335,8 +336,8 @@ def test_final_table_points_and_ranks():
 # --- the command line: one-line errors, exit 2 ------------------------------------------------------------
 
 def _arena(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True, timeout=60,
-                          cwd=cwd, env={**os.environ, **env})
+    return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True,
+                          timeout=deadline(20), cwd=cwd, env={**os.environ, **env})
 
 
 def _write_map(tmp_path: Path) -> Path:
@@ -454,7 +455,7 @@ def test_per_bot_diagnostics_refused_late_missing_ignored(caplog):
     threads = in_threads(late_bot, pushing_bot)
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     rounds = len(st.rounds)
     late, pushing = st.server.diagnostics()
     assert (late.refused, late.late, late.missing, late.ignored) == (
@@ -483,5 +484,5 @@ def test_seat_ports_give_seat_k_wire_id_k_whoever_connects_first():
     threads = in_threads(*(lambda c=c: play_out(c) for c in (c0, c1, c2)))
     st.join()
     for t in threads:
-        t.join(10)
+        t.join(deadline(3))
     assert st.server.wire_ids == [3, 1, 2]

@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from deadline import deadline
 
 from arena import replay
 from arena.mapfile import find_map, load_arena
@@ -54,7 +55,8 @@ while True:
     buffer += data
     if mode == "refuse" and b"ID " in buffer:
         sock.sendall(b"ID_NOT_OKAY|")
-        time.sleep(0.5)  # the server drops the connection
+        while sock.recv(4096):  # until the server drops the connection
+            pass
         sys.exit(0)
     if b"ID " in buffer and b"ID_OKAY" not in buffer:
         sock.sendall(b"ID_OKAY|")
@@ -94,6 +96,21 @@ def test_schedule_balances_bots_per_map_and_pairs_overall():
     assert set(Counter(p for g in exact for p in itertools.combinations(sorted(g.seats), 2)).values()) == {6}
     with pytest.raises(ValueError, match=r"2\.\.3 players"):
         schedule(3, ["a"], 1, 4, seed=0)
+
+
+@pytest.mark.parametrize(("command", "label"), [
+    # the label was the first 32 characters, "java -cp classes de.binfalse.mar": no main class
+    ("java -cp classes de.binfalse.mar.Main 127.0.0.1 {port}", "java de.binfalse.mar.Main"),
+    ("java -Xmx64m -classpath lib/a.jar:classes Bot {host} {port}", "java Bot"),
+    ("java -jar /opt/bots/mar.jar {host} {port}", "java mar.jar"),
+    ("python3 -u -W ignore /opt/bots/b.py --fast {port}", "python3 b.py --fast"),
+    ("python3 -m mybots.smart {port}", "python3 mybots.smart"),
+    ("./bots/runme --level 3 {port}", "runme --level 3"),
+    ("sleep 600 # {port}", "sleep 600 #"),
+])
+def test_a_command_bot_is_labelled_by_its_main_class_or_script(command, label):
+    (entrant,) = parse_bots([command])
+    assert entrant.name == label
 
 
 def test_parse_bots_names_commands_and_relative_paths(tmp_path):
@@ -344,7 +361,7 @@ def test_small_tournament_with_a_crash_a_hang_and_a_bot_that_never_connects(tmp_
     proc = _tournament([*bots, "--maps", "office,field", "--games", "1", "--players", "6", "--jobs", "2",
                         "--seed", "11", "--prep-ms", "100", "--move-ms", "300", "--quiet-rounds", "2",
                         "--connect-ms", "8000"], out)
-    stdout, stderr = proc.communicate(timeout=240)
+    stdout, stderr = proc.communicate(timeout=deadline(80))
     assert proc.returncode == 0, stderr
     assert "game 1/2 done" in stderr and "game 2/2 done" in stderr and "(crashed)" in stderr
     data = json.loads((out / "standings.json").read_text())
@@ -425,7 +442,7 @@ def _game_processes(tournament: int) -> list[int]:
 
 def _wait_for_sleepers(tournament: int, folder: Path, n: int) -> None:
     """Wait until *n* ``sleep`` bots (``sleep 600 # {port}``) run under *folder*."""
-    end = time.monotonic() + 60
+    end = time.monotonic() + deadline(20)
     while sum(c.startswith("sleep") for c in _left_behind(tournament, folder)) < n:
         assert time.monotonic() < end, "the bots did not start"
         time.sleep(0.05)
@@ -433,7 +450,7 @@ def _wait_for_sleepers(tournament: int, folder: Path, n: int) -> None:
 
 def _wait_for_a_game_played(out: Path) -> None:
     """Wait (at most 120 s) until the standings under *out* count a game played."""
-    end = time.monotonic() + 120
+    end = time.monotonic() + deadline(40)
     while time.monotonic() < end:
         if (out / "standings.json").exists() and json.loads((out / "standings.json").read_text())["played"]:
             return
@@ -455,7 +472,7 @@ def test_ctrl_c_stops_the_tournament_and_prints_the_standings_so_far(tmp_path, w
         os.killpg(proc.pid, signal.SIGINT)
     else:
         proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=deadline(20))
     assert proc.returncode == 130, stderr
     assert _left_behind(proc.pid, tmp_path) == []  # no game process, no bot
     assert "Traceback" not in stderr
@@ -486,11 +503,11 @@ def test_a_signal_while_the_game_processes_start_stops_the_tournament_as_later(t
     out = tmp_path / "results"
     proc = _tournament(["hunt", "flee", "--games", "4", "--jobs", "2", "--seed", "3"], out,
                        start_new_session=True)
-    end = time.monotonic() + 60
+    end = time.monotonic() + deadline(20)
     while time.monotonic() < end and not _game_processes(proc.pid):
         time.sleep(0.005)
     os.killpg(proc.pid, sig)
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=deadline(20))
     assert proc.returncode == 128 + sig, stderr
     assert "Traceback" not in stderr and "died" not in stderr
     assert stdout.startswith(f"standings after 0 of 4 games ({why})\n")
@@ -506,12 +523,12 @@ def test_a_closed_terminal_stops_the_tournament_and_its_bots(tmp_path):
     proc = _tournament(["hunt", "sleep 600 # {port}", "--games", "4", "--jobs", "2", "--seed", "3",
                         "--connect-ms", "120000"], out, start_new_session=True)
     _wait_for_sleepers(proc.pid, tmp_path, 2)
-    end = time.monotonic() + 60
+    end = time.monotonic() + deadline(20)
     while sum(" joined " in log.read_text() for log in out.glob("games/*/server.log")) < 2:
         assert time.monotonic() < end, "hunt did not join"
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGHUP)
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=deadline(20))
     assert proc.returncode == 129, stderr
     assert _left_behind(proc.pid, tmp_path) == []
     assert "Traceback" not in stderr
@@ -534,7 +551,7 @@ def test_a_game_process_killed_stops_the_tournament_with_one_line(tmp_path):
     _wait_for_a_game_played(out)
     (game_process,) = _game_processes(proc.pid)
     os.kill(game_process, signal.SIGKILL)
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=deadline(20))
     assert proc.returncode == 1, stderr
     assert "Traceback" not in stderr
     (line,) = [line for line in stderr.splitlines() if "does not count" in line]
@@ -555,10 +572,10 @@ def test_the_bots_of_a_game_process_killed_are_stopped_by_the_tournament(tmp_pat
     _wait_for_sleepers(proc.pid, tmp_path, 1)
     (game_process,) = _game_processes(proc.pid)
     os.kill(game_process, signal.SIGKILL)
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=deadline(20))
     assert proc.returncode == 1, stderr
     assert stdout.startswith("standings after 0 of 2 games (a game process died)\n")
-    end = time.monotonic() + 10  # hunt leaves by itself once its server is gone
+    end = time.monotonic() + deadline(3)  # hunt leaves by itself once its server is gone
     while time.monotonic() < end and _left_behind(proc.pid, tmp_path):
         time.sleep(0.1)
     assert _left_behind(proc.pid, tmp_path) == []
@@ -576,7 +593,7 @@ def test_a_bot_that_joins_and_leaves_before_the_start_does_not_stall_the_game(tm
                         f"{sys.executable} {script} refuse {{port}}", "--maps", "office", "--games", "1",
                         "--players", "5", "--seed", "1", "--prep-ms", "50", "--move-ms", "300",
                         "--quiet-rounds", "2", "--connect-ms", "60000"], out)
-    _stdout, stderr = proc.communicate(timeout=120)
+    _stdout, stderr = proc.communicate(timeout=deadline(40))
     assert proc.returncode == 0, stderr
     (game,) = json.loads((out / "standings.json").read_text())["games"]
     seats = {s["bot"].split()[-1]: s for s in game["seats"]}
@@ -610,7 +627,7 @@ def test_a_replay_that_cannot_be_written_is_named_in_the_progress_the_results_an
     out = tmp_path / "results"
     proc = _tournament(["hunt", "flee", "--maps", "office", "--games", "1", "--seed", "3", "--prep-ms", "50",
                         "--move-ms", "2000"], out, preexec_fn=small_files)
-    stdout, stderr = proc.communicate(timeout=120)
+    stdout, stderr = proc.communicate(timeout=deadline(40))
     assert proc.returncode == 0, stderr
     (game,) = json.loads((out / "standings.json").read_text())["games"]
     assert game["replay_error"] == "File too large" and game["error"] is None
@@ -618,7 +635,8 @@ def test_a_replay_that_cannot_be_written_is_named_in_the_progress_the_results_an
     name = Path(game["folder"]).name
     assert stderr.splitlines()[-1] == f"arena: 1 replay not written: {name} (File too large)"
     assert "cannot write the replay" in (out / game["folder"] / "server.log").read_text()
-    assert (out / game["folder"] / "replay.jsonl").stat().st_size <= 16_000
+    assert not (out / game["folder"] / "replay.jsonl").exists()  # no truncated replay under the replay's name
+    assert (out / game["folder"] / "replay.jsonl.partial").stat().st_size <= 16_000
 
 
 @pytest.mark.e2e
@@ -634,7 +652,7 @@ def test_standings_that_cannot_be_written_stop_the_tournament_and_keep_their_las
     out = tmp_path / "results"
     proc = _tournament(["hunt", "flee", "random", "smart", "--games", "10", "--jobs", "1", "--seed", "3",
                         "--prep-ms", "50", "--move-ms", "2000"], out, preexec_fn=small_files)
-    stdout, stderr = proc.communicate(timeout=300)
+    stdout, stderr = proc.communicate(timeout=deadline(100))
     assert proc.returncode == 1, stderr
     heading = stdout.splitlines()[0]
     assert heading.endswith(" games (the results cannot be written: File too large)"), stdout
@@ -681,7 +699,7 @@ def test_the_default_jobs_are_the_cores_the_tournament_may_use(tmp_path):
     out = tmp_path / "r"
     done = subprocess.run([sys.executable, "-m", "arena", "tournament", "hunt", "flee", "--games", "2",
                            "--seed", "3", "--move-ms", "100", "--prep-ms", "50", "--out", str(out)],
-                          capture_output=True, text=True, timeout=120,
+                          capture_output=True, text=True, timeout=deadline(40),
                           preexec_fn=lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}))
     assert done.returncode == 0, done.stderr
     first = done.stderr.splitlines()[0]
@@ -700,7 +718,8 @@ def test_the_map_copy_of_a_game_process_killed_is_removed_by_the_tournament(tmp_
                        out, env={**os.environ, "XDG_RUNTIME_DIR": str(run)})
     killed = False
     try:
-        end = time.monotonic() + 60  # the game begins (its map copy is made) and waits in its preparation
+        # the game begins (its map copy is made) and waits in its preparation
+        end = time.monotonic() + deadline(20)
         while time.monotonic() < end and not list(out.glob("games/*/.map-copy")):
             time.sleep(0.1)
         (note,) = out.glob("games/*/.map-copy")
@@ -712,7 +731,7 @@ def test_the_map_copy_of_a_game_process_killed_is_removed_by_the_tournament(tmp_
     finally:
         if not killed:  # what failed above: the tournament stops its game and bots
             proc.send_signal(signal.SIGTERM)
-        stdout, stderr = proc.communicate(timeout=60)
+        stdout, stderr = proc.communicate(timeout=deadline(20))
     assert proc.returncode == 1, stderr
     assert stdout.startswith("standings after 0 of 2 games (a game process died)\n")
     assert not copy.exists() and not note.exists()

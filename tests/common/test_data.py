@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from common.data import shipped_dir
-from common.save import NotARegularFile, load_json, save_json, write_atomic
+from common.save import NotARegularFile, load_json, save_json, write_atomic, write_failure, write_problem
 
 
 def test_env_overrides_map_dir(monkeypatch, tmp_path):
@@ -70,3 +70,18 @@ def test_atomic_write_gives_the_mode_open_would(tmp_path):
 def test_load_json_refuses_endless_devices():
     with pytest.raises(NotARegularFile, match="is a character device"):
         load_json("/dev/zero")
+
+
+def test_write_problem_names_what_keeps_a_file_from_being_written(tmp_path):
+    (tmp_path / "file").write_text("x")
+    assert write_problem(tmp_path / "new.json") is None
+    assert write_problem(tmp_path / "file") is None
+    assert list(tmp_path.iterdir()) == [tmp_path / "file"]  # the probe is removed
+    assert write_problem(tmp_path) == "is a directory, not a regular file"
+    assert write_problem(tmp_path / "none" / "x") == f"cannot write in {tmp_path / 'none'}: no such folder"
+    assert write_problem(tmp_path / "file" / "x") == f"cannot write in {tmp_path / 'file'}: not a folder"
+    # /proc creates no file: "No such file or directory" from the system, named for what it is
+    assert write_problem("/proc/version") == "cannot write in /proc: not writable"
+    with pytest.raises(FileNotFoundError) as failed:
+        write_atomic("/proc/version", "x")
+    assert write_failure("/proc/version", failed.value) == "cannot write in /proc: not writable"

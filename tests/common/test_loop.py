@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from deadline import deadline
 
 from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize, Timer
 
@@ -50,14 +51,14 @@ def test_a_waiting_get_wakes_for_a_put_from_another_thread():
     started = threading.Event()
 
     def producer():
-        started.wait(5)
+        started.wait(deadline(2))
         inbox.put(Key("x", "q"))
 
     thread = threading.Thread(target=producer)
     thread.start()
     started.set()
     assert inbox.get(10) == Key("x", "q")
-    thread.join(5)
+    thread.join(deadline(2))
 
 
 def test_a_waiting_get_wakes_for_a_timer_set_while_waiting():
@@ -87,7 +88,7 @@ def test_many_producers_lose_nothing():
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(10)
+        thread.join(deadline(3))
     seen = {}
     while (event := inbox.get(0)) is not None:
         seen.setdefault(event.source, []).append(event.x)

@@ -12,6 +12,7 @@ import time
 
 import pygame
 import pytest
+from deadline import deadline
 from Xlib import X
 from Xlib import error as xerror
 from Xlib.display import Display
@@ -20,7 +21,7 @@ from xvfb import Xvfb, silent_x_listener
 from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize
 from common.x11 import DisplayError, Window, open_window
 
-DEADLINE = 20.0
+DEADLINE = deadline(7)
 
 
 class Probe:
@@ -46,9 +47,9 @@ class Probe:
         return data[2], data[1], data[0]
 
     def wait_pixel(self, window_id: int, x: int, y: int, rgb: tuple[int, int, int]) -> None:
-        deadline = time.monotonic() + DEADLINE
+        end = time.monotonic() + DEADLINE
         while (got := self.pixel(window_id, x, y)) != rgb:
-            assert time.monotonic() < deadline, f"pixel ({x},{y}) is {got}, expected {rgb}"
+            assert time.monotonic() < end, f"pixel ({x},{y}) is {got}, expected {rgb}"
             time.sleep(0.005)
 
     def close(self) -> None:
@@ -84,8 +85,8 @@ def solid(size, rgb):
 
 def next_event(inbox: Inbox, kind: type, source: str | None = None):
     """The next event of ``kind`` (and ``source``); other events are skipped."""
-    deadline = time.monotonic() + DEADLINE
-    while time.monotonic() < deadline:
+    end = time.monotonic() + DEADLINE
+    while time.monotonic() < end:
         event = inbox.get(0.2)
         if isinstance(event, kind) and (source is None or event.source == source):
             return event
@@ -274,7 +275,7 @@ def test_xkill_gives_display_lost_exactly_once(xvfb, inbox, windows):
     window = open_window(xvfb.name, title="xkill", size=(100, 100), inbox=inbox, source="x")
     windows.append(window)
     subprocess.run(["xkill", "-display", xvfb.name, "-id", hex(window.window_id)], capture_output=True,
-                   timeout=10, check=True)
+                   timeout=deadline(3), check=True)
     assert next_event(inbox, DisplayLost) == DisplayLost("x", "Display connection closed by server")
     window.present(solid((100, 100), (1, 2, 3)))
     assert not [event for event in quiet_events(inbox) if isinstance(event, DisplayLost)]
@@ -290,32 +291,32 @@ def test_close_from_the_window_manager_arrives_as_closed(xvfb, inbox, windows, t
         wm = subprocess.Popen(["openbox", "--sm-disable", "--startup", f"touch {ready}"], env=env, stdout=log,
                               stderr=log)
         try:
-            deadline = time.monotonic() + 60
+            end = time.monotonic() + deadline(20)
             while not ready.exists():
-                assert time.monotonic() < deadline, f"openbox did not start (exit {wm.poll()})"
+                assert time.monotonic() < end, f"openbox did not start (exit {wm.poll()})"
                 time.sleep(0.05)
             window = open_window(xvfb.name, title="closable seat", size=(200, 150), inbox=inbox, source="c")
             windows.append(window)
-            deadline = time.monotonic() + DEADLINE
+            end = time.monotonic() + DEADLINE
             while "closable seat" not in (listed := subprocess.run(["wmctrl", "-l"], env=env,
                                                                    capture_output=True, text=True,
-                                                                   timeout=10).stdout):
-                if time.monotonic() > deadline:
+                                                                   timeout=deadline(3)).stdout):
+                if time.monotonic() > end:
                     info = subprocess.run(["xwininfo", "-id", hex(window.window_id)], env=env,
-                                          capture_output=True, text=True, timeout=10).stdout
+                                          capture_output=True, text=True, timeout=deadline(3)).stdout
                     log_text = (tmp_path / "openbox.log").read_text()
                     raise AssertionError(f"openbox does not manage the window: wmctrl -l {listed!r}; "
                                          f"openbox exit {wm.poll()}; log {log_text!r}; "
                                          f"window {' '.join(info.split())!r}")
                 time.sleep(0.05)
-            subprocess.run(["wmctrl", "-c", "closable seat"], env=env, timeout=10, check=True)
+            subprocess.run(["wmctrl", "-c", "closable seat"], env=env, timeout=deadline(3), check=True)
             assert next_event(inbox, Closed) == Closed("c")
             assert window.alive
             window.close()
             assert not window.alive
         finally:
             wm.terminate()
-            wm.wait(10)
+            wm.wait(deadline(3))
 
 
 def test_a_frozen_server_blocks_only_its_own_window(xvfb3, inbox, windows, probes):
@@ -342,7 +343,7 @@ def test_a_frozen_server_blocks_only_its_own_window(xvfb3, inbox, windows, probe
     try:
         player = threading.Thread(target=play, daemon=True)
         player.start()
-        player.join(120)
+        player.join(deadline(40))
         assert finished.is_set(), "presenting to the other display stalled"
     finally:
         os.kill(frozen.proc.pid, signal.SIGCONT)
@@ -366,9 +367,9 @@ def test_close_returns_while_the_server_is_frozen(xvfb, inbox, probes):
         os.kill(xvfb.proc.pid, signal.SIGCONT)
     probe = Probe(xvfb.name)
     probes.append(probe)
-    deadline = time.monotonic() + DEADLINE
+    end = time.monotonic() + DEADLINE
     while window_id in [child.id for child in probe.display.screen().root.query_tree().children]:
-        assert time.monotonic() < deadline, "the window outlived its closed connection"
+        assert time.monotonic() < end, "the window outlived its closed connection"
         time.sleep(0.01)
     assert quiet_events(inbox, 0.1) == []
 
@@ -450,7 +451,7 @@ def test_a_server_that_never_answers_times_out(inbox):
 def test_authorisation_refused(inbox, tmp_path, monkeypatch):
     server_auth = tmp_path / "server.auth"
     subprocess.run(["xauth", "-f", str(server_auth), "add", ":0", ".", "0123456789abcdef0123456789abcdef"],
-                   capture_output=True, timeout=10, check=True)
+                   capture_output=True, timeout=deadline(3), check=True)
     empty = tmp_path / "empty.auth"
     empty.write_bytes(b"")
     monkeypatch.setenv("XAUTHORITY", str(empty))
@@ -468,8 +469,8 @@ def test_an_empty_xauthority_file_prints_nothing(xvfb, tmp_path):
     script = ("from common.loop import Inbox\nfrom common.x11 import open_window\n"
               f"w = open_window({xvfb.name!r}, title='t', size=(120, 100), inbox=Inbox(), source='a')\n"
               "w.close()\n")
-    done = subprocess.run([sys.executable, "-c", script], env=xvfb.env(XAUTHORITY=str(empty)), timeout=30,
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", script], env=xvfb.env(XAUTHORITY=str(empty)),
+                          timeout=deadline(10), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
 
@@ -505,7 +506,7 @@ def test_a_peer_that_answers_garbage_is_not_an_x_server(inbox):
     finally:
         done.set()
         listener.close()
-        thread.join(10)
+        thread.join(deadline(3))
 
 
 def test_a_display_number_out_of_range(inbox):
@@ -556,7 +557,7 @@ else:
 
 def _open_as_a_user(name: str) -> str:
     done = subprocess.run([*_without_file_permissions(), sys.executable, "-c", _OPEN_IN_CHILD, name],
-                          capture_output=True, text=True, timeout=60, cwd=os.getcwd())
+                          capture_output=True, text=True, timeout=deadline(20), cwd=os.getcwd())
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
@@ -566,7 +567,7 @@ def test_a_socket_file_the_user_may_not_open_is_passed_by_the_abstract_socket(xv
     path = f"/tmp/.X11-unix/X{xvfb.number}"
     os.chmod(path, 0)
     probe = subprocess.run([*_without_file_permissions(), "xdpyinfo", "-display", xvfb.name],
-                           capture_output=True, text=True, timeout=30)
+                           capture_output=True, text=True, timeout=deadline(10))
     assert probe.returncode == 0, "xdpyinfo (libxcb) should get in through the abstract socket"
     assert _open_as_a_user(xvfb.name) == "opened (40, 30)"
 
@@ -601,7 +602,7 @@ def test_a_socket_file_the_user_may_not_open_and_no_abstract_socket_is_named(tmp
                                    "'/X{}'\ntry:", 1)
     try:
         done = subprocess.run([*_without_file_permissions(), sys.executable, "-c", child, ":7"],
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, text=True, timeout=deadline(20))
     finally:
         listener.close()
     assert (done.returncode, done.stderr) == (0, "")

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from deadline import deadline, wait_until
 from xvfb import Xvfb
 
 from arena import replay
@@ -18,18 +19,11 @@ from arena.view import BLUE_RGB, RED_RGB, TOP_H, WALL_RGB, Renderer, free_colour
 ROOM = ["############", "#          #", "#          #", "#          #", "#  #####   #", "#          #",
         "#          #", "############"]
 TOXIC = ["", " 555", " 555", "", "", "", "", ""]
-DEADLINE_S = 60.0
 
 
-def poll(predicate, what: str, timeout: float = DEADLINE_S):
-    end = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+def poll(predicate, what: str):
+    """What *predicate* returns once it is true (tests/helpers/deadline.py, up to ``deadline(20)``)."""
+    return wait_until(predicate, what, 20)
 
 
 @pytest.fixture
@@ -46,7 +40,7 @@ def arena_cmd(*args: str) -> list[str]:
 def window_geometry(x: Xvfb) -> tuple[int, int, int, int] | None:
     """(x, y, width, height) of the arena window on *x*, or None while there is none."""
     found = subprocess.run(["xdotool", "search", "--name", "^arena"], env=x.env(), capture_output=True,
-                           text=True, timeout=10)
+                           text=True, timeout=deadline(3))
     ids = found.stdout.split()
     if not ids:
         return None
@@ -93,7 +87,7 @@ def test_replay_window_pixels_and_keys(room, tmp_path, xvfb):
     record = tmp_path / "game.jsonl"
     made = subprocess.run(arena_cmd("play", str(room), "--bots", "3", "--seed", "2", "--no-window",
                                     "--quiet-rounds", "4", "--round-ms", "0", "--replay", str(record), "-q"),
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=deadline(40))
     assert made.returncode == 0, made.stderr
     lines = [json.loads(line) for line in record.read_text().splitlines()]
     initial, first = lines[0]["initial"], lines[1]["state"]
@@ -127,11 +121,11 @@ def test_replay_window_pixels_and_keys(room, tmp_path, xvfb):
              "no 'paused' once space resumes")
         assert not title_band_is(xvfb, geometry, renderer.render(first, (ww, wh), note="paused"), shot)
         xvfb.xdotool("key", "q")
-        assert viewer.wait(30) == 0
+        assert viewer.wait(deadline(10)) == 0
     finally:
         if viewer.poll() is None:
             viewer.kill()
-            viewer.wait(10)
+            viewer.wait(deadline(3))
 
 
 def test_live_spectators_survive_a_lost_display(room, tmp_path, xvfb):
@@ -157,17 +151,17 @@ def test_live_spectators_survive_a_lost_display(room, tmp_path, xvfb):
             wx, wy, ww, wh = geometry
             xvfb.xdotool("mousemove", str(wx + ww // 2), str(wy + wh // 2))
             xvfb.xdotool("key", "q")
-            out, err = game.communicate(timeout=30)
+            out, err = game.communicate(timeout=deadline(10))
             assert game.returncode == 0, err
             assert "game over after" in out and f"spectator window on {doomed.name} gone" in err
         finally:
             if game.poll() is None:
                 game.kill()
-                game.communicate(timeout=10)
+                game.communicate(timeout=deadline(3))
     finally:
         doomed.stop()
     verified = subprocess.run(arena_cmd("replay", "--verify", str(record)), capture_output=True, text=True,
-                              timeout=60, env={**os.environ})
+                              timeout=deadline(20), env={**os.environ})
     assert verified.returncode == 0, verified.stdout
 
 
@@ -178,7 +172,7 @@ def test_serve_window_follows_a_resize_while_waiting_for_bots(room, tmp_path, xv
     try:
         geometry = poll(lambda: window_geometry(xvfb), "the spectator window")
         wid = subprocess.run(["xdotool", "search", "--name", "^arena"], env=xvfb.env(), capture_output=True,
-                             text=True, timeout=10).stdout.split()[0]
+                             text=True, timeout=deadline(3)).stdout.split()[0]
 
         def wall_drawn(size) -> bool:
             wx, wy, ww, wh = window_geometry(xvfb) or (0, 0, 0, 0)
@@ -195,7 +189,7 @@ def test_serve_window_follows_a_resize_while_waiting_for_bots(room, tmp_path, xv
         assert server.poll() is None
     finally:
         server.terminate()
-        server.communicate(timeout=30)
+        server.communicate(timeout=deadline(10))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -208,7 +202,7 @@ def test_replay_window_at_step_0_idles_at_the_end_and_stops_on_sigterm(room, tmp
     record = tmp_path / "game.jsonl"
     made = subprocess.run(arena_cmd("play", str(room), "--bots", "3", "--seed", "4", "--no-window",
                                     "--quiet-rounds", "3", "--round-ms", "0", "--replay", str(record), "-q"),
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=deadline(40))
     assert made.returncode == 0, made.stderr
     last = json.loads(record.read_text().splitlines()[-2])["state"]
     viewer = subprocess.Popen(arena_cmd("replay", str(record), f"0:{xvfb.name}", "--step-ms", "20"),
@@ -222,11 +216,11 @@ def test_replay_window_at_step_0_idles_at_the_end_and_stops_on_sigterm(room, tmp
         time.sleep(1.0)  # a window of idle time to measure CPU use in (not a synchronisation)
         assert cpu_seconds(viewer.pid) - before < 0.3, "the replay window spins at the end of the replay"
         viewer.terminate()
-        assert viewer.wait(30) == -15
+        assert viewer.wait(deadline(10)) == -15
     finally:
         if viewer.poll() is None:
             viewer.kill()
-            viewer.wait(10)
+            viewer.wait(deadline(3))
 
 
 def test_serve_window_takes_round_ms_and_lingers_on_the_final_table(room, tmp_path, xvfb):
@@ -256,9 +250,9 @@ def test_serve_window_takes_round_ms_and_lingers_on_the_final_table(room, tmp_pa
         wx, wy, ww, wh = geometry
         xvfb.xdotool("mousemove", str(wx + ww // 2), str(wy + wh // 2))
         xvfb.xdotool("key", "q")
-        assert server.wait(30) == 0
+        assert server.wait(deadline(10)) == 0
     finally:
         for proc in [server, *bots]:
             if proc.poll() is None:
                 proc.kill()
-                proc.wait(10)
+                proc.wait(deadline(3))

@@ -15,6 +15,7 @@ from pathlib import Path
 import pexpect
 import pyte
 import pytest
+from deadline import deadline
 
 from motti import console
 
@@ -68,7 +69,7 @@ class Terminal:
         self.screen = BellScreen(COLS, ROWS)
         self.stream = pyte.ByteStream(self.screen)
         self.child = pexpect.spawn("/bin/bash", ["--norc", "--noprofile", "-c", command], cwd=str(cwd),
-                                   env=env, dimensions=(ROWS, COLS), timeout=30)
+                                   env=env, dimensions=(ROWS, COLS), timeout=deadline(10))
         self.output = b""
 
     def pump(self) -> None:
@@ -86,16 +87,16 @@ class Terminal:
     def text(self) -> str:
         return "\n".join(self.lines())
 
-    def wait_for(self, predicate: Callable[[Terminal], bool], what: str, deadline: float = 30.0) -> None:
-        end = time.monotonic() + deadline
+    def wait_for(self, predicate: Callable[[Terminal], bool], what: str, within: float = 10.0) -> None:
+        end = time.monotonic() + deadline(within)
         while time.monotonic() < end:
             self.pump()
             if predicate(self):
                 return
         raise AssertionError(f"timed out waiting for {what}; screen:\n{self.text()}")
 
-    def wait_text(self, text: str, deadline: float = 30.0) -> None:
-        self.wait_for(lambda t: text in t.text(), repr(text), deadline)
+    def wait_text(self, text: str, within: float = 10.0) -> None:
+        self.wait_for(lambda t: text in t.text(), repr(text), within)
 
     def send(self, keys: str) -> None:
         self.child.send(keys)
@@ -206,7 +207,7 @@ def test_tab_cycles_and_attack_draws(terminals, tmp_path: Path, small: Path) -> 
     term.wait_text(STATUS_1)
     term.send("z")   # an attack with no cross always fails (§2.2)
     term.wait_text("Player 1 | Attack: 5 left | Crosses: 6")
-    assert term.lines()[8].rstrip() == "P1 attack 1/6 failed"
+    assert term.lines()[8].rstrip() == "P1 attack 1 of 6 failed"
 
 
 def test_quit_asks_then_exits_and_restores_the_terminal(terminals, tmp_path: Path, small: Path) -> None:
@@ -264,7 +265,8 @@ def test_computer_opponent_moves_by_itself(terminals, tmp_path: Path, small: Pat
     term.send(" x")   # Defend the capital: player 2 (computer) plays its whole turn
     term.wait_for(lambda t: t.cell(1, 1) == "O", "player 1's capital occupied")
     term.wait_for(lambda t: t.lines()[0].startswith("Player 1 | Attack: 6 left")
-                  or t.lines()[0].startswith("Player 2 wins"), "the turn back at player 1", deadline=60)
+                  or t.lines()[0].startswith("Player 2 wins"), "the turn back at player 1",
+                  within=20)
     assert term.map_rows(4, 8) != [" pppp   ", "pOppppp ", " pppppop", "  ppppp "]   # player 2 moved
 
 
@@ -364,7 +366,7 @@ def test_no_terminal_is_a_one_line_error(tmp_path: Path, small: Path) -> None:
     env = dict(os.environ, TERM="xterm")
     env.pop("DISPLAY", None)
     done = subprocess.run([sys.executable, "-m", "motti", "-c", str(small)], stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, env=env, timeout=30)
+                          capture_output=True, text=True, env=env, timeout=deadline(10))
     assert done.returncode == 2
     assert done.stderr == "motti: the console needs a terminal, but standard input is not one\n"
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pexpect
 import pyte
 import pytest
+from deadline import deadline
 from motti_maps import THREE, TWO
 from statusrun import StatusRun
 from xvfb import origin
@@ -23,7 +24,7 @@ from xvfb import origin
 from motti.mapfile import load_map
 
 MOTTI = [sys.executable, "-m", "motti"]
-DEADLINE_S = 20.0
+DEADLINE_S = deadline(7)
 
 
 class Motti(StatusRun):
@@ -151,7 +152,7 @@ class Console:
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
         self.child = pexpect.spawn(sys.executable, ["-m", "motti", *args], cwd=str(cwd), env=environ,
-                                   dimensions=(24, 80), timeout=30)
+                                   dimensions=(24, 80), timeout=deadline(10))
 
     def wait_for(self, text: str, *, across_lines: bool = False) -> None:
         screen = self.screen

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from deadline import deadline
 from motti_maps import THREE, TWO
 from statusrun import StatusRun
 from xvfb import Xvfb, grab, origin, silent_x_listener, window_of
@@ -21,7 +22,7 @@ from xvfb import Xvfb, grab, origin, silent_x_listener, window_of
 from motti import view
 
 MOTTI = [sys.executable, "-m", "motti"]
-DEADLINE_S = 20.0
+DEADLINE_S = deadline(7)
 
 
 @pytest.fixture
@@ -194,7 +195,7 @@ def test_closing_the_last_opponent_window_ends_the_game_with_a_winner(xvfb3, map
         assert status["alive"] == [1, 2]
         win = window_of(status, d2.name)
         subprocess.run(["xkill", "-display", d2.name, "-id", str(win["window_id"])], capture_output=True,
-                       timeout=10, check=True)
+                       timeout=deadline(3), check=True)
         status = game.wait(lambda s: s["winner"] == 1, "player 1 wins")
         assert status["alive"] == [1]
         # Player 2 left during player 1's first turn: no turn was played.
@@ -204,7 +205,7 @@ def test_closing_the_last_opponent_window_ends_the_game_with_a_winner(xvfb3, map
         # The winner's window waits for `q`, then the program ends with status 0.
         left, top = origin(d1, window_of(status, d1.name)["window_id"])
         d1.xdotool("mousemove", str(left + 10), str(top + 60), "key", "q")
-        code, _out, err = game.proc.wait(timeout=15), "", game.proc.stderr.read()
+        code, _out, err = game.proc.wait(timeout=deadline(5)), "", game.proc.stderr.read()
     finally:
         if game.proc.poll() is None:
             game.stop()
@@ -229,7 +230,7 @@ def assert_one_line_error(result: subprocess.CompletedProcess, *names: str) -> N
 
 def motti_windows(server: Xvfb) -> str:
     tree = subprocess.run(["xwininfo", "-display", server.name, "-root", "-tree"], capture_output=True,
-                          text=True, timeout=10, check=True).stdout
+                          text=True, timeout=deadline(3), check=True).stdout
     return "\n".join(line for line in tree.splitlines() if "motti" in line)
 
 
@@ -269,7 +270,7 @@ def test_display_refused_no_such_display_and_silence_exit_2_and_close_the_others
         assert motti_windows(xvfb) == ""
     finally:
         stop.set()
-        thread.join(5)
+        thread.join(deadline(2))
         listener.close()
         for conn in accepted:
             conn.close()
@@ -292,7 +293,7 @@ def test_display_refused_no_such_display_and_silence_exit_2_and_close_the_others
 def test_bad_authorisation_exits_2_naming_the_display(maps, tmp_path):
     cookies = tmp_path / "server.auth"
     subprocess.run(["xauth", "-f", str(cookies), "add", ":0", ".", "0123456789abcdef0123456789abcdef"],
-                   capture_output=True, timeout=10, check=True)
+                   capture_output=True, timeout=deadline(3), check=True)
     client = tmp_path / "client.auth"
     client.write_bytes(b"")
     with Xvfb(extra=("-auth", str(cookies))) as guarded, Xvfb() as open_server:
@@ -374,18 +375,19 @@ def test_closing_a_window_under_a_window_manager_defeats_its_player(xvfb, maps, 
     game = None
     try:
         end = time.monotonic() + DEADLINE_S
-        while subprocess.run(["wmctrl", "-m"], env=env, capture_output=True, timeout=10).returncode != 0:
+        while subprocess.run(["wmctrl", "-m"], env=env, capture_output=True,
+                             timeout=deadline(3)).returncode != 0:
             assert time.monotonic() < end, "openbox did not start"
             time.sleep(0.05)
         name = xvfb.name
         game = Game(["three.map", f"1:{name}", f"2:{name}", f"3:{name}", "--seed", "6"], maps, env)
         status = game.wait(lambda s: len(s["windows"]) == 3, "three windows on one display")
-        end = time.monotonic() + 60   # a first openbox run may build its font caches
+        end = time.monotonic() + deadline(20)   # a first openbox run may build its font caches
         while "motti: player 2" not in subprocess.run(["wmctrl", "-l"], env=env, capture_output=True,
-                                                      text=True, timeout=10).stdout:
+                                                      text=True, timeout=deadline(3)).stdout:
             assert time.monotonic() < end, "openbox does not manage the windows"
             time.sleep(0.05)
-        subprocess.run(["wmctrl", "-c", "motti: player 2"], env=env, timeout=10, check=True)
+        subprocess.run(["wmctrl", "-c", "motti: player 2"], env=env, timeout=deadline(3), check=True)
         status = game.wait(lambda s: s["alive"] == [1, 3], "player 2 defeated")
         assert [w["players"] for w in status["windows"]] == [[1], [3]]
         assert status["board"] == ["aaaaacccc"] * 3
@@ -403,7 +405,7 @@ def test_closing_a_window_under_a_window_manager_defeats_its_player(xvfb, maps, 
             code, _out, err = game.stop()
             assert code == 130, err
         wm.terminate()
-        wm.wait(10)
+        wm.wait(deadline(3))
 
 
 def test_a_player_dropped_by_p_gets_no_seat(xvfb, maps):
@@ -470,7 +472,7 @@ def test_when_every_player_quits_the_board_stays_and_the_observer_window_closes(
         d1.xdotool("mousemove", str(left + 10), str(top + 60), "key", "q")
         game.wait(lambda s: s["alive"] == [1, 2] and s["message"] is None, "the question only")
         d1.xdotool("key", "y")
-        code = game.proc.wait(timeout=15)
+        code = game.proc.wait(timeout=deadline(5))
         err = game.proc.stderr.read()
     finally:
         if game.proc.poll() is None:
@@ -482,4 +484,4 @@ def test_when_every_player_quits_the_board_stays_and_the_observer_window_closes(
     assert status["alive"] == [] and status["winner"] is None and status["windows"] == []
     assert status["message"] == "P1 quit, out — P2 quit, out — everyone left: game over"
     assert "motti" not in subprocess.run(["xwininfo", "-display", d2.name, "-root", "-tree"],
-                                         capture_output=True, text=True, timeout=10).stdout
+                                         capture_output=True, text=True, timeout=deadline(3)).stdout

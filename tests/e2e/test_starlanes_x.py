@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pygame
+from deadline import deadline
 from statusrun import StatusRun
 from xvfb import Xvfb, grab, origin, window_of
 
@@ -24,7 +25,7 @@ from starlanes.rules import CELLS_1977, RULES_1977, Company, EndTurn, Game, Move
 from starlanes.xfront import FINAL_TITLE, final_lines
 
 STARLANES = [sys.executable, "-m", "starlanes"]
-DEADLINE_S = 20.0
+DEADLINE_S = deadline(7)
 
 
 class Run(StatusRun):
@@ -268,7 +269,7 @@ def test_a_game_left_without_windows_says_so_and_resume_seats_lost_players_again
 
 
 def run_starlanes(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([*STARLANES, *args], env=env, capture_output=True, text=True, timeout=30,
+    return subprocess.run([*STARLANES, *args], env=env, capture_output=True, text=True, timeout=deadline(10),
                           stdin=subprocess.DEVNULL)
 
 
@@ -295,7 +296,7 @@ def test_startup_errors_are_one_line_and_exit_2(xvfb, tmp_path):
     result = run_starlanes([f"1:{xvfb.name}", f"2:{missing}"], env)
     assert_one_line_error(result, f'"{missing}"')
     assert "Star Lanes" not in subprocess.run(["xwininfo", "-display", xvfb.name, "-root", "-children"],
-                                              capture_output=True, text=True, timeout=10).stdout
+                                              capture_output=True, text=True, timeout=deadline(3)).stdout
     no_display = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     assert_one_line_error(run_starlanes([f"1:{xvfb.name}"], no_display), "DISPLAY")
 

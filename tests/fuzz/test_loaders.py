@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from deadline import deadline
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -127,7 +128,7 @@ def replay_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     subprocess.run([sys.executable, "-m", "arena", "play", "field", "--bots", "4", "--no-window", "--seed",
                     "5", "--round-ms", "0", "--prep-ms", "0", "--replay", str(path), "-q"],
-                   check=True, timeout=120, env=env, capture_output=True)
+                   check=True, timeout=deadline(40), env=env, capture_output=True)
     data = path.read_bytes()
     replay.load(path)
     return data

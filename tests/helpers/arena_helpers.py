@@ -6,16 +6,16 @@ import asyncio
 import random
 import socket
 import threading
-import time
 from collections import deque
 
 import numpy as np
+from deadline import deadline, wait_until
 
 from arena.protocol import Splitter
 from arena.rules import Arena
 from arena.server import ArenaServer, Settings, spectator_state
 
-DEADLINE_S = 30.0
+DEADLINE_S = deadline(10)
 
 
 def small_arena() -> Arena:
@@ -28,13 +28,9 @@ def small_arena() -> Arena:
     return Arena(walls=walls, toxicity=toxicity, name="room")
 
 
-def wait_for(predicate, what: str, timeout: float = DEADLINE_S) -> None:
-    """Poll *predicate* until true; fail the test naming *what* after *timeout* seconds."""
-    end = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.005)
+def wait_for(predicate, what: str, seconds: float = 10) -> None:
+    """Poll *predicate* until true; fail the test naming *what* after ``deadline(seconds)``."""
+    wait_until(predicate, what, seconds, poll_s=0.005)
 
 
 class ServerThread:

@@ -13,11 +13,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from deadline import deadline
+
 
 class StatusRun:
     """``program + args + ["--status", cwd/"status.json"]`` running in *cwd* with *env*."""
 
-    deadline_s = 20.0
+    deadline_s = deadline(7)
     poll_s = 0.05
 
     def __init__(self, program: list[str], args: list[str], cwd: Path, env: dict[str, str]) -> None:
@@ -46,17 +48,18 @@ class StatusRun:
             time.sleep(self.poll_s)
         raise AssertionError(f"timed out waiting for {what}; last status {status}; exit {self.proc.poll()}")
 
-    def finish(self, timeout: float = 15.0) -> tuple[int, str, str]:
-        """Wait for the program to end by itself (SIGINT after *timeout* seconds, SIGKILL 10 s later)."""
+    def finish(self, timeout: float | None = None) -> tuple[int, str, str]:
+        """Wait for the program to end by itself (SIGINT after *timeout* seconds, default ``deadline(5)``;
+        SIGKILL ``deadline(3)`` later)."""
         try:
-            out, err = self.proc.communicate(timeout=timeout)
+            out, err = self.proc.communicate(timeout=deadline(5) if timeout is None else timeout)
         except subprocess.TimeoutExpired:
             self.proc.send_signal(signal.SIGINT)
             try:
-                out, err = self.proc.communicate(timeout=10)
+                out, err = self.proc.communicate(timeout=deadline(3))
             except subprocess.TimeoutExpired:
                 self.proc.kill()
-                out, err = self.proc.communicate(timeout=5)
+                out, err = self.proc.communicate(timeout=deadline(2))
         return self.proc.returncode, out, err
 
     def stop(self) -> tuple[int, str, str]:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from deadline import deadline
 
 
 def silent_x_listener(numbers: range) -> tuple[socket.socket, int]:
@@ -63,7 +64,7 @@ class Xvfb:
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(5)
+                self.proc.wait(deadline(2))
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
@@ -75,15 +76,15 @@ class Xvfb:
 
     def xdotool(self, *args: str) -> str:
         """Run xdotool on this display and return its stdout."""
-        out = subprocess.run(["xdotool", *args], env=self.env(), capture_output=True, text=True, timeout=10,
-                             check=True)
+        out = subprocess.run(["xdotool", *args], env=self.env(), capture_output=True, text=True,
+                             timeout=deadline(3), check=True)
         return out.stdout
 
     def screenshot(self, path: str | os.PathLike[str]) -> Path:
         """Save the whole screen as PNG (xwd piped into ImageMagick's /usr/bin/convert)."""
         xwd = subprocess.run(["xwd", "-root", "-silent", "-display", self.name], capture_output=True,
-                             timeout=20, check=True).stdout
-        subprocess.run(["/usr/bin/convert", "xwd:-", str(path)], input=xwd, timeout=30, check=True)
+                             timeout=deadline(7), check=True).stdout
+        subprocess.run(["/usr/bin/convert", "xwd:-", str(path)], input=xwd, timeout=deadline(10), check=True)
         return Path(path)
 
     def pixel(self, x: int, y: int) -> tuple[int, int, int]:
@@ -115,7 +116,7 @@ def window_of(status: dict, display: str) -> dict:
 def origin(server: Xvfb, window_id: int) -> tuple[int, int]:
     """Absolute position of an X window on its screen (xwininfo)."""
     out = subprocess.run(["xwininfo", "-display", server.name, "-id", str(window_id)], capture_output=True,
-                         text=True, timeout=10, check=True).stdout
+                         text=True, timeout=deadline(3), check=True).stdout
     x = int(re.search(r"Absolute upper-left X:\s+(-?\d+)", out).group(1))
     y = int(re.search(r"Absolute upper-left Y:\s+(-?\d+)", out).group(1))
     return x, y

@@ -30,12 +30,12 @@ def test_defend_that_encircles_t6() -> None:
 def test_attacks_are_numbered_and_the_last_turn_waits_for_the_turn_to_end_t2_t3() -> None:
     g = game("aabb/aAbb/aabb", {1: (0, 0), 2: (3, 0)}, draws=[0, 4, 5, 5, 5, 5])
     chronicle = Chronicle(g.current_player)
-    assert play(g, chronicle, "attack", [(2, 1), (0, 0)]) == "P1 attack 1/6 took 2,1"
+    assert play(g, chronicle, "attack", [(2, 1), (0, 0)]) == "P1 attack 1 of 6 took 2,1"
     assert chronicle.last_turn is None   # the turn goes on
-    assert play(g, chronicle, "attack", [(0, 0)]) == "P1 attack 2/6 failed"
+    assert play(g, chronicle, "attack", [(0, 0)]) == "P1 attack 2 of 6 failed"
     for number in range(3, 6):
-        assert play(g, chronicle, "attack", []) == f"P1 attack {number}/6 failed"
-    assert play(g, chronicle, "attack", []) == "P1 attack 6/6 failed"
+        assert play(g, chronicle, "attack", []) == f"P1 attack {number} of 6 failed"
+    assert play(g, chronicle, "attack", []) == "P1 attack 6 of 6 failed"
     assert chronicle.last_turn.to_json() == {"player": 1, "action": "attack", "cells": [[2, 1, "conquered"]],
                                              "reset": False}
     assert play(g, chronicle, "defend", [(3, 1)]) == "P2 defended 1 cell"
@@ -47,7 +47,7 @@ def test_attacks_are_numbered_and_the_last_turn_waits_for_the_turn_to_end_t2_t3(
 def test_a_resumed_turn_counts_the_attacks_already_made() -> None:
     g = game("aabb/aAbb/aabb", {1: (0, 0), 2: (3, 0)}, draws=[5], attacks=3)
     chronicle = Chronicle(g.current_player, g.attacks_left)
-    assert play(g, chronicle, "attack", []) == "P1 attack 4/6 failed"
+    assert play(g, chronicle, "attack", []) == "P1 attack 4 of 6 failed"
 
 
 def test_guerilla_t5_and_pass() -> None:
@@ -64,7 +64,7 @@ def test_capital_capture_t13() -> None:
     g = game("aaAbbb/aaAbbb/aaAbbb", {1: (0, 0), 2: (3, 1)}, draws=[0])
     chronicle = Chronicle(g.current_player)
     said = play(g, chronicle, "attack", [(3, 1)])
-    assert said == ("P1 attack 1/6 took 3,1 — captured the capital of P2 — encircled 8 cells of P2"
+    assert said == ("P1 attack 1 of 6 took 3,1 — captured the capital of P2 — encircled 8 cells of P2"
                     " — P2 is out — P1 wins after 1 turn")
     last = chronicle.last_turn.to_json()
     assert last["player"] == 1 and last["action"] == "attack" and last["reset"] is False
@@ -79,7 +79,7 @@ def test_capital_capture_with_two_heirs_then_a_strict_reset_t14() -> None:
              reset_rule="strict")
     chronicle = Chronicle(g.current_player)
     said = play(g, chronicle, "attack", [(2, 1)])
-    assert said.startswith("P1 attack 1/6 took 2,1 — captured the capital of P2 — ")
+    assert said.startswith("P1 attack 1 of 6 took 2,1 — captured the capital of P2 — ")
     assert "P3 encircled 3 cells of P2" in said
     assert said.endswith("P2 is out — reset: all land is free again")
     for _ in range(5):
@@ -94,7 +94,8 @@ def test_capital_capture_with_two_heirs_then_a_strict_reset_t14() -> None:
 def test_reset_inside_an_attack_turn_t16() -> None:
     g = game("AABB/AaBB", {1: (0, 0), 2: (3, 0)}, draws=[0])
     chronicle = Chronicle(g.current_player)
-    assert play(g, chronicle, "attack", [(1, 1)]) == "P1 attack 1/6 took 1,1 — reset: all land is free again"
+    assert play(g, chronicle, "attack", [(1, 1)]) == (
+        "P1 attack 1 of 6 took 1,1 — reset: all land is free again")
     assert chronicle.turn.reset is True and chronicle.turn.cells == {(1, 1): "conquered"}
 
 
@@ -108,17 +109,17 @@ def test_leaving_is_not_called_encircled_and_the_ends() -> None:
 
 
 def test_shorten_cuts_at_word_bounds_only() -> None:
-    text = "P1 attack 3/6 took 5,2 — encircled 4 cells of P2"
+    text = "P1 attack 3 of 6 took 5,2 — encircled 4 cells of P2"
     assert shorten(text, lambda t: len(t) <= 60) == text
-    assert shorten(text, lambda t: len(t) <= 40) == "P1 attack 3/6 took 5,2 — encircled 4…"
-    assert shorten(text, lambda t: len(t) <= 26) == "P1 attack 3/6 took 5,2…"
+    assert shorten(text, lambda t: len(t) <= 40) == "P1 attack 3 of 6 took 5,2 — encircled 4…"
+    assert shorten(text, lambda t: len(t) <= 26) == "P1 attack 3 of 6 took 5,2…"
     assert shorten(text, lambda t: len(t) <= 2) == "…"
     assert shorten(text, lambda t: False) == ""
 
 
 def test_wrap_breaks_at_spaces() -> None:
-    assert wrap("P1 attack 3/6 took 5,2 — encircled 4 cells of P2", 20) == [
-        "P1 attack 3/6 took", "5,2 — encircled 4", "cells of P2"]
+    assert wrap("P1 attack 3 of 6 took 5,2 — encircled 4 cells of P2", 20) == [
+        "P1 attack 3 of 6", "took 5,2 — encircled", "4 cells of P2"]
     assert wrap("abcdefghij", 4) == ["abcd", "efgh", "ij"]
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from deadline import deadline
 from motti_maps import THREE
 
 from motti import cli
@@ -142,8 +143,9 @@ def test_version(capsys):
     (["three.map", "-p", "2", "3:a:0"], "player 1 has no display"),
     (["three.map", "--computer", "1,2,3"], "no display to watch the computer players on: $DISPLAY is not set "
                                            "(add 0:DISPLAY, or watch in this terminal with -c)"),
-    (["three.map", "-c", "--status", "."], "--status .: cannot write"),
-    (["three.map", "-c", "--status", "/proc/x.json"], "--status /proc/x.json: cannot write"),
+    (["three.map", "-c", "--status", "."], "--status .: is a directory, not a regular file"),
+    (["three.map", "-c", "--status", "/proc/x.json"],
+     "--status /proc/x.json: cannot write in /proc: not writable"),
     (["three.map", "-o", ""], "-o: empty file name"),
     (["three.map", "--script", "empty.txt", "-c"], "-c does not apply to --script"),
     (["three.map", "--script", "empty.txt", "--computer", "2"], "--computer does not apply to --script"),
@@ -159,9 +161,14 @@ def test_version(capsys):
     (["three.map", "-c", "--status", ""], "--status: empty file name"),
     (["three.map", "-c", "--save", ""], "--save: empty file name"),
     (["three.map", "--script", ""], "--script: empty file name"),
-    (["three.map", "-c", "--save", "."], "--save .: cannot write"),
-    (["three.map", "-c", "--save", "/proc/version"], "--save /proc/version: cannot write"),
-    (["three.map", "-c", "--save", "nowhere/g.map"], "--save nowhere/g.map: cannot write"),
+    (["three.map", "-c", "--save", "."], "--save .: is a directory, not a regular file"),
+    (["three.map", "-c", "--save", "/proc/version"],
+     "--save /proc/version: cannot write in /proc: not writable"),
+    (["three.map", "-c", "--save", "nowhere/g.map"], "--save nowhere/g.map: cannot write in "),
+    (["three.map", "-c", "--save", "nowhere/g.map"], "/nowhere: no such folder"),
+    # /proc takes no new file: named at the start, not "No such file or directory" after the whole script
+    (["three.map", "--script", "empty.txt", "--final", "/proc/version"],
+     "--final /proc/version: cannot write in /proc: not writable"),
 ])
 def test_user_errors_are_one_line_and_exit_2(capsys, here, argv, culprit):
     line = one_line_error(capsys, *argv)
@@ -290,8 +297,13 @@ def test_output_renumbers_the_players_of_a_saved_game_with_one_out(capsys, here)
 def test_window_titles_name_the_computer_players():
     from motti.frontend import seat_title
 
-    assert seat_title((1, 2), computer={2}) == "motti: players 1, 2 computer"
+    # "motti: players 1, 2 computer" read as if both were computer players
+    assert seat_title((1, 2), computer={2}) == "motti: player 1, player 2 (computer)"
+    assert seat_title((2, 1, 3), computer={1, 3}) == ("motti: player 2, player 1 (computer), "
+                                                       "player 3 (computer)")
+    assert seat_title((1, 3)) == "motti: player 1, player 3"
     assert seat_title((3,), computer={2}) == "motti: player 3"
+    assert seat_title((2,), computer={2}) == "motti: player 2 (computer)"
     assert seat_title(()) == "motti: observer"
 
 
@@ -323,7 +335,7 @@ def test_listing_into_a_closed_pipe_is_quiet(here):
     env = {**os.environ, "MOTTI_MAPDIR": str(here)}
     try:
         done = subprocess.run([sys.executable, "-m", "motti"], stdout=write_end, stderr=subprocess.PIPE,
-                              env=env, timeout=60, text=True)
+                              env=env, timeout=deadline(20), text=True)
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (141, "")

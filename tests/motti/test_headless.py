@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from deadline import deadline
 from motti_maps import T13
 
 ISLANDS = """\
@@ -28,7 +29,7 @@ aaa.bbb
 def motti(cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     return subprocess.run([sys.executable, "-m", "motti", *argv], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300, stdin=subprocess.DEVNULL)
+                          text=True, timeout=deadline(100), stdin=subprocess.DEVNULL)
 
 
 def test_headless_computer_game_is_won_and_the_status_says_so(tmp_path):

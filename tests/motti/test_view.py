@@ -306,10 +306,12 @@ def test_legend_shows_every_players_colour_and_number_and_slashes_the_ones_out(s
 def test_toolbar_labels_fit_their_boxes(width):
     for variants in (("Attack 5", "Att 5", "A5"), ("Crosses 6", "X 6", "6")):
         text, points = view.fit_text(variants, width // 4 - 10, bold=True)
-        assert view._font(points, True).size(text)[0] <= width // 4 - 10
+        assert view._width(text, points, True) <= width // 4 - 10
     assert view.fit_text(("Attack 5", "Att 5", "A5"), 480 // 4 - 10) == ("Attack 5", 24)
     assert view.fit_text(("Crosses 6", "X 6", "6"), 300 // 4 - 10, bold=True)[0] == "Crosses 6"
-    assert view.fit_text(("Crosses 6", "X 6", "6"), 200 // 4 - 10, bold=True)[0] == "X 6"
+    assert view.fit_text(("Crosses 6", "X 6", "6"), 200 // 4 - 10, bold=True) == ("Crosses 6", 14)
+    assert view.fit_text(("Crosses 6", "X 6", "6"), 160 // 4 - 10, bold=True) == ("X 6", 24)
+    assert view.fit_text(("Attack 5", "Att 5", "A5"), 100 // 4 - 10, bold=True) == ("A5", 14)
 
 
 def test_last_turn_marks_gains_solid_in_the_movers_colour_losses_dashed_in_the_new_owners():
@@ -360,8 +362,8 @@ def test_marks_at_small_cells_are_seven_pixels_across():
 
 
 def test_a_long_message_is_shortened_at_a_word_bound_on_the_legend():
-    whole = "Your move, player 1 · P1 attack 3/6 took 5,2 — encircled 4 cells of P2"
-    text, points = view.fit_words(whole, 260)
+    whole = "Your move, player 1 · P1 attack 3 of 6 took 5,2 — encircled 4 cells of P2"
+    text, points = view.fit_words(whole, 200)
     assert points == 14 and text.endswith("…")
     assert whole.startswith(text[:-1]) and whole[len(text) - 1] == " "   # cut at a word bound
 
@@ -452,3 +454,26 @@ def test_legend_says_an_ending_once_when_the_announcement_is_the_heading():
     said = "draw: no player can reach another"
     assert view.legend_text(g, (1,), said) == "Draw: no player can reach another"
     assert view.legend_text(g, (1,), "saved to g.map") == "Draw: no player can reach another · saved to g.map"
+
+
+def test_the_legend_text_is_drawn_whole_in_the_system_face_with_its_kerning():
+    """The legend spaced letters unevenly ("compute r", "think ing"): pygame's built-in face placed at 14-18
+    points. The band now shows the whole string as common.render draws it (DejaVu Sans where installed)."""
+    from common.render import font, render_text, text_runs
+
+    message = "P2 (computer) is thinking; P1 attack 1 of 6 failed"
+    surface = view.render(game(), (900, 200), (1,), message)
+    band = view.legend_rect(surface.get_size())
+    text = view.legend_text(game(), (1,), message)
+    text, points = view.fit_words(text, band.width, 18)
+    assert points == 18 and text.endswith(message)
+    expected = pygame.Surface(surface.get_size())
+    expected.fill(view.INK)
+    image = render_text(text, points, view.WHITE)
+    left = band.left + 6 + 12 + 6
+    expected.blit(image, image.get_rect(midleft=(left, band.centery)))
+    area = pygame.Rect(left, band.top, view._width(text, points), band.height)
+    got = pygame.surfarray.array3d(surface.subsurface(area))
+    assert (got == pygame.surfarray.array3d(expected.subsurface(area))).all()
+    if text_runs(text, points)[0][0] is not font(points):   # a system face is installed (make sysdeps)
+        assert view._width(text, points) != font(points).size(text)[0]

@@ -508,6 +508,11 @@ def test_seeded_games_are_reproducible_and_save_round_trip():
     ("phase", "dance", "phase"),
     ("current", 7, "current"),
     ("companies", [[0, 0]] * 4, "companies"),
+    ("history", [[6000, 6000], [6000, True]], "history: expected an integer, got True"),
+    ("history", [[6000, 6000], [6000, "6000"]], "history: expected an integer, got '6000'"),
+    ("history", [[6000, 6000], [6000]], "history: rows of 2 net worths"),
+    ("history", [[6000, 6000], [6000, -1]], "history: rows of 2 net worths ≥ 0"),
+    ("history", [], "history: rows of 2 net worths ≥ 0, at least one"),
 ])
 def test_from_dict_rejects_bad_fields(field, value, message):
     data = Game.new(["a", "b"], random.Random(1)).to_dict()

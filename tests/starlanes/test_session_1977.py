@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from deadline import deadline
 
 from common.loop import Inbox
 from starlanes import session as sess
@@ -145,6 +146,6 @@ def test_rules_option_is_checked_against_the_save(tmp_path):
     for args, message in [(["--rules", "1995", "--resume", str(path)], "plays the 1977 rules"),
                           (["--rules", "1980"], "invalid choice: '1980'")]:
         result = subprocess.run([sys.executable, "-m", "starlanes", *args], capture_output=True, text=True,
-                                stdin=subprocess.DEVNULL, timeout=30)
+                                stdin=subprocess.DEVNULL, timeout=deadline(10))
         assert result.returncode == 2 and message in result.stderr, result.stderr
         assert len(result.stderr.splitlines()) == 1

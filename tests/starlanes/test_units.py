@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from deadline import deadline
 
 from common.term import clip, decode_key, fit_number, money, printable, table, text_width, wrap
 from starlanes import ai, cli, messages
@@ -251,7 +252,7 @@ def test_save_round_trip_and_errors(tmp_path):
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "starlanes", *args], capture_output=True, text=True,
-                          timeout=30, stdin=subprocess.DEVNULL)
+                          timeout=deadline(10), stdin=subprocess.DEVNULL)
 
 
 def test_version_exits_zero():
@@ -319,7 +320,9 @@ def test_bad_delays_and_save_paths_are_one_line_and_exit_2(tmp_path):
         assert result.stderr.startswith("starlanes: argument --delay: "), result.stderr
         assert len(result.stderr.splitlines()) == 1, result.stderr
     for path, reason in ((tmp_path, "is a directory"), ("/dev/null", "is a character device"),
-                         (tmp_path / "none" / "g.json", "cannot write in")):
+                         (tmp_path / "none" / "g.json",
+                          f"cannot write in {tmp_path / 'none'}: no such folder"),
+                         ("/proc/version", "cannot write in /proc: not writable")):
         for extra in ([], ["1::0"]):
             result = run_cli("--save", str(path), *extra)
             assert result.returncode == 2, path
@@ -327,6 +330,14 @@ def test_bad_delays_and_save_paths_are_one_line_and_exit_2(tmp_path):
             assert len(result.stderr.splitlines()) == 1, result.stderr
     assert run_cli("--delay", "0.5", "--save", str(tmp_path / "g.json")).stderr.startswith(
         "starlanes: needs a terminal")
+
+
+def test_empty_file_names_are_refused_naming_the_option():
+    """--resume '' started a new game and --save '' played unsaved, as if the options were not given."""
+    for option in ("--resume", "--save", "--status"):
+        for extra in ([], ["1::0"]):
+            result = run_cli(option, "", *extra)
+            assert (result.returncode, result.stderr) == (2, f"starlanes: {option}: empty file name\n")
 
 
 def test_no_terminal_is_a_clear_error():
