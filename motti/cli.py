@@ -25,15 +25,15 @@ import os
 import random
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from common.cli import EXIT_OK, Parser, UsageError, program_version, run_main
+from common.save import file_problem
 
 if TYPE_CHECKING:  # the modules of a game are imported when one is played: --help and --version stay fast
     from motti.announce import LastTurn
     from motti.compose import Composer
-    from motti.mapfile import MapState
+    from motti.mapfile import MapState, SavedTurn
     from motti.rules import Board, Game
 
 T = TypeVar("T")
@@ -277,10 +277,12 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _list_maps()
     if args.final and not args.script:
         raise UsageError("--final needs --script")
-    if args.script and not Path(args.script).exists():
-        raise UsageError(f"--script {args.script}: no such file")
-    if args.script and not Path(args.script).is_file():
-        raise UsageError(f"--script {args.script}: not a regular file")
+    # A file only read may be any readable file (/dev/null, a FIFO); one written must be a regular file.
+    for option, path, written in (("--script", args.script, False), ("--status", args.status, True),
+                                  ("--save", args.save, True), ("--final", args.final, True)):
+        problem = path and file_problem(path, written=written)
+        if problem:
+            raise UsageError(f"{option} {path}: {problem}")
     if args.save and args.script:
         raise UsageError("--save is for interactive games (use --final with --script)")
     if args.script:
@@ -292,11 +294,6 @@ def run(argv: Sequence[str] | None = None) -> int:
                               ("--level", args.level is not None), ("--headless", args.headless)):
             if given:
                 raise UsageError(f"{option} does not apply to --script (the script plays every player)")
-    for option, path in (("--status", args.status), ("--save", args.save)):
-        if path:
-            folder = Path(path).parent
-            if not folder.is_dir() or not os.access(folder, os.W_OK):
-                raise UsageError(f"{option} {path}: cannot write in {folder}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     board, output_board, state = _load_board(args, rng)
@@ -323,7 +320,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     levels = computer_levels(computer, args.level)
     if args.headless:
         return _run_headless(args, game, levels, random.Random(f"{seed}:computer"))
-    return _play(args, game, levels, random.Random(f"{seed}:computer"))
+    return _play(args, game, levels, random.Random(f"{seed}:computer"),
+                 last_turn=state.last_turn if state is not None else None)
 
 
 def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
@@ -345,7 +343,7 @@ def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
                     reset_rule=pick(state.reset_rule, args.reset_rule, "strict"),
                     max_turns=pick(state.max_turns, args.max_turns, None), turn=state.turn,
                     attacks=pick(state.attacks, None, ATTACKS_PER_TURN), turns=state.turns or 0,
-                    takeable=state.takeable)
+                    takeable=state.takeable, resets=state.resets)
     except ValueError as error:
         raise UsageError(f"{args.map}: {error}") from None
     # A level given on the command line (``2:hard``, or ``--level``) wins over the save's; None means --level.
@@ -375,12 +373,14 @@ def _write_initial_status(path: str, game: Composer, console_players: Sequence[i
         raise UsageError(f"--status {path}: cannot write: {error.strerror or error}") from None
 
 
-def _write_initial_save(path: str, game: Composer, levels: dict[int, str]) -> None:
-    """Save the game once before any window opens, so that an unusable ``--save`` path is refused now."""
+def _write_initial_save(path: str, game: Composer, levels: dict[int, str],
+                        last_turn: LastTurn | None = None) -> None:
+    """Save the game once before any window opens, so that an unusable ``--save`` path is refused now (and
+    after each turn of a headless match, with its *last_turn*)."""
     from motti.savegame import save_game
 
     try:
-        save_game(game, path, levels)
+        save_game(game, path, levels, last_turn=last_turn)
     except OSError as error:
         raise UsageError(f"--save {path}: cannot write: {error.strerror or error}") from None
 
@@ -409,7 +409,7 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
         if args.status:
             _write_initial_status(args.status, game, None, message=message, last_turn=chronicle.last_turn)
         if args.save:
-            _write_initial_save(args.save, game, levels)
+            _write_initial_save(args.save, game, levels, chronicle.last_turn)
 
     record()
     while not game.is_terminal():
@@ -424,9 +424,10 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
     return EXIT_OK
 
 
-def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], computer_rng: random.Random) -> int:
+def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], computer_rng: random.Random,
+          last_turn: SavedTurn | None = None) -> int:
     """Seat the players (§5), open every window (all or nothing), then run the game loop; *levels* holds each
-    computer player's level."""
+    computer player's level, *last_turn* a resumed game's last turn (its marks)."""
     from common.displays import PlayerStringError, Seat, parse_seats
     from common.loop import Inbox
     from common.x11 import DisplayError
@@ -497,7 +498,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
             raise
     frontend = Frontend(game, inbox, windows, computer=levels, rng=computer_rng, status=args.status,
                         console=console, console_players=console_players, save=args.save,
-                        computer_delay=args.delay)
+                        computer_delay=args.delay, last_turn=last_turn)
     return frontend.run()
 
 
