@@ -21,12 +21,12 @@ import pygame
 
 from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize, Timer
 from common.save import Sink
-from motti import savegame, view
+from motti import explain, savegame, view
 from motti import status as status_json
 from motti.announce import Chronicle, end_text, quit_question, who
 from motti.commands import apply_command
 from motti.compose import Composer
-from motti.rules import IllegalAction
+from motti.rules import Action, IllegalAction
 from motti.thinking import SOURCE as THINKER
 from motti.thinking import Thinker
 from motti.viewport import Geometry, Viewport
@@ -86,7 +86,8 @@ class _View:
     note: str | None = None       # this window's own line on the legend band (why a click did nothing)
     confirming: bool = False      # "Quit and give up ...? (y/n)" is asked
     history: bool = False         # the ``m`` panel (the last announcements) is shown
-    drawn_history: bool = False   # whether the frame last presented had that panel
+    help: bool = False            # the help of ``?``/F1 is shown
+    drawn_history: bool = False   # whether the frame last presented had a panel (``m`` or the help)
 
 
 class Frontend:
@@ -123,7 +124,8 @@ class Frontend:
     def __init__(self, game: Composer, inbox: Inbox, windows: dict[str, tuple[Window, Seat]], *,
                  computer: Collection[int] = (), rng: random.Random | None = None, status: str | None = None,
                  console: Any = None, console_players: Collection[int] = (),
-                 computer_delay: float = COMPUTER_DELAY_S, save: str | None = None) -> None:
+                 computer_delay: float = COMPUTER_DELAY_S, save: str | None = None,
+                 last_turn: Any = None) -> None:
         self.game = game
         self.inbox = inbox
         self.computer = frozenset(computer)
@@ -135,7 +137,11 @@ class Frontend:
         self.console = console
         self.console_players = tuple(p for p in console_players if p not in self.computer)
         self.computer_delay = computer_delay
-        self.chronicle = Chronicle(game.current_player, game.attacks_left)
+        self.chronicle = Chronicle(game.current_player, game.attacks_left,
+                                   last_turn=explain.restored_turn(last_turn, game.board))
+        self.tip: explain.Tip | None = None      # the tip shown, until the game changes
+        self.console_note: str | None = None     # the console's own line (its tip), as a window's note
+        self.left_last = False                   # the last person left by closing a window: say so
         # A game decided before its first move (§2.9: nobody can reach anybody) says so at once.
         self.message: str | None = None if game.end is None else end_text(game.end)
         if self.message is not None:
@@ -183,6 +189,8 @@ class Frontend:
         session ends here, and the status file's message says so after the last announcement, as does a line
         on stdout (unless the console's quit has said it there)."""
         if self.game.is_terminal():
+            if self.left_last and not self.save_suspended and not self.told_unfinished:
+                print(f"motti: {self.message}", flush=True)
             if self.save_suspended:
                 # A last quit ended the game: the status says, as the console does, that the game before it
                 # can be resumed.
@@ -285,7 +293,7 @@ class Frontend:
         if state.confirming:
             self._cancel_question(state)
             return
-        if state.history:
+        if state.history or state.help:
             self._show_history(state, False)
             return
         if click.button in _WHEEL:
@@ -324,7 +332,7 @@ class Frontend:
             elif key.name not in _MODIFIERS:
                 self._cancel_question(state)
             return
-        if state.history:
+        if state.history or state.help:
             if key.name not in _MODIFIERS:
                 self._show_history(state, False)
             return
@@ -333,6 +341,12 @@ class Frontend:
             return
         if key.name in ("m", "M"):
             self._show_history(state, True)
+            return
+        if key.name in ("question", "F1"):
+            self._show_history(state, True, panel="help")
+            return
+        if key.name in ("t", "T"):
+            self.give_tip(state)
             return
         if key.name in ("s", "S"):
             self.save_now()
@@ -350,8 +364,37 @@ class Frontend:
             self.refresh()
             self.write_status()
 
-    def _show_history(self, state: _View, shown: bool) -> None:
-        state.history = shown
+    def _show_history(self, state: _View, shown: bool, panel: str = "history") -> None:
+        """Show (*shown*) the ``m`` panel or, with *panel* ``"help"``, the help; hide either."""
+        state.history = shown and panel == "history"
+        state.help = shown and panel == "help"
+        self.refresh()
+        self.write_status()
+
+    def give_tip(self, state: _View | None) -> None:
+        """The ``t`` key of window *state* (None: the console): the medium player's choice for the player in
+        turn shown as that seat's crosses, not performed, with one line why on that seat; the others are told
+        ``P1 asked for a tip`` (motti.explain). The game does not change."""
+        humans = self.console_players if state is None else state.humans
+        if not self._in_turn(humans):
+            why = self._why_not(humans)
+            if state is None:
+                if self.console is not None:
+                    self.console.refuse(why)
+            else:
+                state.note = why
+                self.refresh()
+                self.write_status()
+            return
+        tip = explain.tip_for(self.game.game)
+        self.game.propose(Action.ATTACK if tip.action == "pass" else Action(tip.action), tip.cells)
+        self.tip = tip
+        self.message = explain.tip_asked(tip.player)
+        self.chronicle.note(self.message)
+        if state is None:
+            self.console_note = tip.text()
+        else:
+            state.note = tip.text()
         self.refresh()
         self.write_status()
 
@@ -369,6 +412,9 @@ class Frontend:
             return
         if command.verb == "save":
             self.save_now()
+            return
+        if command.verb == "tip":
+            self.give_tip(None)
             return
         if not self._in_turn(self.console_players):
             if self.console is not None:
@@ -424,8 +470,11 @@ class Frontend:
             self.thinker.cancel()
             self.computer_pending = False
         said = self.chronicle.record(events, action)
+        if events:
+            self.tip = None
         if said is not None:
             self.message = said
+            self.console_note = None
             for state in self.views.values():
                 if not state.confirming:
                     state.note = None
@@ -449,8 +498,17 @@ class Frontend:
         state.window.close()
         players = [p for p in state.humans if p in self.game.alive]
         if players and not self.game.is_terminal():
+            if cause == "closed" and self.save is not None and not self.views and self.console is None:
+                # The last person closed the last window: the game is suspended, not given up; the save
+                # holds it as it is, and the session's end says so (one message, on the terminal too).
+                self.message = explain.left_text(players)
+                self.chronicle.note(self.message)
+                self.write_save()
+                self.write_status()
+                return
             self._suspend_if_last(players)
             self._after(self.game.defeat(players, cause=cause))
+            self.left_last = not self.views and self.console is None
         else:
             self.refresh()
             self.write_status()
@@ -474,7 +532,8 @@ class Frontend:
     def write_save(self) -> None:
         """Write the game to the ``--save`` file atomically (no-op without one, or once suspended)."""
         if not self.save_suspended:
-            self.saves.write(lambda path: savegame.save_game(self.game, path, self.levels))
+            self.saves.write(lambda path: savegame.save_game(self.game, path, self.levels,
+                                                             last_turn=self.chronicle.last_turn))
 
     def _show_failure(self, line: str) -> None:
         """A save or status file that could not be written: on every window and the console."""
@@ -491,7 +550,7 @@ class Frontend:
             self.write_status()
             return
         try:
-            path = savegame.save_game(self.game, self.save, self.levels)
+            path = savegame.save_game(self.game, self.save, self.levels, last_turn=self.chronicle.last_turn)
         except OSError as error:
             self.message = f"cannot save to {target}: {error.strerror or error}"
         else:
@@ -536,7 +595,8 @@ class Frontend:
             size = state.window.size
             geometry = self._geometry(state, size)
             viewer = state.humans or None   # a computer player at the window is not "you"
-            key = (geometry, view.turn_text(game, viewer, self.computer), state.note, state.history)
+            key = (geometry, view.turn_text(game, viewer, self.computer), state.note, state.history,
+                   state.help)
             surface = rendered.get(key)
             if surface is None:
                 base = boards.get(geometry)
@@ -547,18 +607,21 @@ class Frontend:
                 surface = rendered[key] = base.copy()
                 view.draw_legend(surface, game, viewer, self.message, computer=self.computer, note=state.note)
                 if state.history:
-                    view.draw_history(surface, self.chronicle.lines)
+                    view.draw_history(surface, self.chronicle.lines, resets=game.resets)
+                if state.help:
+                    view.draw_help(surface)
             rects = view.dirty_rects(state.frame, surface, geometry)
-            if state.history or state.drawn_history:
+            panel = state.history or state.help
+            if panel or state.drawn_history:
                 rects = None   # the panel covers the whole board area: present it (and its end) whole
-            state.drawn_history = state.history
+            state.drawn_history = panel
             if rects is None:
                 state.window.present(surface)
             elif rects:
                 state.window.present(surface, rects)
             state.frame = surface
         if self.console is not None:
-            self.console.show(game, message=self.message, last_turn=last_turn,
+            self.console.show(game, message=self.console_note or self.message, last_turn=last_turn,
                               history=tuple(self.chronicle.lines), computer=self.computer)
 
     def status_data(self) -> dict[str, Any]:
@@ -571,10 +634,10 @@ class Frontend:
                             **self._geometry(state, size).as_status(), "note": state.note,
                             "legend": view.legend_text(self.game, state.humans or None, self.message,
                                                        computer=self.computer, note=state.note),
-                            "history": state.history})
+                            "history": state.history, "help": state.help})
         return status_json.status_data(self.game, message=self.message, windows=windows,
                                        console=self.console_players if self.console is not None else None,
-                                       last_turn=self.chronicle.last_turn)
+                                       last_turn=self.chronicle.last_turn, tip=self.tip)
 
     def write_status(self) -> None:
         """Rewrite the ``--status`` file atomically (no-op without one)."""

@@ -360,7 +360,7 @@ def test_a_headless_match_plays_the_same_game_as_the_windows(capsys: pytest.Capt
             "--max-turns", "6"]
     boards: list[tuple[str, np.ndarray, np.ndarray]] = []
 
-    def windows(args: object, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
+    def windows(args: object, rules: Game, levels: dict[int, str], rng: random.Random, last_turn=None) -> int:
         # The game loop of the windows and the console, with nobody watching.
         game = Composer(rules)
         inbox = Inbox()
