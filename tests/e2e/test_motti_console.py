@@ -15,6 +15,7 @@ from pathlib import Path
 import pexpect
 import pyte
 import pytest
+from motti_maps import ENDGAME
 
 from motti import console
 
@@ -441,20 +442,6 @@ def test_selecting_an_impossible_action_says_why(terminals, tmp_path: Path, smal
     assert term.lines()[0].startswith("Player 1 | Attack: 5 left")
 
 
-#: An endgame: player 2's capital (5,1) is occupied (safe), player 1 owns cells next to it (threats).
-ENDGAME = """\
-motti-map 1
-size 10 4
-players 2
-capital 1 1 1
-capital 2 5 1
-grid
-aaaAAbbbbb
-aaaABBbbbb
-aaaABbbbbb
-aaaAABbbbb
-"""
-
 
 @pytest.mark.parametrize("cols", [80, 40])
 def test_a_newcomer_reads_the_capitals_the_turn_the_land_and_the_reset_at_80_and_40_columns(
@@ -476,7 +463,7 @@ def test_a_newcomer_reads_the_capitals_the_turn_the_land_and_the_reset_at_80_and
         assert lines[10].rstrip() == console.KEYS_HELP
     else:
         assert lines[0].rstrip() == "P1 | Att 6 | X 6 | z x c"
-        assert lines[1].rstrip() == "T1/50 · 1:18 2:22"
+        assert lines[1].rstrip() == "Turn 1 of 50 · land P1 18, P2 22"
         assert lines[8].rstrip() == "o open O safe t threat x cross 1 2"
         assert lines[9].rstrip() == "Reset: P1 2 P2 0 · arrows move  space…"      # the message line
     status = json.loads((tmp_path / "s.json").read_text())
