@@ -236,7 +236,7 @@ def why(game: Game, verb: str, cells: Sequence[Cell]) -> str:
     me = game.current_player
     capitals = {c: p for p, c in board.capitals.items() if c is not None and p != me}
     if verb == "pass":
-        return "nothing is worth an attack now: pass ends the turn"
+        return "nothing is worth an attack now: attack without crosses to end the turn"
     near = [capitals[c] for c in capitals for x, y in cells if max(abs(c[0] - x), abs(c[1] - y)) <= 1]
     for x, y in cells:
         if (x, y) in capitals:

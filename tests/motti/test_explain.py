@@ -84,7 +84,8 @@ def test_the_tip_is_the_medium_players_choice_and_never_changes_the_game():
     assert (g.game.rng.getstate(), g.turns, g.attacks_left) == before[2:]
     assert explain.why(g.game, "attack", [(1, 0)]) == (
         "occupies your own free cells, so that they cannot be attacked")
-    assert explain.why(g.game, "pass", []) == "nothing is worth an attack now: pass ends the turn"
+    assert explain.why(g.game, "pass", []) == (
+        "nothing is worth an attack now: attack without crosses to end the turn")
 
 
 def test_the_status_file_gives_turns_land_reset_and_the_tip():
