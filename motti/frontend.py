@@ -34,6 +34,7 @@ from motti.viewport import Geometry, Viewport
 if TYPE_CHECKING:
     from common.displays import Seat
     from common.x11 import Window
+    from motti.mapfile import SavedTurn
 
 #: How long each action of a computer player stays on screen before its next one (seconds; ``--delay``).
 COMPUTER_DELAY_S = 0.4
@@ -103,7 +104,8 @@ class Frontend:
     thinking in a worker thread (motti/thinking.py) so that the windows keep redrawing and a quit is handled
     at once, with *rng* for its choices, each of their actions staying on screen
     *computer_delay* seconds before the next (``--delay``; the windows stay responsive meanwhile); *status*
-    is the ``--status`` file or None; *save* is the ``--save`` file or None.
+    is the ``--status`` file or None; *save* is the ``--save`` file or None; *last_turn* the last turn a
+    resumed game's save holds (its marks are shown at once).
 
     Every action is announced once, in the same words on every window and the console
     (:class:`motti.announce.Chronicle`), and the previous turn's cells stay marked until the next turn ends
@@ -118,14 +120,15 @@ class Frontend:
 
     Window keys: ``q`` asks :func:`motti.announce.quit_question` on the legend band and ``y`` gives the
     window's players up (an observer's window, or one whose players are out, closes at once); ``m`` shows the
-    last announcements over the board until the next key or click; ``s`` saves.
+    turns of the resets and the last announcements over the board until the next key or click, ``?`` or F1
+    the help (motti.explain.help_lines); ``t`` a tip (:meth:`give_tip`); ``s`` saves.
     """
 
     def __init__(self, game: Composer, inbox: Inbox, windows: dict[str, tuple[Window, Seat]], *,
                  computer: Collection[int] = (), rng: random.Random | None = None, status: str | None = None,
                  console: Any = None, console_players: Collection[int] = (),
                  computer_delay: float = COMPUTER_DELAY_S, save: str | None = None,
-                 last_turn: Any = None) -> None:
+                 last_turn: SavedTurn | None = None) -> None:
         self.game = game
         self.inbox = inbox
         self.computer = frozenset(computer)
