@@ -31,12 +31,13 @@ from common.cli import Parser, UsageError, program_version, run_main
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import logging
+    import socket
     from pathlib import Path
     from typing import Any
 
     import pygame
 
-    from arena import replay
+    from arena import replay, web
     from arena.rules import Arena, RoundResult
     from arena.server import ArenaServer, Settings, TableRow
 
@@ -247,6 +248,28 @@ def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms:
                         help="replay file (default in $XDG_STATE_HOME/arena/replays)")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
     parser.add_argument("spectators", nargs="*", metavar="0:DISPLAY", help="spectator window on DISPLAY")
+    _add_web_options(parser, "the game live in a browser")
+
+
+def _add_web_options(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--web", type=_port, default=None, metavar="PORT",
+                        help=f"serve {what} at http://HOST:PORT/ (0 = any free port)")
+    parser.add_argument("--web-host", default="127.0.0.1", metavar="H",
+                        help="address the web page is served on (default 127.0.0.1)")
+
+
+def _web_socket(args: argparse.Namespace) -> socket.socket | None:
+    """The listening socket of ``--web`` (None without it). Raises UsageError (port in use, bad host)."""
+    from arena import web
+
+    if args.web is None:
+        return None
+    try:
+        return web.listen(args.web_host, args.web)
+    except (OSError, UnicodeError) as exc:
+        errno = getattr(exc, "errno", None) or 0
+        reason = os.strerror(errno) if errno > 0 else getattr(exc, "strerror", None) or str(exc)
+        raise UsageError(f"--web: cannot listen on {args.web_host}:{args.web}: {reason}") from None
 
 
 def _add_watch_options(parser: argparse.ArgumentParser, *, round_ms: int, linger_ms: int) -> None:
@@ -309,6 +332,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     rep.add_argument("--step-ms", type=_whole(MIN_STEP_MS, 86_400_000), default=250,
                      help=f"time per round in the window, at least {MIN_STEP_MS} (default 250)")
     rep.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded state")
+    rep.add_argument("--html", metavar="OUT", help="write the replay as one web page OUT.html, then exit")
 
     tour = sub.add_parser("tournament", help="many games between bots, with standings",
                           description="Games on each map between bots run as processes; standings by mean "
@@ -335,6 +359,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     tour.add_argument("--connect-ms", type=_whole(1, 86_400_000), default=10000, metavar="T",
                       help="time a bot has to start, connect and answer ID (default 10000)")
     tour.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    _add_web_options(tour, "the standings and the games")
     return parser, {"serve": serve, "play": play, "bot": bot, "replay": rep, "tournament": tour}
 
 
@@ -401,10 +426,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     arena = _load(args.map, args.toxic, args.players)
     displays = _observer_displays(args.spectators)
     writer = _replay_writer(args.replay, arena, args.seed)
+    sock = _web_socket(args)
     spectators = _open_spectators(arena, displays, arena.name) if displays else None
     observers = [writer] + ([spectators] if spectators else [])
     server = ArenaServer(arena, _settings(args, args.players), observers)
-    return _serve_and_report(server, [], spectators, writer, args.linger_ms)
+    return _serve_and_report(server, [], spectators, writer, args.linger_ms,
+                             relay=_web_relay(sock, writer, arena, args.quiet))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -417,6 +444,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not displays and local and not args.no_window:
         displays = [local]
     writer = _replay_writer(args.replay, arena, args.seed)
+    sock = _web_socket(args)
     spectators = None
     if displays:
         try:
@@ -442,12 +470,26 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     mix = [STRATEGY_MIX[i % len(STRATEGY_MIX)] for i in range(args.bots)]
     starters = [starter(s, rng.random()) for s in mix]
-    return _serve_and_report(server, starters, spectators, writer, args.linger_ms, strategies)
+    return _serve_and_report(server, starters, spectators, writer, args.linger_ms, strategies,
+                             relay=_web_relay(sock, writer, arena, args.quiet))
+
+
+def _web_relay(sock: socket.socket | None, writer: replay.ReplayWriter, arena: Arena,
+               quiet: bool) -> web.WebRelay | None:
+    """With ``--web``, the relay serving the game to browsers, fed every replay line *writer* makes."""
+    from arena import web
+
+    if sock is None:
+        return None
+    relay = web.WebRelay(sock, arena.name, quiet=quiet)
+    writer.tee = relay.push
+    _log().info("watch the game at %s", relay.url)
+    return relay
 
 
 def _serve_and_report(server: ArenaServer, bots: list[Callable[[], Awaitable[None]]],
                       spectators: Spectators | None, writer: replay.ReplayWriter, linger_ms: int,
-                      strategies: dict[int, str] | None = None) -> int:
+                      strategies: dict[int, str] | None = None, *, relay: web.WebRelay | None = None) -> int:
     """Run *server* (with in-process *bots*) to the end, print the table (and each seat's strategy when the
     bots are ours), keep the spectator windows up for *linger_ms*, and close the replay and the windows.
 
@@ -464,6 +506,8 @@ def _serve_and_report(server: ArenaServer, bots: list[Callable[[], Awaitable[Non
             _linger(spectators, linger_ms / 1000)
     finally:
         writer.close()
+        if relay:
+            relay.close()
         if spectators:
             spectators.close()
     return 0 if signum is None else 128 + signum
@@ -600,6 +644,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         rep = replay.load(args.file)
     except replay.ReplayError as exc:
         raise UsageError(str(exc)) from None
+    if args.html is not None:
+        return _write_html(rep, args)
     if args.verify:
         verdict = replay.verify(rep)
         if verdict.rounds:
@@ -631,6 +677,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
         _show_replay(rep, displays[0], args.step_ms / 1000)
     else:
         _print_replay(rep)
+    return 0
+
+
+def _write_html(rep: replay.Replay, args: argparse.Namespace) -> int:
+    """``arena replay FILE --html OUT``: the replay as one self-contained web page."""
+    from arena import web
+
+    if args.verify or args.spectators:
+        raise UsageError("--html writes a page: give no --verify and no 0:DISPLAY with it")
+    if not args.html:
+        raise UsageError("--html: expected a file name")
+    try:
+        web.write_page(rep, args.html, args.step_ms)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.html}: {exc.strerror or exc}") from None
+    print(f"page: {args.html} ({len(rep.rounds)} rounds)")
     return 0
 
 
@@ -695,6 +757,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                     raise
             n += 1
             out = stamp.with_name(f"{stamp.name}-{n}")
+    sock = _web_socket(args)
     config = tournament.Config(entrants, maps, args.games, players, out, jobs=args.jobs, seed=args.seed,
                                prep_ms=args.prep_ms, move_ms=args.move_ms, quiet_rounds=args.quiet_rounds,
                                connect_ms=args.connect_ms)
@@ -706,7 +769,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     games = len(maps) * args.games
     show(f"tournament: {len(entrants)} bots, {games} game{'s' if games != 1 else ''} of {players} on "
          f"{', '.join(maps)}, {min(args.jobs, games)} at once, seed {args.seed}; results in {out}")
-    t, rows = tournament.run(config, show=show)
+    site = None
+    if sock is not None:
+        from arena import web
+
+        site = web.TournamentSite(sock)
+        print(f"tournament: watch at {site.url}", file=sys.stderr, flush=True)
+    t, rows = tournament.run(config, show=show, serve=site.serve if site else None)
     played = sum(1 for r in t.records if r.counts)
     heading = f"standings after {played} of {t.total} games"
     print(heading + (f" ({t.stopped})" if t.stopped else ""))

@@ -23,7 +23,7 @@ import random
 import shutil
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, Literal, get_args
@@ -109,9 +109,13 @@ class ReplayWriter:
     the final line with :mod:`json` (non-ASCII map names escaped as ``\\uXXXX``). Both give the same compact
     bytes for what a round line holds (ASCII names, integers, booleans and ``ms`` floats)."""
 
-    def __init__(self, path: str | os.PathLike[str], *, last: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, last: bool = True,
+                 tee: Callable[[bytes], None] | None = None) -> None:
         self.path = Path(path)
         self.last = last
+        self.tee = tee
+        """Also handed every line as written (``\\n`` included), even once the file has failed: the web
+        viewers' relay (:class:`arena.web.WebRelay`)."""
         self.failed: str | None = None
         self._file: BinaryIO | None = None
         self._encode = msgspec.json.Encoder().encode
@@ -128,6 +132,8 @@ class ReplayWriter:
         self._write_line(json.dumps(obj, separators=(",", ":")).encode("ascii"))
 
     def _write_line(self, data: bytes) -> None:
+        if self.tee is not None:
+            self.tee(data + b"\n")
         if self._file is not None:
             try:
                 self._file.write(data + b"\n")

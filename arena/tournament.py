@@ -48,7 +48,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -1031,9 +1031,12 @@ def progress_line(t: Tournament, record: GameRecord) -> str:
             f"{record.rounds} rounds): {seats}{lost} | elapsed {clock(elapsed)}, about {clock(left)} left")
 
 
-def run(config: Config, *, show: Callable[[str], None]) -> tuple[Tournament, list[Standing]]:
+def run(config: Config, *, show: Callable[[str], None],
+        serve: Callable[[Tournament], Awaitable[None]] | None = None) -> tuple[Tournament, list[Standing]]:
     """Run a tournament in a new event loop, SIGINT, SIGTERM and SIGHUP stopping it (the games under way are
-    cut short and do not count); *show* gets one progress line per game.
+    cut short and do not count); *show* gets one progress line per game; *serve* (the web view,
+    :meth:`arena.web.TournamentSite.serve`) runs on the same loop for the whole tournament, cancelled at
+    its end.
 
     The game processes are started the ``spawn`` way, which imports the main module again: a script calling
     this must do so under ``if __name__ == "__main__":`` (the ``arena`` command does)."""
@@ -1050,10 +1053,14 @@ def run(config: Config, *, show: Callable[[str], None]) -> tuple[Tournament, lis
         loop = asyncio.get_running_loop()
         for sig, name in STOP_SIGNALS.items():
             loop.add_signal_handler(sig, tournament.stop, name)
+        site = asyncio.ensure_future(serve(tournament)) if serve else None
         try:
             return await tournament.run()
         finally:
             for sig in STOP_SIGNALS:
                 loop.remove_signal_handler(sig)
+            if site:
+                site.cancel()
+                await asyncio.gather(site, return_exceptions=True)
 
     return tournament, asyncio.run(main())

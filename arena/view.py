@@ -7,7 +7,8 @@ board area: ``c = floor(min(bw / W, (win_h − 72) / H))`` (at least 1) with ``b
 ``x0 = (bw − c·W) // 2``, ``y0 = 48``; cell (x, y) covers ``[x0 + c·x, x0 + c·(x+1)) × [y0 + c·y, y0 +
 c·(y+1))``.
 
-Drawing: walls (40,40,40); free cells shaded from (235,235,225) at toxicity 0.01 to (150,200,110) at 0.20;
+Colours and words come from :mod:`arena.look` (shared with the web page). Drawing: walls (40,40,40); free
+cells shaded from (235,235,225) at toxicity 0.01 to (150,200,110) at 0.20;
 each player a disc in its team colour (blue (50,100,220), red (220,50,47)) whose centre pixel is the pure team
 colour (radius 2/5 of a cell, at least :data:`PLAYER_MIN_RADIUS` px, with a white rim when larger than its
 cell), a white facing pointer, the outline of its 179° view cone (radius 2 cells) and an energy bar along the
@@ -29,28 +30,38 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
+from arena.look import (
+    BACKGROUND_RGB,
+    BLUE_RGB,
+    BOTTOM_H,
+    CONE_CELLS,
+    CONE_HALF_DEGREES,
+    CONE_SHADE,
+    DISCONNECTED_RGB,
+    ENERGY_BACK_RGB,
+    ENERGY_RGB,
+    FREE_HIGH_RGB,
+    FREE_LOW_RGB,
+    ID_RGB,
+    LEGEND,
+    PANEL_HEADING,
+    PANEL_W,
+    PLAYER_MIN_RADIUS,
+    RED_RGB,
+    RIM_RGB,
+    TEAM_RGB,
+    TEXT_RGB,
+    TOP_H,
+    WALL_RGB,
+    free_colour,
+    head_text,
+    panel_row,
+)
 from arena.rules import VECTORS, Arena, format_hundredths, format_points
 
-TOP_H = 48
-BOTTOM_H = 24
-PANEL_W = 240
-BLUE_RGB = (50, 100, 220)
-RED_RGB = (220, 50, 47)
-WALL_RGB = (40, 40, 40)
-FREE_LOW_RGB = (235, 235, 225)
-FREE_HIGH_RGB = (150, 200, 110)
-BACKGROUND_RGB = (20, 20, 24)
-TEXT_RGB = (230, 230, 230)
-PLAYER_MIN_RADIUS = 4
-"""Smallest disc radius in pixels: on big maps (cells of a few pixels) players stay visible."""
-TEAM_RGB = {"BLUE": BLUE_RGB, "RED": RED_RGB}
-
-
-def free_colour(toxicity: int) -> tuple[int, int, int]:
-    """Shade of a free cell of *toxicity* hundredths (1..20): linear from FREE_LOW_RGB to FREE_HIGH_RGB."""
-    t = (min(max(toxicity, 1), 20) - 1) / 19
-    (r0, g0, b0), (r1, g1, b1) = FREE_LOW_RGB, FREE_HIGH_RGB
-    return round(r0 + (r1 - r0) * t), round(g0 + (g1 - g0) * t), round(b0 + (b1 - b0) * t)
+__all__ = ["BACKGROUND_RGB", "BLUE_RGB", "BOTTOM_H", "FREE_HIGH_RGB", "FREE_LOW_RGB", "PANEL_HEADING",
+           "PANEL_W", "PLAYER_MIN_RADIUS", "RED_RGB", "TEAM_RGB", "TEXT_RGB", "TOP_H", "WALL_RGB", "Layout",
+           "Renderer", "default_size", "free_colour", "layout", "panel_font_size", "panel_row"]
 
 
 @dataclass(frozen=True)
@@ -116,16 +127,6 @@ def _board(arena: Arena, lay: Layout) -> pygame.Surface:
     return board
 
 
-def panel_row(rank: object, wid: object, points: str, energy: str, switch: str, catches: object) -> str:
-    """One line of the score panel: the printed final table's columns (rank, id, points, switch round,
-    catches) plus energy; the rank is empty until the game is over."""
-    return f"{rank!s:>2} {wid!s:>2} {points:>7} {energy:>6} {switch:>3} {catches!s:>5}"
-
-
-PANEL_HEADING = panel_row("#", "id", "points", "energy", "sw", "catch")
-"""The score panel's column headings (sw = the round the player turned red)."""
-
-
 def panel_font_size(width: int, lines: list[str], largest: int) -> int:
     """The largest font size up to *largest* (at least 10) at which every line is at most *width* px wide."""
     for size_px in range(largest, 10, -1):
@@ -168,21 +169,8 @@ class Renderer:
         surface.set_clip(None)
         for p in players:
             self._player(surface, lay, p, ids[p["id"]])
-        blues = sum(1 for p in players if p["team"] == "BLUE")
-        head = (f"{self.title}  round {state['round']}/{state['max_rounds']}   "
-                f"blue {blues}  red {len(players) - blues}")
-        if table is not None:
-            head += "   game over"
-        if note:
-            head += f"   {note}"
-        if not players:
-            missing = state.get("waiting")
-            head = f"{self.title}  waiting for the players"
-            if missing:
-                head = f"{self.title}  waiting for {missing} bot{'s' if missing != 1 else ''}"
-        _text(surface, head, (8, 14), 26)
-        _text(surface, "shading: toxicity 0.01 (light) .. 0.20 (green)   bar: energy   arc: view cone",
-              (8, size[1] - BOTTOM_H + 5), 18)
+        _text(surface, head_text(self.title, state, over=table is not None, note=note), (8, 14), 26)
+        _text(surface, LEGEND, (8, size[1] - BOTTOM_H + 5), 18)
         self._panel(surface, size, players, ids, table)
         return surface
 
@@ -193,10 +181,10 @@ class Renderer:
         cx, cy = lay.cell_centre(p["x"], p["y"])
         dx, dy = VECTORS[p["facing"]]
         angle = math.atan2(-dy, dx)
-        radius = 2 * lay.c
+        radius = CONE_CELLS * lay.c
         rect = pygame.Rect(cx - radius, cy - radius, 2 * radius, 2 * radius)
-        colour = tuple(int(v * 0.6) for v in TEAM_RGB[p["team"]])
-        half = math.radians(89.5)
+        colour = tuple(int(v * CONE_SHADE) for v in TEAM_RGB[p["team"]])
+        half = math.radians(CONE_HALF_DEGREES)
         pygame.draw.arc(surface, colour, rect, angle - half, angle + half, 1)
         for side in (-half, half):
             ex = cx + round(radius * math.cos(angle + side))
@@ -210,23 +198,23 @@ class Renderer:
         cx, cy = lay.cell_centre(p["x"], p["y"])
         radius = max(PLAYER_MIN_RADIUS, lay.c * 2 // 5)
         if radius * 2 > lay.c:  # a disc larger than its cell gets a white rim to stand out on the board
-            pygame.draw.circle(surface, (255, 255, 255), (cx, cy), radius + 1)
+            pygame.draw.circle(surface, RIM_RGB, (cx, cy), radius + 1)
         pygame.draw.circle(surface, colour, (cx, cy), radius)
         if not p.get("connected", True):
-            pygame.draw.circle(surface, (160, 160, 160), (cx, cy), radius, max(1, lay.c // 10))
+            pygame.draw.circle(surface, DISCONNECTED_RGB, (cx, cy), radius, max(1, lay.c // 10))
         if lay.c >= 8:
             dx, dy = VECTORS[p["facing"]]
             norm = math.hypot(dx, dy)
             reach = radius + lay.c // 8
             tip = (cx + round(dx / norm * reach), cy + round(dy / norm * reach))
             start = (cx + round(dx / norm * (radius // 2)), cy + round(dy / norm * (radius // 2)))
-            pygame.draw.line(surface, (255, 255, 255), start, tip, max(1, lay.c // 12))
+            pygame.draw.line(surface, RIM_RGB, start, tip, max(1, lay.c // 12))
             bar_h = max(2, lay.c // 10)
             bar_w = (lay.c - 2) * p["energy"] // 10000
-            surface.fill((30, 30, 30), (rect.x + 1, rect.bottom - bar_h - 1, lay.c - 2, bar_h))
-            surface.fill((250, 200, 40), (rect.x + 1, rect.bottom - bar_h - 1, bar_w, bar_h))
+            surface.fill(ENERGY_BACK_RGB, (rect.x + 1, rect.bottom - bar_h - 1, lay.c - 2, bar_h))
+            surface.fill(ENERGY_RGB, (rect.x + 1, rect.bottom - bar_h - 1, bar_w, bar_h))
         if lay.c >= 16:
-            _text(surface, str(wire_id), (rect.x + 2, rect.y + 1), max(12, lay.c // 2), (0, 0, 0))
+            _text(surface, str(wire_id), (rect.x + 2, rect.y + 1), max(12, lay.c // 2), ID_RGB)
 
     @staticmethod
     def _panel(surface: pygame.Surface, size: tuple[int, int], players: list[dict[str, Any]], ids: list[int],

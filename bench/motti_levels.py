@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "frozen"))
 
 import motti_baseline
 
-from motti import ai, hard
+from motti import hard, levels
 from motti.generate import generate
 from motti.mapfile import find_map, load_map
 from motti.rules import CapitalCaptured, Game
@@ -59,7 +59,7 @@ def chooser(name: str, budget: int) -> Chooser:
         return motti_baseline.choose_action
     if name == "hard":
         return lambda game, rng: hard.choose_action(game, rng, budget)
-    return lambda game, rng: ai.choose_action(game, rng, name)
+    return lambda game, rng: levels.choose_action(game, rng, name)
 
 
 @dataclass
@@ -167,7 +167,7 @@ def simulated_attack(rule: str, seed: int, positions: int = 20, repeats: int = 2
         for _ in range(60):
             if game.is_terminal():
                 break
-            game.apply(ai.choose_action(game, rng, "easy"))
+            game.apply(levels.choose_action(game, rng, "easy"))
         if game.is_terminal():
             continue
         move = hard.fast_action(game, rng)

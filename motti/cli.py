@@ -14,7 +14,7 @@ else the default).
 
 Headless matches (``--headless``): computer players only, no display and no terminal; one line at the end
 (``P1 wins after 183 turns``, ``P1 wins on land after 400 turns: 160–140``, ``draw: no player can reach
-another``), the ``--status`` file rewritten after every turn.
+another``), the ``--status`` and ``--save`` files rewritten after every turn (motti/session.py).
 """
 
 from __future__ import annotations
@@ -24,21 +24,18 @@ import math
 import os
 import random
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from common.cli import EXIT_OK, Parser, UsageError, program_version, run_main
 from common.save import file_problem
+from motti.levels import DEFAULT_LEVEL, LEVELS
+from motti.rules import RULE_OPTIONS, Rules
 
-if TYPE_CHECKING:  # the modules of a game are imported when one is played: --help and --version stay fast
-    from motti.announce import LastTurn
+if TYPE_CHECKING:  # the other modules of a game are imported when one is played
     from motti.compose import Composer
     from motti.mapfile import MapState, SavedTurn
     from motti.rules import Board, Game
-
-T = TypeVar("T")
-
-LEVELS = ("easy", "medium", "hard")
 
 
 def _player_list(text: str) -> dict[int, str | None]:
@@ -59,11 +56,14 @@ def _player_list(text: str) -> dict[int, str | None]:
     return players
 
 
-def _positive(text: str) -> int:
-    """A whole number of at least 1."""
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, found {text!r}")
-    return int(text)
+def _at_least(lowest: int) -> Callable[[str], int]:
+    """The parser of a whole number of at least *lowest*."""
+    def parse(text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or int(text) < lowest:
+            raise argparse.ArgumentTypeError(f"expected a whole number of at least {lowest}, found {text!r}")
+        return int(text)
+
+    return parse
 
 
 def _finite(text: str) -> float:
@@ -126,20 +126,18 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--computer", type=_player_list, default={}, metavar="LIST",
                       help="players the computer plays, e.g. 2,3 (at --level) or 2:hard,3:easy")
     play.add_argument("--level", choices=LEVELS,
-                      help="the computer players' level (default medium; given, it also overrides a loaded "
-                      "save's levels)")
+                      help=f"the computer players' level (default {DEFAULT_LEVEL}; given, it also overrides"
+                      " a loaded save's levels)")
     play.add_argument("--seed", type=int, metavar="INT", help="seed of the random numbers (maps and attacks)")
-    play.add_argument("--delay", type=_delay, default=0.4, metavar="SECONDS",
+    play.add_argument("--delay", type=_delay, metavar="SECONDS",
                       help="how long each action of a computer player stays on screen before its next one "
-                      "(default 0.4; 0 for none)")
-    play.add_argument("--capital-rule", choices=("v3", "v2"),
-                      help="losing the capital: v3 divides the land as if encircled, v2 gives it all to the "
-                      "invader (default v3)")
-    play.add_argument("--reset-rule", choices=("strict", "empty"),
-                      help="global reset when nobody can take an unoccupied cell of another player (strict) "
-                      "or when no land is free (empty); default strict")
-    play.add_argument("--max-turns", type=_positive, metavar="N",
-                      help="end after N turns (one player's turn each): the player owning the most land wins")
+                      "(default 0.4; 0 for none; a headless match has none unless given)")
+    for option in RULE_OPTIONS:
+        if option.variants:
+            play.add_argument(f"--{option.word}", choices=option.choices, help=option.usage())
+        else:
+            play.add_argument(f"--{option.word}", type=_at_least(option.lowest), metavar="N",
+                              help=option.usage())
     play.add_argument("--status", metavar="FILE", help="keep FILE updated with the game state as JSON")
     play.add_argument("--save", metavar="FILE",
                       help="save the game to FILE after every action and on quit; resume with 'motti FILE' "
@@ -245,15 +243,16 @@ def _run_script(args: argparse.Namespace, game: Game) -> int:
     from motti.compose import Composer
     from motti.savegame import save_text
     from motti.script import ScriptError, run_script
+    from motti.session import Session
 
     if args.status:
         _write_initial_status(args.status, Composer(game), None)
     try:
-        run_script(game, args.script)
+        session = Session(Composer(game), status=args.status)
+        _say_save_rules(args)
+        run_script(game, args.script, session)
     except ScriptError as error:
         raise UsageError(str(error)) from None
-    if args.status:
-        _write_initial_status(args.status, Composer(game), None)
     if args.final:
         try:
             write_atomic(args.final, save_text(game, comment=None))
@@ -326,24 +325,29 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
               rng: random.Random) -> tuple[Game, dict[int, str | None]]:
-    """The rules' game and the computer players ``{player: level}``: each state line of a loaded save
+    """The rules' game and the computer players ``{player: level}``: each rule line of a loaded save
     (§3.2) first, else the command line's value, else the default; a save's computer players stay computer
-    players."""
+    players. A rule option given on the command line that the save's line overrules is kept for
+    :func:`_say_save_rules` (``this save's max-turns 300 is used``)."""
     from motti.rules import ATTACKS_PER_TURN, Game
-
-    def pick(saved: T | None, given: T | None, default: T) -> T:
-        return saved if saved is not None else given if given is not None else default
 
     if state is None:
         from motti.mapfile import MapState
 
         state = MapState(board)
+    options: dict[str, object] = {}
+    args.save_rules = []
+    for option in RULE_OPTIONS:
+        saved, given = getattr(state, option.field), getattr(args, option.field)
+        if saved is not None and given is not None and saved != given:
+            args.save_rules.append(f"this save's {option.word} {saved} is used")
+        value = saved if saved is not None else given
+        if value is not None:
+            options[option.field] = value
     try:
-        game = Game(board, rng, capital_rule=pick(state.capital_rule, args.capital_rule, "v3"),
-                    reset_rule=pick(state.reset_rule, args.reset_rule, "strict"),
-                    max_turns=pick(state.max_turns, args.max_turns, None), turn=state.turn,
-                    attacks=pick(state.attacks, None, ATTACKS_PER_TURN), turns=state.turns or 0,
-                    takeable=state.takeable, resets=state.resets)
+        game = Game(board, rng, rules=Rules(**options), turn=state.turn,  # type: ignore[arg-type]
+                    attacks=ATTACKS_PER_TURN if state.attacks is None else state.attacks,
+                    turns=state.turns or 0, takeable=state.takeable, resets=state.resets)
     except ValueError as error:
         raise UsageError(f"{args.map}: {error}") from None
     # A level given on the command line (``2:hard``, or ``--level``) wins over the save's; None means --level.
@@ -354,43 +358,47 @@ def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
     return game, computer
 
 
+def _say_save_rules(args: argparse.Namespace) -> None:
+    """Say on stderr, once play begins, each rule option of the command line a resumed save overrules."""
+    for line in args.save_rules:
+        print(f"motti: {line}", file=sys.stderr)
+
+
 def computer_levels(computer: dict[int, str | None], level: str | None) -> dict[int, str]:
     """Each computer player's level, in player order: its own (``2:hard`` or a save's line), else *level*
     (``--level``), else ``medium``."""
-    return {player: own or level or "medium" for player, own in sorted(computer.items())}
+    return {player: own or level or DEFAULT_LEVEL for player, own in sorted(computer.items())}
 
 
-def _write_initial_status(path: str, game: Composer, console_players: Sequence[int] | None,
-                          message: str | None = None, last_turn: LastTurn | None = None) -> None:
-    """Write the ``--status`` file once before any window opens (or before and after a script, or after each
-    turn of a headless match with its last announcement and last turn), so that an unusable path is refused
-    now."""
+def _write_initial_status(path: str, game: Composer, console_players: Sequence[int] | None) -> None:
+    """Write the ``--status`` file once before any window opens (or before a script or a headless match),
+    so that an unusable path is refused now."""
     from motti.status import status_data, write_status
 
     try:
-        write_status(path, status_data(game, message=message, console=console_players, last_turn=last_turn))
+        write_status(path, status_data(game, console=console_players))
     except OSError as error:
         raise UsageError(f"--status {path}: cannot write: {error.strerror or error}") from None
 
 
-def _write_initial_save(path: str, game: Composer, levels: dict[int, str],
-                        last_turn: LastTurn | None = None) -> None:
-    """Save the game once before any window opens, so that an unusable ``--save`` path is refused now (and
-    after each turn of a headless match, with its *last_turn*)."""
+def _write_initial_save(path: str, game: Composer, levels: dict[int, str]) -> None:
+    """Save the game once before any window opens, so that an unusable ``--save`` path is refused now."""
     from motti.savegame import save_game
 
     try:
-        save_game(game, path, levels, last_turn=last_turn)
+        save_game(game, path, levels)
     except OSError as error:
         raise UsageError(f"--save {path}: cannot write: {error.strerror or error}") from None
 
 
 def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
-    """Play a game of computer players only to its end, with no display or terminal; print how it ended
-    (one line). The ``--status`` and ``--save`` files are rewritten after every turn."""
-    from motti.announce import Chronicle, end_text
+    """Play a game of computer players only to its end, with no display or terminal: the session's turn flow
+    with no front end, paced only by an explicit ``--delay``; print how it ended (one line). The ``--status``
+    and ``--save`` files are rewritten after every turn; a failed write is said once on stderr and the game
+    plays on (the last good save stays)."""
+    from motti.announce import end_text
     from motti.compose import Composer
-    from motti.thinking import decide
+    from motti.session import Session
 
     if args.seats or args.curses:
         raise UsageError(f"{'-c' if args.curses else 'player strings'}: --headless plays without display or "
@@ -402,23 +410,14 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
                    else f"players {listed} are not computer players")
         raise UsageError(f"--headless: {subject} (name every player with --computer)")
     game = Composer(rules)
-    chronicle = Chronicle(game.current_player, game.attacks_left)
-    message: str | None = None
-
-    def record() -> None:
-        if args.status:
-            _write_initial_status(args.status, game, None, message=message, last_turn=chronicle.last_turn)
-        if args.save:
-            _write_initial_save(args.save, game, levels, chronicle.last_turn)
-
-    record()
-    while not game.is_terminal():
-        turns = game.turns
-        action = decide(rules, levels[rules.current_player], rng)
-        message = chronicle.record(game.apply(action), str(action[0])) or message
-        if game.turns != turns:
-            record()
-    record()
+    if args.status:
+        _write_initial_status(args.status, game, None)
+    if args.save:
+        _write_initial_save(args.save, game, levels)
+    session = Session(game, computer=levels, rng=rng, status=args.status, save=args.save,
+                      computer_delay=args.delay or 0.0, every_action=False)
+    _say_save_rules(args)
+    session.run(until_end=True)
     assert game.end is not None
     print(end_text(game.end))
     return EXIT_OK
@@ -473,7 +472,9 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
         _write_initial_status(args.status, game, console_players if args.curses else None)
     if args.save:
         _write_initial_save(args.save, game, levels)
+    _say_save_rules(args)   # now, before the console's curses screen takes over stderr's terminal
     from motti.frontend import Frontend, open_windows
+    from motti.session import COMPUTER_DELAY_S, Session
 
     inbox = Inbox()
     windows = {}
@@ -496,10 +497,13 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
             if isinstance(error, ConsoleError):
                 raise UsageError(str(error)) from None
             raise
-    frontend = Frontend(game, inbox, windows, computer=levels, rng=computer_rng, status=args.status,
-                        console=console, console_players=console_players, save=args.save,
-                        computer_delay=args.delay, last_turn=last_turn)
-    return frontend.run()
+    session = Session(game, inbox, computer=levels, rng=computer_rng, status=args.status, save=args.save,
+                      computer_delay=COMPUTER_DELAY_S if args.delay is None else args.delay,
+                      last_turn=last_turn)
+    Frontend(session, windows)
+    if console is not None:
+        console.attach(session)
+    return session.run()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -26,10 +26,13 @@ announcements in full (any key returns). The message line shows the last announc
 bound when it does not fit.
 
 Threads: :class:`Console` is a renderer and a key source, nothing more: it runs its own thread, the only one
-that ever calls curses; the one controller (motti.frontend.Frontend, also for a game on the terminal alone)
-hands it snapshots through :meth:`Console.show` and receives :class:`common.loop.Command` events (source
-``"console"``) through the Inbox. The terminal is restored on every exit path (normal close, exception in the
-console thread, interpreter exit).
+that ever calls curses. As a front end of the one turn flow (:meth:`Console.attach` to a
+:class:`motti.session.Session`, also for a game on the terminal alone) it is handed snapshots through
+:meth:`Console.draw` (:meth:`Console.show`), and the session's loop hands it back its own
+:class:`common.loop.Command` events (source ``"console"``), which it passes on to
+:meth:`motti.session.Session.command` (``q y``: :meth:`motti.session.Session.leave`). The terminal is
+restored on every exit path (normal close, exception in the console thread, interpreter exit, SIGTERM and
+SIGHUP through the session's loop).
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ from motti.rules import Action, GameOver
 if TYPE_CHECKING:
     from motti.announce import LastTurn
     from motti.compose import Composer
+    from motti.session import Session
 
 SOURCE = "console"
 POLL_MS = 40
@@ -211,6 +215,8 @@ class Console:
     ``$NO_COLOR`` (None).
     """
 
+    uses_terminal = True
+
     def __init__(self, inbox: Inbox, players: tuple[int, ...], *, mono: bool | None = None) -> None:
         self.inbox = inbox
         self.players = tuple(players)
@@ -228,6 +234,7 @@ class Console:
         self._too_small = False   # the last draw had no room for the map: only q (and its y/n) act
         self._awaiting = 0.0   # monotonic deadline while a posted command has not been shown yet
         self._repaint = False   # the next draw clears the terminal first
+        self.session: Session | None = None
 
     # ---- the game loop's side -------------------------------------------------------------------------
     def start(self) -> None:
@@ -262,8 +269,46 @@ class Console:
             self._snapshot = snap
         self._dirty.set()
 
-    def refuse(self, message: str) -> None:
-        """Beep and show *message* (an action the game refused)."""
+    # ---- a front end of the session ------------------------------------------------------------------
+    def attach(self, session: Session) -> None:
+        """Show *session*'s game and pass it the terminal players' commands (the seat ``"console"``)."""
+        self.session = session
+        session.attach(self, {SOURCE: self.players})
+
+    def draw(self) -> None:
+        """Show the session's game, its message (or the tip the terminal asked for), last turn,
+        announcements and computer players."""
+        session = self.session
+        if session is not None:
+            self.show(session.game, session.note_for(SOURCE) or session.message,
+                      last_turn=session.chronicle.last_turn,
+                      history=tuple(session.chronicle.lines), computer=session.computer)
+
+    def handle(self, event: object) -> bool:
+        """The console's own commands: ``quit`` closes the console and gives its players up (saying on the
+        terminal what happened); the others go to :meth:`motti.session.Session.command`. Raises RuntimeError
+        when the console thread failed."""
+        session = self.session
+        if not isinstance(event, Command) or event.source != SOURCE or session is None:
+            return False
+        if event.verb != "quit":
+            session.command(SOURCE, event)
+            return True
+        self.close()
+        session.detach(self, ())
+        if self.error is not None:
+            raise RuntimeError(f"terminal console failed: {self.error}")
+        session.leave(SOURCE, "quit", tell=True)
+        return True
+
+    def status_fields(self) -> dict[str, object]:
+        """The status file's ``console``: the players at the terminal."""
+        return {"console": list(self.players)}
+
+    def refuse(self, source: str, message: str) -> None:
+        """Beep and show *message* when *source* is the console (an action the game refused)."""
+        if source != SOURCE:
+            return
         with self._lock:
             self._beeps += 1
             if self._snapshot is not None:

@@ -33,7 +33,7 @@ import numpy as np
 from common.game import TERMINAL
 from motti.compose import Composer
 from motti.mapfile import dump_map, find_map, load_map, parse_map
-from motti.rules import CYCLE_ORDER, Action, Game, GameOver, IllegalAction
+from motti.rules import CYCLE_ORDER, RULE_OPTIONS, Action, Game, GameOver, IllegalAction
 
 __all__ = ["CELL", "CHOOSE", "GAME", "PASS", "PERFORM", "MottiGame", "MottiState"]
 
@@ -41,7 +41,7 @@ PASS = 0
 PERFORM = 1
 CHOOSE = 2
 CELL = CHOOSE + len(CYCLE_ORDER)
-_RULE_OPTIONS = ("capital_rule", "reset_rule", "tie_rule", "max_turns")
+_RULE_OPTIONS = tuple(option.field for option in RULE_OPTIONS)   # the rules' one declaration
 
 
 class _Legal(Sequence[int]):

@@ -24,7 +24,7 @@ order:
 6. otherwise, at the start of its turns, chooses between the medium player's best Attack, Defend and
    Guerilla by a search: each candidate is played on clones reseeded from its own ``random.Random`` — its
    whole turn, then the next player's reply turn, both played by a fast policy with the same
-   capital-window rules — and the mean :func:`motti.ai.evaluate` after the reply decides. The number of
+   capital-window rules — and the mean :func:`motti.evaluate.evaluate` after the reply decides. The number of
    simulations is fixed (``budget``, fewer on large boards: :func:`simulations`), so a seed gives the same
    game on any machine.
 
@@ -36,15 +36,12 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 import numpy as np
 
-from motti import ai
-from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Cell, Game, Reset, legal_mask
+from motti import ai, evaluate
+from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Cell, Game, Move, Reset, legal_mask
 
-#: An action in ``Game.apply`` form, e.g. ``("attack", ((3, 4),))``.
-Move = tuple[Any, ...]
 #: Simulations of the search per decision at the start of a turn (about 0.6-0.7 s of CPU on a 20x15 map here).
 DEFAULT_BUDGET = 288
 #: Land cells up to which the search runs its whole budget (a default 20x15 map has about 200).
@@ -170,7 +167,7 @@ def _defence(game: Game, me: int, rng: random.Random) -> list[Cell]:
     own = legal_mask(board, me, Action.DEFEND)
     for _p, enemy_capital in _enemy_capitals(game, me):
         cells += [c for c in ring_of(game, enemy_capital) if own[c[1], c[0]] and attackable[c[1], c[0]]]
-    planned, _value = ai._Planner(game, rng).best_defend()
+    planned, _value = ai.Planner(game, rng).best_defend()
     cells += planned
     out: list[Cell] = []
     for cell in cells:
@@ -196,28 +193,16 @@ def _reset_triggers(game: Game, me: int) -> list[Cell]:
     """Cells whose conquest by *me*'s next attack brings the global reset (§2.8), found on clones; only
     looked for when few cells hold the reset back."""
     board = game.board
-    unoccupied = board.land & ~board.occupied
-    if game.reset_rule == "strict":
-        pending = np.zeros(board.land.shape, dtype=bool)
-        for player in game.alive:
-            own = board.owner == player
-            pending |= unoccupied & ~own & _dilate8(own & board.occupied)
-    else:
-        pending = unoccupied
+    pending = game.rules.reset.holding(board)
     count = int(np.count_nonzero(pending))
     if count == 0 or count > TRIGGER_CANDIDATES:
         return []
     mask = legal_mask(board, me, Action.ATTACK) & pending
     out = []
-    for cell in ai._cells(mask):
+    for cell in evaluate.cells_of(mask):
         trial = game.clone()
         if any(isinstance(event, Reset) for event in trial.attack([cell], draw=0)):
             out.append(cell)
-    return out
-
-
-def _dilate8(mask: np.ndarray) -> np.ndarray:
-    out: np.ndarray = mask | ai._shift_any(mask, diagonal=True)
     return out
 
 
@@ -250,15 +235,15 @@ def _quick_targets(game: Game, me: int, rng: random.Random) -> list[Cell]:
     walls = np.pad(own & board.occupied, 1)
     barrier = np.pad((own & board.occupied) | ~board.land, 1, constant_values=True)
     h, w = legal.shape
-    around = [barrier[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dx, dy in ai._RING]
+    around = [barrier[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dx, dy in evaluate.RING8]
     runs = sum((around[i] & ~around[i - 1]).astype(np.int8) for i in range(8))
-    score = np.where(own, ai.OCCUPIED, 2.0)
+    score = np.where(own, evaluate.OCCUPIED, 2.0)
     score = score + (~own) * 0.5 * sum(walls[1 + dy:1 + dy + h, 1 + dx:1 + dx + w].astype(np.int8)
-                                        for dx, dy in ai._RING)
-    score = score + ai.CUT_POINT * (runs >= 2)
+                                        for dx, dy in evaluate.RING8)
+    score = score + evaluate.CUT_POINT * (runs >= 2)
     for _p, (x, y) in _enemy_capitals(game, me):
         score[y, x] += 100.0
-        bonus = ai.RING if board.occupied[y, x] else ai.RING_OPEN
+        bonus = evaluate.RING if board.occupied[y, x] else evaluate.RING_OPEN
         for rx, ry in ring_of(game, (x, y)):
             score[ry, rx] += bonus
     ys, xs = np.nonzero(legal)
@@ -360,7 +345,7 @@ def fast_action(game: Game, rng: random.Random) -> Move:
 
 def _rollout(game: Game, first: Move, me: int, seed: int) -> float:
     """Play *first* and the rest of *me*'s turn, then the next player's turn (the reply), on a clone reseeded
-    with *seed*; return :func:`motti.ai.evaluate` for *me*."""
+    with *seed*; return :func:`motti.evaluate.evaluate` for *me*."""
     rng = random.Random(seed)
     trial = clone(game, random.Random(seed ^ 0x5BD1E995))
     trial.apply(first)
@@ -369,7 +354,7 @@ def _rollout(game: Game, first: Move, me: int, seed: int) -> float:
     replying = trial.current_player
     while not trial.is_terminal() and trial.current_player == replying:
         trial.apply(fast_action(trial, rng))
-    return ai.evaluate(trial, me)
+    return evaluate.evaluate(trial, me)
 
 
 def simulations(game: Game, budget: int) -> int:
@@ -383,7 +368,7 @@ def simulations(game: Game, budget: int) -> int:
 
 def _candidates(game: Game, rng: random.Random) -> list[Move]:
     """The medium player's best Attack (its first attack), Defend and Guerilla, in ``Game.apply`` form."""
-    planner = ai._Planner(game, rng)
+    planner = ai.Planner(game, rng)
     cells, _value = planner.best_attack()
     out: list[Move] = [("attack", tuple(_timed(game, game.current_player, cells, rng)))]
     possible = game.possible_actions()
@@ -432,7 +417,7 @@ def choose_action(game: Game, rng: random.Random, budget: int = DEFAULT_BUDGET) 
         if action[0] not in ("attack", "pass") and not _gives_window(game, me, action):
             return action
         if action[0] not in ("attack", "pass"):
-            action = ("attack", tuple(ai._Planner(game, rng).best_attack()[0]))
+            action = ("attack", tuple(ai.Planner(game, rng).best_attack()[0]))
         crosses = _timed(game, me, list(action[1]) if action[0] == "attack" else [], rng)
         return ("attack", tuple(crosses)) if crosses else ("pass",)
     chosen = search(game, _candidates(game, rng), rng, budget)

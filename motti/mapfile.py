@@ -11,8 +11,9 @@ Format (UTF-8 text, ``#`` starts a comment line)::
     turns T              (optional, turns played so far)
     reset-rule RULE      (optional, strict or empty, §2.8)
     capital-rule RULE    (optional, v3 or v2, §2.7)
-    takeable K           (optional, the count of §2.8 after the last action)
+    tie-rule RULE        (optional, mover or lowest, §2.6)
     max-turns N          (optional, the turn cap of §2.9)
+    takeable K           (optional, the count of §2.8 after the last action)
     computer K LEVEL     (optional, one per computer player: easy, medium or hard)
     resets T1 T2 ...     (optional, the turns in which a global reset happened, §2.8)
     last-turn P ACTION   (optional, the last turn: its player and attack, defend, guerilla or pass; a third
@@ -20,6 +21,8 @@ Format (UTF-8 text, ``#`` starts a comment line)::
     last-cell X Y CHANGE (optional, after last-turn, one per cell that turn changed: conquered, occupied,
                           captured or encircled)
     grid
+
+The rule lines are those of motti.rules.RULE_OPTIONS (their words and variants).
     H rows of W characters: '.' sea, 'a'-'i' unoccupied land of player 1-9, 'A'-'I' occupied land
 """
 
@@ -34,7 +37,8 @@ import numpy as np
 
 from common.data import shipped_dir
 from common.save import file_problem, read_input
-from motti.rules import ATTACKS_PER_TURN, CAPITAL_RULES, RESET_RULES, Board, nearest_capital
+from motti.levels import LEVELS
+from motti.rules import ATTACKS_PER_TURN, RULE_OPTIONS, Board, nearest_capital
 
 MAGIC = "motti-map 1"
 MAX_PLAYERS = 9
@@ -42,20 +46,17 @@ MAX_PLAYERS = 9
 MAX_SIDE = 2000
 #: Numbers in a map file have at most this many digits (int() refuses strings above 4300 digits).
 _MAX_DIGITS = 18
-LEVELS = ("easy", "medium", "hard")
 #: A map file is read up to this size (a 2000x2000 save is about 4 MB): ``/dev/zero`` is refused there.
 MAX_FILE_BYTES = 32 * 1024 * 1024
 #: The actions a ``last-turn`` line names and the changes of a ``last-cell`` line (spec §6 "The last turn").
 LAST_ACTIONS = ("attack", "defend", "guerilla", "pass")
 LAST_CHANGES = ("conquered", "occupied", "captured", "encircled")
 # The state lines of a save (§3.2) after 'turn' and 'attacks': keyword -> (MapState field, allowed words or
-# the lowest number).
+# the lowest number); the rule lines come from the rules' one declaration.
 _STATE_LINES: dict[str, tuple[str, tuple[str, ...] | int]] = {
     "turns": ("turns", 0),
-    "reset-rule": ("reset_rule", RESET_RULES),
-    "capital-rule": ("capital_rule", CAPITAL_RULES),
+    **{option.word: (option.field, option.choices or option.lowest) for option in RULE_OPTIONS},
     "takeable": ("takeable", 0),
-    "max-turns": ("max_turns", 1),
 }
 
 
@@ -84,6 +85,7 @@ class MapState:
     turns: int | None = None
     reset_rule: str | None = None
     capital_rule: str | None = None
+    tie_rule: str | None = None
     takeable: int | None = None
     max_turns: int | None = None
     computer: dict[int, str] = field(default_factory=dict)

@@ -39,11 +39,10 @@ class Action(enum.Enum):
 MAX_CROSSES: dict[Action, int] = {Action.ATTACK: 6, Action.DEFEND: 3, Action.GUERILLA: 1}
 ATTACKS_PER_TURN = 6
 CYCLE_ORDER = (Action.ATTACK, Action.DEFEND, Action.GUERILLA)
-CAPITAL_RULES = ("v3", "v2")
-RESET_RULES = ("strict", "empty")
-TIE_RULES = ("mover", "lowest")
 
 Cell = tuple[int, int]
+#: A whole action in :meth:`Game.apply` form, e.g. ``("attack", ((3, 4),))``, ``("pass",)``.
+Move = tuple[Any, ...]
 
 # Margins (cells) around the changed cells for the local labelling windows, tried in this order.
 _LOCAL_MARGINS = (24, 96)
@@ -1074,25 +1073,185 @@ def stage_unreachable(res: _Resolution) -> list[Event]:
     return [res.over]
 
 
-CAPITAL_STAGES: dict[str, Stage] = {"v3": stage_capital_capture_v3, "v2": stage_capital_capture_v2}
-RESET_STAGES: dict[str, Stage] = {"strict": stage_reset_strict, "empty": stage_reset_empty}
+def takeable_cells(board: Board) -> np.ndarray:
+    """``(H, W)`` bool: the unoccupied cells some player can take by the Guerilla rule (next to one of its
+    occupied cells, eight neighbours) that another player owns: what holds the ``strict`` reset back
+    (§2.8)."""
+    held: np.ndarray = _takeable_bits(board.land, board.owner, board.occupied) != 0
+    return held
 
 
-def pipeline(capital_rule: str = "v3", reset_rule: str = "strict") -> tuple[Stage, ...]:
+def free_cells(board: Board) -> np.ndarray:
+    """``(H, W)`` bool: the unoccupied land cells: what holds the ``empty`` reset back (§2.8)."""
+    free: np.ndarray = board.land & ~board.occupied
+    return free
+
+
+# --------------------------------------------------------------------------------------------- rule options
+#
+# The rule options are declared once, here: each :class:`RuleOption` of :data:`RULE_OPTIONS` names its
+# field (``Rules``, ``Game``, the game interface's option), its word (``--reset-rule`` on the command line,
+# ``reset-rule`` in a save), its help and its variants; the command line, the save lines, the status file,
+# the game interface and the computer players all read them from here. A new variant of an option is one more
+# entry in its tuple of variants (RESET_VARIANTS ...) with what the rest of the program asks of it.
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One value of a rule option: ``name`` (the word on the command line and in a save) and one line of
+    ``help``."""
+
+    name: str
+    help: str
+
+
+@dataclass(frozen=True)
+class CapitalVariant(Variant):
+    """A capital rule (§2.7): ``stage`` is its capital-capture stage of the pipeline (§2.4)."""
+
+    stage: Stage
+
+
+@dataclass(frozen=True)
+class ResetVariant(Variant):
+    """A global reset rule (§2.8): ``stage`` is its reset stage of the pipeline (§2.4); ``counts_takeable``
+    whether it keeps the count of §2.8 (edge-triggered; a save's ``takeable`` line); ``holding(board)`` the
+    ``(H, W)`` bool cells whose taking may bring the reset (the ``hard`` computer player's reset timing)."""
+
+    stage: Stage
+    counts_takeable: bool
+    holding: Callable[[Board], np.ndarray]
+
+
+@dataclass(frozen=True)
+class TieVariant(Variant):
+    """A tie rule of the division among several encirclers (§2.6): ``mover_first`` gives a tie to the player
+    in turn before the lowest number."""
+
+    mover_first: bool
+
+
+CAPITAL_VARIANTS: tuple[CapitalVariant, ...] = (
+    CapitalVariant("v3", "v3 divides the loser's land as if encircled", stage_capital_capture_v3),
+    CapitalVariant("v2", "v2 gives all of it to the invader", stage_capital_capture_v2),
+)
+RESET_VARIANTS: tuple[ResetVariant, ...] = (
+    ResetVariant("strict", "strict: when nobody can take a free cell of another player", stage_reset_strict,
+                 True, takeable_cells),
+    ResetVariant("empty", "empty: when no land is free", stage_reset_empty, False, free_cells),
+)
+TIE_VARIANTS: tuple[TieVariant, ...] = (
+    TieVariant("mover", "mover: to the player in turn, then the lowest number", True),
+    TieVariant("lowest", "lowest: to the lowest number", False),
+)
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One rule option (spec §3.2): ``field`` its name in :class:`Rules`, :class:`Game` and the game
+    interface (``reset_rule``); ``word`` its command-line option ``--WORD`` and save line ``WORD VALUE``
+    (``reset-rule``); ``help`` what it decides; ``section`` the spec's section; ``variants`` its values, the
+    first the default (none: a whole number of at least ``lowest``, default none)."""
+
+    field: str
+    word: str
+    help: str
+    section: str
+    variants: tuple[Variant, ...] = ()
+    lowest: int = 1
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The names of the variants (empty for a number)."""
+        return tuple(variant.name for variant in self.variants)
+
+    @property
+    def default(self) -> str | None:
+        """The first variant's name (None for a number: none)."""
+        return self.variants[0].name if self.variants else None
+
+    def check(self, value: object) -> None:
+        """Raise ``ValueError`` (``reset_rule must be one of strict, empty, not 'loose'``) for a value this
+        option does not take."""
+        if self.variants:
+            if value not in self.choices:
+                raise ValueError(f"{self.field} must be one of {', '.join(self.choices)}, not {value!r}")
+        elif value is not None and (not isinstance(value, int) or value < self.lowest):
+            raise ValueError(f"{self.field} must be at least {self.lowest}, not {value}")
+
+    def usage(self) -> str:
+        """The command line's help: what it decides and, per variant, one line; the default."""
+        if not self.variants:
+            return self.help
+        lines = "; ".join(variant.help for variant in self.variants)
+        return f"{self.help}: {lines} (default {self.default}; spec {self.section})"
+
+
+RULE_OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption("reset_rule", "reset-rule", "when the global reset frees all land", "§2.8", RESET_VARIANTS),
+    RuleOption("capital_rule", "capital-rule", "losing the capital", "§2.7", CAPITAL_VARIANTS),
+    RuleOption("tie_rule", "tie-rule", "who takes a pocket cell at equal distance from several encirclers",
+               "§2.6", TIE_VARIANTS),
+    RuleOption("max_turns", "max-turns", "end after N turns (one player's turn each): the player owning the "
+               "most land wins", "§2.9"),
+)
+#: The options by field name.
+OPTIONS: dict[str, RuleOption] = {option.field: option for option in RULE_OPTIONS}
+CAPITAL_RULES = OPTIONS["capital_rule"].choices
+RESET_RULES = OPTIONS["reset_rule"].choices
+TIE_RULES = OPTIONS["tie_rule"].choices
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule options of one game (§2.6–§2.9, declared in :data:`RULE_OPTIONS`): ``reset_rule``,
+    ``capital_rule``, ``tie_rule`` (variant names) and ``max_turns`` (the turn cap, None for none). Frozen;
+    raises ``ValueError`` naming the option for a value it does not take."""
+
+    reset_rule: str = RESET_RULES[0]
+    capital_rule: str = CAPITAL_RULES[0]
+    tie_rule: str = TIE_RULES[0]
+    max_turns: int | None = None
+
+    def __post_init__(self) -> None:
+        for option in RULE_OPTIONS:
+            option.check(getattr(self, option.field))
+
+    @property
+    def reset(self) -> ResetVariant:
+        """The reset rule's variant (§2.8)."""
+        return next(v for v in RESET_VARIANTS if v.name == self.reset_rule)
+
+    @property
+    def capital(self) -> CapitalVariant:
+        """The capital rule's variant (§2.7)."""
+        return next(v for v in CAPITAL_VARIANTS if v.name == self.capital_rule)
+
+    @property
+    def tie(self) -> TieVariant:
+        """The tie rule's variant (§2.6)."""
+        return next(v for v in TIE_VARIANTS if v.name == self.tie_rule)
+
+    def pipeline(self) -> tuple[Stage, ...]:
+        """The resolution pipeline of §2.4 for these options: capital capture, encirclement, global reset,
+        game end, and the check for a game that cannot end (§2.9)."""
+        return (self.capital.stage, stage_encirclement, self.reset.stage, stage_game_end, stage_unreachable)
+
+    def options(self) -> dict[str, str | int | None]:
+        """``{field: value}`` of every option (the status file's ``rules``, the game interface's options)."""
+        return {option.field: getattr(self, option.field) for option in RULE_OPTIONS}
+
+    def save_lines(self) -> list[str]:
+        """The save lines of §3.2, one per option that has a value: ``reset-rule strict``, ...,
+        ``max-turns 300``."""
+        return [f"{option.word} {value}" for option in RULE_OPTIONS
+                if (value := getattr(self, option.field)) is not None]
+
+
+def pipeline(capital_rule: str = CAPITAL_RULES[0], reset_rule: str = RESET_RULES[0]) -> tuple[Stage, ...]:
     """The resolution pipeline of §2.4 for the rule options (§2.7 ``capital_rule``, §2.8 ``reset_rule``):
-    capital capture, encirclement, global reset, game end, and the check for a game that cannot end (§2.9).
-    Raises ``ValueError`` for an unknown option."""
-    for name, value, stages in (("capital_rule", capital_rule, CAPITAL_STAGES),
-                                ("reset_rule", reset_rule, RESET_STAGES)):
-        if value not in stages:
-            raise ValueError(f"{name} must be one of {', '.join(stages)}, not {value!r}")
-    return (
-        CAPITAL_STAGES[capital_rule],
-        stage_encirclement,
-        RESET_STAGES[reset_rule],
-        stage_game_end,
-        stage_unreachable,
-    )
+    :meth:`Rules.pipeline`. Raises ``ValueError`` for an unknown option."""
+    return Rules(capital_rule=capital_rule, reset_rule=reset_rule).pipeline()
 
 
 PIPELINE = pipeline()
@@ -1126,7 +1285,8 @@ class Game:
 
     ``capital_rule`` ``"v3"`` (default) or ``"v2"`` (§2.7); ``reset_rule`` ``"strict"`` (default) or
     ``"empty"`` (§2.8); ``tie_rule`` ``"mover"`` or ``"lowest"`` (§2.6); ``max_turns`` the turn cap of §2.9
-    (``None``: none). ``turn`` is the player in turn (default: the lowest alive), ``attacks`` the attacks left
+    (``None``: none); or all four as one :class:`Rules` (``rules``, which then replaces them; kept as
+    :attr:`rules`). ``turn`` is the player in turn (default: the lowest alive), ``attacks`` the attacks left
     in this turn (below 6 means this turn has attacked already), ``turns`` the turns played so far,
     ``takeable`` the count of §2.8 after the last action (default: computed from the board), ``resets`` the
     turns (1-based, the turn under way counted) in which a global reset happened so far (:attr:`resets`
@@ -1140,25 +1300,27 @@ class Game:
         board: Board,
         rng: random.Random,
         *,
-        capital_rule: str = "v3",
-        reset_rule: str = "strict",
-        tie_rule: str = "mover",
+        capital_rule: str = CAPITAL_RULES[0],
+        reset_rule: str = RESET_RULES[0],
+        tie_rule: str = TIE_RULES[0],
         max_turns: int | None = None,
         turn: int | None = None,
         attacks: int = ATTACKS_PER_TURN,
         turns: int = 0,
         takeable: int | None = None,
         resets: Sequence[int] = (),
+        rules: Rules | None = None,
     ) -> None:
-        stages = pipeline(capital_rule, reset_rule)
-        if tie_rule not in TIE_RULES:
-            raise ValueError(f"tie_rule must be one of {', '.join(TIE_RULES)}, not {tie_rule!r}")
+        if rules is None:
+            rules = Rules(reset_rule=reset_rule, capital_rule=capital_rule, tie_rule=tie_rule,
+                          max_turns=max_turns)
+        capital_rule, reset_rule, tie_rule, max_turns = (rules.capital_rule, rules.reset_rule, rules.tie_rule,
+                                                         rules.max_turns)
+        stages = rules.pipeline()
         if board.players < 2:
             raise ValueError("motti needs at least 2 players")
         if not 1 <= attacks <= ATTACKS_PER_TURN:
             raise ValueError(f"attacks left must be 1..{ATTACKS_PER_TURN}, not {attacks}")
-        if max_turns is not None and max_turns < 1:
-            raise ValueError(f"max_turns must be at least 1, not {max_turns}")
         if turns < 0:
             raise ValueError(f"turns played cannot be negative, not {turns}")
         alive = board.alive_players()
@@ -1173,14 +1335,11 @@ class Game:
         self.board = board
         self._rng = rng
         self._rng_shared = False
-        self.capital_rule = capital_rule
-        self.reset_rule = reset_rule
-        self.tie_rule = tie_rule
-        self.max_turns = max_turns
+        self.rules = rules
         self.current_player = turn
         self.attacks_left = attacks
         self.turns = turns
-        self._tracker = _TakeableCount(board) if reset_rule == "strict" else None
+        self._tracker = _TakeableCount(board) if rules.reset.counts_takeable else None
         if takeable is not None:
             self.takeable = takeable
         else:
@@ -1203,6 +1362,22 @@ class Game:
             self.end = GameOver(None, "draw", "unreachable", turns)
 
     # ----------------------------------------------------------------------------------------- queries
+
+    @property
+    def capital_rule(self) -> str:
+        return self.rules.capital_rule
+
+    @property
+    def reset_rule(self) -> str:
+        return self.rules.reset_rule
+
+    @property
+    def tie_rule(self) -> str:
+        return self.rules.tie_rule
+
+    @property
+    def max_turns(self) -> int | None:
+        return self.rules.max_turns
 
     @property
     def alive(self) -> list[int]:

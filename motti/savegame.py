@@ -2,9 +2,9 @@
 
 A save is the board (occupied cells uppercase, ``eliminated K`` for players that are out) plus the state
 lines of §3.2: ``turn K`` (the player in turn) and ``attacks R`` (attacks left in that turn) while the game
-runs, ``turns T`` (turns played), ``reset-rule``, ``capital-rule``, ``takeable K`` (the count of §2.8, under
-the strict rule), ``max-turns N`` (when there is a cap), one ``computer K LEVEL`` per computer player,
-``resets T1 T2 ...`` (the turns with a global reset, once there was one), and the last turn (spec §6):
+runs, ``turns T`` (turns played), ``reset-rule``, ``capital-rule``, ``tie-rule``, ``max-turns N`` (when there
+is a cap), ``takeable K`` (the count of §2.8, under the strict rule), one ``computer K LEVEL`` per computer
+player, ``resets T1 T2 ...`` (the turns with a global reset, once there was one), and the last turn (spec §6):
 ``last-turn P ACTION`` (``reset`` after it when the turn reset the board) and one ``last-cell X Y CHANGE``
 per cell it changed, so that a resumed game shows the same marks.
 Resuming is loading it as a map: ``motti FILE [PLAYERSTRING...]`` continues with that player, those attacks,
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from common.save import write_atomic
 from motti.compose import Composer
+from motti.levels import DEFAULT_LEVEL
 from motti.mapfile import dump_map
 from motti.rules import Game
 
@@ -48,19 +49,18 @@ def computer_levels(computer: Collection[int]) -> dict[int, str]:
     player at the default level ``medium``."""
     if isinstance(computer, Mapping):
         return {int(p): str(level) for p, level in computer.items()}
-    return dict.fromkeys(computer, "medium")
+    return dict.fromkeys(computer, DEFAULT_LEVEL)
 
 
 def state_lines(game: Game, computer: Mapping[int, str] | None = None,
                 last_turn: LastTurn | None = None) -> list[str]:
-    """The state lines of §3.2 after ``turn``/``attacks``: turns, the rules, the count of §2.8 (strict rule
-    only), the turn cap, the computer players ``{player: level}``, the turns of the resets so far and the
-    *last_turn* (spec §6: ``last-turn P ACTION [reset]``, then ``last-cell X Y CHANGE`` per cell by row)."""
-    lines = [f"turns {game.turns}", f"reset-rule {game.reset_rule}", f"capital-rule {game.capital_rule}"]
-    if game.reset_rule == "strict":
+    """The state lines of §3.2 after ``turn``/``attacks``: turns, the rule options (``Rules.save_lines``: the
+    reset, capital and tie rules, the turn cap when there is one), the count of §2.8 (under a reset rule that
+    keeps it), the computer players ``{player: level}``, the turns of the resets so far and the *last_turn*
+    (spec §6: ``last-turn P ACTION [reset]``, then ``last-cell X Y CHANGE`` per cell by row)."""
+    lines = [f"turns {game.turns}", *game.rules.save_lines()]
+    if game.rules.reset.counts_takeable:
         lines.append(f"takeable {game.takeable}")
-    if game.max_turns is not None:
-        lines.append(f"max-turns {game.max_turns}")
     lines += [f"computer {p} {level}" for p, level in sorted((computer or {}).items())]
     if game.resets:
         lines.append("resets " + " ".join(map(str, game.resets)))

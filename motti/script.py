@@ -6,16 +6,22 @@ One line is one action of the player in turn; blank lines and lines starting wit
     defend x,y [x,y [x,y]]    a whole turn
     guerilla x,y              a whole turn
     pass                      ends the turn at once, drawing nothing
+
+Each line becomes one whole action played through the one turn flow (motti/session.py), so a script's run
+announces, keeps the last turn and writes the ``--status`` file as every game does.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from common.save import read_input
 from motti.announce import end_text
-from motti.rules import Event, Game, IllegalAction
+from motti.compose import Composer
+from motti.rules import Event, Game, IllegalAction, Move
+from motti.session import Session
 
 _CELL = re.compile(r"(-?[0-9]+),(-?[0-9]+)")   # ASCII digits only (not full-width ３)
 VERBS = ("attack", "defend", "guerilla", "pass")
@@ -59,10 +65,10 @@ def parse_line(text: str) -> tuple[str, list[tuple[int, int]]] | None:
     return verb, cells
 
 
-def play_script(game: Game, text: str, filename: str = "<script>") -> list[Event]:
-    """Play every line of ``text`` on ``game``; return all events. Raises :class:`ScriptError` naming the line
-    for a malformed line, an illegal action or cross, and any action after the game has ended."""
-    events: list[Event] = []
+def script_actions(text: str, filename: str = "<script>") -> Iterator[tuple[int, Move]]:
+    """The actions of ``text``, each with its line number: ``(number, action)`` in :meth:`Game.apply` form
+    (``("attack", [(3, 1)])``, ``("defend", [...])``, ``("guerilla", (x, y))``, ``("pass",)``). Raises
+    :class:`ScriptError` naming the line for a malformed line (when that line is reached)."""
     for number, line in enumerate(text.splitlines(), start=1):
         try:
             parsed = parse_line(line)
@@ -70,30 +76,42 @@ def play_script(game: Game, text: str, filename: str = "<script>") -> list[Event
             raise ScriptError(filename, number, str(err)) from None
         if parsed is None:
             continue
+        verb, cells = parsed
+        if verb == "pass":
+            yield number, ("pass",)
+        elif verb == "guerilla":
+            yield number, ("guerilla", cells[0])
+        else:
+            yield number, (verb, cells)
+
+
+def play_script(game: Game, text: str, filename: str = "<script>", session: Session | None = None
+                ) -> list[Event]:
+    """Play every line of ``text`` on ``game`` through *session*'s turn flow (motti/session.py: each action
+    announced, the ``--status`` file rewritten; default: a session with no files); return all events.
+    Raises :class:`ScriptError` naming the line for a malformed line, an illegal action or cross, and any
+    action after the game has ended."""
+    if session is None:
+        session = Session(Composer(game))
+    events: list[Event] = []
+    for number, action in script_actions(text, filename):
         if game.is_terminal():
             assert game.end is not None
             raise ScriptError(filename, number,
                               f"the game is over ({end_text(game.end)}); no further action is possible")
-        verb, cells = parsed
         try:
-            if verb == "attack":
-                events += game.attack(cells)
-            elif verb == "defend":
-                events += game.defend(cells)
-            elif verb == "guerilla":
-                events += game.guerilla(cells[0])
-            else:
-                events += game.pass_turn()
+            events += session.play(action)
         except IllegalAction as err:
-            raise ScriptError(filename, number, f"player {game.current_player}: {verb}: {err}") from None
+            raise ScriptError(filename, number, f"player {game.current_player}: {action[0]}: {err}") from None
     return events
 
 
-def run_script(game: Game, path: str | Path) -> None:
-    """Play the script file ``path`` on ``game`` (§3.3). Raises :class:`ScriptError`."""
+def run_script(game: Game, path: str | Path, session: Session | None = None) -> None:
+    """Play the script file ``path`` on ``game`` (§3.3), through *session* (see :func:`play_script`). Raises
+    :class:`ScriptError`."""
     try:
         text = read_input(path, MAX_SCRIPT_BYTES).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise ScriptError(str(path), 0, f"cannot read the script: {reason}") from None
-    play_script(game, text, str(path))
+    play_script(game, text, str(path), session)

@@ -1,4 +1,4 @@
-"""The computer players' thinking off the event loop (motti/frontend.py, motti/console.py).
+"""The computer players' thinking off the event loop (motti/session.py, under the windows and the console).
 
 A search of the ``hard`` level takes about a second; run in the loop's thread it would freeze every window
 and leave a quitting player unanswered meanwhile. :class:`Thinker` computes the action in a worker thread, on
@@ -14,9 +14,9 @@ import threading
 from collections.abc import Mapping
 
 from common.loop import Command, Inbox
-from motti import ai
-from motti.hard import Move, clone
-from motti.rules import Game
+from motti.hard import clone
+from motti.levels import DEFAULT_LEVEL, choose_action
+from motti.rules import Game, Move
 
 #: ``Command.source`` of the answers.
 SOURCE = "motti-computer"
@@ -32,7 +32,7 @@ def decide(game: Game, level: str, rng: random.Random) -> Move:
     """The action a :class:`Thinker` with generator *rng* would answer, computed in this thread (headless
     matches: the same seed plays the same game as in the windows). ``Game.apply`` form."""
     snapshot, own = prepare(game, rng)
-    return ai.choose_action(snapshot, own, level)
+    return choose_action(snapshot, own, level)
 
 
 class Thinker:
@@ -52,14 +52,14 @@ class Thinker:
         """Think about the move of ``game.current_player`` (a computer player) on a copy of *game*."""
         self._ticket += 1
         self.busy = True
-        level = self.levels.get(game.current_player, "medium")
+        level = self.levels.get(game.current_player, DEFAULT_LEVEL)
         snapshot, rng = prepare(game, self.rng)
         worker = threading.Thread(target=self._think, args=(snapshot, level, rng, self._ticket),
                                   name="motti-computer", daemon=True)
         worker.start()
 
     def _think(self, game: Game, level: str, rng: random.Random, ticket: int) -> None:
-        action = ai.choose_action(game, rng, level)
+        action = choose_action(game, rng, level)
         self.inbox.put(Command(SOURCE, "move", (ticket, action)))
 
     def cancel(self) -> None:

@@ -53,9 +53,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="seed of the random generator (a reproducible game)")
     p.add_argument("--rules", choices=tuple(RULE_SETS), help="the rules: 1995 (the C game, the default) or "
                    "1977 (the original BASIC game: 12x9 map, no black holes, 48 moves)")
-    p.add_argument("--computer", type=int, default=0, metavar="N",
-                   help=f"the last N players (0-{MAX_PLAYERS}) are played by the computer: the number of "
-                   "players (at least N) and the names are still asked, who plays each is not")
+    p.add_argument("--computer", type=int, metavar="N",
+                   help=f"the last N players (0-{MAX_PLAYERS}) are played by the computer, the others by "
+                   "people: who plays each is not asked (the number of players, at least N, and the names "
+                   "are; a computer's name is offered)")
     p.add_argument("--level", choices=LEVELS, default="hard", help="strength of those computer players")
     p.add_argument("--delay", type=_delay, default=1.0, metavar="SECONDS",
                    help="how long a computer player's steps and announcements stay up (default 1.0; any key "
@@ -127,10 +128,11 @@ def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> 
                  else min(MAX_PLAYERS, max(2, _highest_named(args.seats))))
         if not 1 <= count <= MAX_PLAYERS:
             raise UsageError(f"--players must be 1 to {MAX_PLAYERS}, not {count}")
-        if args.computer > count:
-            raise UsageError(f"--computer {args.computer}: the game has {count} players")
+        computers = args.computer or 0
+        if computers > count:
+            raise UsageError(f"--computer {computers}: the game has {count} players")
         names = _names(args.names, count)
-        controllers = [HUMAN] * (count - args.computer) + [args.level] * args.computer
+        controllers = [HUMAN] * (count - computers) + [args.level] * computers
         game = None
     if args.status:
         folder = os.path.dirname(os.path.abspath(args.status))
@@ -208,7 +210,7 @@ def _run(argv: Sequence[str] | None) -> int:
     if args.version:
         print(f"starlanes {program_version()}")
         return 0
-    if not 0 <= args.computer <= MAX_PLAYERS:
+    if args.computer is not None and not 0 <= args.computer <= MAX_PLAYERS:
         raise UsageError(f"--computer must be 0 to {MAX_PLAYERS}, not {args.computer}")
     check_save_path(args.save, "--save")
     resumed = None

@@ -2,8 +2,8 @@
 
 The screen: a title row, the map window (12×38 at row 1, column 1), the company window to its right and the
 general window below (rows 13 on) with the current player's name and cash in its title.
-A larger terminal gives the company and general windows more room; anything smaller than 80×25 asks to be
-enlarged.
+The whole game fits 80×24 (the general window then reaches the last row); a larger terminal gives the company
+and general windows more room; anything smaller than 80×24 asks to be enlarged.
 
 The turn flow is :class:`starlanes.session.Session`'s: this module draws the game and what the session says
 (prompts, announcements, pop-ups, the end) and is its input source, turning terminal keys into
@@ -47,6 +47,7 @@ from starlanes.rules import (
 )
 from starlanes.save import HUMAN
 from starlanes.session import (
+    AMOUNT,
     OVER,
     POPUP,
     QUIT,
@@ -61,7 +62,7 @@ from starlanes.session import (
     standings_page,
 )
 
-MIN_LINES, MIN_COLS = 25, 80
+MIN_LINES, MIN_COLS = 24, 80
 MAP_TOP, MAP_LEFT, MAP_H, MAP_W = 1, 1, MAP_HEIGHT + 2, 3 * MAP_WIDTH + 2
 GENERAL_TOP = 13
 GENERAL_H = 11
@@ -72,8 +73,10 @@ FINAL_TITLE = " GAME OVER - Final Standings "
 _HINTS = {
     "move": "s standings   c companies   q quit   ^L redraw",
     "trade": "Trade: up/down choose, Enter trades, Esc ends your turn (s c q ^L)",
-    "ask": "Type the shares to buy (- sells) and Enter; Esc keeps (s c q ^L)",
+    "ask": "Type the shares to buy (- sells) and Enter; Enter alone keeps these, Esc keeps all and ends "
+           "your turn (s c q ^L)",
     "amount": "m = the most you can buy, n = sell all, - sells, Esc cancels",
+    "skip": "Esc ends your turn at once, keeping every holding.",
     "final": "Press any key to continue.",
 }
 LEVEL_KEYS = {"h": HUMAN, "H": HUMAN, "1": "easy", "2": "medium", "3": "hard"}
@@ -91,38 +94,46 @@ class QuitGame(Exception):
 
 
 class Setup:
-    """The questions before a game (spec §10), one key at a time: how many players, then each player's name
-    and (without ``computers``) who plays each. ``computers`` > 0: the last that many players are computers at
-    ``level``; the number of players (at least ``computers``) and every name are still asked. ``step`` is
-    ``"count"``, ``"name"``, ``"who"``, then ``"done"`` (or ``"quit"`` after ^C)."""
+    """The questions before a game (spec §10), one key at a time: how many players, then per player who
+    plays (only without ``computers``) and the name. ``computers`` (``--computer``): the last that many
+    players are computers at ``level``, the others human, and who plays each is not asked; the number of
+    players (at least ``computers``) is asked unless only one is possible. None: who plays each is asked.
+    A computer's name field starts with :func:`computer_name` (Enter keeps it, a typed character replaces
+    it, Backspace edits it). ``step`` is ``"count"``, ``"who"``, ``"name"``, then ``"done"`` (or ``"quit"``
+    after ^C)."""
 
-    def __init__(self, computers: int, level: str) -> None:
+    def __init__(self, computers: int | None, level: str) -> None:
         self.computers = computers
         self.level = level
-        self.fewest = max(1, computers)
+        self.fewest = max(1, computers or 0)
         self.count = 0
         self.names: list[str] = []
         self.controllers: list[str] = []
         self.text = ""
+        self.default = False
         self.note = ""
         self.step = "count"
+        if self.fewest == MAX_PLAYERS:
+            self.count = MAX_PLAYERS
+            self._next()
 
     def body(self) -> list[tuple[str, int]]:
         """The lines of the question asked now."""
         if self.step == "count":
-            choices = "4" if self.fewest == MAX_PLAYERS else f"{self.fewest}-{MAX_PLAYERS}"
             body = [("Welcome to Star Lanes!", curses.A_BOLD), ("", 0),
-                    (f"How many players ({choices})? ", 0)]
+                    (f"How many players ({self.fewest}-{MAX_PLAYERS})? ", 0)]
             if self.computers:
                 body += [("", 0), (f"(the last {self.computers} played by the computer)", curses.A_DIM)]
             return body
+        number = len(self.names) + 1
         if self.step == "who":
-            return [(f"Who plays for {printable(self.names[-1])}?", curses.A_BOLD), ("", 0),
+            return [(f"Who plays player {number}?", curses.A_BOLD), ("", 0),
                     ("h  a human", 0), ("1  the computer (easy)", 0), ("2  the computer (medium)", 0),
                     ("3  the computer (hard)", 0)]
-        return [(f"Player {len(self.names) + 1}, enter your name:", curses.A_BOLD), ("", 0),
-                (printable(self.text) + "_", curses.A_BOLD), ("", 0), (self.note, 0),
-                (f"(at most {MAX_NAME} characters; Enter to finish)", curses.A_DIM)]
+        hint = ("(Enter keeps this name; type to rename)" if self.default
+                else f"(at most {MAX_NAME} characters; Enter to finish)")
+        return [(f"Player {number}, enter your name:", curses.A_BOLD), ("", 0),
+                (printable(self.text) + "_", curses.A_BOLD), ("", 0), (self.note, 0), (hint, curses.A_DIM)]
 
     def key(self, key: str) -> None:
         """Take one key name (^C quits)."""
@@ -131,11 +142,10 @@ class Setup:
         elif self.step == "count":
             if key in [str(n) for n in range(self.fewest, MAX_PLAYERS + 1)]:
                 self.count = int(key)
-                self.step = "name"
+                self._next()
         elif self.step == "who":
             if key in LEVEL_KEYS:
-                self.controllers.append(LEVEL_KEYS[key])
-                self._next()
+                self._name(LEVEL_KEYS[key])
         else:
             self._name_key(key)
 
@@ -147,19 +157,37 @@ class Setup:
                 return
             self.names.append(self.text)
             self.text = ""
-            if not self.computers:
-                self.step = "who"
-                return
-            computer = len(self.names) > self.count - self.computers
-            self.controllers.append(self.level if computer else HUMAN)
+            self.default = False
             self._next()
         elif key in ("BACKSPACE", "DELETE"):
             self.text = self.text[:-1]
-        elif len(key) == 1 and key.isprintable() and len(self.text) < MAX_NAME:
-            self.text += key
+            self.default = False
+        elif len(key) == 1 and key.isprintable() and (self.default or len(self.text) < MAX_NAME):
+            self.text = key if self.default else self.text + key
+            self.default = False
+
+    def _name(self, controller: str) -> None:
+        """Ask the name of the next player, played by ``controller``."""
+        self.controllers.append(controller)
+        self.step = "name"
+        if controller != HUMAN:
+            self.text = computer_name(len(self.controllers))
+            self.default = True
 
     def _next(self) -> None:
-        self.step = "done" if len(self.names) == self.count else "name"
+        """The next player's first question, or done."""
+        number = len(self.names) + 1
+        if number > self.count:
+            self.step = "done"
+        elif self.computers is None:
+            self.step = "who"
+        else:
+            self._name(self.level if number > self.count - self.computers else HUMAN)
+
+
+def computer_name(number: int) -> str:
+    """The name a computer player ``number`` (1..4) is offered: ``Computer 2``."""
+    return f"Computer {number}"
 
 
 class Console:
@@ -362,7 +390,8 @@ class Console:
 
     def draw_general(self) -> None:
         lines, cols = self.term.size()
-        height = lines - GENERAL_TOP - 1
+        # 80x24 gives the last row too; from 25 rows on the last row stays free, as it always has.
+        height = max(GENERAL_H, lines - GENERAL_TOP - 1)
         if lines >= TALL_SCREEN:
             height = GENERAL_H
         width = cols - 2
@@ -394,7 +423,7 @@ class Console:
 
     # ------------------------------------------------------------------------------------------ setup
 
-    def setup(self, computers: int, level: str) -> tuple[list[str], list[str]]:
+    def setup(self, computers: int | None, level: str) -> tuple[list[str], list[str]]:
         """Ask the number of players, their names and who plays each (:class:`Setup`); returns ``(names,
         controllers)``. Raises :class:`QuitGame` on ^C."""
         self.asking = Setup(computers, level)
@@ -511,8 +540,11 @@ class Console:
         rows: list[list[Cell]] = [[game.company_name(c), (game.companies[c].price, "$"), (holdings[c], "")]
                                   for c in self.flow.trade_rows()]
         text = table(["Company", "Price", "Holdings"], rows, cols - 6)
-        hint = _HINTS["trade" if self.session is None or self.session.asked() is None else "ask"]
-        out = [(hint, curses.A_DIM), (text[0], curses.A_UNDERLINE)]
+        session = self.flow
+        refused = session.refusal()
+        which = "amount" if session.mode == AMOUNT else "trade" if session.asked() is None else "ask"
+        hint = (refused, curses.A_BOLD) if refused else (_HINTS[which], curses.A_DIM)
+        out = [hint, (text[0], curses.A_UNDERLINE)]
         for i, line in enumerate(text[1:]):
             out.append((line, curses.A_REVERSE if i == cursor else curses.A_NORMAL))
         return out

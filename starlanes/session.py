@@ -12,7 +12,10 @@ draws from the session's state and the tables computed here (:func:`standings_pa
 
 Where a rule set's trade phase plugs in: the methods under "trading" (:meth:`Session.trade_rows`,
 :meth:`Session._trade_key`, :meth:`Session._start_amount`, :meth:`Session._finish_amount`). The 1995 phase
-lets the player move a cursor over the active companies, trade any of them and end with Esc.
+lets the player move a cursor over the active companies, trade any of them and end with Esc; the 1977 phase
+asks each active company in turn (Enter alone keeps it). In both, Esc ends the phase keeping every holding,
+also at an announcement of the player's own move (:meth:`Session.ends_trading_on_esc`), so a move needs at
+most two keys.
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ DOWN_KEYS = ("DOWN", "5", "j", "J")
 TRADE_KEYS = ("ENTER", "RIGHT", "^F")
 QUIT_KEYS = ("q", "Q", "^C")
 AMOUNT_FIELD = 9
+DIGITS = "0123456789"
+#: The keys that open a pop-up or the quit question at the move prompt and while trading (spec §10).
+COMMAND_KEYS = ("s", "S", "c", "C", *QUIT_KEYS)
 #: Seconds "Invalid amount!" stays up (a key ends it sooner).
 INVALID_S = 1.0
 
@@ -54,25 +60,31 @@ CONTINUE: Line = ("continue", "continue")
 
 
 class AmountField:
-    """The amount entry of a trade (spec §8 with §0): ``width`` characters, at least 9 and as many as the
-    limits of the trade take (``-123456789012``), so any amount in range can be typed.
+    """The amount entry of a trade: ``width`` characters, at least 9 and as many as the limits of the
+    trade take (``-123456789012``), so any amount in range can be typed; ``text`` is exactly what was typed.
 
-    Digits anywhere, ``-`` only first; ``m``/``n`` only first and they finish the entry at once (no key is
-    swallowed afterwards). Backspace erases, Enter finishes, Esc cancels.
+    1995 (spec §8 with §0): digits anywhere, ``-`` only first; ``m``/``n`` only first and they finish the
+    entry at once (no key is swallowed afterwards); any other key is refused, and ``refused`` says why until
+    the next key. ``free`` (1977 S20 with §16 decision 8): the answer is a line of text, so every printable
+    key is typed and the whole answer is judged at Enter (:meth:`value`); ``m``/``n`` first finish it as in
+    1995. In both, a key beyond ``width`` is refused, Backspace erases, Enter finishes and Esc cancels.
     """
 
-    def __init__(self, width: int = AMOUNT_FIELD) -> None:
+    def __init__(self, width: int = AMOUNT_FIELD, free: bool = False) -> None:
         self.text = ""
         self.cancelled = False
         self.width = width
+        self.free = free
+        self.refused: str | None = None
 
     @classmethod
-    def for_limits(cls, low: int, high: int) -> AmountField:
+    def for_limits(cls, low: int, high: int, free: bool = False) -> AmountField:
         """A field wide enough for every amount from ``low`` to ``high``."""
-        return cls(max(AMOUNT_FIELD, len(str(low)), len(str(high))))
+        return cls(max(AMOUNT_FIELD, len(str(low)), len(str(high))), free)
 
     def feed(self, key: str) -> bool:
         """Take one key name; returns True when the entry is finished (or cancelled)."""
+        self.refused = None
         if key == "ENTER":
             return True
         if key == "ESC":
@@ -83,20 +95,30 @@ class AmountField:
         elif key in ("m", "n") and not self.text:
             self.text = key
             return True
-        elif len(self.text) < self.width and (
-                (len(key) == 1 and key in "0123456789") or (key == "-" and not self.text)):
+        elif len(self.text) >= self.width:
+            self.refused = f"At most {self.width} characters."
+        elif (self.free and len(key) == 1 and key.isprintable()) or key in tuple(DIGITS) or (
+                key == "-" and not self.text):
             self.text += key
+        else:
+            shown = f'"{key}"' if len(key) == 1 else key
+            self.refused = f"{shown} cannot be typed here: digits, a leading - to sell, or m or n first."
         return False
 
-    def value(self, low: int, high: int) -> int:
-        """The amount typed: ``m`` → ``high``, ``n`` → ``low``, empty or ``-`` → 0, else the number."""
+    def value(self, low: int, high: int) -> int | None:
+        """The amount typed: ``m`` → ``high``, ``n`` → ``low``, empty → 0 (the holding is kept), else the
+        whole number typed (a leading ``-`` sells; ``-`` alone is 0 in 1995, spec §8); None when the text is
+        no whole number (``0.5``, ``2X``: refused, 1977 decision 8)."""
         if self.text == "m":
             return high
         if self.text == "n":
             return low
-        if self.text in ("", "-"):
+        if self.text == "" or (self.text == "-" and not self.free):
             return 0
-        return int(self.text)
+        digits = self.text.removeprefix("-")
+        if digits and all(c in DIGITS for c in digits):
+            return int(self.text)
+        return None
 
 
 # ---------------------------------------------------------------------------------------------------- tables
@@ -311,7 +333,14 @@ class Session:
     def press(self, key: str) -> None:
         """A key (console names: ``"1"``, ``"ENTER"``, ``"ESC"``, ``"UP"`` …) of the player who may act."""
         mode = self.mode
-        if mode == ANNOUNCE:
+        if mode == ANNOUNCE and key == "ESC":
+            ends = self.ends_trading_on_esc()
+            self.pages.clear()
+            if ends:
+                self._end_trading()
+            else:
+                self.advance()
+        elif mode == ANNOUNCE:
             self.pages.popleft()
             self.advance()
         elif mode == POPUP:
@@ -414,9 +443,12 @@ class Session:
 
     def _trade_key(self, key: str) -> None:
         rows = len(self.trade_rows())
+        asked = self.asked()
         if key == "ESC":
-            self._apply(self._pass())
-        elif self.asked() is not None and len(key) == 1 and key in "0123456789-mn":
+            self._end_trading()
+        elif asked is not None and key == "ENTER":
+            self._apply(Trade(asked, 0))
+        elif asked is not None and len(key) == 1 and key.isprintable() and key not in COMMAND_KEYS:
             self._start_amount()
             self.press(key)
         elif key in UP_KEYS:
@@ -430,12 +462,28 @@ class Session:
         else:
             self._common_key(key)
 
-    def _pass(self) -> Action:
-        """What Esc does while trading: end the turn (1995) or pass the company asked (1977)."""
-        return self.game.legal_actions()[0]
+    def _end_trading(self) -> None:
+        """Esc while trading, or at an announcement of the player's own move that trading follows: the turn
+        ends and every holding is kept (1995 §8: :class:`EndTurn`; 1977: every company still to be asked is
+        answered 0, as an empty answer keeps it)."""
+        game = self.game
+        player = game.current
+        while game.phase == TRADE and game.current == player:
+            self.page_owner = player
+            events = game.apply(game.rules.trading.passes(game)[0])
+            self.pages.extend(messages.event_pages(events, self.names, game.rules.company_names))
+        self.advance()
+
+    def ends_trading_on_esc(self) -> bool:
+        """Whether Esc at the announcement up now also ends its player's trading (it is that human's own
+        move's announcement and their trading follows)."""
+        game = self.game
+        return (self.mode == ANNOUNCE and game.phase == TRADE and self.page_owner == game.current
+                and self.is_human(game.current))
 
     def _start_amount(self) -> None:
-        self.field = AmountField.for_limits(*self.game.trade_limits(self.trade_company()))
+        free = self.asked() is not None
+        self.field = AmountField.for_limits(*self.game.trade_limits(self.trade_company()), free=free)
         self.mode = AMOUNT
         self.changed()
 
@@ -448,7 +496,7 @@ class Session:
         company = self.trade_company()
         low, high = self.game.trade_limits(company)
         amount = field.value(low, high)
-        if not low <= amount <= high:
+        if amount is None or not low <= amount <= high:
             self.mode = INVALID
             self.inbox.call_later(INVALID_S, "invalid")
             self.changed()
@@ -458,13 +506,18 @@ class Session:
             self.advance()
 
     def trade_note(self) -> str | None:
-        """``Amount (-4 to 12): 3_`` while an amount is typed, ``Invalid amount!`` after one out of range."""
+        """``Amount (-4 to 12): 3_`` while an amount is typed (and while the 1977 trading asks one, before a
+        key), ``Invalid amount!`` after one that is out of range or no whole number."""
         if self.mode == INVALID:
             return "Invalid amount!"
-        if self.mode != AMOUNT:
+        if self.mode != AMOUNT and (self.mode != TRADING or self.asked() is None):
             return None
         low, high = self.game.trade_limits(self.trade_company())
         return f"Amount ({low} to {high}): {self.field.text if self.field else ''}_"
+
+    def refusal(self) -> str | None:
+        """Why the amount field refused the last key (1995: a key it does not take), or None."""
+        return self.field.refused if self.mode == AMOUNT and self.field is not None else None
 
     # ---- computers and players handed over -----------------------------------------------------------------
     def _computer_step(self) -> None:
@@ -520,7 +573,10 @@ class Session:
         game = self.game
         name = self.names[game.current]
         if self.mode == ANNOUNCE:
-            return [*self.pages[0], *([("", ""), CONTINUE] if self.actor() is not None else [])]
+            more: list[Line] = [("", ""), CONTINUE] if self.actor() is not None else []
+            if more and self.ends_trading_on_esc():
+                more.append(("skip", "hint"))
+            return [*self.pages[0], *more]
         if self.mode == COMPUTER:
             return [(f"{name} (computer) is thinking...", "bold")]
         if self.mode == OVER:
@@ -530,14 +586,25 @@ class Session:
         note = self.trade_note()
         hint = "trade" if self.asked() is None else "ask"
         if self.mode == AMOUNT:
+            refused = self.refusal()
             return [(f"{self.game.company_name(self.trade_company())}:", "bold"), (str(note), "bold"),
-                    ("amount", "hint")]
-        if note is not None:
-            return [(hint, "hint"), ("", ""), (note, "bold")]
+                    (refused, "bold") if refused else ("amount", "hint")]
+        if self.mode == INVALID:
+            return [(hint, "hint"), ("", ""), (str(note), "bold")]
         if self.asked() is not None:
             return [(f"{name}, how many shares of {game.company_name(self.trade_company())}?", "bold"),
-                    ("ask", "hint")]
+                    (str(note), "bold"), ("ask", "hint")]
         return [(f"{name}, you may trade.", "bold"), ("trade", "hint")]
+
+    def watch_lines(self) -> list[Line]:
+        """The general window's lines for a screen none of whose players may act now (another player's
+        window, an observer's): the announcement up (without :data:`CONTINUE`) or the computer thinking, and
+        whose turn it is: ``It is Ann's turn.``"""
+        if self.mode in (OVER, COMPUTER):
+            return self.prompt_lines()
+        computer = "" if self.is_human(self.about) else " (computer)"
+        shown = [*self.pages[0], ("", "")] if self.mode == ANNOUNCE else []
+        return [*shown, (f"It is {self.names[self.about]}'s turn{computer}.", "bold")]
 
     # ---- saving and status ---------------------------------------------------------------------------------
     def autosave(self) -> None:

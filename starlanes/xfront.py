@@ -2,11 +2,13 @@
 
 Every window shows the whole game (:mod:`starlanes.view`); only the window of the player in turn takes
 input, with the keys of the curses game (§8, §10) plus the mouse: a click on a numbered cell moves there, a
-click on a company row trades it. An announcement waits for a key or click in the mover's window (a computer's
-announcements go on after ``delay`` seconds). A window that is closed or whose display dies hands its players
-to the computer (the save records them so), and the other windows say so; the game goes on. When no window
-is left the loop ends, finished or not (:attr:`XGame.over` tells). After the end every window shows the final
-standings, then (after a key or click) the net-worth chart, then (after another) it closes.
+click on a company row trades it. The other windows say whose turn it is
+(:meth:`starlanes.session.Session.watch_lines`) instead of that player's prompt. An announcement waits for
+a key or click in the mover's window (a computer's announcements go on after ``delay`` seconds). A window
+that is closed or whose display dies hands its players to the computer (the save records them so), and the
+other windows say so; the game goes on. When no window is left the loop ends, finished or not
+(:attr:`XGame.over` tells). After the end every window shows the final standings, then (after a key or
+click) the net-worth chart, then (after another) it closes.
 
 One :class:`common.loop.Inbox` receives the windows' events and the timers; :class:`XGame` is its only
 consumer and the only code that changes the :class:`~starlanes.rules.Game`, through the same actions and
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pygame
+from Xlib import XK
 
 from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize, Timer
 from common.term import printable
@@ -37,7 +40,7 @@ POLL_S = 0.5
 _X_KEYS = {
     "Return": "ENTER", "KP_Enter": "ENTER", "Escape": "ESC", "BackSpace": "BACKSPACE", "Delete": "DELETE",
     "KP_Delete": "DELETE", "Up": "UP", "KP_Up": "UP", "Down": "DOWN", "KP_Down": "DOWN", "Right": "RIGHT",
-    "KP_Right": "RIGHT", "minus": "-", "KP_Subtract": "-", "space": " ",
+    "KP_Right": "RIGHT", "minus": "-", "KP_Subtract": "-", "KP_Decimal": ".", "space": " ",
 }
 _CONTINUE = ("Press any key or click to continue.", "dim")
 FINAL_TITLE = " GAME OVER - Final Standings "
@@ -47,19 +50,24 @@ _HINTS: dict[str, list[view.Line]] = {
              ("s standings   c companies   q quit", "dim")],
     "trade": [("Trade: up/down or click choose a company, Enter trades it,", "dim"),
               ("Esc ends your turn (s standings, c companies, q quit).", "dim")],
-    "ask": [("Type the shares to buy (- sells) and Enter; Esc keeps", "dim"),
-            ("(s standings, c companies, q quit).", "dim")],
+    "ask": [("Type the shares to buy (- sells) and Enter; Enter alone keeps these,", "dim"),
+            ("Esc keeps all and ends your turn (s standings, c companies, q quit).", "dim")],
     "amount": [("m = the most you can buy, n = sell all, - sells, Esc cancels", "dim")],
+    "skip": [("Esc ends your turn at once, keeping every holding.", "dim")],
     "final": [("Press a key or click for the chart of net worth per turn.", "dim")],
 }
 
 
 def key_name(name: str) -> str:
-    """The console's name of an X keysym name: ``Return`` → ``ENTER``, ``KP_7`` → ``7``, ``minus`` → ``-``."""
+    """The console's name of an X keysym name: ``Return`` → ``ENTER``, ``KP_7`` → ``7``, ``minus`` → ``-``,
+    ``period`` → ``.`` (every printable Latin-1 keysym is its character, as a terminal delivers it)."""
     if name in _X_KEYS:
         return _X_KEYS[name]
     if name.startswith("KP_") and len(name) == 4 and name[3].isdigit():
         return name[3]
+    keysym = XK.string_to_keysym(name)
+    if 0x20 < keysym <= 0xFF and chr(keysym).isprintable():
+        return chr(keysym)
     return name
 
 
@@ -263,10 +271,9 @@ class XGame:
         acting = actor is not None and actor + 1 in state.players
         banner = f"Your turn, {session.names[actor]}" if acting and actor is not None \
             else f"{session.names[session.about]}'s turn"
-        lines = self.general_lines()
+        lines = self.general_lines() if acting else text_lines(session.watch_lines())
         popup = session.popup and (session.popup[0], text_lines(session.popup[1]))
         if not acting:
-            lines = _without_continue(lines)
             popup = popup and (popup[0], _without_continue(popup[1]))
         if session.notice:
             lines = [*lines, ("", ""), (session.notice, "dim")]
@@ -301,6 +308,11 @@ class XGame:
         for source, state in self.views.items():
             windows.append({"source": source, "display": state.window.display, "players": list(state.players),
                             "window_id": getattr(state.window, "window_id", None),
-                            "size": list(state.window.size), "stage": state.stage, "ignored": state.ignored})
-        lines = [" ".join(text) if isinstance(text, tuple) else text for text, _ in self.general_lines()]
-        return {"lines": lines, "windows": windows}
+                            "size": list(state.window.size), "stage": state.stage, "ignored": state.ignored,
+                            "lines": _plain(self.screen(state).lines)})
+        return {"lines": _plain(self.general_lines()), "windows": windows}
+
+
+def _plain(lines: Sequence[view.Line]) -> list[str]:
+    """View lines as plain text (a table row's cells joined by blanks)."""
+    return [" ".join(text) if isinstance(text, tuple) else text for text, _ in lines]

@@ -67,3 +67,61 @@ def test_the_probe_sees_a_greeting_and_a_failure() -> None:
     assert stdout["this"].startswith("The Zen of Python") and stdout["this"].endswith("@@ exit 0\n")
     assert stdout["no_such_module"] == "@@ exit 1\n"
     assert "ModuleNotFoundError" in stderr["no_such_module"]
+
+
+@pytest.mark.parametrize("module", ["motti.session", "motti.rules", "motti.script"])
+def test_motti_s_turn_flow_and_rules_import_no_front_end_library(module: str) -> None:
+    probe = (f"import sys, {module}; print(sorted(name for name in ('pygame', 'Xlib', 'curses', '_curses') "
+             "if name in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
+
+
+def _motti_imports(path: Path) -> set[str]:
+    """The motti modules *path* imports anywhere (functions included), except under ``if TYPE_CHECKING:``."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+                   and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+                   for stmt in block.body for node in ast.walk(stmt)}
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.startswith("motti.")}
+        elif isinstance(node, ast.ImportFrom) and node.module == "motti":
+            found |= {f"motti.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("motti."):
+            found.add(node.module)
+    return found
+
+
+def test_motti_has_no_import_circles() -> None:
+    graph = {f"motti.{p.stem}": _motti_imports(p) for p in (ROOT / "motti").glob("*.py")}
+    assert graph["motti.ai"] >= {"motti.evaluate"} and "motti.hard" not in graph["motti.ai"]
+    assert graph["motti.levels"] >= {"motti.ai", "motti.hard"}
+    circles = []
+
+    def visit(module: str, path: list[str]) -> None:
+        for imported in sorted(graph.get(module, ())):
+            if imported in path:
+                circles.append([*path[path.index(imported):], imported])
+            elif imported not in done:
+                visit(imported, [*path, imported])
+        done.add(module)
+
+    done: set[str] = set()
+    for module in sorted(graph):
+        visit(module, [module])
+    assert circles == []
+
+
+def test_the_circle_check_sees_a_lazy_import_and_ignores_a_type_checking_one(tmp_path: Path) -> None:
+    source = tmp_path / "a.py"
+    source.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from motti.hard import Move\n"
+                      "def f():\n    from motti import hard, ai\n    import motti.rules\n")
+    assert _motti_imports(source) == {"motti.hard", "motti.ai", "motti.rules"}
+    source.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import motti.hard\n")
+    assert _motti_imports(source) == set()

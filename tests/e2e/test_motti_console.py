@@ -244,7 +244,7 @@ def child_pids(pid: int) -> list[int]:
     return found
 
 
-@pytest.mark.parametrize(("how", "status"), [("ctrl-c", 130), ("sigterm", 143)])
+@pytest.mark.parametrize(("how", "status"), [("ctrl-c", 130), ("sigterm", 143), ("sighup", 129)])
 def test_interrupt_restores_the_terminal(terminals, tmp_path: Path, small: Path, how: str, status: int):
     before, after = tmp_path / "before", tmp_path / "after"
     args = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "motti", "-c", str(small), "--seed", "3"))
@@ -255,7 +255,7 @@ def test_interrupt_restores_the_terminal(terminals, tmp_path: Path, small: Path,
         term.send("\x03")
     else:
         (game_pid,) = child_pids(term.child.pid)
-        os.kill(game_pid, signal.SIGTERM)
+        os.kill(game_pid, signal.SIGTERM if how == "sigterm" else signal.SIGHUP)
     term.wait_text(f"exit={status}")
     assert before.read_text() == after.read_text()
 

@@ -15,6 +15,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import pexpect
 import pyte
@@ -55,6 +56,29 @@ while True:
 """
 
 
+class ScrollingScreen(pyte.Screen):
+    """pyte's screen with SU and SD (``CSI n S``, ``CSI n T``: scroll the lines between the margins up or
+    down), which ncurses sends to move a block of lines and pyte lacks."""
+
+    def scroll_up(self, count: int = 1, *_: int, **__: object) -> None:
+        y = self.cursor.y
+        self.cursor.y = (self.margins or pyte.screens.Margins(0, self.lines - 1)).bottom
+        for _line in range(max(count, 1)):
+            self.index()
+        self.cursor.y = y
+
+    def scroll_down(self, count: int = 1, *_: int, **__: object) -> None:
+        y = self.cursor.y
+        self.cursor.y = (self.margins or pyte.screens.Margins(0, self.lines - 1)).top
+        for _line in range(max(count, 1)):
+            self.reverse_index()
+        self.cursor.y = y
+
+
+class ScrollingStream(pyte.ByteStream):
+    csi: ClassVar[dict[str, str]] = {**pyte.ByteStream.csi, "S": "scroll_up", "T": "scroll_down"}
+
+
 class Term:
     """The program in a pty of ``rows`` × ``cols``, with a pyte screen fed from its output."""
 
@@ -65,8 +89,8 @@ class Term:
         env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "LINES", "COLUMNS")}
         # pyte ignores the VT100 line-drawing charset in UTF-8 mode: ncurses is to draw Unicode lines instead.
         env.update(TERM=term, ESCDELAY="25", LANG="C.UTF-8", LC_ALL="C.UTF-8", NCURSES_NO_UTF8_ACS="1")
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = ScrollingScreen(cols, rows)
+        self.stream = ScrollingStream(self.screen)
         self.raw = b""
         argv = ["-c", JOB_SHELL, *args] if job_shell else ["-m", "starlanes", *args]
         self.child = pexpect.spawn(sys.executable, argv, env=env, cwd=str(cwd), dimensions=(rows, cols),
@@ -150,16 +174,17 @@ def test_full_seeded_game_from_player_prompt_to_final_standings(terms):
     term = terms("--seed", "7")
     term.wait_for(r"How many players \(1-4\)\?")
     term.send("7", "2")
+    term.wait_for(r"Who plays player 1\?")
+    term.send("3")
     term.wait_for(r"Player 1, enter your name:")
-    term.send("\r")
+    term.wait_for(r"Computer 1_")
+    term.send("\x7f" * 10, "\r")
     term.wait_for(r"A name is needed\.")
     term.send("Ann\r")
-    term.wait_for(r"Who plays for Ann\?")
-    term.send("3")
+    term.wait_for(r"Who plays player 2\?")
+    term.send("1")
     term.wait_for(r"Player 2, enter your name:")
     term.send("Bob\r")
-    term.wait_for(r"Who plays for Bob\?")
-    term.send("1")
     term.wait_for(r"GAME OVER - Final Standings", deadline=90)
 
     expected = Game.new(["Ann", "Bob"], random.Random(7))
@@ -339,7 +364,7 @@ def test_quit_no_goes_back_and_quit_works_while_trading(terms, tmp_path):
 
 
 def test_ctrl_c_while_naming_players_exits_cleanly(terms):
-    term = terms()
+    term = terms("--computer", "0")
     term.wait_for(r"How many players")
     term.send("1")
     term.wait_for(r"Player 1, enter your name:")
@@ -456,7 +481,7 @@ def test_resize_redraws_and_uses_the_room(terms, tmp_path):
     assert "Available company sectors remaining: 62" in term.text()
     term.child.setwinsize(20, 70)
     term.screen.resize(20, 70)
-    term.wait_for(r"needs a terminal of at least 80x25")
+    term.wait_for(r"needs a terminal of at least 80x24")
     term.child.setwinsize(25, 80)
     term.screen.resize(25, 80)
     term.wait_for(r"Ann, enter your move")
@@ -501,19 +526,19 @@ def test_game_over_popup_leaves_the_borders_in_place(terms, tmp_path):
     right_edge_intact(term)
 
 
-@pytest.mark.parametrize("size", [(20, 60), (10, 40)])
+@pytest.mark.parametrize("size", [(20, 60), (10, 40), (23, 80), (24, 79)])
 def test_a_too_small_terminal_asks_in_full_and_can_be_quit(terms, tmp_path, size):
     path, _ = move_save(tmp_path)
     term = terms("--resume", path)
     term.wait_for(r"Ann, enter your move")
     resize(term, *size)
     term.wait_for(r"needs a terminal")
-    term.wait_for(r"80x25;")
+    term.wait_for(r"80x24;")
     assert all(len(line.rstrip()) <= size[1] for line in term.screen.display)
     term.send("y", "1")
     term.send("q")
     term.wait_for(r"Really Quit\? \(y/n\)")
-    assert "80x25;" in term.text()
+    assert "80x24;" in term.text()
     term.send("y")
     term.wait_for(r"Press any key to leave the game")
     term.send("x")
@@ -770,7 +795,7 @@ def test_a_single_offered_sector_and_the_reason_the_game_ended(terms, tmp_path):
 
 
 def test_the_name_prompt_forgets_its_complaint_at_the_next_key(terms):
-    term = terms()
+    term = terms("--computer", "0")
     term.wait_for(r"How many players")
     term.send("1")
     term.wait_for(r"Player 1, enter your name:")
@@ -779,6 +804,7 @@ def test_the_name_prompt_forgets_its_complaint_at_the_next_key(terms):
     term.send("Z")
     term.wait_for(r"Z_")
     assert "A name is needed" not in term.text()
+    assert "Who plays" not in term.raw.decode("utf-8", "replace")  # --computer 0: all are people
 
 
 def test_long_names_and_numbers_keep_their_room(terms, tmp_path):
@@ -876,11 +902,11 @@ def test_1977_full_game_by_computers_ends_after_48_moves(terms):
     term = terms("--rules", "1977", "--seed", "7")
     term.wait_for(r"How many players \(1-4\)\?")
     term.send("2")
-    for name, level in (("Ann", "3"), ("Bob", "1")):
-        term.wait_for(r"enter your name:")
-        term.send(f"{name}\r")
-        term.wait_for(rf"Who plays for {name}\?")
+    for number, name, level in ((1, "Ann", "3"), (2, "Bob", "1")):
+        term.wait_for(rf"Who plays player {number}\?")
         term.send(level)
+        term.wait_for(rf"Computer {number}_")
+        term.send(f"{name}\r")
     term.wait_for(r"GAME OVER - Final Standings", deadline=90)
     expected = Game.new(["Ann", "Bob"], random.Random(7), RULES_1977)
     levels = ["hard", "easy"]
@@ -967,3 +993,48 @@ def test_a_delay_of_ages_waits_for_a_key_instead_of_crashing(terms):
     term.send("x")
     assert term.finish() == 0
     assert b"Thank you for playing Star Lanes!" in term.raw and b"Traceback" not in term.raw
+
+
+def test_the_1995_amount_field_says_which_key_it_refuses(terms, tmp_path):
+    term = terms("--resume", trading_save(tmp_path), rows=24)
+    term.wait_for(r"Trade: up/down")
+    term.send("\r")
+    term.wait_for(r"m = the most you can buy")
+    term.send(".")
+    term.wait_for(r'"\." cannot be typed here: digits, a leading - to sell, or m or n first\.')
+    assert "Amount (-2 to 3): _" in term.text()
+    term.send("1", "x")
+    term.wait_for(r'"x" cannot be typed here')
+    assert "Amount (-2 to 3): 1_" in term.text()
+    term.send("\r")
+    term.wait_for(r"Ann \(Cash: \$700\)")
+    assert re.search(r"Altair Starways\s+\$300\s+3\b", term.text())
+
+
+@pytest.mark.parametrize("answer", ["0.5", "1.5", "2X"])
+def test_the_1977_amount_shows_what_was_typed_and_refuses_what_is_no_whole_number(terms, tmp_path, answer):
+    """S20 under decision 8 at 80x24: the answer is shown as typed, Enter says "Invalid amount!" and the same
+    company is asked again; then Esc ends the trading, keeping every holding."""
+    grid = ["."] * CELLS_1977
+    grid[cell_index(0, 0)] = "A"
+    grid[cell_index(11, 8)] = "C"
+    companies = [Company(1, 300), Company(0, 100), Company(1, 700), Company(0, 100), Company(0, 100)]
+    players = [Player("Ann", 1000, [2, 0, 4, 0, 0]), Player("Bob")]
+    game = Game(grid, players, random.Random(3), companies, candidates=[cell_index(5, 4)], rules=RULES_1977)
+    path = crafted(tmp_path, "s20.json", game)
+    term = terms("--resume", path, rows=24)
+    term.wait_for(r"Ann, enter your move \[1\]:")
+    term.send("1")
+    term.wait_for(r"Amount \(-2 to 3\): _")
+    assert re.search(r"Esc\s+(│\s+│\s+)?keeps all and ends your turn", term.text())
+    term.send(*answer)
+    term.wait_for(rf"Amount \(-2 to 3\): {re.escape(answer)}_")
+    term.send("\r")
+    term.wait_for(r"Invalid amount!")
+    term.wait_for(r"Amount \(-2 to 3\): _")
+    assert "Altair Starways" in term.text() and "Capella" not in "\n".join(term.screen.display[14:])
+    term.send(ESC)
+    term.wait_for(r"Bob, enter your move")
+    saved = Game.from_dict(json.loads(Path(path).read_text())["game"])
+    assert saved.current == 1 and saved.players[0].holdings == [2, 0, 4, 0, 0]
+    assert saved.players[0].cash == 1170

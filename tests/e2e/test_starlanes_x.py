@@ -13,9 +13,12 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+import pygame
 from statusrun import StatusRun
 from xvfb import Xvfb, grab, origin, window_of
 
+from common.render import render_text
 from starlanes import view
 from starlanes.rules import CELLS_1977, RULES_1977, Company, EndTurn, Game, Move, Player, Trade, cell_index
 from starlanes.xfront import FINAL_TITLE, final_lines
@@ -387,3 +390,67 @@ def test_1977_trading_by_keys_and_a_click_in_a_window(xvfb, tmp_path):
     lines = out.splitlines()
     assert lines[1].split() == ["Bob", "$0", "$6000", "$6000"]
     assert lines[2].split() == ["Ann", "$1500", "$3070", "$4570"]
+
+
+def shows_line(server: Xvfb, status: dict, path: Path, text: str, line: int = 0) -> bool:
+    """Whether a screenshot of ``server`` (xwd, converted to PNG) shows ``text`` as line ``line`` of the
+    general window, bold, exactly as the view draws it, with nothing else drawn below it."""
+    win = window_of(status, server.name)
+    left, top = origin(server, win["window_id"])
+    size = tuple(win["size"])
+    shot = pygame.surfarray.array3d(pygame.image.load(str(server.screenshot(path)))).transpose(1, 0, 2)
+    inner = view.layout(size).general
+    x = left + inner.x + view.PAD
+    y = top + inner.y + view.PANEL_HEAD + 4 + line * view.line_height()
+    image = render_text(text, view.TEXT_POINTS, view.HEAD, True, False)
+    patch = pygame.Surface(image.get_size(), 0, 32)
+    patch.fill(view.PANEL)
+    patch.blit(image, (0, 0))
+    expected = pygame.surfarray.array3d(patch).transpose(1, 0, 2)
+    height, width = expected.shape[:2]
+    below = shot[y + view.line_height(): top + inner.bottom - view.PAD, x: left + inner.right - view.PAD]
+    return bool(np.array_equal(shot[y:y + height, x:x + width], expected) and (below == view.PANEL).all())
+
+
+def wait_shows(server: Xvfb, status: dict, path: Path, text: str) -> None:
+    end = time.monotonic() + DEADLINE_S
+    while not shows_line(server, status, path, text):
+        assert time.monotonic() < end, f"{server.name} never showed {text!r} (screenshot {path})"
+        time.sleep(0.1)
+
+
+def test_the_window_not_in_turn_says_whose_turn_it_is(tmp_path):
+    """Bob's window at Ann's move prompt said "Press a number or click a numbered sector.": it says whose
+    turn it is, and only that, while Ann's window shows her prompt; then the other way round."""
+    with Xvfb() as d1, Xvfb() as d2:
+        run = Run(["--seed", "7", "--names", "Ann,Bob", f"1:{d1.name}", f"2:{d2.name}"], tmp_path, d1.env())
+        replay = Game.new(["Ann", "Bob"], random.Random(7))
+        seats = {0: d1, 1: d2}
+        try:
+            status = run.wait(lambda s: len(s["windows"]) == 2 and s["mode"] == "move", "two windows")
+            for _ in range(2):
+                mover, other = replay.current, 1 - replay.current
+                name, other_name = replay.players[mover].name, replay.players[other].name
+                status = run.wait(lambda s, m=mover: s["mode"] == "move" and s["actor"] == m,
+                                  f"{name}'s move")
+                assert window_of(status, seats[other].name)["lines"] == [f"It is {name}'s turn."]
+                prompt = f"{name}, enter your move [1-5]:"
+                assert window_of(status, seats[mover].name)["lines"][0] == prompt
+                wait_shows(seats[other], status, tmp_path / f"{other_name}.png", f"It is {name}'s turn.")
+                assert not shows_line(seats[mover], status, tmp_path / f"{name}.png", f"It is {name}'s turn.")
+                press(seats[mover], status, "1")
+                replay.apply(Move(0))
+                if replay.phase == "trade":
+                    status = run.wait(lambda s: s["mode"] in ("trade", "announce"), f"{name}'s trading")
+                    assert window_of(status, seats[other].name)["lines"][-1] == f"It is {name}'s turn."
+                    press(seats[mover], status, "Escape")
+                    replay.apply(EndTurn())
+                run.wait_game(replay, f"{name}'s turn over")
+            press(seats[replay.current], run.status(), "q", "y")
+            status = run.wait(lambda s: s["mode"] == "over", "the end")
+            for server in (d1, d2):
+                leave_the_end(server, run, status)
+                status = run.status()
+        finally:
+            code, _out, err = run.finish()
+    assert code == 0, err

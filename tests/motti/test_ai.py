@@ -1,4 +1,5 @@
-"""motti's computer player (motti/ai.py): legal, deterministic, tactically sensible, better than chance."""
+"""motti's computer player (motti/ai.py, motti/evaluate.py): legal, deterministic, tactically sensible,
+better than chance."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from motti import ai
+from motti import ai, evaluate, levels
 from motti.generate import generate
 from motti.mapfile import parse_map
 from motti.rules import Action, Game, Reset, TurnPassed
@@ -126,7 +127,7 @@ def test_attack_crosses_an_attackable_enemy_capital() -> None:
 
 def test_play_turn_plays_exactly_one_turn() -> None:
     game = Game(generate(20, 15, 2, random.Random(3)), random.Random(3))
-    events = ai.play_turn(game, random.Random(4))
+    events = levels.play_turn(game, random.Random(4))
     assert game.current_player == 2
     assert sum(isinstance(e, TurnPassed) for e in events) == 1
     assert isinstance(events[-1], TurnPassed)
@@ -137,7 +138,7 @@ def test_clone_leaves_the_game_alone() -> None:
     state = random.Random(8)
     state.setstate(game.rng.getstate())
     before = (game.board.owner.copy(), game.board.occupied.copy())
-    copy = ai.clone(game)
+    copy = evaluate.clone(game)
     cell = next(zip(*np.nonzero(game.legal_mask(Action.ATTACK)), strict=True))
     copy.attack([(int(cell[1]), int(cell[0]))], draw=0)
     assert copy.board.occupied[cell] and not game.board.occupied[cell]
@@ -150,13 +151,13 @@ def test_evaluate_sees_the_end() -> None:
     game = game_of(text)
     game.guerilla((3, 1))
     assert game.winner == 1
-    assert ai.evaluate(game, 1) == ai.WIN and ai.evaluate(game, 2) == -ai.WIN
+    assert evaluate.evaluate(game, 1) == evaluate.WIN and evaluate.evaluate(game, 2) == -evaluate.WIN
 
 
 def test_land_distance_walks_around_the_sea() -> None:
     land = np.array([[1, 1, 0, 1], [1, 1, 1, 1], [0, 0, 0, 1]], dtype=bool)
     inf = np.inf
-    assert np.array_equal(ai.land_distance(land, (0, 0)),
+    assert np.array_equal(evaluate.land_distance(land, (0, 0)),
                           np.array([[0, 1, inf, 5], [1, 2, 3, 4], [inf, inf, inf, 5]]))
 
 

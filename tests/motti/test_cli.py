@@ -92,6 +92,17 @@ def test_help_is_only_long_and_names_every_option(capsys):
     assert "-h, --help" not in out
 
 
+def test_the_rule_options_of_the_command_line_come_from_the_rules_declaration(capsys):
+    from motti.rules import RULE_OPTIONS
+
+    actions = {action.dest: action for action in cli.build_parser()._actions}
+    for option in RULE_OPTIONS:
+        assert actions[option.field].option_strings == [f"--{option.word}"]
+        assert tuple(actions[option.field].choices or ()) == option.choices
+    code, out, _err = run(capsys, "--help")
+    assert code == 0 and "--tie-rule {mover,lowest}" in out
+
+
 def test_version(capsys):
     code, out, _err = run(capsys, "--version")
     assert code == 0 and out.startswith("motti ")

@@ -12,12 +12,13 @@ import numpy as np
 from motti_maps import T13, game, grid
 
 from common.displays import Seat
-from common.loop import Click, Closed, Inbox, Key
+from common.loop import Click, Closed, Key
 from motti import explain, rules, status, view
 from motti.compose import Composer
 from motti.frontend import Frontend
 from motti.mapfile import parse_map
 from motti.rules import Action, Game
+from motti.session import Session
 
 #: spec §9 T25: player 2 can reach (1,0) and (1,1); player 1 defends both and the strict reset follows.
 T25 = ("AaBbb/AaBbb", {1: (0, 0), 2: (4, 0)})
@@ -113,37 +114,41 @@ class FakeWindow:
 def two_windows(text: str = T13, **kwargs) -> Frontend:
     g = Composer(Game(parse_map(text).board, random.Random(3)))
     size = view.default_size(g.board.width, g.board.height)
-    front = Frontend(g, Inbox(), {"seat0": (FakeWindow(size), Seat((1,), ":99")),
-                                  "seat1": (FakeWindow(size), Seat((2,), ":99"))}, **kwargs)
-    front.refresh()
+    front = Frontend(Session(g, **kwargs), {"seat0": (FakeWindow(size), Seat((1,), ":99")),
+                                            "seat1": (FakeWindow(size), Seat((2,), ":99"))})
+    front.draw()
     return front
+
+
+def notes(front: Frontend) -> dict[str, str | None]:
+    return {w["source"]: w["note"] for w in front.session.status_data()["windows"]}
 
 
 def test_t_shows_the_tip_as_crosses_in_the_window_in_turn_and_tells_the_others():
     front = two_windows()
-    front.handle(Key("seat0", "t"))
+    front.session.handle(Key("seat0", "t"))
     g = front.game
     assert (g.selected, g.crosses) == (Action.GUERILLA, [(3, 1)])     # shown, not performed
     assert g.board.capitals[2] == (3, 1) and g.turns == 0
-    assert front.views["seat0"].note == "Tip for P1: guerilla 3,1 — takes P2's capital"
-    data = front.status_data()
+    assert notes(front) == {"seat0": "Tip for P1: guerilla 3,1 — takes P2's capital", "seat1": None}
+    data = front.session.status_data()
     assert data["message"] == "P1 asked for a tip"
     legends = {w["source"]: w["legend"] for w in data["windows"]}
     assert legends["seat1"] == "waiting for P1 · P1 asked for a tip"
     assert data["tip"] == {"player": 1, "action": "guerilla", "cells": [[3, 1]], "why": "takes P2's capital"}
-    front.handle(Key("seat1", "t"))                  # not player 2's turn: nothing but why
-    assert front.views["seat1"].note == "not your turn: waiting for P1"
-    front.handle(Click("seat0", 3, 1, 1))            # the right button performs it: the capital falls
-    assert g.winner == 1 and front.status_data()["tip"] is None
+    front.session.handle(Key("seat1", "t"))          # not player 2's turn: nothing but why
+    assert notes(front)["seat1"] == "not your turn: waiting for P1"
+    front.session.handle(Click("seat0", 3, 1, 1))    # the right button performs it: the capital falls
+    assert g.winner == 1 and front.session.status_data()["tip"] is None
 
 
 def test_question_mark_and_f1_show_the_help_until_any_key_and_m_starts_with_the_resets():
     front = two_windows()
     for name in ("question", "F1"):
-        front.handle(Key("seat0", name))
-        assert [w["help"] for w in front.status_data()["windows"]] == [True, False]
-        front.handle(Key("seat0", "space"))
-        assert [w["help"] for w in front.status_data()["windows"]] == [False, False]
+        front.session.handle(Key("seat0", name))
+        assert [w["help"] for w in front.session.status_data()["windows"]] == [True, False]
+        front.session.handle(Key("seat0", "space"))
+        assert [w["help"] for w in front.session.status_data()["windows"]] == [False, False]
     window, console = explain.help_lines("window"), explain.help_lines("console")
     assert len(window) == 1 + 10 + 1 + 5 and len(console) == 1 + 10 + 1 + 4
     assert all(len(line) <= 79 for line in window + console)      # one row each on an 80-column terminal
@@ -155,11 +160,10 @@ def test_the_last_person_closing_the_window_while_a_computer_plays_suspends_the_
     save, status_path = tmp_path / "game.map", tmp_path / "s.json"
     g = Composer(Game(parse_map(T13).board, random.Random(3)))
     size = view.default_size(g.board.width, g.board.height)
-    front = Frontend(g, Inbox(), {"seat0": (FakeWindow(size), Seat((1,), ":99"))}, computer={2: "easy"},
-                     save=str(save), status=str(status_path))
-    front.refresh()
-    front.inbox.put(Closed("seat0"))
-    assert front.run() == 0
+    session = Session(g, computer={2: "easy"}, save=str(save), status=str(status_path))
+    Frontend(session, {"seat0": (FakeWindow(size), Seat((1,), ":99"))})
+    session.inbox.put(Closed("seat0"))
+    assert session.run() == 0
     said = (f"P1 left — nobody is left at a window or the terminal: the game stops unfinished; it is saved "
             f"in {save} (motti {save} resumes it)")
     data = json.loads(status_path.read_text())
@@ -171,9 +175,9 @@ def test_the_last_person_closing_the_window_while_a_computer_plays_suspends_the_
 def test_without_a_save_closing_the_last_window_is_a_defeat_and_the_terminal_says_so(tmp_path, capsys):
     g = Composer(Game(parse_map(T13).board, random.Random(3)))
     size = view.default_size(g.board.width, g.board.height)
-    front = Frontend(g, Inbox(), {"seat0": (FakeWindow(size), Seat((1,), ":99"))}, computer={2: "easy"})
-    front.refresh()
-    front.inbox.put(Closed("seat0"))
-    assert front.run() == 0
+    session = Session(g, computer={2: "easy"})
+    Frontend(session, {"seat0": (FakeWindow(size), Seat((1,), ":99"))})
+    session.inbox.put(Closed("seat0"))
+    assert session.run() == 0
     assert g.winner == 2
     assert capsys.readouterr().out == "motti: P1 left, out — P2 wins after 1 turn\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -241,3 +242,127 @@ def test_p_on_a_saved_game_keeps_its_state_lines_for_the_players_left(tmp_path):
     assert {"turns 9", "reset-rule empty", "capital-rule v2", "max-turns 9", "computer 1 easy",
             "computer 2 hard", "eliminated 3"} <= set(again)
     assert not any(line.startswith("computer 3") for line in again)
+
+
+FULL_DISK = """\
+set -u
+mount -t tmpfs -o size=512k tmpfs disk || exit 97
+cd disk
+{motti} generate --seed 4 --computer 1,2 --headless --max-turns 30 --delay 0.1 --save saved.map \\
+    > ../out/stdout 2> ../out/stderr &
+game=$!
+until [ -s saved.map ]; do sleep 0.01; done
+kill -STOP $game
+cp saved.map ../out/good.map
+dd if=/dev/zero of=fill bs=4k 2> /dev/null
+kill -CONT $game
+wait $game
+echo $? > ../out/status
+rm fill
+cp saved.map ../out/saved.map
+"""
+
+
+def test_headless_plays_on_when_the_disk_fills_and_keeps_the_last_good_save(tmp_path):
+    """A real full disk: a tmpfs of 512 KiB mounted in a user namespace of its own, filled while the match is
+    stopped (SIGSTOP) after its first save."""
+    (tmp_path / "disk").mkdir()
+    (tmp_path / "out").mkdir()
+    motti_command = " ".join([sys.executable, "-m", "motti"])
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    done = subprocess.run(["unshare", "--map-root-user", "--mount", "sh", "-c",
+                           FULL_DISK.format(motti=motti_command)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    if done.returncode == 97 or "unshare:" in done.stderr:
+        pytest.skip(f"no tmpfs in a user namespace here: {done.stderr.strip()}")
+    out = tmp_path / "out"
+    assert (out / "status").read_text() == "0\n", (out / "stderr").read_text()
+    assert (out / "stderr").read_text() == "motti: cannot write the save saved.map: No space left on device\n"
+    assert re.fullmatch(r"(P[12] wins( on land)?|draw on land) after \d+ turns?(: \d+–\d+)?\n",
+                        (out / "stdout").read_text())
+    # The save on the full disk is the last one written before it filled, whole, and resumes.
+    assert (out / "saved.map").read_text() == (out / "good.map").read_text()
+    resumed = motti(out, "saved.map", "--headless", "--seed", "1", "--max-turns", "1")
+    assert resumed.returncode == 0, resumed.stderr
+
+
+def test_headless_removes_the_temporaries_of_a_killed_process_and_keeps_a_running_ones(tmp_path):
+    # What a `kill -9` mid-write leaves beside the save: .NAME.PID.XXXXXXXX.tmp of a process that is gone.
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    stale = tmp_path / f".saved.map.{int(gone.stdout)}.k3j_x9q2.tmp"
+    live = tmp_path / f".saved.map.{os.getpid()}.a8b7c6d5.tmp"     # this test's own process is running
+    for left in (stale, live):
+        left.write_text("motti-map 1\nsize 6")
+    (tmp_path / "t13.map").write_text(T13)
+    done = motti(tmp_path, "t13.map", "--computer", "1,2", "--headless", "--seed", "1", "--save", "saved.map")
+    assert done.returncode == 0, done.stderr
+    assert not stale.exists() and live.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["t13.map", "saved.map", live.name])
+
+
+#: Spec §9 T9 with player 3 in turn: its Defend on (3,2) closes the pocket (2,2) of player 2, which players 1
+#: and 3 reach at the same distance.
+T9 = """\
+motti-map 1
+size 6 5
+players 3
+capital 1 0 0
+capital 2 5 0
+capital 3 3 0
+turn 3
+grid
+aaaccb
+aAAccb
+aAbccb
+aAAccb
+aaaccb
+"""
+
+
+@pytest.mark.parametrize(("argv", "heir", "word"), [
+    ([], "c", "mover"), (["--tie-rule", "mover"], "c", "mover"), (["--tie-rule", "lowest"], "a", "lowest")])
+def test_the_tie_rule_option_divides_a_tied_pocket_and_is_saved(tmp_path, argv, heir, word):
+    (tmp_path / "t9.map").write_text(T9)
+    (tmp_path / "moves").write_text("defend 3,2\n")
+    done = motti(tmp_path, "t9.map", "--script", "moves", "--seed", "0", "--final", "end.map", "--status",
+                 "s.json", *argv)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    final = (tmp_path / "end.map").read_text().splitlines()
+    assert final[final.index("grid") + 3] == f"aA{heir}Ccb"
+    assert f"tie-rule {word}" in final
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert status["rules"] == {"reset_rule": "strict", "capital_rule": "v3", "tie_rule": word,
+                               "max_turns": None}
+    taker = "" if heir == "c" else "P1 "     # the mover's own encirclement names no taker
+    assert status["message"] == f"P3 defended 1 cell — {taker}encircled 1 cell of P2"
+
+
+def test_a_resumed_saves_rule_lines_win_and_stderr_names_each_option_overruled(tmp_path):
+    lines = "turns 5\nreset-rule empty\ncapital-rule v2\ntie-rule lowest\nmax-turns 6\ncomputer 2 medium\n"
+    (tmp_path / "saved.map").write_text(TWO_SAVED.format(lines=lines))
+    done = motti(tmp_path, "saved.map", "--computer", "1", "--headless", "--seed", "2", "--save", "again.map",
+                 "--reset-rule", "strict", "--capital-rule", "v3", "--tie-rule", "mover", "--max-turns", "40")
+    assert done.returncode == 0
+    assert done.stderr == ("motti: this save's reset-rule empty is used\n"
+                           "motti: this save's capital-rule v2 is used\n"
+                           "motti: this save's tie-rule lowest is used\n"
+                           "motti: this save's max-turns 6 is used\n")
+    assert "after 6 turns" in done.stdout
+    again = (tmp_path / "again.map").read_text().splitlines()
+    assert {"reset-rule empty", "capital-rule v2", "tie-rule lowest", "max-turns 6"} <= set(again)
+    # Options that agree with the save, and options the save does not hold, say nothing.
+    (tmp_path / "saved.map").write_text(TWO_SAVED.format(lines="reset-rule empty\nmax-turns 6\n"))
+    done = motti(tmp_path, "saved.map", "--computer", "1,2", "--headless", "--seed", "2", "--save",
+                 "again.map", "--reset-rule", "empty", "--max-turns", "6", "--tie-rule", "lowest",
+                 "--capital-rule", "v2")
+    assert (done.returncode, done.stderr) == (0, "")
+    again = (tmp_path / "again.map").read_text().splitlines()
+    assert {"reset-rule empty", "capital-rule v2", "tie-rule lowest", "max-turns 6"} <= set(again)
+
+
+def test_a_bad_tie_rule_is_a_one_line_error(tmp_path):
+    done = motti(tmp_path, "generate", "--tie-rule", "first", "--headless", "--computer", "1,2")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("motti: argument --tie-rule: invalid choice: 'first' (choose from 'mover', "
+                           "'lowest')\n")

@@ -1,5 +1,6 @@
-"""motti's three computer levels (motti/ai.py, motti/hard.py): the evaluation fix, the capital-window play of
-``hard`` with its exact odds, legal moves at every level, the command line and the worker thread."""
+"""motti's three computer levels (motti/levels.py, motti/ai.py, motti/hard.py): the evaluation fix, the
+capital-window play of ``hard`` with its exact odds, legal moves at every level, the command line and the
+worker thread."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from common.cli import UsageError
 from common.loop import Command, Inbox
-from motti import ai, cli, hard
+from motti import ai, cli, evaluate, hard, levels
 from motti.compose import Composer
 from motti.generate import generate
 from motti.mapfile import parse_map
@@ -46,7 +47,7 @@ def game_of(text: str, **kwargs) -> Game:
 def move(game: Game, level: str, rng: random.Random) -> tuple:
     if level == "hard":
         return hard.choose_action(game, rng, LEVEL_BUDGET["hard"])
-    return ai.choose_action(game, rng, level)
+    return levels.choose_action(game, rng, level)
 
 
 # ------------------------------------------------------------------------------------------ medium: the fix
@@ -57,12 +58,12 @@ def test_conquering_a_ring_cell_scores_positively() -> None:
     # that cell is what lets player 1 strike after the next reset, so it must score above the board before.
     text = header(6, 3, [(0, 1), (4, 1)]) + "aaabbb\naaAbBb\naaabbb\n"
     game = game_of(text, reset_rule="strict")
-    before = ai.evaluate(game, 1)
-    after = ai.clone(game)
+    before = evaluate.evaluate(game, 1)
+    after = evaluate.clone(game)
     after.attack([(3, 1)], draw=0)
     assert after.board.owner[1, 3] == 1
-    assert ai.evaluate(after, 1) > before
-    values = dict((cell, value) for value, cell in ai._Planner(game, random.Random(1)).attack_values())
+    assert evaluate.evaluate(after, 1) > before
+    values = dict((cell, value) for value, cell in ai.Planner(game, random.Random(1)).attack_values())
     assert values[(3, 1)] > 0
 
 
@@ -227,7 +228,7 @@ def legal(game: Game, action: tuple) -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("level", ai.LEVELS)
+@pytest.mark.parametrize("level", levels.LEVELS)
 def test_each_level_makes_only_legal_moves(level: str) -> None:
     for seed, players in ((1, 2), (2, 3)):
         game = Game(generate(12, 9, players, random.Random(seed), distance_min=5.0), random.Random(seed),
@@ -252,7 +253,7 @@ def test_the_search_budget_shrinks_with_the_land() -> None:
 def test_unknown_level_is_refused() -> None:
     game = Game(generate(12, 9, 2, random.Random(1), distance_min=5.0), random.Random(1))
     with pytest.raises(ValueError, match="level must be one of easy, medium, hard"):
-        ai.choose_action(game, random.Random(1), "expert")
+        levels.choose_action(game, random.Random(1), "expert")
 
 
 @pytest.mark.slow
@@ -310,21 +311,21 @@ def test_the_thinker_answers_through_the_inbox_and_drops_stale_answers() -> None
 
 @pytest.mark.slow
 def test_the_loop_runs_on_while_the_computer_thinks_and_a_quit_meanwhile_drops_its_move() -> None:
-    from motti.frontend import Frontend
+    from motti.session import Session
 
     game = Composer(Game(generate(20, 15, 3, random.Random(5)), random.Random(5), turn=2))
     inbox = Inbox()
-    frontend = Frontend(game, inbox, {}, computer={2: "hard"}, rng=random.Random(1), computer_delay=0.0)
-    frontend._computer_move()                     # returns at once: the search runs in a worker thread
-    assert frontend.thinker.busy and frontend.computer_pending
-    frontend._after(game.defeat([3], cause="quit"))   # player 3 quits while player 2 thinks
-    assert not frontend.thinker.busy
+    session = Session(game, inbox, computer={2: "hard"}, rng=random.Random(1), computer_delay=0.0)
+    session.computer_move()                       # returns at once: the search runs in a worker thread
+    assert session.thinker.busy and session.computer_pending
+    session.after(game.defeat([3], cause="quit"))   # player 3 quits while player 2 thinks
+    assert not session.thinker.busy
     stale_seen = fresh_seen = False
     while not (stale_seen and fresh_seen):
         event = inbox.get(60)
         assert event is not None
         before = (game.board.owner.copy(), game.board.occupied.copy(), game.current_player, game.attacks_left)
-        frontend.handle(event)                     # the timer starts a new search
+        session.handle(event)                      # the timer starts a new search
         if isinstance(event, Command) and event.source == SOURCE:
             after = (game.board.owner, game.board.occupied, game.current_player, game.attacks_left)
             unchanged = all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
@@ -337,7 +338,7 @@ def test_the_loop_runs_on_while_the_computer_thinks_and_a_quit_meanwhile_drops_i
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("level", ai.LEVELS)
+@pytest.mark.parametrize("level", levels.LEVELS)
 def test_a_headless_game_of_each_level_ends_with_max_turns(level: str, capsys: pytest.CaptureFixture[str]
                                                            ) -> None:
     code = cli.run(["generate", "-w", "12", "-h", "9", "-d", "5", "--seed", "3", "--computer",
@@ -354,7 +355,7 @@ def test_a_headless_match_plays_the_same_game_as_the_windows(capsys: pytest.Capt
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Same seed, same game (the --seed option): the front end's thinker and a headless match make the same
     decisions from the same generator."""
-    from motti.frontend import Frontend
+    from motti.session import Session
 
     argv = ["generate", "-w", "12", "-h", "9", "-d", "5", "--seed", "3", "--computer", "1:hard,2:medium",
             "--max-turns", "6"]
@@ -364,12 +365,12 @@ def test_a_headless_match_plays_the_same_game_as_the_windows(capsys: pytest.Capt
         # The game loop of the windows and the console, with nobody watching.
         game = Composer(rules)
         inbox = Inbox()
-        frontend = Frontend(game, inbox, {}, computer=levels, rng=rng, computer_delay=0.0)
-        frontend._schedule_computer()
+        session = Session(game, inbox, computer=levels, rng=rng, computer_delay=0.0)
+        session.schedule_computer()
         while not game.is_terminal():
             event = inbox.get(60)
             assert event is not None
-            frontend.handle(event)
+            session.handle(event)
         boards.append(("windows", rules.board.owner.copy(), rules.board.occupied.copy()))
         return 0
 

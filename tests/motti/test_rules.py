@@ -13,6 +13,7 @@ from motti.mapfile import dump_map, parse_map
 from motti.rules import (
     ATTACKS_PER_TURN,
     MAX_CROSSES,
+    RULE_OPTIONS,
     Action,
     AttackDrawn,
     Board,
@@ -24,6 +25,7 @@ from motti.rules import (
     GameOver,
     IllegalAction,
     Reset,
+    Rules,
     TurnPassed,
     count_takeable,
     find_encircled,
@@ -533,6 +535,32 @@ def test_pipeline_is_built_from_the_options():
         pipeline("v3", "loose")
     with pytest.raises(ValueError, match="capital_rule"):
         Game(board(*T1), Scripted([]), capital_rule="v9")
+
+
+def test_the_rule_options_are_one_frozen_declaration():
+    import dataclasses
+
+    assert [(o.field, o.word, o.choices) for o in RULE_OPTIONS] == [
+        ("reset_rule", "reset-rule", ("strict", "empty")), ("capital_rule", "capital-rule", ("v3", "v2")),
+        ("tie_rule", "tie-rule", ("mover", "lowest")), ("max_turns", "max-turns", ())]
+    assert Rules() == Rules("strict", "v3", "mover", None)
+    rules = Rules(reset_rule="empty", tie_rule="lowest", max_turns=300)
+    assert rules.save_lines() == ["reset-rule empty", "capital-rule v3", "tie-rule lowest", "max-turns 300"]
+    assert rules.options() == {"reset_rule": "empty", "capital_rule": "v3", "tie_rule": "lowest",
+                               "max_turns": 300}
+    assert rules.pipeline() == pipeline("v3", "empty")
+    assert not rules.reset.counts_takeable and Rules().reset.counts_takeable and not rules.tie.mover_first
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.max_turns = 3  # type: ignore[misc]
+    with pytest.raises(ValueError, match="tie_rule must be one of mover, lowest, not 'first'"):
+        Rules(tie_rule="first")
+    with pytest.raises(ValueError, match="max_turns must be at least 1, not 0"):
+        Rules(max_turns=0)
+    g = Game(board(*T1), Scripted([]), rules=rules)
+    assert (g.reset_rule, g.capital_rule, g.tie_rule, g.max_turns, g.rules) == ("empty", "v3", "lowest", 300,
+                                                                                 rules)
+    assert g.clone().rules is rules
+    assert Game(board(*T1), Scripted([]), tie_rule="lowest").rules == Rules(tie_rule="lowest")
 
 
 def test_strict_is_the_default_reset_rule():

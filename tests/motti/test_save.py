@@ -1,4 +1,4 @@
-"""Saved games (motti/savegame.py, the save parts of motti/frontend.py and motti/cli.py): the map format of
+"""Saved games (motti/savegame.py, the save parts of motti/session.py and motti/cli.py): the map format of
 spec/motti.md §3.2 with ``turn``, ``attacks`` and ``eliminated`` lines holds a whole game between actions."""
 
 from __future__ import annotations
@@ -11,14 +11,15 @@ import numpy as np
 import pytest
 from motti_maps import THREE, TWO
 
-from common.loop import Click, Closed, Inbox, Key
-from motti import ai, savegame, view
+from common.loop import Click, Closed, Key
+from motti import ai, levels, savegame, view
 from motti.cli import main
 from motti.compose import Composer
 from motti.frontend import Frontend
 from motti.generate import generate
 from motti.mapfile import MapError, load_map, parse_map
 from motti.rules import Action, Game
+from motti.session import Session
 
 
 def resume(text: str, rng: random.Random) -> Composer:
@@ -44,7 +45,7 @@ def test_save_in_the_middle_of_a_turn_resumes_exactly_and_plays_on_identically()
     game = Composer(Game(generate(20, 15, 2, random.Random(4)), random.Random(4)))
     players = {1: random.Random(41), 2: random.Random(42)}
     for _ in range(6):
-        ai.play_turn(game.game, players[game.current_player])
+        levels.play_turn(game.game, players[game.current_player])
     mover = game.current_player
     targets = np.argwhere(game.legal_mask(Action.ATTACK))[:6]
     game.attack([(int(x), int(y)) for y, x in targets])
@@ -137,15 +138,15 @@ def frontend(game: Game, save: str | None, seats: dict[str, tuple[int, ...]]) ->
 
     size = view.default_size(game.board.width, game.board.height)
     windows = {source: (FakeWindow(size), Seat(players, ":99")) for source, players in seats.items()}
-    front = Frontend(game, Inbox(), windows, save=save)
-    front.refresh()
+    front = Frontend(Session(game, save=save), windows)
+    front.draw()
     return front
 
 
 def click_cell(front: Frontend, source: str, button: int, cell: tuple[int, int]) -> None:
     size = front.views[source].window.size
     x0, y0, c = view.layout(size[0], size[1], front.game.board.width, front.game.board.height)
-    front.handle(Click(source, button, x0 + c * cell[0] + c // 2, y0 + c * cell[1] + c // 2))
+    front.session.handle(Click(source, button, x0 + c * cell[0] + c // 2, y0 + c * cell[1] + c // 2))
 
 
 def test_frontend_saves_after_every_action_and_keeps_the_state_before_a_final_quit(tmp_path) -> None:
@@ -154,13 +155,13 @@ def test_frontend_saves_after_every_action_and_keeps_the_state_before_a_final_qu
     front = frontend(game, str(path), {"seat0": (1, 2)})
     click_cell(front, "seat0", 1, (0, 0))
     assert not path.exists()                       # a cross is not an action
-    front.handle(Click("seat0", 3, 1, 1))          # right button: one attack
+    front.session.handle(Click("seat0", 3, 1, 1))          # right button: one attack
     saved = load_map(path)
     assert (saved.turn, saved.attacks) == (1, 5)
     assert np.array_equal(saved.board.occupied, game.board.occupied)
-    front.handle(Key("seat0", "q"))                # the question: nothing given up yet
+    front.session.handle(Key("seat0", "q"))                # the question: nothing given up yet
     assert game.alive == [1, 2]
-    front.handle(Key("seat0", "y"))                # the only window quits: the game is suspended
+    front.session.handle(Key("seat0", "y"))                # the only window quits: the game is suspended
     assert game.alive != [1, 2]                    # (its players were defeated in this session)
     saved = load_map(path)
     assert (saved.turn, saved.attacks) == (1, 5) and saved.board.alive_players() == [1, 2]
@@ -170,7 +171,7 @@ def test_a_window_closing_while_others_play_on_is_saved_as_a_defeat(tmp_path) ->
     path = tmp_path / "game.map"
     game = Composer(Game(parse_map(TWO).board, random.Random(3)))
     front = frontend(game, str(path), {"seat0": (1,), "seat1": (2,)})
-    front.handle(Closed("seat1"))
+    front.session.handle(Closed("seat1"))
     saved = load_map(path)
     assert saved.board.capitals[2] is None and saved.turn is None and game.winner == 1
 
@@ -180,9 +181,9 @@ def test_s_key_saves_to_the_default_path_and_says_where(tmp_path, monkeypatch) -
     game = Composer(Game(parse_map(TWO).board, random.Random(3)))
     game.defend([(4, 1), (4, 2)])
     front = frontend(game, None, {"seat0": (1, 2)})
-    front.handle(Key("seat0", "s"))
+    front.session.handle(Key("seat0", "s"))
     target = tmp_path / "motti" / "saved.map"
-    assert front.message == f"saved to {target}"
+    assert front.session.message == f"saved to {target}"
     saved = load_map(target)
     assert saved.turn == 2 and saved.attacks == 6
     assert np.array_equal(saved.board.occupied, game.board.occupied)
@@ -193,8 +194,8 @@ def test_s_key_reports_a_save_that_fails(tmp_path, monkeypatch) -> None:
     blocker.write_text("")
     monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
     front = frontend(Composer(Game(parse_map(TWO).board, random.Random(3))), None, {"seat0": (1, 2)})
-    front.handle(Key("seat0", "s"))
-    assert front.message.startswith(f"cannot save to {blocker / 'motti' / 'saved.map'}")
+    front.session.handle(Key("seat0", "s"))
+    assert front.session.message.startswith(f"cannot save to {blocker / 'motti' / 'saved.map'}")
 
 
 def test_cli_rejects_an_unwritable_save_folder_and_save_with_script(tmp_path, capsys) -> None:
@@ -226,17 +227,19 @@ def test_the_state_lines_round_trip_and_name_their_errors() -> None:
     lines = text.splitlines()
     takeable = game.game.takeable
     assert lines[lines.index("turn 2"):lines.index("grid")] == [
-        "turn 2", "attacks 6", "turns 1", "reset-rule strict", "capital-rule v2", f"takeable {takeable}",
-        "max-turns 90", "computer 2 hard"]
+        "turn 2", "attacks 6", "turns 1", "reset-rule strict", "capital-rule v2", "tie-rule mover",
+        "max-turns 90", f"takeable {takeable}", "computer 2 hard"]
     state = parse_map(text, "saved.map")
-    assert (state.turns, state.reset_rule, state.capital_rule, state.takeable, state.max_turns,
-            state.computer) == (1, "strict", "v2", takeable, 90, {2: "hard"})
+    assert (state.turns, state.reset_rule, state.capital_rule, state.tie_rule, state.takeable,
+            state.max_turns, state.computer) == (1, "strict", "v2", "mover", takeable, 90, {2: "hard"})
     resumed = resume(text, random.Random(0))
     same_state(game, resumed)
     assert savegame.save_text(resumed, {2: "hard"}) == text
     lines = text.splitlines()
     for old, bad, error in (
         ("reset-rule strict", "reset-rule loose", "12: expected 'reset-rule strict|empty'"),
+        ("tie-rule mover", "tie-rule first", "10: expected 'tie-rule mover|lowest'"),
+        ("tie-rule mover", "tie-rule mover lowest", "10: expected 'tie-rule mover|lowest'"),
         ("computer 2 hard", "computer 2 expert", "12: expected 'computer K easy|medium|hard'"),
         ("computer 2 hard", "computer x hard", "10: expected 'computer K easy|medium|hard'"),
         ("computer 2 hard", "computer 2", "11: expected 'computer K easy|medium|hard'"),
@@ -255,9 +258,9 @@ def test_the_state_lines_round_trip_and_name_their_errors() -> None:
 def test_a_window_on_islands_announces_the_draw_at_once() -> None:
     islands = "motti-map 1\nsize 7 2\nplayers 2\ncapital 1 0 0\ncapital 2 6 1\ngrid\naaa.bbb\naaa.bbb\n"
     front = frontend(Composer(Game(parse_map(islands).board, random.Random(0))), None, {"seat0": (1, 2)})
-    assert front.message == "draw: no player can reach another"
+    assert front.session.message == "draw: no player can reach another"
     assert view.turn_text(front.game, (1, 2)) == "Draw: no player can reach another"
-    data = front.status_data()
+    data = front.session.status_data()
     assert (data["result"], data["winner"], data["turn"], data["turns"]) == ("draw", None, None, 0)
     assert data["message"] == "draw: no player can reach another"
 
@@ -269,13 +272,13 @@ def test_the_last_person_leaving_while_computers_play_on_ends_the_session_and_th
     status, save = tmp_path / "s.json", tmp_path / "game.map"
     game = Composer(Game(parse_map(THREE).board, random.Random(3)))
     size = view.default_size(game.board.width, game.board.height)
-    front = Frontend(game, Inbox(), {"seat0": (FakeWindow(size), Seat((1,), ":99"))},
-                     computer={2: "easy", 3: "easy"}, status=str(status), save=str(save))
-    front.refresh()
-    front.handle(Key("seat0", "q"))
-    front.handle(Key("seat0", "y"))                # the only person quits; players 2 and 3 are left
+    front = Frontend(Session(game, computer={2: "easy", 3: "easy"}, status=str(status), save=str(save)),
+                     {"seat0": (FakeWindow(size), Seat((1,), ":99"))})
+    front.draw()
+    front.session.handle(Key("seat0", "q"))
+    front.session.handle(Key("seat0", "y"))                # the only person quits; players 2 and 3 are left
     assert front.views == {} and game.alive == [2, 3] and not game.is_terminal()
-    assert front.run() == 0                         # nobody left to watch: the session ends at once
+    assert front.session.run() == 0                         # nobody left to watch: the session ends at once
     data = json.loads(status.read_text())
     assert data["message"] == ("P1 quit, out — nobody is left at a window or the terminal: the game stops "
                                f"unfinished; the game before the quit is saved in {save} (motti {save} "
@@ -292,18 +295,19 @@ def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_
     status, save = tmp_path / "s.json", tmp_path / "game.map"
     game = Composer(Game(parse_map(THREE).board, random.Random(3)))
     size = view.default_size(game.board.width, game.board.height)
-    front = Frontend(game, Inbox(), {"seat0": (FakeWindow(size), Seat((1,), ":99")),
-                                     "watch": (FakeWindow(size), Seat((), ":99"))},
-                     computer={2: "easy", 3: "easy"}, status=str(status), save=str(save), computer_delay=60)
-    front.refresh()
-    front.handle(Key("seat0", "q"))
-    front.handle(Key("seat0", "y"))                # the only person quits; 2 and 3 play on, watched
+    front = Frontend(Session(game, computer={2: "easy", 3: "easy"}, status=str(status), save=str(save),
+                             computer_delay=60),
+                     {"seat0": (FakeWindow(size), Seat((1,), ":99")),
+                      "watch": (FakeWindow(size), Seat((), ":99"))})
+    front.draw()
+    front.session.handle(Key("seat0", "q"))
+    front.session.handle(Key("seat0", "y"))                # the only person quits; 2 and 3 play on, watched
     assert list(front.views) == ["watch"] and game.alive == [2, 3]
     assert load_map(save).board.alive_players() == [2, 3]      # a real defeat, saved as one
-    front._after(game.attack([]), "attack")       # the game goes on, and so does its save
+    front.session.after(game.attack([]), "attack")       # the game goes on, and so does its save
     assert load_map(save).attacks == game.attacks_left == 5
-    front.inbox.put(Closed("watch"))
-    assert front.run() == 0                        # the observer leaves: the session ends unfinished
+    front.session.inbox.put(Closed("watch"))
+    assert front.session.run() == 0                        # the observer leaves: the session ends unfinished
     data = json.loads(status.read_text())
     assert data["message"] == ("P2 attack 1/6 failed — nobody is left at a window or the terminal: the game "
                                f"stops unfinished; it is saved in {save} (motti {save} resumes it)")
@@ -322,17 +326,17 @@ def test_a_last_quit_that_ends_the_game_says_in_the_status_where_the_game_before
     seats = {"seat0": (FakeWindow(size), Seat((1,), ":99"))}
     if observer:
         seats["watch"] = (FakeWindow(size), Seat((), ":99"))
-    front = Frontend(game, Inbox(), seats, computer={2: "easy"}, status=str(status), save=str(save))
-    front.refresh()
-    front.handle(Key("seat0", "q"))
-    front.handle(Key("seat0", "y"))                # the only person quits: the computer player 2 is left
+    front = Frontend(Session(game, computer={2: "easy"}, status=str(status), save=str(save)), seats)
+    front.draw()
+    front.session.handle(Key("seat0", "q"))
+    front.session.handle(Key("seat0", "y"))        # the only person quits: the computer player 2 is left
     assert game.winner == 2
     said = f"the game before the quit is saved in {save} (motti {save} resumes it)"
     if observer:
-        front.handle(Key("watch", "s"))            # an observer's s keeps the game before the quit
-        assert front.message == said
-        front.inbox.put(Closed("watch"))
-    assert front.run() == 0
+        front.session.handle(Key("watch", "s"))            # an observer's s keeps the game before the quit
+        assert front.session.message == said
+        front.session.inbox.put(Closed("watch"))
+    assert front.session.run() == 0
     # The status file says what the console prints at such a quit: the game before it can be resumed.
     assert json.loads(status.read_text())["message"] == (said if observer
                                                          else f"P1 quit, out — P2 wins after 1 turn; {said}")
@@ -345,7 +349,7 @@ def test_the_last_turn_survives_a_save_and_a_resumed_game_marks_it(tmp_path) -> 
     path = tmp_path / "game.map"
     game = Composer(Game(parse_map(T13).board, random.Random(3)))
     front = frontend(game, str(path), {"seat0": (1, 2)})
-    front._after(game.defend([(0, 0), (1, 0)]), "defend")      # P1 occupies two cells; P2's turn
+    front.session.after(game.defend([(0, 0), (1, 0)]), "defend")      # P1 occupies two cells; P2's turn
     lines = path.read_text().splitlines()
     assert lines[lines.index("last-turn 1 defend"):][:3] == ["last-turn 1 defend", "last-cell 0 0 occupied",
                                                                "last-cell 1 0 occupied"]
@@ -356,9 +360,9 @@ def test_the_last_turn_survives_a_save_and_a_resumed_game_marks_it(tmp_path) -> 
     size = view.default_size(resumed.board.width, resumed.board.height)
     from common.displays import Seat
 
-    again = Frontend(resumed, Inbox(), {"seat0": (FakeWindow(size), Seat((1, 2), ":99"))},
-                     last_turn=state.last_turn)
-    assert again.status_data()["last_turn"] == {"player": 1, "action": "defend", "reset": False,
+    again = Frontend(Session(resumed, last_turn=state.last_turn),
+                     {"seat0": (FakeWindow(size), Seat((1, 2), ":99"))})
+    assert again.session.status_data()["last_turn"] == {"player": 1, "action": "defend", "reset": False,
                                                 "cells": [[0, 0, "occupied"], [1, 0, "occupied"]]}
 
 

@@ -6,9 +6,19 @@ from __future__ import annotations
 import random
 
 from common.loop import Inbox
-from starlanes.rules import CELLS_1977, RULES_1977, Company, Game, Player, cell_index
+from starlanes.rules import CELLS, CELLS_1977, RULES_1977, Company, Game, Player, cell_index
 from starlanes.save import HUMAN
-from starlanes.session import ANNOUNCE, COMPUTER, INVALID, TRADING, Session, chart_scale, standings_page
+from starlanes.session import (
+    AMOUNT,
+    ANNOUNCE,
+    COMPUTER,
+    INVALID,
+    MOVING,
+    TRADING,
+    Session,
+    chart_scale,
+    standings_page,
+)
 
 
 def trading_1977() -> Game:
@@ -28,15 +38,14 @@ def test_the_1977_trade_phase_asks_each_company_in_turn():
     session = Session(game, [HUMAN, HUMAN], Inbox(), delay=0.0)
     session.advance()
     assert session.mode == TRADING and session.trade_rows() == [0] and session.panel_row() == 0
-    for key in ("ENTER", "4", "ENTER"):  # 4 shares of A at $300: more than the $1000 buys
+    for key in ("4", "ENTER"):  # 4 shares of A at $300: more than the $1000 buys
         session.press(key)
     assert session.mode == INVALID and game.asking == 0
     session.timer("invalid")
-    for key in ("ENTER", "m"):  # the most of A: 3 shares
-        session.press(key)
+    session.press("m")  # the most of A: 3 shares
     assert game.players[0].holdings[0] == 5 and game.players[0].cash == 100
     assert game.asking == 2 and session.trade_rows() == [2] and session.panel_row() == 1
-    session.press("ESC")  # Esc passes C, the last company: the turn ends
+    session.press("ENTER")  # an empty answer keeps C, the last company: the turn ends
     assert game.current == 1 and game.phase == "move" and game.players[0].holdings[2] == 0
 
 
@@ -84,3 +93,91 @@ def test_a_save_that_works_again_takes_its_complaint_off_the_screen(tmp_path):
     session.notice = "Bob's window closed: the computer plays for Bob."
     session.autosave()  # a save that works leaves other notices alone
     assert session.notice == "Bob's window closed: the computer plays for Bob."
+
+
+def trading_1995() -> Game:
+    """T26: A active at $300, Ann has $1000 and 2 shares of A, in her trade phase."""
+    grid = ["."] * CELLS
+    grid[cell_index(0, 0)] = "A"
+    companies = [Company(1, 300)] + [Company() for _ in range(4)]
+    return Game(grid, [Player("Ann", 1000, [2, 0, 0, 0, 0]), Player("Bob")], random.Random(3), companies,
+                current=0, phase="trade")
+
+
+def test_the_1995_amount_field_refuses_what_spec_8_does_not_take_and_says_so():
+    session = Session(trading_1995(), [HUMAN, HUMAN], Inbox(), delay=0.0)
+    session.advance()
+    session.press("ENTER")
+    assert session.mode == AMOUNT and session.refusal() is None
+    expected = {
+        "x": '"x" cannot be typed here: digits, a leading - to sell, or m or n first.',
+        ".": '"." cannot be typed here: digits, a leading - to sell, or m or n first.',
+        "UP": "UP cannot be typed here: digits, a leading - to sell, or m or n first.",
+    }
+    for key, why in expected.items():
+        session.press(key)
+        assert session.refusal() == why and session.trade_note() == "Amount (-2 to 3): _"
+        assert ("amount", "hint") not in session.prompt_lines() and (why, "bold") in session.prompt_lines()
+    session.press("1")
+    assert session.refusal() is None and session.trade_note() == "Amount (-2 to 3): 1_"
+    for key in ("-", "m", "n"):  # only first
+        session.press(key)
+        assert session.refusal() is not None and session.trade_note() == "Amount (-2 to 3): 1_"
+    for key in "000000000":  # 9 characters at most: the last 0 is refused
+        session.press(key)
+    assert session.refusal() == "At most 9 characters."
+    assert session.trade_note() == "Amount (-2 to 3): 100000000_"
+    for _ in range(9):
+        session.press("BACKSPACE")
+    for key in ("-", "1", "ENTER"):
+        session.press(key)
+    game = session.game
+    assert game.players[0].holdings[0] == 1 and game.players[0].cash == 1300 and session.mode == TRADING
+    for key in ("ENTER", "-", "ENTER"):  # "-" alone is 0 (spec §8): nothing changes, no refusal
+        session.press(key)
+    assert session.mode == TRADING and game.players[0].holdings[0] == 1 and game.current == 0
+    session.press("ESC")
+    assert game.current == 1 and game.phase == "move"
+
+
+def founding_move() -> Game:
+    """Ann's move 1 founds Altair Starways next to a star (T4); trading follows."""
+    grid = ["."] * CELLS
+    grid[cell_index(5, 4)] = "*"
+    return Game(grid, [Player("Ann"), Player("Bob")], random.Random(3), current=0,
+                candidates=[cell_index(5, 5), cell_index(9, 1)])
+
+
+def test_esc_at_the_announcement_of_ones_own_move_ends_the_turn_keeping_every_holding():
+    game = founding_move()
+    session = Session(game, [HUMAN, HUMAN], Inbox(), delay=0.0)
+    session.advance()
+    session.press("1")
+    assert session.mode == ANNOUNCE and session.pages and game.phase == "trade"
+    assert session.prompt_lines()[-1] == ("skip", "hint")
+    session.press("ESC")
+    assert game.current == 1 and game.phase == "move" and session.mode == MOVING and not session.pages
+    assert game.players[0].holdings[0] == 5 and game.players[0].cash == 6150
+
+
+def test_any_other_key_at_the_announcement_goes_on_to_the_trading():
+    game = founding_move()
+    session = Session(game, [HUMAN, HUMAN], Inbox(), delay=0.0)
+    session.advance()
+    session.press("1")
+    session.press(" ")
+    assert session.mode == TRADING and game.current == 0
+
+
+def test_a_window_not_in_turn_is_told_whose_turn_it_is():
+    game = founding_move()
+    session = Session(game, [HUMAN, "easy"], Inbox(), delay=60.0)
+    session.advance()
+    assert session.watch_lines() == [("It is Ann's turn.", "bold")]
+    session.press("1")
+    assert session.watch_lines() == [*session.pages[0], ("", ""), ("It is Ann's turn.", "bold")]
+    session.press("ESC")
+    assert session.mode == COMPUTER and session.watch_lines() == [("Bob (computer) is thinking...", "bold")]
+    session.skip()
+    assert session.mode == ANNOUNCE
+    assert session.watch_lines()[-1] == ("It is Bob's turn (computer).", "bold")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from common.loop import Inbox
 from starlanes import session as sess
 from starlanes.rules import CELLS_1977, RULES_1977, Company, Game, Player, cell_index
@@ -47,12 +49,76 @@ def test_the_cursor_stays_on_the_company_asked():
     assert game.players[0].holdings == [5, 0, 4, 0, 0]
 
 
-def test_esc_keeps_the_company_asked():
+def test_esc_ends_the_whole_trading_phase_keeping_every_holding():
     session = trading_session()
+    assert ("ask", "hint") in session.prompt_lines()
     session.press("ESC")
-    assert session.asked() == 2 and session.game.players[0].holdings[0] == 2
+    game = session.game
+    assert game.current == 1 and game.phase == "move" and session.mode == sess.MOVING
+    assert game.players[0].holdings == [2, 0, 4, 0, 0] and game.players[0].cash == 1170
+
+
+def test_esc_while_typing_cancels_the_amount_and_a_second_esc_ends_trading():
+    session = trading_session()
+    session.press("2")
+    session.press("ESC")
+    assert session.mode == sess.TRADING and session.asked() == 0
+    assert session.trade_note() == "Amount (-2 to 3): _"
     session.press("ESC")
     assert session.game.current == 1 and session.game.players[0].holdings == [2, 0, 4, 0, 0]
+
+
+@pytest.mark.parametrize("answer", ["0.5", "1.5", "2X", "HELLO", "-", "1e2", " 1", "+1", "--1"])
+def test_an_answer_that_is_no_whole_number_is_refused_and_asked_again(answer):
+    """S20 under decision 8: the field shows what was typed; Enter refuses it and asks the same company."""
+    session = trading_session()
+    for key in answer:
+        session.press(key)
+    assert session.mode == sess.AMOUNT and session.trade_note() == f"Amount (-2 to 3): {answer}_"
+    assert session.refusal() is None
+    session.press("ENTER")
+    game = session.game
+    assert session.mode == sess.INVALID and session.trade_note() == "Invalid amount!"
+    assert game.asking == 0 and game.players[0].holdings == [2, 0, 4, 0, 0] and game.players[0].cash == 1170
+    session.timer("invalid")
+    assert session.mode == sess.TRADING and session.asked() == 0
+    assert session.trade_note() == "Amount (-2 to 3): _"
+    for key in ("1", "ENTER"):
+        session.press(key)
+    assert game.players[0].holdings[0] == 3 and game.players[0].cash == 870 and game.asking == 2
+
+
+def test_minus_one_sells_one_held_and_is_refused_with_none_held():
+    """Decision 7: a sale up to the holding. Ann holds 2 A and 4 C; then C is sold out and -1 is refused."""
+    session = trading_session()
+    game = session.game
+    for key in "-1":
+        session.press(key)
+    session.press("ENTER")
+    assert game.players[0].holdings[0] == 1 and game.players[0].cash == 1470 and game.asking == 2
+    for key in "-4":
+        session.press(key)
+    session.press("ENTER")
+    assert game.current == 1
+    # Ann's next turn: C is held no more, so -1 of it is refused.
+    game.current, game.phase, game.asking = 0, "trade", 2
+    session.advance()
+    for key in "-1":
+        session.press(key)
+    session.press("ENTER")
+    assert session.mode == sess.INVALID and game.players[0].holdings == [1, 0, 0, 0, 0]
+
+
+def test_an_empty_answer_keeps_the_holding():
+    session = trading_session()
+    game = session.game
+    session.press("ENTER")
+    assert game.asking == 2 and game.players[0].holdings == [2, 0, 4, 0, 0] and game.players[0].cash == 1170
+    session.press("7")
+    session.press("BACKSPACE")
+    assert session.trade_note() == "Amount (-4 to 1): _"
+    session.press("ENTER")
+    assert game.current == 1 and game.players[0].holdings == [2, 0, 4, 0, 0] and game.players[0].cash == 1170
 
 
 def test_m_and_n_answer_at_once_and_s_shows_the_moves_remaining():

@@ -336,7 +336,7 @@ def test_no_terminal_is_a_clear_error():
 
 def test_parser_defaults():
     args = cli.parser().parse_args([])
-    assert args.colour is None and args.computer == 0 and args.level == "hard"
+    assert args.colour is None and args.computer is None and args.level == "hard"
     assert cli.parser().parse_args(["-m"]).colour is False
     assert cli.parser().parse_args(["--colour"]).colour is True
 
@@ -363,14 +363,42 @@ def test_setup_questions_one_key_at_a_time():
     for key in ("1", "3", "ENTER"):
         asked.key(key)
     assert asked.step == "name" and asked.count == 3 and asked.note == "A name is needed."
-    for key in ("A", "n", "x", "BACKSPACE", "n", "ENTER", "B", "ENTER", "C", "ENTER"):
+    for key in ("A", "n", "x", "BACKSPACE", "n", "ENTER"):
+        asked.key(key)
+    # The computers' names are offered: Enter keeps one, a typed character replaces it, Backspace edits it.
+    assert asked.text == "Computer 2" and asked.default
+    assert "(Enter keeps this name; type to rename)" in [text for text, _ in asked.body()]
+    for key in ("ENTER", "B", "o", "b", "ENTER"):
         asked.key(key)
     assert asked.step == "done"
-    assert (asked.names, asked.controllers) == (["Ann", "B", "C"], ["human", "medium", "medium"])
-    chosen = Setup(0, "hard")
-    for key in ("2", "x", "ENTER", "2", "y", "ENTER", "h"):
+    assert (asked.names, asked.controllers) == (["Ann", "Computer 2", "Bob"], ["human", "medium", "medium"])
+    edited = Setup(1, "easy")
+    for key in ("2", "A", "ENTER", "BACKSPACE", "9", "ENTER"):
+        edited.key(key)
+    assert edited.names == ["A", "Computer 9"] and edited.controllers == ["human", "easy"]
+    chosen = Setup(None, "hard")
+    for key in ("2", "2", "ENTER", "h", "x", "ENTER"):
         chosen.key(key)
     assert chosen.step == "done" and chosen.controllers == ["medium", "human"]
+    assert chosen.names == ["Computer 1", "x"]
     chosen = Setup(0, "hard")
     chosen.key("^C")
     assert chosen.step == "quit"
+
+
+def test_setup_asks_nothing_it_has_been_told():
+    """--computer 0: everybody is human, so who plays each is not asked; --computer 4: the number of players
+    can only be 4, so it is not asked."""
+    from starlanes.console import Setup
+
+    people = Setup(0, "hard")
+    for key in ("2", "A", "ENTER", "B", "ENTER"):
+        assert people.step in ("count", "name")
+        people.key(key)
+    assert people.step == "done" and people.controllers == ["human", "human"] and people.names == ["A", "B"]
+    machines = Setup(4, "easy")
+    assert machines.step == "name" and machines.count == 4
+    for _ in range(4):
+        machines.key("ENTER")
+    assert machines.step == "done" and machines.controllers == ["easy"] * 4
+    assert machines.names == [f"Computer {n}" for n in range(1, 5)]

@@ -382,6 +382,9 @@ def test_key_names():
     names = ("Return", "KP_Enter", "Escape", "BackSpace", "Up", "KP_Down", "minus", "KP_7", "m", "5")
     assert [key_name(n) for n in names] == ["ENTER", "ENTER", "ESC", "BACKSPACE", "UP", "DOWN", "-", "7", "m",
                                             "5"]
+    # Printable keysyms are their characters, as a terminal delivers them (the 1977 amount shows "0.5").
+    names = ("period", "KP_Decimal", "X", "exclam", "eacute", "space", "F1", "Tab")
+    assert [key_name(n) for n in names] == [".", ".", "X", "!", "é", " ", "F1", "Tab"]
 
 
 def test_only_the_player_in_turn_moves_and_clicks_work():

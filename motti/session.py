@@ -1,0 +1,447 @@
+"""motti's one turn flow (spec/motti.md §2, §5–§7), under the X windows, the curses console, headless matches
+and script mode.
+
+A :class:`Session` owns everything between the rules and a screen: whose turn it is and who may act (the
+*seats*: each front end's sources and the people at them), a computer player's thinking (in a worker thread,
+motti/thinking.py) and its pacing (``--delay``), the announcements and the last turn's record
+(:class:`motti.announce.Chronicle`), saving and the ``--status`` file (through :class:`common.save.Sink`: a
+failure is said once, tried again at the next action, the last good file stays), the policy of a quit, a
+give-up and a lost window (§2.7; a give-up that leaves nobody playing suspends the game), and the game's end.
+It imports no pygame, Xlib or curses and never draws.
+
+A front end (:class:`FrontEnd`) is a renderer plus an input source: the X windows (motti/frontend.py), the
+console (motti/console.py); headless matches and script mode have none. It turns its own events into calls of
+:meth:`Session.act`, :meth:`Session.command`, :meth:`Session.leave` and :meth:`Session.save_now`, and draws
+from the session's state whenever :meth:`FrontEnd.draw` is called. One :class:`common.loop.Inbox` receives
+every window's events, the console's commands, the computer's timer and its answers; :meth:`Session.run` is
+its only consumer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from common.cli import exit_on_signals
+from common.loop import Command, Inbox, Timer
+from common.save import Sink
+from motti import explain, savegame
+from motti import status as status_json
+from motti.announce import Chronicle, end_text, who
+from motti.commands import apply_command
+from motti.compose import Composer
+from motti.rules import Action, Event, IllegalAction, Move
+from motti.thinking import SOURCE as THINKER
+from motti.thinking import Thinker
+
+if TYPE_CHECKING:
+    from motti.mapfile import SavedTurn
+
+#: How long each action of a computer player stays on screen before its next one (seconds; ``--delay``).
+COMPUTER_DELAY_S = 0.4
+#: How long one wait on the inbox lasts before the loop looks again (seconds; keeps Ctrl-C responsive).
+POLL_S = 0.5
+COMPUTER_TIMER = "computer"
+
+
+class FrontEnd(Protocol):
+    """What the session asks of a front end (the X windows, the console)."""
+
+    #: The front end's screen is the terminal, whose stderr a failure line must not scribble over.
+    uses_terminal: bool
+
+    def handle(self, event: object) -> bool:
+        """React to *event* when it is one of this front end's (its windows' or its commands); True then."""
+
+    def draw(self) -> None:
+        """Bring the screen up to date with the session's state."""
+
+    def refuse(self, source: str, text: str) -> None:
+        """Input from *source* was refused, for the reason *text* (beep, say it)."""
+
+    def close(self) -> None:
+        """Close every window (restore the terminal); idempotent."""
+
+    def status_fields(self) -> dict[str, Any]:
+        """This front end's fields of the ``--status`` JSON (``windows``, ``console``)."""
+
+
+class Session:
+    """One game's turn flow (see the module docstring) over *game*, a :class:`motti.compose.Composer`.
+
+    *computer* holds the players :mod:`motti.ai` plays (a mapping player -> level, or a collection of
+    players at ``medium``), thinking with *rng*, each of their actions staying *computer_delay* seconds
+    (``--delay``) before the next; *status* is the ``--status`` file, *save* the ``--save`` file (None: none);
+    *last_turn* the last turn a resumed game's save holds (its marks are shown at once, spec §6).
+    Front ends join with :meth:`attach`. Saving (motti/savegame.py): with *save*, the game is written after
+    every action that changed it (with *every_action* false, as in headless matches: after every turn, and
+    the status file too) and when :meth:`run` ends (quit, last window closed, Ctrl-C, SIGTERM,
+    SIGHUP); a give-up that leaves no person playing suspends the game, unless it plays on watched (an
+    observer's window): the file keeps the state before that defeat, so that ``motti FILE`` resumes it.
+    The last person closing the last window with ``--save`` suspends the game instead of giving it up.
+
+    A tip (``t``, :meth:`give_tip`) is the ``medium`` player's choice for the player in turn, shown as the
+    crosses and, on the seat that asked, as its note (:meth:`note_for`); the others are told
+    ``P1 asked for a tip``.
+    """
+
+    def __init__(self, game: Composer, inbox: Inbox | None = None, *, computer: Collection[int] = (),
+                 rng: random.Random | None = None, status: str | None = None, save: str | None = None,
+                 computer_delay: float = COMPUTER_DELAY_S, every_action: bool = True,
+                 last_turn: SavedTurn | None = None) -> None:
+        self.game = game
+        self.inbox = inbox if inbox is not None else Inbox()
+        self.computer = frozenset(computer)
+        # Saves name the computer players with their levels (``computer K LEVEL``, §3.2).
+        self.levels = savegame.computer_levels(computer)
+        self.rng = rng if rng is not None else random.Random()
+        self.thinker = Thinker(self.inbox, self.levels, self.rng)
+        self.status = status
+        self.save = save
+        self.computer_delay = computer_delay
+        self.every_action = every_action
+        self._recorded_turns = game.turns   # the turns played when the files were last written
+        self.chronicle = Chronicle(game.current_player, game.attacks_left,
+                                   last_turn=explain.restored_turn(last_turn, game.board))
+        #: The tip shown (``t``) until the game changes, and the seat that asked for it.
+        self.tip: explain.Tip | None = None
+        self.tip_source: str | None = None
+        #: The last announcement (or a failure, a save's place) every front end shows; None before any.
+        self.message: str | None = None if game.end is None else end_text(game.end)
+        if self.message is not None:
+            # A game decided before its first move (§2.9: nobody can reach anybody) says so at once.
+            self.chronicle.note(self.message)
+        #: How many announcements were made (a front end clears its own notes when this changes).
+        self.said = 0
+        self.computer_pending = False
+        # One failure policy for both files (common.save.Sink): said once where the players look (and on
+        # stderr unless a front end's screen is that terminal), tried again at the next chance.
+        self.saves = Sink(save, "the save", "motti", show=self._show_failure)
+        self.status_file = Sink(status, "--status", "motti", show=self._show_failure)
+        self.save_suspended = False   # the save holds the state before a quit that ended the session
+        self.told_unfinished = False  # a line on stdout has said that the game stops unfinished
+        self.left_last = False        # the last person left by closing a window: the end goes to stdout
+        #: Every source a person or observer is at (a window, the terminal) -> the people's players there.
+        self.seats: dict[str, tuple[int, ...]] = {}
+        self.front_ends: list[FrontEnd] = []
+
+    # ---- front ends ----------------------------------------------------------------------------------------
+    def attach(self, front: FrontEnd, seats: Mapping[str, Sequence[int]]) -> None:
+        """Let *front* show the game and take input from its *seats* (source -> players that people play
+        there; empty for an observer)."""
+        self.front_ends.append(front)
+        self.seats.update({source: tuple(p for p in players if p not in self.computer)
+                           for source, players in seats.items()})
+        if front.uses_terminal:
+            self.saves.echo = self.status_file.echo = False
+
+    def detach(self, front: FrontEnd, sources: Collection[str]) -> None:
+        """*front* is gone (closed by its own input): it shows nothing more, and its *sources* leave."""
+        if front in self.front_ends:
+            self.front_ends.remove(front)
+        for source in sources:
+            self.seats.pop(source, None)
+
+    def close(self) -> None:
+        """Close every front end (windows, the console); nobody is seated afterwards."""
+        fronts, self.front_ends = self.front_ends, []
+        for front in fronts:
+            front.close()
+        self.seats.clear()
+
+    # ---- the loop ------------------------------------------------------------------------------------------
+    def run(self, *, until_end: bool = False) -> int:
+        """Play until nobody is seated (or, *until_end*, until the game is over: headless matches); return the
+        exit status 0. Ctrl-C propagates (KeyboardInterrupt) after every front end is closed; SIGTERM and
+        SIGHUP (in the main thread) end the loop the same way with SystemExit(143) and SystemExit(129); a
+        console whose thread failed raises RuntimeError. With ``--save`` the game is saved on the way out."""
+        with exit_on_signals():
+            try:
+                self.changed()
+                self.schedule_computer()
+                while self.seats or (until_end and not self.game.is_terminal()):
+                    event = self.inbox.get(POLL_S)
+                    if event is not None:
+                        self.handle(event)
+                self._end_unfinished()
+            finally:
+                self.close()
+                self.write_save()
+        return 0
+
+    def handle(self, event: object) -> None:
+        """React to one inbox event: the computer's timer and answers here, the rest by the front ends."""
+        if isinstance(event, Timer) and event.name == COMPUTER_TIMER:
+            self.computer_pending = False
+            self.computer_move()
+        elif isinstance(event, Command) and event.source == THINKER:
+            self.computer_answer(event)
+        else:
+            for front in list(self.front_ends):
+                if front.handle(event):
+                    return
+
+    def changed(self) -> None:
+        """Tell every front end to draw again and rewrite the status file."""
+        for front in list(self.front_ends):
+            front.draw()
+        self.write_status()
+
+    def _end_unfinished(self) -> None:
+        """Nobody is seated any more while the game goes on (computer players are left): the session ends
+        here, and the status file's message says so after the last announcement, as does a line on stdout
+        (unless a quit at the terminal has said it there)."""
+        if self.game.is_terminal():
+            if self.left_last and not self.save_suspended and not self.told_unfinished:
+                print(f"motti: {self.message}", flush=True)
+            if self.save_suspended:
+                # A last quit ended the game: the status says, as the console does, that the game before it
+                # can be resumed.
+                said = self.saved_before_quit()
+                if not (self.message or "").endswith(said):
+                    self.message = f"{self.message}; {said}" if self.message else said
+                    self.write_status()
+            return
+        self.write_save()
+        said = self.unfinished()
+        self.message = f"{self.message} — {said}" if self.message else said
+        self.write_status()
+        if not self.told_unfinished:
+            print(f"motti: {self.message}", flush=True)
+
+    def unfinished(self) -> str:
+        """``nobody is left at a window or the terminal: the game stops unfinished`` and where it is saved."""
+        said = "nobody is left at a window or the terminal: the game stops unfinished"
+        if self.save_suspended:
+            return f"{said}; {self.saved_before_quit()}"
+        if self.save is not None:
+            return f"{said}; it is saved in {self.save} (motti {self.save} resumes it)"
+        return said
+
+    def saved_before_quit(self) -> str:
+        return f"the game before the quit is saved in {self.save} (motti {self.save} resumes it)"
+
+    # ---- people --------------------------------------------------------------------------------------------
+    def in_turn(self, humans: Collection[int]) -> bool:
+        """A person of *humans* is the player in turn (the game runs)."""
+        return not self.game.is_terminal() and self.game.current_player in humans
+
+    def why_not(self, humans: Collection[int]) -> str:
+        """Why input at a seat of *humans* does nothing now."""
+        game = self.game
+        if game.is_terminal():
+            return "the game is over"
+        if not any(p in game.alive for p in humans):
+            return "you are out of the game: watching"
+        player = game.current_player
+        if player in self.computer:
+            return f"not your turn: {who(player)} (computer) is thinking"
+        return f"not your turn: waiting for {who(player)}"
+
+    def act(self, change: Callable[[], Any], action: str | None = None, source: str | None = None) -> None:
+        """Apply one change to the game from *source* (a callable returning the rules' events or None;
+        *action* names what is performed, for the announcement); announce, redraw, save. A change the rules
+        refuse becomes the message, and *source*'s front end is told."""
+        try:
+            events = change() or []
+        except (IllegalAction, ValueError) as error:
+            self.message = str(error)
+            self.refuse(source, str(error))
+            self.changed()
+            return
+        self.after(events, action)
+
+    def refuse(self, source: str | None, text: str) -> None:
+        """Tell the front end of *source* that its input was refused because of *text*."""
+        if source is not None:
+            for front in self.front_ends:
+                front.refuse(source, text)
+
+    def command(self, source: str, command: Command) -> None:
+        """A front-end-neutral command (motti/commands.py) from seat *source*: ``save``, or a step of
+        composing an action, which only the player in turn's seat may take (others are refused, saying
+        why)."""
+        if command.verb == "save":
+            self.save_now()
+            return
+        if command.verb == "tip":
+            why = self.give_tip(source)
+            if why is not None:
+                self.refuse(source, why)
+            return
+        humans = self.seats.get(source, ())
+        if not self.in_turn(humans):
+            self.refuse(source, self.why_not(humans))
+            return
+        game = self.game
+        action = None
+        if command.verb == "perform":
+            action = command.args[0] if command.args else game.selected.value
+        self.act(lambda: apply_command(game, command), action, source)
+
+    def give_tip(self, source: str) -> str | None:
+        """The ``t`` key at seat *source*: the ``medium`` player's choice for the player in turn
+        (:func:`motti.explain.tip_for`) becomes the selected action and crosses, not performed; the seat shows
+        it as its note (:meth:`note_for`), the others ``P1 asked for a tip``. The game does not change.
+        Returns None, or why no tip is given (only a person of the player in turn may ask)."""
+        humans = self.seats.get(source, ())
+        if not self.in_turn(humans):
+            return self.why_not(humans)
+        tip = explain.tip_for(self.game.game)
+        self.game.propose(Action.ATTACK if tip.action == "pass" else Action(tip.action), tip.cells)
+        self.tip, self.tip_source = tip, source
+        self.message = explain.tip_asked(tip.player)
+        self.chronicle.note(self.message)
+        self.changed()
+        return None
+
+    def note_for(self, source: str) -> str | None:
+        """The line seat *source* shows of its own: the standing tip it asked for, else None."""
+        return self.tip.text() if self.tip is not None and self.tip_source == source else None
+
+    def play(self, action: Move) -> list[Event]:
+        """Play one whole action (``Game.apply`` form, e.g. ``("attack", [(3, 1)])``) and announce, save and
+        redraw as after any action; return the rules' events. Raises IllegalAction (nothing changes)."""
+        events = self.game.apply(action)
+        self.after(events, str(action[0]))
+        return events
+
+    def after(self, events: Sequence[object], action: str | None = None) -> str | None:
+        """Announce *events* (the result of *action*), save, redraw, write the status, schedule the computer.
+        Returns the announcement."""
+        if events and self.thinker.busy:
+            # The game changed while a computer player was thinking (a quit, a closed window): think again.
+            self.thinker.cancel()
+            self.computer_pending = False
+        said = self.chronicle.record(events, action)
+        if events:
+            self.tip = self.tip_source = None
+        if said is not None:
+            self.message = said
+            self.said += 1
+        due = self.every_action or self.game.turns != self._recorded_turns or self.game.is_terminal()
+        if events and due:
+            self.write_save()
+        for front in list(self.front_ends):
+            front.draw()
+        if due:
+            self.write_status()
+            self._recorded_turns = self.game.turns
+        self.schedule_computer()
+        if self.game.is_terminal() and not self.game.alive:
+            # Every player has left: nobody can play on, so the session ends and the observers' windows close
+            # (the status file keeps the final message).
+            self.close()
+            self.write_status()
+        return said
+
+    def leave(self, source: str, cause: str = "closed", *, tell: bool = False) -> str | None:
+        """Seat *source* is gone (its window closed or lost, its players quit): defeat its people's players
+        still alive (§2.7, *cause* ``closed`` or ``quit``); an observer defeats nobody. With *tell* (the
+        terminal is no longer the console's), stdout says what happened and where the game goes on. Returns
+        the announcement."""
+        humans = self.seats.pop(source, ())
+        players = [p for p in humans if p in self.game.alive]
+        if not players or self.game.is_terminal():
+            self.changed()
+            return None
+        if cause == "closed" and self.save is not None and not self.seats:
+            # The last person closed the last window: the game is suspended, not given up; the save holds
+            # it as it is, and the session's end says so (one message, on the terminal too).
+            self.message = explain.left_text(players)
+            self.chronicle.note(self.message)
+            self.write_save()
+            self.write_status()
+            return self.message
+        self._suspend_if_last(players)
+        said = self.after(self.game.defeat(players, cause=cause))
+        self.left_last = not self.seats and not tell
+        if tell:
+            if self.seats and not self.game.is_terminal():
+                said = f"{said}; the game goes on in the windows"
+            elif not self.game.is_terminal():
+                said = f"{said} — {self.unfinished()}"
+                self.told_unfinished = True
+            elif self.save_suspended:
+                said = f"{said}; {self.saved_before_quit()}"
+            print(f"motti: {said}", flush=True)
+        return said
+
+    # ---- saving --------------------------------------------------------------------------------------------
+    def _suspend_if_last(self, leaving: Collection[int]) -> None:
+        """Before a quit/close defeat of *leaving* (their seat already gone): if no person is left playing
+        afterwards and the game does not play on watched (computer players watched by an observer), save the
+        game as it is now and keep that save (the session ends; ``motti FILE`` resumes it). A game that plays
+        on is saved as usual, the defeat included."""
+        people = any(self.seats.values())
+        if bool(self.seats) and len([p for p in self.game.alive if p not in leaving]) >= 2:
+            return
+        if not people and self.save is not None and not self.save_suspended:
+            self.write_save()
+            self.save_suspended = True
+
+    def write_save(self) -> None:
+        """Write the game to the ``--save`` file atomically (no-op without one, or once suspended)."""
+        if not self.save_suspended:
+            self.saves.write(lambda path: savegame.save_game(self.game, path, self.levels,
+                                                             last_turn=self.chronicle.last_turn))
+
+    def _show_failure(self, line: str) -> None:
+        """A save or status file that could not be written: on every window and the console."""
+        self.message = line if self.message is None else f"{self.message}; {line}"
+
+    def save_now(self) -> None:
+        """The ``s`` key: save to the ``--save`` file or the default save path, and say where (or why not)."""
+        target = self.save if self.save is not None else savegame.default_path()
+        if self.save_suspended:
+            # The last person's quit ended the game; an observer's s keeps the game before it to resume.
+            self.message = self.saved_before_quit()
+        else:
+            try:
+                path = savegame.save_game(self.game, self.save, self.levels,
+                                          last_turn=self.chronicle.last_turn)
+            except OSError as error:
+                self.message = f"cannot save to {target}: {error.strerror or error}"
+            else:
+                self.message = f"saved to {path}"
+        self.chronicle.note(self.message)
+        self.changed()
+
+    # ---- computer players ----------------------------------------------------------------------------------
+    def schedule_computer(self) -> None:
+        """Set the computer's timer when a computer player is in turn (its action comes after the delay)."""
+        game = self.game
+        if not game.is_terminal() and game.current_player in self.computer and not self.computer_pending:
+            self.computer_pending = True
+            self.inbox.call_later(self.computer_delay, COMPUTER_TIMER)
+
+    def computer_move(self) -> None:
+        """The computer's timer: start thinking in a worker thread (motti/thinking.py); the loop goes on."""
+        game = self.game
+        if game.is_terminal() or game.current_player not in self.computer:
+            return
+        self.computer_pending = True
+        self.thinker.start(game.game)
+
+    def computer_answer(self, answer: Command) -> None:
+        """The thinker's answer: play it (a stale one, made before the game changed, is dropped)."""
+        action = self.thinker.take(answer)
+        if action is None:
+            return
+        self.computer_pending = False
+        self.play(action)
+
+    # ---- status --------------------------------------------------------------------------------------------
+    def status_data(self) -> dict[str, Any]:
+        """The ``--status`` JSON of spec §6 as a dict (motti/status.py), with the front ends' fields."""
+        fields: dict[str, Any] = {}
+        for front in self.front_ends:
+            fields.update(front.status_fields())
+        return status_json.status_data(self.game, message=self.message, windows=fields.get("windows"),
+                                       console=fields.get("console"), last_turn=self.chronicle.last_turn,
+                                       tip=self.tip)
+
+    def write_status(self) -> None:
+        """Rewrite the ``--status`` file atomically (no-op without one)."""
+        self.status_file.write(lambda path: status_json.write_status(path, self.status_data()))

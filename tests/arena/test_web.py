@@ -1,0 +1,187 @@
+"""The web spectator (spec/arena.md §4): the replay page's contents, and live games served to many WebSocket
+viewers over real TCP (slow ones dropped, bad input answered or closed)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import subprocess
+import sys
+
+import pytest
+from web_helpers import ServeProcess, handshake, http_get, instant_bots, read_all
+
+from arena import look, view, web
+from arena.rules import VECTORS
+
+VIEWERS = 50
+STALLED = 10
+
+
+def page_data(text: str) -> tuple[dict, list[dict]]:
+    """The config and the replay lines a page holds."""
+    config = re.search(r'<script type="application/json" id="arena-config">(.*?)</script>', text, re.S)
+    data = re.search(r'<script type="application/x-ndjson" id="arena-replay">(.*?)</script>', text, re.S)
+    assert config and data
+    return json.loads(config.group(1)), [json.loads(line) for line in data.group(1).splitlines() if line]
+
+
+def arena_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "arena", *args]
+
+
+def test_the_page_holds_the_replay_and_the_x_spectators_colours_and_words():
+    lines = [b'{"type":"header","map":"</script><!-- office"}', b'{"type":"round","round":1}']
+    text = web.page(lines, title="</script> x", step_ms=100)
+    config, records = page_data(text)
+    assert records == [{"type": "header", "map": "</script><!-- office"}, {"type": "round", "round": 1}]
+    assert text.count("</script>") == 3  # the page's own three scripts, none from the data
+    assert "<title>arena &lt;/script&gt; x</title>" in text
+    assert config["title"] == "</script> x" and config["step_ms"] == 100 and config["live"] is False
+    assert config["vectors"] == {k: list(v) for k, v in VECTORS.items()}
+    colours = config["look"]
+    assert colours["team"] == {"BLUE": list(view.BLUE_RGB), "RED": list(view.RED_RGB)}
+    assert colours["wall"] == list(view.WALL_RGB) == [40, 40, 40]
+    assert colours["free"][0] == list(view.free_colour(1)) and colours["free"][19] == [150, 200, 110]
+    assert colours["legend"] == look.LEGEND and colours["head"] == look.HEAD
+    assert [c[0] for c in colours["panel_columns"]] == view.PANEL_HEADING.split()
+
+
+def test_the_x_view_and_the_page_say_the_same_title():
+    state = {"round": 7, "max_rounds": 120, "players": [{"team": "BLUE"}, {"team": "RED"}, {"team": "RED"}]}
+    assert look.head_text("office", state) == "office  round 7/120   blue 1  red 2"
+    assert look.head_text("office", state, over=True, note="paused") == \
+        "office  round 7/120   blue 1  red 2   game over   paused"
+    assert look.head_text("office", {"players": [], "waiting": 1}) == "office  waiting for 1 bot"
+    filled = re.sub(r"\{(\w+)\}", lambda m: str({"title": "office", "round": 7, "max_rounds": 120, "blues": 1,
+                                                   "reds": 2}[m.group(1)]), look.HEAD)
+    assert filled == look.head_text("office", state)  # the page fills the same template the same way
+
+
+def test_replay_html_errors_are_one_line(tmp_path):
+    game = tmp_path / "game.jsonl"
+    played = subprocess.run(arena_cmd("play", "office", "--bots", "3", "--no-window", "--round-ms", "0",
+                                      "--prep-ms", "0", "--seed", "2", "--replay", str(game), "-q"),
+                            capture_output=True, text=True, timeout=120)
+    assert played.returncode == 0, played.stderr
+    missing = subprocess.run(arena_cmd("replay", str(game), "--html", str(tmp_path / "no" / "x.html")),
+                             capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2
+    assert missing.stderr == f"arena: cannot write {tmp_path / 'no' / 'x.html'}: No such file or directory\n"
+    both = subprocess.run(arena_cmd("replay", str(game), "--html", str(tmp_path / "x.html"), "--verify"),
+                          capture_output=True, text=True, timeout=60)
+    assert both.returncode == 2 and both.stderr.count("\n") == 1 and "--html" in both.stderr
+    assert not (tmp_path / "x.html").exists()
+    made = subprocess.run(arena_cmd("replay", str(game), "--html", str(tmp_path / "x.html")),
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0
+    _, records = page_data((tmp_path / "x.html").read_text(encoding="utf-8"))
+    assert records == [json.loads(line) for line in game.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_web_port_in_use_is_refused_before_anything_starts(tmp_path):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        run = subprocess.run(arena_cmd("serve", "office", "--web", str(port), "--replay",
+                                       str(tmp_path / "r")), capture_output=True, text=True, timeout=60)
+    finally:
+        taken.close()
+    assert run.returncode == 2
+    assert run.stderr == f"arena: --web: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    bad = subprocess.run(arena_cmd("play", "office", "--web", "70000"), capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode == 2 and "--web" in bad.stderr and "70000" in bad.stderr
+
+
+async def read_viewer(port: int, out: list[bytes]) -> str:
+    """A WebSocket viewer reading every message into *out*; how its connection ended."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    async with connect(f"ws://127.0.0.1:{port}/ws", proxy=None, max_size=None, compression=None,
+                       open_timeout=60) as ws:
+        try:
+            async for message in ws:
+                out.append(message.encode() if isinstance(message, str) else message)
+        except ConnectionClosed as exc:
+            return f"closed {exc.rcvd.code if exc.rcvd else None}"
+        return f"closed {ws.close_code}"
+
+
+@pytest.mark.e2e
+def test_fifty_viewers_some_never_reading_follow_a_game_that_never_waits_for_them(tmp_path):
+    game = tmp_path / "game.jsonl"
+    server = ServeProcess("serve", "metropolis", "--players", "16", "--port", "0", "--web", "0", "--prep-ms",
+                          "3000", "--move-ms", "5000", "--seed", "3", "--replay", str(game))
+    try:
+        stalled = [handshake(server.web_port, receive_buffer=4096) for _ in range(STALLED)]
+        readers: list[list[bytes]] = [[] for _ in range(VIEWERS - STALLED)]
+
+        async def watch() -> list[str]:
+            return await asyncio.gather(*(read_viewer(server.web_port, out) for out in readers))
+
+        result: list[str] = []
+        import threading
+
+        thread = threading.Thread(target=lambda: result.extend(asyncio.run(watch())), daemon=True)
+        thread.start()
+        instant_bots(server.port, 16, seed=3)
+        assert server.wait() == 0, server.lines
+        thread.join(60)
+        ends = [read_all(sock) for sock in stalled]
+    finally:
+        server.kill()
+    written = game.read_bytes()
+    rounds = written.count(b'"type":"round"')
+    assert rounds > 150 and written.endswith(b"\n") and b'"type":"final"' in written.splitlines()[-1]
+    assert result == ["closed 1001"] * len(readers)  # the relay said it was going away, at the end
+    for out in readers:  # every line of the replay, in order, in whole lines
+        assert b"".join(out) == written
+    # each stalled viewer was dropped: its connection ends early, without the closing frame the others got
+    close_frame = bytes([0x88, 0x02]) + (1001).to_bytes(2, "big")
+    assert all(len(got) < len(written) and not got.endswith(close_frame) for got in ends), [*map(len, ends)]
+    assert sum("dropped" in line for line in server.lines) == STALLED
+    # the game never waited for them: the bots' moves all came (no round timed out at 5 s)
+    assert not any("no MOVE in time" in line for line in server.lines)
+
+
+@pytest.mark.e2e
+def test_bad_http_and_websocket_input_is_answered_or_closed(tmp_path):
+    game = tmp_path / "game.jsonl"
+    server = ServeProcess("serve", "office", "--players", "2", "--port", "0", "--web", "0", "--prep-ms", "0",
+                          "--round-ms", "20", "--seed", "4", "--replay", str(game))
+    try:
+        port = server.web_port
+        assert http_get(port, b"GARBAGE\r\n\r\n") == b""  # not HTTP: closed
+        assert http_get(port, b"GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 404")
+        assert http_get(port, b"GET /ws HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 426")
+        assert http_get(port, b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc") == b""
+        huge = b"GET / HTTP/1.1\r\nHost: x\r\nX: " + b"y" * 100_000 + b"\r\n\r\n"
+        assert http_get(port, huge).startswith(b"HTTP/1.1 431")
+        half = socket.create_connection(("127.0.0.1", port))
+        half.sendall(b"GET / HTTP/1.1\r\nHo")
+        half.close()
+        page = http_get(port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert page.startswith(b"HTTP/1.1 200") and b"text/html" in page and b'"live":true' in page
+        loud = handshake(port)  # a viewer that sends a frame too big: closed with 1009, the others go on
+        loud.sendall(bytes([0x81, 0xFE, 0x20, 0x00]) + bytes(4) + b"x" * 0x2000)
+        answer = loud.recv(64)
+        assert answer[0] == 0x88 and int.from_bytes(answer[2:4], "big") == 1009  # a close frame: too big
+        loud.close()
+        elsewhere = (b"GET /elsewhere HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        assert http_get(port, elsewhere).startswith(b"HTTP/1.1 404")
+        out: list[bytes] = []
+        instant_bots(server.port, 2, seed=4)
+        ended = asyncio.run(read_viewer(port, out))
+        assert server.wait() == 0, server.lines
+    finally:
+        server.kill()
+    assert ended == "closed 1001"
+    assert b"".join(out) == game.read_bytes()
+    assert not any("Traceback" in line or "Error" in line for line in server.lines), server.lines

@@ -1,0 +1,225 @@
+"""The arena spectator in a real headless Chromium (spec/arena.md §4): a replay's page from a file:// URL with
+the network off, and the same page live."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from browser import canvas_box, chromium, poll, screenshot, shown, wait_round
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from arena import replay
+from arena.look import TEAM_RGB
+from arena.rules import format_hundredths, format_points
+from arena.view import layout
+
+PAGE_SIZE = (1280, 900)
+
+
+def arena_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-u", "-m", "arena", *args]
+
+
+def expected_bots(rep: replay.Replay, number: int) -> list[dict]:
+    """What data-bots must say at round *number*: per player its wire id, team and cell."""
+    state = dict(rep.states())[number]
+    return [{"id": rep.header["ids"][p["id"]], "team": p["team"], "cell": [p["x"], p["y"]]}
+            for p in state["players"]]
+
+
+@pytest.fixture(scope="module")
+def office_page(tmp_path_factory) -> tuple[Path, replay.Replay]:
+    """A real game of 6 example bots on office, its replay written as a page by ``arena replay --html``."""
+    folder = tmp_path_factory.mktemp("web")
+    game = folder / "game.jsonl"
+    played = subprocess.run(arena_cmd("play", "office", "--bots", "6", "--no-window", "--round-ms", "0",
+                                      "--prep-ms", "0", "--seed", "5", "--replay", str(game), "-q"),
+                            capture_output=True, text=True, timeout=120,
+                            env={"XDG_STATE_HOME": str(folder), "PATH": "/usr/bin:/bin"})
+    assert played.returncode == 0, played.stderr
+    out = folder / "game.html"
+    made = subprocess.run(arena_cmd("replay", str(game), "--html", str(out)), capture_output=True, text=True,
+                          timeout=60)
+    rep = replay.load(game)
+    assert made.returncode == 0 and made.stdout == f"page: {out} ({len(rep.rounds)} rounds)\n", made.stderr
+    return out, rep
+
+
+@pytest.fixture
+def browser():
+    driver = chromium(offline=True, size=PAGE_SIZE)
+    yield driver
+    driver.quit()
+
+
+def centre_pixels(driver, rep: replay.Replay, bots: list[dict]) -> list[tuple[int, int, int]]:
+    """The screenshot's colour at the centre of each bot's cell, placed by arena/view.py's layout."""
+    left, top, width, height = canvas_box(driver)
+    lay = layout((width, height), len(rep.header["walls"][0]), len(rep.header["walls"]))
+    shot = screenshot(driver)
+    out = []
+    for bot in bots:
+        x, y = lay.cell_centre(*bot["cell"])
+        out.append(tuple(shot.get_at((left + x, top + y)))[:3])
+    return out
+
+
+def test_seeking_shows_every_bot_at_its_cell_of_that_round(office_page, browser):
+    page, rep = office_page
+    browser.get(page.as_uri() + "#0")
+    wait_round(browser, 0)
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+    assert browser.execute_script("return performance.getEntriesByName('arena-first-frame').length") == 1
+    target = len(rep.rounds) // 2
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys("g")
+    box = browser.find_element(By.ID, "round")
+    box.send_keys(str(target), Keys.ENTER)
+    bots = wait_round(browser, target)
+    assert bots == expected_bots(rep, target)
+    assert centre_pixels(browser, rep, bots) == [TEAM_RGB[b["team"]] for b in bots]
+    assert {b["team"] for b in bots} == {"BLUE", "RED"}  # a round where both colours are to be seen
+    body.send_keys(Keys.ARROW_RIGHT)
+    bots = wait_round(browser, target + 1)
+    assert bots == expected_bots(rep, target + 1)
+    body.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT)
+    assert wait_round(browser, target - 1) == expected_bots(rep, target - 1)
+    body.send_keys(Keys.END)
+    assert wait_round(browser, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
+
+
+def test_play_reaches_the_last_round(office_page, browser):
+    page, rep = office_page
+    browser.get(page.as_uri() + "#0")
+    wait_round(browser, 0)
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys("+" * 6, " ")  # the fastest speed, then play
+    assert browser.find_element(By.ID, "speed").get_attribute("value") == "20"
+    bots = wait_round(browser, len(rep.rounds))
+    assert bots == expected_bots(rep, len(rep.rounds))
+    assert browser.find_element(By.ID, "play").text == "play"  # it stopped at the end
+    final = {row["id"]: row for row in rep.final["table"]}
+    assert {b["id"] for b in bots} == set(final)
+
+
+def test_the_round_and_the_bots_stats_are_under_the_pointer(office_page, browser):
+    page, rep = office_page
+    number = 10
+    browser.get(page.as_uri() + f"#{number}")
+    bots = wait_round(browser, number)
+    _, _, width, height = canvas_box(browser)
+    lay = layout((width, height), len(rep.header["walls"][0]), len(rep.header["walls"]))
+    bot = bots[2]
+    x, y = lay.cell_centre(*bot["cell"])
+    canvas = browser.find_element(By.ID, "view")
+    ActionChains(browser).move_to_element_with_offset(canvas, x - width // 2, y - height // 2).perform()
+    tip = poll(lambda: browser.find_element(By.ID, "tip").text, "the pointer's tip")
+    state = dict(rep.states())[number]["players"][2]
+    lines = tip.splitlines()
+    assert lines[0].startswith(f"round {number}  cell ({bot['cell'][0]}, {bot['cell'][1]})  toxicity 0.")
+    assert lines[1].split() == ["#", "id", "points", "energy", "sw", "catch", "team", "facing"]
+    row = lines[2].split()
+    assert row[:4] == [str(bot["id"]), format_points(Fraction(state["points"])),
+                       format_hundredths(state["energy"]), "-" if state["switch_round"] is None
+                       else str(state["switch_round"])]
+    assert row[-3:] == [str(state["catches"]), bot["team"], state["facing"]]
+
+
+def test_the_page_is_one_file_that_needs_nothing_else(office_page):
+    page, rep = office_page
+    text = page.read_text(encoding="utf-8")
+    assert "http://" not in text and "https://" not in text and "src=" not in text and "href=" not in text
+    assert text.count("\n") > len(rep.rounds)  # one line per round inside
+
+
+def test_a_live_game_is_followed_to_its_end_and_a_late_viewer_sees_the_game_so_far(tmp_path):
+    from web_helpers import ServeProcess
+
+    game = tmp_path / "game.jsonl"
+    server = ServeProcess("play", "office", "--bots", "4", "--no-window", "--round-ms", "300", "--prep-ms",
+                          "1500", "--seed", "6", "--web", "0", "--replay", str(game),
+                          env={"XDG_STATE_HOME": str(tmp_path)})
+    driver = chromium(size=PAGE_SIZE)
+    try:
+        url = f"http://127.0.0.1:{server.web_port}/"
+        driver.get(url)
+        early = driver.current_window_handle
+        poll(lambda: (shown(driver)[0] or 0) >= 5, "round 5 live")
+        driver.switch_to.new_window("tab")
+        driver.get(url)
+        late = driver.current_window_handle
+        joined = wait_round_at_least(driver, 5)  # the game so far, at once
+        assert joined >= 5
+        assert server.wait() == 0, server.lines
+        rep = replay.load(game)
+        last = len(rep.rounds)
+        assert joined < last  # it joined a game under way
+        for handle in (early, late):
+            driver.switch_to.window(handle)
+            assert wait_round(driver, last) == expected_bots(rep, last)
+        body = driver.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.HOME)  # the late viewer has every round, from the first
+        assert wait_round(driver, 0) == expected_bots(rep, 0)
+        body.send_keys(Keys.ARROW_RIGHT)
+        assert wait_round(driver, 1) == expected_bots(rep, 1)
+        assert centre_pixels(driver, rep, expected_bots(rep, 1)) == [
+            TEAM_RGB[b["team"]] for b in expected_bots(rep, 1)]
+    finally:
+        driver.quit()
+        server.kill()
+
+
+def wait_round_at_least(driver, number: int) -> int:
+    return poll(lambda: (shown(driver)[0] or 0) >= number and shown(driver)[0], f"round {number} or later")
+
+
+def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_way(tmp_path):
+    import re
+    import subprocess as sp
+    import threading
+
+    out = tmp_path / "results"
+    process = sp.Popen(arena_cmd("tournament", "random", "hunt", "flee", "--maps", "office", "--games", "3",
+                                 "--players", "3", "--jobs", "1", "--prep-ms", "2500", "--move-ms", "1000",
+                                 "--seed", "8", "--web", "0", "--out", str(out)),
+                       stdout=sp.PIPE, stderr=sp.PIPE, text=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True)
+    reader.start()
+    driver = chromium(size=PAGE_SIZE)
+    try:
+        url = poll(lambda: next((m.group(1) for line in list(lines)
+                                 if (m := re.search(r"watch at (http://\S+)", line))), None), "the address")
+        driver.get(url)
+        poll(lambda: driver.execute_script("return document.body.dataset.underWay") == "[1]",
+             "game 1 under way")
+        driver.find_element(By.CSS_SELECTOR, "#under-way a").click()
+        poll(lambda: driver.current_url.endswith("/live/1"), "the live page")
+        first = poll(lambda: shown(driver)[0] is not None and shown(driver), "a round of game 1")
+        assert len(first[1]) == 3
+        folder = next((out / "games").glob("001-*"))
+        poll(lambda: replay.load(folder / "replay.jsonl").final is not None, "game 1's end", 120)
+        rep = replay.load(folder / "replay.jsonl")
+        assert wait_round(driver, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
+        driver.get(url)
+        poll(lambda: driver.execute_script("return document.body.dataset.played") in ("1", "2", "3"),
+             "the standings after game 1")
+        rows = driver.find_elements(By.CSS_SELECTOR, "#standings tr")
+        assert rows[0].text.split()[:3] == ["rank", "bot", "points"] and len(rows) == 4
+        assert {row.text.split()[1] for row in rows[1:]} == {"random", "hunt", "flee"}
+        driver.find_element(By.CSS_SELECTOR, "#games a").click()
+        poll(lambda: driver.current_url.endswith("/game/1"), "game 1's replay page")
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+        assert wait_round(driver, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
+        assert process.wait(180) == 0, lines
+    finally:
+        driver.quit()
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -1,0 +1,170 @@
+"""Star Lanes played whole in an 80x24 terminal: a real tmux pane of 80 columns and 24 rows, keys sent with
+``send-keys``, the screen read with ``capture-pane``. One person (Ann) against three computers, in both rule
+sets: she always takes the first candidate and never trades, and the test counts her keys (spec/starlanes.md
+§8, spec/starlanes-1977.md §16; at most 2 per move). Ann's prompts are recognised by the save file (written at
+every prompt) equalling a replay of the same seeded game with the rules."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from starlanes import ai, messages
+from starlanes.console import computer_name
+from starlanes.rules import RULE_SETS, Game, Move
+
+DEADLINE_S = 60.0
+NAMES = ["Ann", *(computer_name(n) for n in (2, 3, 4))]
+
+
+class Pane:
+    """A command in a detached tmux session of ``cols`` x ``rows`` on a server of its own (``-L``), kept on
+    screen after it exits (``remain-on-exit``)."""
+
+    def __init__(self, command: list[str], cwd: Path, rows: int = 24, cols: int = 80) -> None:
+        if shutil.which("tmux") is None:
+            pytest.fail("tmux is not installed (Debian package tmux)")
+        self.socket = f"starlanes-{uuid.uuid4().hex[:12]}"
+        config = cwd / "tmux.conf"
+        config.write_text("set -g remain-on-exit on\nset -g status off\n"
+                          "set -g default-terminal tmux-256color\n")
+        env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "LINES", "COLUMNS")}
+        shell = " ".join(_quote(part) for part in command) + "; echo $? > rc"
+        subprocess.run(["tmux", "-L", self.socket, "-f", str(config), "new-session", "-d", "-x", str(cols),
+                        "-y", str(rows), "-c", str(cwd), "sh", "-c", shell], check=True, env=env, timeout=20)
+        self.rc = cwd / "rc"
+
+    def text(self) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, "capture-pane", "-p"], capture_output=True,
+                              text=True, timeout=20, check=True).stdout
+
+    def lines(self) -> list[str]:
+        return self.text().split("\n")
+
+    def send(self, *keys: str) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "send-keys", *keys], check=True, timeout=20)
+
+    def wait_for(self, pattern: str, deadline: float = DEADLINE_S) -> str:
+        end = time.monotonic() + deadline
+        while True:
+            text = self.text()
+            if re.search(pattern, text):
+                return text
+            if time.monotonic() > end:
+                raise AssertionError(f"{pattern!r} never appeared; screen:\n{text}")
+            time.sleep(0.03)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=20)
+
+
+def _quote(part: str) -> str:
+    return "'" + part.replace("'", "'\\''") + "'"
+
+
+def saved(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text())["game"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def wait_saved(pane: Pane, path: Path, game: Game, what: str) -> None:
+    """Wait until the save file holds ``game`` (the program is at the prompt of that state)."""
+    expected = game.to_dict()
+    end = time.monotonic() + DEADLINE_S
+    while saved(path) != expected:
+        if time.monotonic() > end:
+            raise AssertionError(f"{what}: the save never reached the replay; screen:\n{pane.text()}")
+        time.sleep(0.03)
+
+
+def assert_whole_screen(lines: list[str]) -> None:
+    """The map, the company window and the general window are all in the 24 rows, borders closed."""
+    assert len(lines) >= 24 and "needs a terminal" not in "\n".join(lines)
+    assert " Map " in lines[1] and " Companies " in lines[1]
+    assert lines[12].startswith(" └") and lines[12].rstrip().endswith("┘")
+    assert lines[13].startswith(" ┌") and "(Cash: $" in lines[13] and lines[13].rstrip().endswith("┐")
+    assert lines[23].startswith(" └") and lines[23].rstrip().endswith("┘")
+
+
+@pytest.mark.parametrize("rules", ["1995", "1977"])
+def test_a_whole_game_at_80x24_takes_at_most_two_keys_per_move(tmp_path, rules):
+    seed = 21
+    save = tmp_path / "game.json"
+    pane = Pane([sys.executable, "-m", "starlanes", "--rules", rules, "--seed", str(seed), "--computer", "3",
+                 "--level", "easy", "--delay", "0", "--save", str(save)], tmp_path)
+    replay = Game.new(NAMES, random.Random(seed), RULE_SETS[rules])
+    per_move: list[int] = []
+    try:
+        setup = 0
+        pane.wait_for(r"How many players \(3-4\)\?")
+        pane.send("4")
+        setup += 1
+        pane.wait_for(r"Player 1, enter your name:")
+        pane.send("Ann", "Enter")
+        setup += 4
+        for number in (2, 3, 4):
+            pane.wait_for(rf"Player {number}, enter your name:")
+            pane.wait_for(rf"Computer {number}_")
+            pane.send("Enter")  # the name offered
+            setup += 1
+        while not replay.is_terminal():
+            if replay.current != 0:
+                for action in ai.choose(replay, "easy"):
+                    replay.apply(action)
+                continue
+            wait_saved(pane, save, replay, "Ann's move prompt")
+            lines = pane.wait_for(r"Ann, enter your move").split("\n")
+            assert_whole_screen(lines)
+            pane.send("1")
+            keys = 1
+            events = replay.apply(Move(0))
+            announced = bool(messages.event_pages(events, NAMES, replay.rules.company_names))
+            if replay.phase == "trade":
+                if announced:
+                    pane.wait_for(r"Esc ends your turn at once, keeping every holding\.")
+                else:
+                    wait_saved(pane, save, replay, "Ann's trading")
+                    assert_whole_screen(pane.wait_for(r"Trade: up/down|Type the shares to buy").split("\n"))
+                pane.send("Escape")  # no trades: every holding kept
+                keys += 1
+                while replay.phase == "trade" and replay.current == 0:
+                    replay.apply(replay.rules.trading.passes(replay)[0])
+            elif announced:
+                pane.wait_for(r"Press any key to continue")
+                pane.send("Space")
+                keys += 1
+            per_move.append(keys)
+        text = pane.wait_for(r"GAME OVER - Final Standings")
+        for player in replay.standings():
+            row = re.search(re.escape(NAMES[player]) + r"\s+\$(\d+)\s+\$(\d+)\s+\$(\d+)", text)
+            assert row and [int(v) for v in row.groups()] == [
+                replay.stock_value(player), replay.players[player].cash, replay.net_worth(player)], text
+        assert messages.remaining_text(replay) in text and str(messages.end_reason(replay)) in text
+        pane.send("Space")
+        chart = pane.wait_for(r"Net worth per turn").split("\n")
+        assert re.search(rf"turn 0 .* turn {len(replay.history) - 1}\s*$", chart[21]), chart
+        legend = "\n".join(chart[22:24])
+        assert all(name in legend for name in NAMES), chart
+        pane.send("Space")
+        end = time.monotonic() + DEADLINE_S
+        while not pane.rc.exists() and time.monotonic() < end:
+            time.sleep(0.05)
+        assert pane.rc.read_text().strip() == "0"
+        assert "Thank you for playing Star Lanes!" in pane.text()
+    finally:
+        pane.close()
+    assert len(per_move) == 12 if rules == "1977" else len(per_move) > 10
+    assert max(per_move) <= 2, per_move
+    assert sum(per_move) <= 2 * len(per_move) and setup == 8
