@@ -317,10 +317,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         raise UsageError(f"--level {args.level}: no computer player to play at it (name them with "
                          f"--computer, e.g. --computer 2)")
     levels = computer_levels(computer, args.level)
+    last_turn = state.last_turn if state is not None else None
     if args.headless:
-        return _run_headless(args, game, levels, random.Random(f"{seed}:computer"))
-    return _play(args, game, levels, random.Random(f"{seed}:computer"),
-                 last_turn=state.last_turn if state is not None else None)
+        return _run_headless(args, game, levels, random.Random(f"{seed}:computer"), last_turn)
+    return _play(args, game, levels, random.Random(f"{seed}:computer"), last_turn)
 
 
 def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
@@ -391,11 +391,12 @@ def _write_initial_save(path: str, game: Composer, levels: dict[int, str]) -> No
         raise UsageError(f"--save {path}: cannot write: {error.strerror or error}") from None
 
 
-def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
+def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random,
+                  last_turn: SavedTurn | None = None) -> int:
     """Play a game of computer players only to its end, with no display or terminal: the session's turn flow
     with no front end, paced only by an explicit ``--delay``; print how it ended (one line). The ``--status``
-    and ``--save`` files are rewritten after every turn; a failed write is said once on stderr and the game
-    plays on (the last good save stays)."""
+    and ``--save`` files are rewritten after every turn (with a resumed game's *last_turn* until its first
+    turn ends); a failed write is said once on stderr and the game plays on (the last good save stays)."""
     from motti.announce import end_text
     from motti.compose import Composer
     from motti.session import Session
@@ -415,7 +416,7 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
     if args.save:
         _write_initial_save(args.save, game, levels)
     session = Session(game, computer=levels, rng=rng, status=args.status, save=args.save,
-                      computer_delay=args.delay or 0.0, every_action=False)
+                      computer_delay=args.delay or 0.0, every_action=False, last_turn=last_turn)
     _say_save_rules(args)
     session.run(until_end=True)
     assert game.end is not None
