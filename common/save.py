@@ -60,6 +60,49 @@ def require_regular(path: str | os.PathLike[str]) -> None:
         raise NotARegularFile(errno.EINVAL, f"is {kind}, not a regular file", os.fspath(path))
 
 
+#: What a file only read may be besides a regular file: ``/dev/null``, ``/dev/stdin``, a FIFO (``<(...)``).
+_READABLE_SPECIAL = (stat.S_ISCHR, stat.S_ISFIFO)
+
+
+def file_problem(path: str | os.PathLike[str], *, written: bool) -> str | None:
+    """Why *path* cannot serve as a file that is only read (``written=False``) or that is written
+    (``written=True``), in words for a one-line error (``No such file or directory``, ``is a directory, not a
+    regular file``, ``cannot write in /etc``), or None when it can.
+
+    A file only read may be any readable file: a regular file, a character device or a FIFO (``/dev/null``, a
+    shell's ``<(...)``); a directory, block device or socket is refused. A file written must be a regular
+    file or not exist yet, in a folder where a file can be created (:func:`write_problem`):
+    :func:`write_atomic` replaces it by renaming, which would turn a device into a file."""
+    if written:
+        return write_problem(path)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        return error.strerror or str(error)
+    kind = next((name for test, name in _SPECIAL if test(mode)), None)
+    if kind is not None and not any(test(mode) for test in _READABLE_SPECIAL):
+        return f"is {kind}, not a file to read"
+    if not os.access(path, os.R_OK):
+        return "permission denied"
+    return None
+
+
+def read_input(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of a file that is only read (:func:`file_problem` with ``written=False`` says which), at most
+    *limit* of them: a device that never ends (``/dev/zero``) is cut there. Raises :class:`InputTooLarge`
+    past *limit*, OSError when it cannot be read."""
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise InputTooLarge(errno.EFBIG, f"is larger than {limit} bytes", os.fspath(path))
+    return data
+
+
+class InputTooLarge(OSError):
+    """A file read by :func:`read_input` is larger than its limit (``strerror``: ``is larger than N bytes``).
+    """
+
+
 def _umask() -> int:
     """The process's umask, read without changing it where Linux tells it (``/proc/self/status``)."""
     try:

@@ -88,6 +88,13 @@ class LastTurn:
         cells = [[x, y, change] for (x, y), change in order]
         return {"player": self.player, "action": self.action, "cells": cells, "reset": self.reset}
 
+    @classmethod
+    def restore(cls, player: int, action: str, cells: dict[Cell, str], reset: bool,
+                owner: Callable[[Cell], int]) -> LastTurn:
+        """The record of a saved game's ``last-turn``/``last-cell`` lines (motti.mapfile.SavedTurn): each
+        lost cell's new owner is its owner on the board now (*owner* ``(x, y) -> player``)."""
+        return cls(player, action, dict(cells), {cell: owner(cell) for cell in cells}, reset)
+
 
 _WHY_OUT = {"capital": "is out", "closed": "left, out", "quit": "quit, out"}
 
@@ -96,13 +103,15 @@ class Chronicle:
     """Announcements and last-turn records of one game (see the module docstring).
 
     *player* is the player in turn when following starts and *attacks_left* its attacks left (a resumed game
-    may start in the middle of an Attack turn, so that attacks are numbered right).
+    may start in the middle of an Attack turn, so that attacks are numbered right); *last_turn* the turn
+    before, as a resumed game's save holds it.
     """
 
-    def __init__(self, player: int, attacks_left: int = ATTACKS_PER_TURN, history: int = HISTORY) -> None:
+    def __init__(self, player: int, attacks_left: int = ATTACKS_PER_TURN, history: int = HISTORY,
+                 last_turn: LastTurn | None = None) -> None:
         self.turn = LastTurn(player)
         self.attacks_done = ATTACKS_PER_TURN - attacks_left
-        self.last_turn: LastTurn | None = None
+        self.last_turn: LastTurn | None = last_turn
         self.lines: deque[str] = deque(maxlen=history)
 
     def record(self, events: Iterable[object], action: str | None = None) -> str | None:

@@ -28,16 +28,16 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from common.cli import EXIT_OK, Parser, UsageError, program_version, run_main
+from common.save import file_problem
 from motti.levels import DEFAULT_LEVEL, LEVELS
 from motti.rules import RULE_OPTIONS, Rules
 
 if TYPE_CHECKING:  # the other modules of a game are imported when one is played
     from motti.compose import Composer
-    from motti.mapfile import MapState
+    from motti.mapfile import MapState, SavedTurn
     from motti.rules import Board, Game
 
 T = TypeVar("T")
@@ -310,10 +310,12 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _list_maps()
     if args.final and not args.script:
         raise UsageError("--final needs --script")
-    if args.script and not Path(args.script).exists():
-        raise UsageError(f"--script {args.script}: no such file")
-    if args.script and not Path(args.script).is_file():
-        raise UsageError(f"--script {args.script}: not a regular file")
+    # A file only read may be any readable file (/dev/null, a FIFO); one written must be a regular file.
+    for option, path, written in (("--script", args.script, False), ("--status", args.status, True),
+                                  ("--save", args.save, True), ("--final", args.final, True)):
+        problem = path and file_problem(path, written=written)
+        if problem:
+            raise UsageError(f"{option} {path}: {problem}")
     if args.save and args.script:
         raise UsageError("--save is for interactive games (use --final with --script)")
     if args.script:
@@ -325,12 +327,6 @@ def run(argv: Sequence[str] | None = None) -> int:
                               ("--level", args.level is not None), ("--headless", args.headless)):
             if given:
                 raise UsageError(f"{option} does not apply to --script (the script plays every player)")
-    from common.save import write_problem
-
-    for option, path in (("--status", args.status), ("--save", args.save), ("--final", args.final)):
-        problem = write_problem(path) if path else None
-        if problem is not None:
-            raise UsageError(f"{option} {path}: {problem}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     board, output_board, state = _load_board(args, rng)
@@ -355,9 +351,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         raise UsageError(f"--level {args.level}: no computer player to play at it (name them with "
                          f"--computer, e.g. --computer 2)")
     levels = computer_levels(computer, args.level)
+    last_turn = state.last_turn if state is not None else None
     if args.headless:
-        return _run_headless(args, game, levels, random.Random(f"{seed}:computer"))
-    return _play(args, game, levels, random.Random(f"{seed}:computer"))
+        return _run_headless(args, game, levels, random.Random(f"{seed}:computer"), last_turn)
+    return _play(args, game, levels, random.Random(f"{seed}:computer"), last_turn)
 
 
 def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
@@ -384,7 +381,7 @@ def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
     try:
         game = Game(board, rng, rules=Rules(**options), turn=state.turn,  # type: ignore[arg-type]
                     attacks=ATTACKS_PER_TURN if state.attacks is None else state.attacks,
-                    turns=state.turns or 0, takeable=state.takeable)
+                    turns=state.turns or 0, takeable=state.takeable, resets=state.resets)
     except ValueError as error:
         raise UsageError(f"{args.map}: {error}") from None
     # A level given on the command line (``2:hard``, or ``--level``) wins over the save's; None means --level.
@@ -429,11 +426,12 @@ def _write_initial_save(path: str, game: Composer, levels: dict[int, str]) -> No
         raise UsageError(f"--save {path}: {write_failure(path, error)}") from None
 
 
-def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
+def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random,
+                  last_turn: SavedTurn | None = None) -> int:
     """Play a game of computer players only to its end, with no display or terminal: the session's turn flow
     with no front end, paced only by an explicit ``--delay``; print how it ended (one line). The ``--status``
-    and ``--save`` files are rewritten after every turn; a failed write is said once on stderr and the game
-    plays on (the last good save stays)."""
+    and ``--save`` files are rewritten after every turn (with a resumed game's *last_turn* until its first
+    turn ends); a failed write is said once on stderr and the game plays on (the last good save stays)."""
     from motti.announce import end_text
     from motti.compose import Composer
     from motti.session import Session
@@ -453,7 +451,7 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
     if args.save:
         _write_initial_save(args.save, game, levels)
     session = Session(game, computer=levels, rng=rng, status=args.status, save=args.save,
-                      computer_delay=args.delay or 0.0, every_action=False)
+                      computer_delay=args.delay or 0.0, every_action=False, last_turn=last_turn)
     _say_save_rules(args)
     session.run(until_end=True)
     assert game.end is not None
@@ -461,9 +459,10 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
     return EXIT_OK
 
 
-def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], computer_rng: random.Random) -> int:
+def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], computer_rng: random.Random,
+          last_turn: SavedTurn | None = None) -> int:
     """Seat the players (§5), open every window (all or nothing), then run the game loop; *levels* holds each
-    computer player's level."""
+    computer player's level, *last_turn* a resumed game's last turn (its marks)."""
     from common.displays import PlayerStringError, Seat, parse_seats
     from common.loop import Inbox
     from common.x11 import DisplayError
@@ -535,7 +534,8 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
                 raise UsageError(str(error)) from None
             raise
     session = Session(game, inbox, computer=levels, rng=computer_rng, status=args.status, save=args.save,
-                      computer_delay=COMPUTER_DELAY_S if args.delay is None else args.delay)
+                      computer_delay=COMPUTER_DELAY_S if args.delay is None else args.delay,
+                      last_turn=last_turn)
     Frontend(session, windows)
     if console is not None:
         console.attach(session)

@@ -87,6 +87,10 @@ class Composer:
     def turns(self) -> int:
         return self.game.turns
 
+    @property
+    def resets(self) -> list[int]:
+        return self.game.resets
+
     def is_terminal(self) -> bool:
         return self.game.is_terminal()
 
@@ -150,6 +154,20 @@ class Composer:
         if reason is not None:
             raise IllegalAction(reason)
         self.select(action)
+
+    def propose(self, action: Action, cells: Sequence[Cell]) -> None:
+        """Select *action* with *cells* as the crosses, not performed (a tip, motti.explain.Tip): the old
+        crosses go, each new one is checked as :meth:`toggle_cross` checks it. Raises IllegalAction (the
+        selection is then as before)."""
+        before = (self.selected, list(self.crosses))
+        self.choose(action)
+        self.crosses = []
+        try:
+            for x, y in cells:
+                self.toggle_cross(x, y)
+        except IllegalAction:
+            self.selected, self.crosses = before
+            raise
 
     def cycle_action(self) -> None:
         """Select the next possible action in the order Attack -> Defend -> Guerilla -> Attack (§6 middle

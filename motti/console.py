@@ -1,17 +1,24 @@
 """The curses console of motti for the players seated at the terminal (`-c`), spec/motti.md §7.
 
 Layout, top to bottom: the status line (`Player 2 | Attack: 5 left | Crosses: 4 | [A]ttack(z)
-[D]efend(x) [G]uerilla(c)`), the map framed with ``-`` and ``|`` (one character per cell, scrolled with the
-cursor when the map is larger than the terminal), a one-line legend and a message line (events, prompts).
+[D]efend(x) [G]uerilla(c)`, shortened on narrow terminals down to `P2 | Att 5 | X 4 | z x c`), the
+information line (the turn with the cap of ``--max-turns``, each player's land: motti.explain), the map framed
+with ``-`` and ``|`` (one character per cell, scrolled with the cursor when the map is larger than the
+terminal), a one-line legend, the reset line (what stands between the game and the next global reset, in the
+windows' words; below 60 columns it goes to the start of the message line instead) and a message line
+(events, prompts).
 
-Glyphs (§7): ``' '`` sea, ``p``/``P`` unoccupied/occupied land, ``o``/``O`` unoccupied/occupied capital,
-``x`` a cross; the owner is the colour pair, bold. Without colours the owner digit is shown instead, occupied
-cells in inverse video and capitals underlined.
+Glyphs (§7): ``' '`` sea, ``p``/``P`` unoccupied/occupied land, ``o`` an open (unoccupied) capital, ``O`` a
+safe (occupied) one, ``t``/``T`` a threat (a cell from which a capital can be taken, unoccupied/occupied),
+``x`` a cross; the owner is the colour pair, bold. The legend line names them, the longest of its variants
+that fits. Without colours the owner digit is shown instead, occupied
+cells in inverse video, capitals underlined and threats dim.
 
 Keys: arrows or ``h j k l`` move the cursor; space toggles a cross; ``z``/``x``/``c`` perform attack, defend,
 guerilla with the current crosses (beep if illegal); ``a``/``d``/``g`` select an action; ``Enter`` performs
-the selected one; ``Tab`` cycles it; ``m`` shows the last announcements; ``s`` saves the game
-(motti/savegame.py); ``q`` asks for confirmation, then gives up the terminal's players.
+the selected one; ``Tab`` cycles it; ``m`` shows the last announcements (after the turns of the resets);
+``?`` shows the rules and keys; ``t`` asks for a tip (the medium player's move as crosses); ``s`` saves the
+game (motti/savegame.py); ``q`` asks for confirmation, then gives up the terminal's players.
 
 The cells the last turn changed (spec §6 "The last turn") are drawn in reverse video (italic without
 colours, where inverse video means occupied) until the next turn ends; ``m`` shows the last 20
@@ -45,6 +52,7 @@ import numpy as np
 
 from common.loop import Command, Inbox
 from common.term import cursor_addressing_refused, wrap
+from motti import explain
 from motti.announce import HISTORY, end_text, end_title, quit_question, shorten, who
 from motti.rules import Action, GameOver
 
@@ -65,15 +73,23 @@ MOVES = {
     curses.KEY_RIGHT: (1, 0), ord("l"): (1, 0),
 }
 # Owner colours (spec §6 RGB) for 256-colour terminals, and the nearest of the 8 basic colours otherwise.
-COLOURS_256 = {1: 160, 2: 34, 3: 33, 4: 220, 5: 170, 6: 44, 7: 208, 8: 246, 9: 255}
+COLOURS_256 = {1: 160, 2: 34, 3: 33, 4: 220, 5: 170, 6: 44, 7: 208, 8: 211, 9: 255}
 COLOURS_8 = {
     1: curses.COLOR_RED, 2: curses.COLOR_GREEN, 3: curses.COLOR_BLUE, 4: curses.COLOR_YELLOW,
     5: curses.COLOR_MAGENTA, 6: curses.COLOR_CYAN, 7: curses.COLOR_YELLOW, 8: curses.COLOR_WHITE,
     9: curses.COLOR_WHITE,
 }
 #: The key help of the message line; 75 characters, so that it fits an 80-column terminal whole.
-KEYS_HELP = "arrows move  space cross  z/x/c/Enter act  Tab action  m log  s save  q quit"
-ROWS_AROUND_MAP = 5   # status, top frame, bottom frame, legend, message
+KEYS_HELP = "arrows move  space cross  z/x/c/Enter act  Tab action  ? help  t tip  q quit"
+ROWS_AROUND_MAP = 7   # status, information, top frame, bottom frame, legend, reset line, message
+#: Below this many columns the reset line goes to the start of the message line.
+RESET_LINE_COLUMNS = 60
+#: The status line's action labels, longest first (the windows' toolbar shortens the same way).
+ACTION_LABELS = (
+    ((Action.ATTACK, "[A]ttack(z)"), (Action.DEFEND, "[D]efend(x)"), (Action.GUERILLA, "[G]uerilla(c)")),
+    ((Action.ATTACK, "Att(z)"), (Action.DEFEND, "Def(x)"), (Action.GUERILLA, "Guer(c)")),
+    ((Action.ATTACK, "z"), (Action.DEFEND, "x"), (Action.GUERILLA, "c")),
+)
 
 
 class ConsoleError(Exception):
@@ -106,6 +122,10 @@ class Snapshot:
     marked: frozenset[tuple[int, int]] = frozenset()
     history: tuple[str, ...] = ()
     computer: frozenset[int] = frozenset()
+    info: tuple[str, ...] = ("",)
+    reset: tuple[str, ...] = ()
+    resets: tuple[int, ...] = ()
+    threats: frozenset[tuple[int, int]] = frozenset()
 
     @classmethod
     def of(cls, game: Composer, message: str = "", last_turn: LastTurn | None = None,
@@ -114,6 +134,7 @@ class Snapshot:
         *history* the announcements ``m`` shows, *computer* the computer players."""
         board = game.board
         over = game.is_terminal()
+        outlook = game.game.reset_outlook()
         return cls(
             land=board.land.copy(),
             owner=board.owner.copy(),
@@ -133,6 +154,10 @@ class Snapshot:
             marked=frozenset(() if last_turn is None else last_turn.cells),
             history=tuple(history),
             computer=frozenset(computer),
+            info=explain.head_variants(game.game),
+            reset=() if outlook is None else explain.reset_variants(outlook),
+            resets=tuple(game.resets),
+            threats=frozenset(cell for cell, _capital, _owner in explain.threat_cells(board)),
         )
 
     @property
@@ -176,6 +201,7 @@ class _View:
     origin: tuple[int, int] = (0, 0)
     confirming: bool = False
     history: bool = False   # the announcements of ``m`` are shown
+    help: bool = False      # the rules and keys of ``?`` are shown
     note: str | None = None   # why the last key did nothing (until the next snapshot)
     placed: bool = False
     last_local: int | None = None
@@ -250,10 +276,12 @@ class Console:
         session.attach(self, {SOURCE: self.players})
 
     def draw(self) -> None:
-        """Show the session's game, its message, last turn, announcements and computer players."""
+        """Show the session's game, its message (or the tip the terminal asked for), last turn,
+        announcements and computer players."""
         session = self.session
         if session is not None:
-            self.show(session.game, session.message, last_turn=session.chronicle.last_turn,
+            self.show(session.game, session.note_for(SOURCE) or session.message,
+                      last_turn=session.chronicle.last_turn,
                       history=tuple(session.chronicle.lines), computer=session.computer)
 
     def handle(self, event: object) -> bool:
@@ -382,12 +410,12 @@ class Console:
             if key in (ord("y"), ord("Y")):
                 self._post("quit")
             return
-        if view.history:
-            view.history = False
+        if view.history or view.help:
+            view.history = view.help = False
             self._repaint = True
             return
-        if key in (ord("m"), ord("M")) and not self._too_small:
-            view.history = True
+        if key in (ord("m"), ord("M"), ord("?")) and not self._too_small:
+            view.history, view.help = key != ord("?"), key == ord("?")
             self._repaint = True
             return
         if self._too_small and key not in (ord("q"), ord("Q")):
@@ -407,7 +435,8 @@ class Console:
             self._post("save")
             return
         if snap.over or snap.current_player not in self.players:
-            if key in (ord(" "), ord("\t"), ord("\n"), curses.KEY_ENTER, *ACTION_KEYS, *SELECT_KEYS):
+            if key in (ord(" "), ord("\t"), ord("\n"), ord("t"), curses.KEY_ENTER, *ACTION_KEYS,
+                       *SELECT_KEYS):
                 self._beep()
                 self._say(_why_not(snap, self.players))
             return
@@ -432,6 +461,8 @@ class Console:
                 self._beep()
         elif key == ord("\t"):
             self._post("cycle")
+        elif key == ord("t"):
+            self._post("tip")
 
     def _say(self, text: str) -> None:
         """Show *text* on the message line until the game loop shows the next snapshot."""
@@ -478,8 +509,13 @@ class Console:
         if view.history:
             self._draw_history(stdscr, snap, rows, cols)
             return
+        if view.help:
+            self._draw_help(stdscr, rows, cols)
+            return
+        reset_row = cols >= RESET_LINE_COLUMNS
+        around = ROWS_AROUND_MAP - (0 if reset_row else 1)
         vw = min(snap.width, cols - 2)
-        vh = min(snap.height, rows - ROWS_AROUND_MAP)
+        vh = min(snap.height, rows - around)
         self._too_small = vw < 1 or vh < 1
         if self._too_small:
             _put(stdscr, 0, 0, "terminal too small", curses.A_BOLD)
@@ -491,30 +527,38 @@ class Console:
                        _scroll(view.origin[1], view.cursor[1], vh, snap.height))
         ox, oy = view.origin
         self._draw_status(stdscr, snap, cols)
+        _put(stdscr, 1, 0, _fit(snap.info, cols - 1))
         frame = "-" * (vw + 2)
-        _put(stdscr, 1, 0, frame)
-        _put(stdscr, 2 + vh, 0, frame)
+        _put(stdscr, 2, 0, frame)
+        _put(stdscr, 3 + vh, 0, frame)
         crosses = set(snap.crosses)
         capitals = {c: p for p, c in snap.capitals.items() if c is not None}
         for row in range(vh):
             y = oy + row
-            _put(stdscr, 2 + row, 0, "|")
-            _put(stdscr, 2 + row, vw + 1, "|")
+            _put(stdscr, 3 + row, 0, "|")
+            _put(stdscr, 3 + row, vw + 1, "|")
             for col in range(vw):
                 x = ox + col
-                glyph, attr = self._cell(snap, x, y, (x, y) in crosses, capitals.get((x, y)))
+                glyph, attr = self._cell(snap, x, y, (x, y) in crosses, capitals.get((x, y)),
+                                         (x, y) in snap.threats)
                 if (x, y) in snap.marked:
                     # The last turn's cells (spec §7); without colours inverse video means occupied.
                     attr |= curses.A_REVERSE if self._colour else curses.A_ITALIC
-                _put(stdscr, 2 + row, 1 + col, glyph, attr)
-        self._draw_legend(stdscr, 3 + vh, cols, snap)
-        _put(stdscr, 4 + vh, 0, shorten(self._message(snap), lambda text: len(text) <= cols - 1))
+                _put(stdscr, 3 + row, 1 + col, glyph, attr)
+        self._draw_legend(stdscr, 4 + vh, cols, snap)
+        message = self._message(snap)
+        if reset_row:
+            _put(stdscr, 5 + vh, 0, _fit(snap.reset, cols - 1))
+        elif snap.reset:
+            message = explain.DOT.join(text for text in (snap.reset[-1], message) if text)
+        _put(stdscr, around - 1 + vh, 0, shorten(message, lambda text: len(text) <= cols - 1))
         cx, cy = view.cursor
         with contextlib.suppress(curses.error):
-            stdscr.move(2 + cy - oy, 1 + cx - ox)
+            stdscr.move(3 + cy - oy, 1 + cx - ox)
         stdscr.refresh()
 
-    def _cell(self, snap: Snapshot, x: int, y: int, crossed: bool, capital_of: int | None) -> tuple[str, int]:
+    def _cell(self, snap: Snapshot, x: int, y: int, crossed: bool, capital_of: int | None,
+              threat: bool = False) -> tuple[str, int]:
         if not snap.land[y, x]:
             return " ", curses.A_NORMAL
         owner = int(snap.owner[y, x])
@@ -524,13 +568,15 @@ class Console:
             attr = curses.color_pair(owner) | curses.A_BOLD
             if crossed:
                 return "x", attr
-            glyph = "o" if is_capital else "p"
+            glyph = "o" if is_capital else "t" if threat else "p"
             return (glyph.upper() if occupied else glyph), attr
         attr = curses.A_BOLD
         if occupied:
             attr |= curses.A_REVERSE
         if is_capital:
             attr |= curses.A_UNDERLINE
+        if threat:
+            attr = attr & ~curses.A_BOLD | curses.A_DIM
         return ("x" if crossed else str(owner)), attr
 
     def _draw_status(self, stdscr: curses.window, snap: Snapshot, cols: int) -> None:
@@ -538,16 +584,11 @@ class Console:
             head = end_title(snap.end) if snap.end is not None else "Game over"
             _put(stdscr, 0, 0, f"{head} | q quits"[: cols - 1], curses.A_BOLD)
             return
-        if snap.selected is Action.ATTACK:
-            doing = f"Attack: {snap.attacks_left} left"
-        else:
-            doing = snap.selected.value.capitalize()
-        head = f"Player {snap.current_player} | {doing} | Crosses: {snap.crosses_left} | "
+        head, labels = status_variant(snap, cols - 1)
         col = 0
         attr = curses.color_pair(snap.current_player) | curses.A_BOLD if self._colour else curses.A_BOLD
         col = _put(stdscr, 0, col, head, attr, cols)
-        for i, (action, label) in enumerate(((Action.ATTACK, "[A]ttack(z)"), (Action.DEFEND, "[D]efend(x)"),
-                                             (Action.GUERILLA, "[G]uerilla(c)"))):
+        for i, (action, label) in enumerate(labels):
             if i:
                 col = _put(stdscr, 0, col, " ", curses.A_NORMAL, cols)
             if action is snap.selected:
@@ -560,15 +601,14 @@ class Console:
 
     def _draw_legend(self, stdscr: curses.window, row: int, cols: int, snap: Snapshot) -> None:
         if self._colour:
-            text = "p/P land free/occupied  o/O capital  x cross  inverse: last turn  players:"
+            text = _fit(LEGEND_COLOUR, cols - 1 - 2 * len(snap.capitals))
             col = _put(stdscr, row, 0, text, curses.A_NORMAL, cols)
             for player in sorted(snap.capitals):
                 if snap.capitals[player] is None:
                     continue
                 col = _put(stdscr, row, col, f" {player}", curses.color_pair(player) | curses.A_BOLD, cols)
         else:
-            text = "1-9 owner  inverse occupied  underline capital  x cross  italic last turn"
-            _put(stdscr, row, 0, text, curses.A_NORMAL, cols)
+            _put(stdscr, row, 0, _fit(LEGEND_MONO, cols - 1), curses.A_NORMAL, cols)
 
     def _message(self, snap: Snapshot) -> str:
         if self._view.confirming:
@@ -590,13 +630,67 @@ class Console:
         lines: list[str] = []
         for said in snap.history[-HISTORY:]:
             lines += wrap(said, width)
-        room = max(rows - 2, 0)
+        head = wrap(explain.resets_line(snap.resets), width)
+        room = max(rows - 2 - len(head), 0)
         _put(stdscr, 0, 0, f"The last {HISTORY} announcements (any key returns)"[:width], curses.A_BOLD)
-        for row, text in enumerate(lines[-room:] if room else []):
+        for row, text in enumerate(head + (lines[-room:] if room else [])):
             _put(stdscr, 1 + row, 0, text)
         if not lines:
-            _put(stdscr, 1, 0, "nothing happened yet"[:width])
+            _put(stdscr, 1 + len(head), 0, "nothing happened yet"[:width])
         stdscr.refresh()
+
+    def _draw_help(self, stdscr: curses.window, rows: int, cols: int) -> None:
+        """The ``?`` screen: the rules and the keys (motti.explain.help_lines), wrapped at word bounds."""
+        width = max(cols - 1, 1)
+        title, *lines = explain.help_lines("console")
+        _put(stdscr, 0, 0, title[:width], curses.A_BOLD)
+        wrapped: list[str] = []
+        for line in lines:
+            wrapped += wrap(line, width) or [""]
+        for row, text in enumerate(wrapped[:max(rows - 1, 0)]):
+            _put(stdscr, 1 + row, 0, text)
+        stdscr.refresh()
+
+
+#: The legend line, longest first (colour terminals; the player numbers follow in their colours).
+LEGEND_COLOUR = (
+    f"p/P free/occupied  o/O capital {explain.OPEN}/{explain.SAFE}  t/T {explain.THREAT}  x cross  inverse: "
+    "last turn  players:",
+    f"p/P free/occupied  o/O capital {explain.OPEN}/{explain.SAFE}  t/T {explain.THREAT}  x cross  players:",
+    f"p/P free/occ  o {explain.OPEN} O {explain.SAFE}  t {explain.THREAT}  x cross  players:",
+    f"o {explain.OPEN} O {explain.SAFE} t {explain.THREAT} x cross",
+)
+LEGEND_MONO = (
+    f"1-9 owner  inverse occupied  underline capital ({explain.OPEN}/{explain.SAFE})  dim {explain.THREAT}  "
+    "x cross  italic last turn",
+    f"1-9 owner  inverse occupied  underline capital  dim {explain.THREAT}  x cross",
+)
+
+
+def _fit(variants: tuple[str, ...], width: int) -> str:
+    """The first of *variants* (longest first) no longer than *width*, else the last shortened at a word
+    bound."""
+    for text in variants:
+        if len(text) <= width:
+            return text
+    return shorten(variants[-1], lambda text: len(text) <= width) if variants else ""
+
+
+def status_variant(snap: Snapshot, width: int) -> tuple[str, tuple[tuple[Action, str], ...]]:
+    """The status line as a head (player, action, crosses) and the action labels, the longest that fits
+    *width* columns: ``Player 2 | Attack: 5 left | Crosses: 4 |`` with ``[A]ttack(z)``…, then ``P2 | Att 5 |
+    X 4 |`` with ``Att(z)``…, then with ``z x c`` (the windows' toolbar shortens to ``Att 5`` and ``X 4``
+    too)."""
+    player, attacks, crosses = snap.current_player, snap.attacks_left, snap.crosses_left
+    doing = f"Attack: {attacks} left" if snap.selected is Action.ATTACK else snap.selected.value.capitalize()
+    short = f"Att {attacks}" if snap.selected is Action.ATTACK else snap.selected.value.capitalize()[:3]
+    heads = (f"Player {player} | {doing} | Crosses: {crosses} | ", f"P{player} | {short} | X {crosses} | ")
+    options = [(heads[0], ACTION_LABELS[0]), (heads[1], ACTION_LABELS[0]), (heads[1], ACTION_LABELS[1]),
+               (heads[1], ACTION_LABELS[2])]
+    for head, labels in options:
+        if len(head) + sum(len(label) + 1 for _action, label in labels) - 1 <= width:
+            return head, labels
+    return options[-1]
 
 
 def _why_not(snap: Snapshot, players: tuple[int, ...]) -> str:

@@ -68,7 +68,8 @@ class _View:
     note: str | None = None       # this window's own line on the legend band (why a click did nothing)
     confirming: bool = False      # "Quit and give up ...? (y/n)" is asked
     history: bool = False         # the ``m`` panel (the last announcements) is shown
-    drawn_history: bool = False   # whether the frame last presented had that panel
+    help: bool = False            # the help of ``?``/F1 is shown
+    drawn_history: bool = False   # whether the frame last presented had a panel (``m`` or the help)
 
 
 class Frontend:
@@ -83,7 +84,9 @@ class Frontend:
 
     Window keys: ``q`` asks :func:`motti.announce.quit_question` on the legend band and ``y`` gives the
     window's players up (an observer's window, or one whose players are out, closes at once); ``m`` shows the
-    last announcements over the board until the next key or click; ``s`` saves (:meth:`Session.save_now`).
+    turns of the resets and the last announcements over the board until the next key or click, ``?`` or F1
+    the help (motti.explain.help_lines); ``t`` a tip (:meth:`Session.give_tip`); ``s`` saves
+    (:meth:`Session.save_now`).
     Closing a window, or losing its display, defeats its players still alive (§2.7, :meth:`Session.leave`).
     """
 
@@ -157,7 +160,7 @@ class Frontend:
         if state.confirming:
             self._cancel_question(state)
             return
-        if state.history:
+        if state.history or state.help:
             self._show_history(state, False)
             return
         if click.button in _WHEEL:
@@ -195,7 +198,7 @@ class Frontend:
             elif key.name not in _MODIFIERS:
                 self._cancel_question(state)
             return
-        if state.history:
+        if state.history or state.help:
             if key.name not in _MODIFIERS:
                 self._show_history(state, False)
             return
@@ -204,6 +207,15 @@ class Frontend:
             return
         if key.name in ("m", "M"):
             self._show_history(state, True)
+            return
+        if key.name in ("question", "F1"):
+            self._show_history(state, True, panel="help")
+            return
+        if key.name in ("t", "T"):
+            why = self.session.give_tip(key.source)
+            if why is not None:
+                state.note = why
+                self.session.changed()
             return
         if key.name in ("s", "S"):
             self.session.save_now()
@@ -218,8 +230,10 @@ class Frontend:
         else:
             self._lost(key.source, "quit")
 
-    def _show_history(self, state: _View, shown: bool) -> None:
-        state.history = shown
+    def _show_history(self, state: _View, shown: bool, panel: str = "history") -> None:
+        """Show (*shown*) the ``m`` panel or, with *panel* ``"help"``, the help; hide either."""
+        state.history = shown and panel == "history"
+        state.help = shown and panel == "help"
         self.session.changed()
 
     def _cancel_question(self, state: _View) -> None:
@@ -250,11 +264,12 @@ class Frontend:
         computer = session.computer
         boards: dict[Geometry, pygame.Surface] = {}
         rendered: dict[tuple[Any, ...], pygame.Surface] = {}
-        for state in self.views.values():
+        for source, state in self.views.items():
             size = state.window.size
             geometry = self._geometry(state, size)
             viewer = state.humans or None   # a computer player at the window is not "you"
-            key = (geometry, view.turn_text(game, viewer, computer), state.note, state.history)
+            note = self._note(source, state)
+            key = (geometry, view.turn_text(game, viewer, computer), note, state.history, state.help)
             surface = rendered.get(key)
             if surface is None:
                 base = boards.get(geometry)
@@ -263,30 +278,38 @@ class Frontend:
                                                           computer=computer, last_turn=last_turn,
                                                           geometry=geometry)
                 surface = rendered[key] = base.copy()
-                view.draw_legend(surface, game, viewer, session.message, computer=computer, note=state.note)
+                view.draw_legend(surface, game, viewer, session.message, computer=computer, note=note)
                 if state.history:
-                    view.draw_history(surface, session.chronicle.lines)
+                    view.draw_history(surface, session.chronicle.lines, resets=game.resets)
+                if state.help:
+                    view.draw_help(surface)
             rects = view.dirty_rects(state.frame, surface, geometry)
-            if state.history or state.drawn_history:
+            panel = state.history or state.help
+            if panel or state.drawn_history:
                 rects = None   # the panel covers the whole board area: present it (and its end) whole
-            state.drawn_history = state.history
+            state.drawn_history = panel
             if rects is None:
                 state.window.present(surface)
             elif rects:
                 state.window.present(surface, rects)
             state.frame = surface
 
+    def _note(self, source: str, state: _View) -> str | None:
+        """Window *source*'s own line: its question or why a click did nothing, else the tip it asked for."""
+        return state.note if state.note is not None else self.session.note_for(source)
+
     def status_fields(self) -> dict[str, Any]:
         """The status file's ``windows`` (spec §6, motti/status.py)."""
         windows = []
         for source, state in self.views.items():
             size = state.frame.get_size() if state.frame is not None else state.window.size
+            note = self._note(source, state)
             windows.append({"source": source, "display": state.window.display, "players": list(state.players),
                             "window_id": getattr(state.window, "window_id", None), "size": list(size),
-                            **self._geometry(state, size).as_status(), "note": state.note,
+                            **self._geometry(state, size).as_status(), "note": note,
                             "legend": view.legend_text(self.game, state.humans or None, self.session.message,
-                                                       computer=self.session.computer, note=state.note),
-                            "history": state.history})
+                                                       computer=self.session.computer, note=note),
+                            "history": state.history, "help": state.help})
         return {"windows": windows}
 
 

@@ -15,6 +15,11 @@ Format (UTF-8 text, ``#`` starts a comment line)::
     max-turns N          (optional, the turn cap of §2.9)
     takeable K           (optional, the count of §2.8 after the last action)
     computer K LEVEL     (optional, one per computer player: easy, medium or hard)
+    resets T1 T2 ...     (optional, the turns in which a global reset happened, §2.8)
+    last-turn P ACTION   (optional, the last turn: its player and attack, defend, guerilla or pass; a third
+                          word ``reset`` when a global reset happened in it; spec §6 "The last turn")
+    last-cell X Y CHANGE (optional, after last-turn, one per cell that turn changed: conquered, occupied,
+                          captured or encircled)
     grid
 
 The rule lines are those of motti.rules.RULE_OPTIONS (their words and variants).
@@ -31,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from common.data import shipped_dir
-from common.save import special_kind
+from common.save import file_problem, read_input
 from motti.levels import LEVELS
 from motti.rules import ATTACKS_PER_TURN, RULE_OPTIONS, Board, nearest_capital
 
@@ -41,6 +46,11 @@ MAX_PLAYERS = 9
 MAX_SIDE = 2000
 #: Numbers in a map file have at most this many digits (int() refuses strings above 4300 digits).
 _MAX_DIGITS = 18
+#: A map file is read up to this size (a 2000x2000 save is about 4 MB): ``/dev/zero`` is refused there.
+MAX_FILE_BYTES = 32 * 1024 * 1024
+#: The actions a ``last-turn`` line names and the changes of a ``last-cell`` line (spec §6 "The last turn").
+LAST_ACTIONS = ("attack", "defend", "guerilla", "pass")
+LAST_CHANGES = ("conquered", "occupied", "captured", "encircled")
 # The state lines of a save (§3.2) after 'turn' and 'attacks': keyword -> (MapState field, allowed words or
 # the lowest number); the rule lines come from the rules' one declaration.
 _STATE_LINES: dict[str, tuple[str, tuple[str, ...] | int]] = {
@@ -79,6 +89,20 @@ class MapState:
     takeable: int | None = None
     max_turns: int | None = None
     computer: dict[int, str] = field(default_factory=dict)
+    resets: tuple[int, ...] = ()
+    last_turn: SavedTurn | None = None
+
+
+@dataclass
+class SavedTurn:
+    """The ``last-turn`` and ``last-cell`` lines of a save (spec §6 "The last turn"): the mover ``player``,
+    its ``action`` (:data:`LAST_ACTIONS`), whether a global reset happened in it, and each changed cell
+    ``(x, y)`` with its change (:data:`LAST_CHANGES`), in file order."""
+
+    player: int
+    action: str
+    reset: bool = False
+    cells: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
 class _Parser:
@@ -152,6 +176,10 @@ class _Parser:
         turn_line = (0, 0)
         state: dict[str, int | str] = {}
         computer: dict[int, str] = {}
+        takeable_at = (0, 0)
+        resets: tuple[int, ...] | None = None
+        last_turn: SavedTurn | None = None
+        last_cells: list[tuple[int, int, int, int]] = []   # x, y, line, column
         while True:
             lineno, text = self.next_line("'capital K X Y' or 'grid'")
             key = _keyword(text)
@@ -187,6 +215,24 @@ class _Parser:
                 if name in state:
                     raise self.error(lineno, 1, f"a second '{key}' line")
                 state[name] = self.state_value(lineno, text, key, allowed)
+                if key == "takeable":
+                    takeable_at = (lineno, _tokens(text)[1][0])
+            elif key == "resets":
+                if resets is not None:
+                    raise self.error(lineno, 1, "a second 'resets' line")
+                resets = self.turn_list(lineno, text)
+            elif key == "last-turn":
+                if last_turn is not None:
+                    raise self.error(lineno, 1, "a second 'last-turn' line")
+                last_turn = self.last_turn_line(lineno, text, players)
+            elif key == "last-cell":
+                if last_turn is None:
+                    raise self.error(lineno, 1, "a 'last-cell' line before the 'last-turn' line")
+                x, y, change, column = self.last_cell_line(lineno, text)
+                if (x, y) in last_turn.cells:
+                    raise self.error(lineno, column, f"a second 'last-cell' line for {x} {y}")
+                last_turn.cells[(x, y)] = change
+                last_cells.append((x, y, lineno, column))
             elif key == "computer":
                 player, level = self.computer_line(lineno, text, players)
                 if player in computer:
@@ -197,7 +243,8 @@ class _Parser:
                     lineno,
                     1,
                     f"expected 'capital', 'eliminated', 'turn', 'attacks' or 'grid' (or another state line: "
-                    f"{', '.join([*_STATE_LINES, 'computer'])}), found '{key[:30]}'",
+                    f"{', '.join([*_STATE_LINES, 'computer', 'resets', 'last-turn', 'last-cell'])}), "
+                    f"found '{key[:30]}'",
                 )
         grid_line = lineno
         for player in range(1, players + 1):
@@ -263,9 +310,57 @@ class _Parser:
         if turn is not None and (not 1 <= turn <= players or capitals[turn] is None):
             raise self.error(*turn_line, f"turn must name an alive player, found {turn}")
         board = Board(land, owner, occupied, capitals, players)
-        if len(board.alive_players()) < 1:
+        alive = len(board.alive_players())
+        if alive < 1:
             raise self.error(grid_line, 1, "no player has a capital")
-        return MapState(board, turn, attacks, computer=computer, **state)  # type: ignore[arg-type]
+        takeable = state.get("takeable")
+        if isinstance(takeable, int) and takeable > alive:
+            raise self.error(*takeable_at, f"takeable counts the players who can take a cell (0 to {alive} "
+                             f"here), found {takeable}")
+        for x, y, lineno, column in last_cells:
+            if not (0 <= x < width and 0 <= y < height) or not land[y, x]:
+                raise self.error(lineno, column, f"last-cell {x} {y} is not a land cell of the grid")
+        return MapState(board, turn, attacks, computer=computer, resets=resets or (), last_turn=last_turn,
+                        **state)  # type: ignore[arg-type]
+
+    def turn_list(self, lineno: int, text: str) -> tuple[int, ...]:
+        """``resets T1 T2 ...``: turn numbers of at least 1, ascending."""
+        tokens = _tokens(text)
+        out: list[int] = []
+        for column, word in tokens[1:]:
+            if not re.fullmatch(r"[0-9]{1,18}", word) or int(word) < 1:
+                raise self.error(lineno, column, f"expected a turn number of at least 1, found '{word[:40]}'")
+            if out and int(word) < out[-1]:
+                raise self.error(lineno, column,
+                                 f"resets go in ascending order, found {word} after {out[-1]}")
+            out.append(int(word))
+        return tuple(out)
+
+    def last_turn_line(self, lineno: int, text: str, players: int) -> SavedTurn:
+        """``last-turn P ACTION [reset]``."""
+        tokens = _tokens(text)
+        usage = f"expected 'last-turn P {'|'.join(LAST_ACTIONS)} [reset]'"
+        if len(tokens) < 3 or len(tokens) > 4:
+            raise self.error(lineno, tokens[4][0] if len(tokens) > 4 else len(text) + 1, usage)
+        column, word = tokens[1]
+        if not re.fullmatch(r"[0-9]+", word) or not 1 <= int(word) <= players:
+            raise self.error(lineno, column, f"expected a player 1 to {players}, found '{word[:40]}'")
+        if tokens[2][1] not in LAST_ACTIONS:
+            raise self.error(lineno, tokens[2][0], usage)
+        if len(tokens) == 4 and tokens[3][1] != "reset":
+            raise self.error(lineno, tokens[3][0], usage)
+        return SavedTurn(int(word), tokens[2][1], reset=len(tokens) == 4)
+
+    def last_cell_line(self, lineno: int, text: str) -> tuple[int, int, str, int]:
+        """``last-cell X Y CHANGE``: (x, y, change, column of X)."""
+        tokens = _tokens(text)
+        if len(tokens) != 4 or tokens[3][1] not in LAST_CHANGES:
+            column = tokens[3][0] if len(tokens) >= 4 else len(text) + 1
+            raise self.error(lineno, column, f"expected 'last-cell X Y {'|'.join(LAST_CHANGES)}'")
+        for column, word in tokens[1:3]:
+            if not re.fullmatch(r"[0-9]{1,18}", word):
+                raise self.error(lineno, column, f"expected a cell coordinate, found '{word[:40]}'")
+        return int(tokens[1][1]), int(tokens[2][1]), tokens[3][1], tokens[1][0]
 
     def state_value(self, lineno: int, text: str, key: str, allowed: tuple[str, ...] | int) -> int | str:
         """The value of a state line ``KEY VALUE``: one of the words ``allowed``, or a number at least
@@ -312,18 +407,16 @@ def parse_map(text: str, filename: str = "<map>") -> MapState:
 
 
 def load_map(path: str | Path) -> MapState:
-    """Read and parse a map file (UTF-8, a leading byte-order mark is allowed); an unreadable file, or a
-    directory, FIFO or device, is a :class:`MapError` at line 0 naming the file."""
+    """Read and parse a map file (UTF-8, a leading byte-order mark is allowed). Any readable file will do, a
+    FIFO or a character device too (``motti <(gunzip -c big.map.gz)``, common.save.file_problem); a
+    directory, a file that cannot be read or one larger than :data:`MAX_FILE_BYTES` is a :class:`MapError`
+    at line 0 naming the file."""
     path = Path(path)
+    problem = file_problem(path, written=False)
+    if problem is not None:
+        raise MapError(str(path), 0, 0, problem if problem.startswith("is ") else f"cannot read: {problem}")
     try:
-        kind = special_kind(path)
-        path.stat()
-    except OSError as err:
-        raise MapError(str(path), 0, 0, f"cannot read: {err.strerror or err}") from None
-    if kind is not None:
-        raise MapError(str(path), 0, 0, f"is {kind}, not a map file")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_input(path, MAX_FILE_BYTES).decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise MapError(str(path), 0, 0, f"not UTF-8 text ({err.reason})") from None
     except OSError as err:

@@ -914,6 +914,63 @@ def count_takeable(board: Board) -> int:
     return int(np.bitwise_or.reduce(bits, axis=None)).bit_count()
 
 
+def takeable_by_player(board: Board) -> dict[int, int]:
+    """§2.8 per alive player q (ascending): how many unoccupied land cells owned by another player q can
+    reach by the guerilla rule (an occupied cell of q among their 8 neighbours). Under ``strict`` these are
+    what stands between the game and the next global reset: it comes when all of them are 0 (after at least
+    one was above 0)."""
+    bits = _takeable_bits(board.land, board.owner, board.occupied)
+    return {q: int(np.count_nonzero(bits & np.uint16(1 << q))) for q in board.alive_players()}
+
+
+def free_land(board: Board) -> int:
+    """§2.8 ``empty``: the unoccupied land cells left (the reset comes when this reaches 0)."""
+    return int(np.count_nonzero(board.land & ~board.occupied))
+
+
+def capital_threats(board: Board) -> dict[int, list[tuple[Cell, int]]]:
+    """§2.2, §2.7: for each alive player P (ascending) the cells from which P's capital can be taken,
+    ``[((x, y), Q), ...]`` in row-major order: the land cells among the capital's 8 neighbours owned by
+    another alive player Q. While the capital is unoccupied, Q takes it from such a cell once the cell is
+    occupied by Q: by Guerilla from any of the 8, by Attack from the 4 orthogonal ones. An occupied
+    capital is safe from every one of them until the next global reset (§2.8)."""
+    out: dict[int, list[tuple[Cell, int]]] = {}
+    for player in board.alive_players():
+        capital = board.capitals[player]
+        assert capital is not None
+        cx, cy = capital
+        cells = []
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                x, y = cx + dx, cy + dy
+                if (dx or dy) and board.inside(x, y) and board.land[y, x]:
+                    owner = int(board.owner[y, x])
+                    if owner != player and board.capitals.get(owner) is not None:
+                        cells.append(((x, y), owner))
+        out[player] = cells
+    return out
+
+
+@dataclass(frozen=True)
+class ResetOutlook:
+    """What stands between the game and the next global reset (§2.8) under ``rule``: under ``strict``
+    ``takeable`` (:func:`takeable_by_player`) and ``armed`` (whether the count of §2.8 has been above 0
+    since the last reset, so that all reaching 0 brings the reset); under ``empty`` ``free``
+    (:func:`free_land`)."""
+
+    rule: str
+    takeable: dict[int, int] = field(default_factory=dict)
+    armed: bool = False
+    free: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The status file's ``reset``: ``{"rule": "strict", "takeable": {"1": n, ...}}`` or ``{"rule":
+        "empty", "free": n}``."""
+        if self.rule == "strict":
+            return {"rule": "strict", "takeable": {str(p): n for p, n in self.takeable.items()}}
+        return {"rule": "empty", "free": self.free}
+
+
 class _TakeableCount:
     """The count of §2.8 (:func:`count_takeable`) kept up to date around the changed cells instead of over the
     whole board.
@@ -1289,9 +1346,10 @@ class Game:
     (``None``: none); or all four as one :class:`Rules` (``rules``, which then replaces them; kept as
     :attr:`rules`). ``turn`` is the player in turn (default: the lowest alive), ``attacks`` the attacks left
     in this turn (below 6 means this turn has attacked already), ``turns`` the turns played so far,
-    ``takeable`` the count of §2.8 after the last action (default: computed from the board). A game that is
-    already decided (one player left, the turn cap reached, nobody can reach anybody) is over at once;
-    :attr:`end` says how.
+    ``takeable`` the count of §2.8 after the last action (default: computed from the board), ``resets`` the
+    turns (1-based, the turn under way counted) in which a global reset happened so far (:attr:`resets`
+    grows with every reset). A game that is already decided (one player left, the turn cap reached, nobody
+    can reach anybody) is over at once; :attr:`end` says how.
     Every state change returns its events in order. Raises ``ValueError`` for bad settings,
     :class:`IllegalAction` for moves the rules refuse (the state is then unchanged)."""
 
@@ -1308,6 +1366,7 @@ class Game:
         attacks: int = ATTACKS_PER_TURN,
         turns: int = 0,
         takeable: int | None = None,
+        resets: Sequence[int] = (),
         rules: Rules | None = None,
     ) -> None:
         if rules is None:
@@ -1343,6 +1402,7 @@ class Game:
             self.takeable = takeable
         else:
             self.takeable = count_takeable(board) if self._tracker is None else self._tracker.count()
+        self.resets: list[int] = [int(t) for t in resets]
         self.end: GameOver | None = None
         self._stages = stages
         self._components = land_components(board.land)
@@ -1412,6 +1472,15 @@ class Game:
         owned = np.bincount(self.board.owner[self.board.land], minlength=self.board.players + 1)
         return {p: int(owned[p]) for p in self.alive}
 
+    def reset_outlook(self) -> ResetOutlook | None:
+        """What stands between the game and the next global reset (§2.8, :class:`ResetOutlook`); None once
+        the game is over."""
+        if self.end is not None:
+            return None
+        if self.reset_rule == "strict":
+            return ResetOutlook("strict", takeable_by_player(self.board), armed=self.takeable > 0)
+        return ResetOutlook("empty", free=free_land(self.board))
+
     def legal_mask(self, action: Action) -> np.ndarray:
         """(H, W) bool: cells the player in turn may cross for ``action``; all False once the game is over."""
         if self.end is not None:
@@ -1473,6 +1542,7 @@ class Game:
         new.board = Board(b.land, b.owner.copy(), b.occupied.copy(), dict(b.capitals), b.players)
         if self._tracker is not None:
             new._tracker = self._tracker.copy()
+        new.resets = list(self.resets)
         self._rng_shared = new._rng_shared = True
         return new
 
@@ -1652,6 +1722,8 @@ class Game:
             events += stage(res)
         self._whole_board = False
         self.takeable = res.takeable
+        if any(isinstance(event, Reset) for event in events):
+            self.resets.append(self.turns + 1)
         if res.over is not None:
             # The turn that ended the game counts as played.
             if turn_played:

@@ -3,8 +3,10 @@
 A save is the board (occupied cells uppercase, ``eliminated K`` for players that are out) plus the state
 lines of §3.2: ``turn K`` (the player in turn) and ``attacks R`` (attacks left in that turn) while the game
 runs, ``turns T`` (turns played), ``reset-rule``, ``capital-rule``, ``tie-rule``, ``max-turns N`` (when there
-is a cap), ``takeable K`` (the count of §2.8, under the strict rule) and one ``computer K LEVEL`` per computer
-player.
+is a cap), ``takeable K`` (the count of §2.8, under the strict rule), one ``computer K LEVEL`` per computer
+player, ``resets T1 T2 ...`` (the turns with a global reset, once there was one), and the last turn (spec §6):
+``last-turn P ACTION`` (``reset`` after it when the turn reset the board) and one ``last-cell X Y CHANGE``
+per cell it changed, so that a resumed game shows the same marks.
 Resuming is loading it as a map: ``motti FILE [PLAYERSTRING...]`` continues with that player, those attacks,
 those rules and those computer players; a save without some of these lines takes the command line's values,
 else the defaults. Crosses that were placed but not performed and the random generator's state are not part
@@ -19,12 +21,16 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from common.save import write_atomic
 from motti.compose import Composer
 from motti.levels import DEFAULT_LEVEL
 from motti.mapfile import dump_map
 from motti.rules import Game
+
+if TYPE_CHECKING:
+    from motti.announce import LastTurn
 
 COMMENT = "motti saved game: resume with  motti FILE [PLAYERSTRING...]"
 
@@ -46,35 +52,44 @@ def computer_levels(computer: Collection[int]) -> dict[int, str]:
     return dict.fromkeys(computer, DEFAULT_LEVEL)
 
 
-def state_lines(game: Game, computer: Mapping[int, str] | None = None) -> list[str]:
+def state_lines(game: Game, computer: Mapping[int, str] | None = None,
+                last_turn: LastTurn | None = None) -> list[str]:
     """The state lines of §3.2 after ``turn``/``attacks``: turns, the rule options (``Rules.save_lines``: the
     reset, capital and tie rules, the turn cap when there is one), the count of §2.8 (under a reset rule that
-    keeps it), the computer players ``{player: level}``."""
+    keeps it), the computer players ``{player: level}``, the turns of the resets so far and the *last_turn*
+    (spec §6: ``last-turn P ACTION [reset]``, then ``last-cell X Y CHANGE`` per cell by row)."""
     lines = [f"turns {game.turns}", *game.rules.save_lines()]
     if game.rules.reset.counts_takeable:
         lines.append(f"takeable {game.takeable}")
     lines += [f"computer {p} {level}" for p, level in sorted((computer or {}).items())]
+    if game.resets:
+        lines.append("resets " + " ".join(map(str, game.resets)))
+    if last_turn is not None:
+        record = last_turn.to_json()
+        reset = " reset" if record["reset"] else ""
+        lines.append(f"last-turn {record['player']} {record['action']}{reset}")
+        lines += [f"last-cell {x} {y} {change}" for x, y, change in record["cells"]]
     return lines
 
 
 def save_text(game: Game | Composer, computer: Mapping[int, str] | None = None,
-              comment: str | None = COMMENT) -> str:
+              comment: str | None = COMMENT, last_turn: LastTurn | None = None) -> str:
     """The save of *game* in the map format of §3.2 (see the module docstring): ``turn`` and ``attacks`` only
-    while the game runs."""
+    while the game runs; *last_turn* the turn before (motti.announce.LastTurn)."""
     rules = game.game if isinstance(game, Composer) else game
     running = not rules.is_terminal()
     return dump_map(rules.board, turn=rules.current_player if running else None,
                     attacks=rules.attacks_left if running else None, comment=comment,
-                    state=state_lines(rules, computer))
+                    state=state_lines(rules, computer, last_turn))
 
 
 def save_game(game: Game | Composer, path: str | os.PathLike[str] | None = None,
-              computer: Mapping[int, str] | None = None) -> Path:
+              computer: Mapping[int, str] | None = None, last_turn: LastTurn | None = None) -> Path:
     """Write *game* atomically to *path* (default :func:`default_path`, whose folder is created), with its
-    computer players ``{player: level}``; return the absolute path written. Raises OSError when it cannot be
-    written (the old file is then unchanged)."""
+    computer players ``{player: level}`` and the turn before (*last_turn*); return the absolute path written.
+    Raises OSError when it cannot be written (the old file is then unchanged)."""
     target = Path(path) if path is not None else default_path()
     if path is None:
         target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(target, save_text(game, computer))
+    write_atomic(target, save_text(game, computer, last_turn=last_turn))
     return target.absolute()

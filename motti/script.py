@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from common.save import read_input
 from motti.announce import end_text
 from motti.compose import Composer
 from motti.rules import Event, Game, IllegalAction, Move
@@ -24,6 +25,8 @@ from motti.session import Session
 
 _CELL = re.compile(r"(-?[0-9]+),(-?[0-9]+)")   # ASCII digits only (not full-width ３)
 VERBS = ("attack", "defend", "guerilla", "pass")
+#: A script is read up to this size (any readable file: a FIFO or /dev/null too; /dev/zero stops here).
+MAX_SCRIPT_BYTES = 256 * 1024 * 1024
 
 
 class ScriptError(ValueError):
@@ -107,7 +110,7 @@ def run_script(game: Game, path: str | Path, session: Session | None = None) -> 
     """Play the script file ``path`` on ``game`` (§3.3), through *session* (see :func:`play_script`). Raises
     :class:`ScriptError`."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = read_input(path, MAX_SCRIPT_BYTES).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise ScriptError(str(path), 0, f"cannot read the script: {reason}") from None

@@ -21,19 +21,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from common.cli import exit_on_signals
 from common.loop import Command, Inbox, Timer
 from common.save import Sink
-from motti import savegame
+from motti import explain, savegame
 from motti import status as status_json
 from motti.announce import Chronicle, end_text, who
 from motti.commands import apply_command
 from motti.compose import Composer
-from motti.rules import Event, IllegalAction, Move
+from motti.rules import Action, Event, IllegalAction, Move
 from motti.thinking import SOURCE as THINKER
 from motti.thinking import Thinker
+
+if TYPE_CHECKING:
+    from motti.mapfile import SavedTurn
 
 #: How long each action of a computer player stays on screen before its next one (seconds; ``--delay``).
 COMPUTER_DELAY_S = 0.4
@@ -69,17 +72,24 @@ class Session:
 
     *computer* holds the players :mod:`motti.ai` plays (a mapping player -> level, or a collection of
     players at ``medium``), thinking with *rng*, each of their actions staying *computer_delay* seconds
-    (``--delay``) before the next; *status* is the ``--status`` file, *save* the ``--save`` file (None: none).
+    (``--delay``) before the next; *status* is the ``--status`` file, *save* the ``--save`` file (None: none);
+    *last_turn* the last turn a resumed game's save holds (its marks are shown at once, spec §6).
     Front ends join with :meth:`attach`. Saving (motti/savegame.py): with *save*, the game is written after
     every action that changed it (with *every_action* false, as in headless matches: after every turn, and
     the status file too) and when :meth:`run` ends (quit, last window closed, Ctrl-C, SIGTERM,
     SIGHUP); a give-up that leaves no person playing suspends the game, unless it plays on watched (an
     observer's window): the file keeps the state before that defeat, so that ``motti FILE`` resumes it.
+    The last person closing the last window with ``--save`` suspends the game instead of giving it up.
+
+    A tip (``t``, :meth:`give_tip`) is the ``medium`` player's choice for the player in turn, shown as the
+    crosses and, on the seat that asked, as its note (:meth:`note_for`); the others are told
+    ``P1 asked for a tip``.
     """
 
     def __init__(self, game: Composer, inbox: Inbox | None = None, *, computer: Collection[int] = (),
                  rng: random.Random | None = None, status: str | None = None, save: str | None = None,
-                 computer_delay: float = COMPUTER_DELAY_S, every_action: bool = True) -> None:
+                 computer_delay: float = COMPUTER_DELAY_S, every_action: bool = True,
+                 last_turn: SavedTurn | None = None) -> None:
         self.game = game
         self.inbox = inbox if inbox is not None else Inbox()
         self.computer = frozenset(computer)
@@ -92,7 +102,11 @@ class Session:
         self.computer_delay = computer_delay
         self.every_action = every_action
         self._recorded_turns = game.turns   # the turns played when the files were last written
-        self.chronicle = Chronicle(game.current_player, game.attacks_left)
+        self.chronicle = Chronicle(game.current_player, game.attacks_left,
+                                   last_turn=explain.restored_turn(last_turn, game.board))
+        #: The tip shown (``t``) until the game changes, and the seat that asked for it.
+        self.tip: explain.Tip | None = None
+        self.tip_source: str | None = None
         #: The last announcement (or a failure, a save's place) every front end shows; None before any.
         self.message: str | None = None if game.end is None else end_text(game.end)
         if self.message is not None:
@@ -107,6 +121,7 @@ class Session:
         self.status_file = Sink(status, "--status", "motti", show=self._show_failure)
         self.save_suspended = False   # the save holds the state before a quit that ended the session
         self.told_unfinished = False  # a line on stdout has said that the game stops unfinished
+        self.left_last = False        # the last person left by closing a window: the end goes to stdout
         #: Every source a person or observer is at (a window, the terminal) -> the people's players there.
         self.seats: dict[str, tuple[int, ...]] = {}
         self.front_ends: list[FrontEnd] = []
@@ -178,6 +193,8 @@ class Session:
         here, and the status file's message says so after the last announcement, as does a line on stdout
         (unless a quit at the terminal has said it there)."""
         if self.game.is_terminal():
+            if self.left_last and not self.save_suspended and not self.told_unfinished:
+                print(f"motti: {self.message}", flush=True)
             if self.save_suspended:
                 # A last quit ended the game: the status says, as the console does, that the game before it
                 # can be resumed.
@@ -248,6 +265,11 @@ class Session:
         if command.verb == "save":
             self.save_now()
             return
+        if command.verb == "tip":
+            why = self.give_tip(source)
+            if why is not None:
+                self.refuse(source, why)
+            return
         humans = self.seats.get(source, ())
         if not self.in_turn(humans):
             self.refuse(source, self.why_not(humans))
@@ -257,6 +279,26 @@ class Session:
         if command.verb == "perform":
             action = command.args[0] if command.args else game.selected.value
         self.act(lambda: apply_command(game, command), action, source)
+
+    def give_tip(self, source: str) -> str | None:
+        """The ``t`` key at seat *source*: the ``medium`` player's choice for the player in turn
+        (:func:`motti.explain.tip_for`) becomes the selected action and crosses, not performed; the seat shows
+        it as its note (:meth:`note_for`), the others ``P1 asked for a tip``. The game does not change.
+        Returns None, or why no tip is given (only a person of the player in turn may ask)."""
+        humans = self.seats.get(source, ())
+        if not self.in_turn(humans):
+            return self.why_not(humans)
+        tip = explain.tip_for(self.game.game)
+        self.game.propose(Action.ATTACK if tip.action == "pass" else Action(tip.action), tip.cells)
+        self.tip, self.tip_source = tip, source
+        self.message = explain.tip_asked(tip.player)
+        self.chronicle.note(self.message)
+        self.changed()
+        return None
+
+    def note_for(self, source: str) -> str | None:
+        """The line seat *source* shows of its own: the standing tip it asked for, else None."""
+        return self.tip.text() if self.tip is not None and self.tip_source == source else None
 
     def play(self, action: Move) -> list[Event]:
         """Play one whole action (``Game.apply`` form, e.g. ``("attack", [(3, 1)])``) and announce, save and
@@ -273,6 +315,8 @@ class Session:
             self.thinker.cancel()
             self.computer_pending = False
         said = self.chronicle.record(events, action)
+        if events:
+            self.tip = self.tip_source = None
         if said is not None:
             self.message = said
             self.said += 1
@@ -302,8 +346,17 @@ class Session:
         if not players or self.game.is_terminal():
             self.changed()
             return None
+        if cause == "closed" and self.save is not None and not self.seats:
+            # The last person closed the last window: the game is suspended, not given up; the save holds
+            # it as it is, and the session's end says so (one message, on the terminal too).
+            self.message = explain.left_text(players)
+            self.chronicle.note(self.message)
+            self.write_save()
+            self.write_status()
+            return self.message
         self._suspend_if_last(players)
         said = self.after(self.game.defeat(players, cause=cause))
+        self.left_last = not self.seats and not tell
         if tell:
             if self.seats and not self.game.is_terminal():
                 said = f"{said}; the game goes on in the windows"
@@ -331,7 +384,8 @@ class Session:
     def write_save(self) -> None:
         """Write the game to the ``--save`` file atomically (no-op without one, or once suspended)."""
         if not self.save_suspended:
-            self.saves.write(lambda path: savegame.save_game(self.game, path, self.levels))
+            self.saves.write(lambda path: savegame.save_game(self.game, path, self.levels,
+                                                             last_turn=self.chronicle.last_turn))
 
     def _show_failure(self, line: str) -> None:
         """A save or status file that could not be written: on every window and the console."""
@@ -345,7 +399,8 @@ class Session:
             self.message = self.saved_before_quit()
         else:
             try:
-                path = savegame.save_game(self.game, self.save, self.levels)
+                path = savegame.save_game(self.game, self.save, self.levels,
+                                          last_turn=self.chronicle.last_turn)
             except OSError as error:
                 self.message = f"cannot save to {target}: {error.strerror or error}"
             else:
@@ -384,7 +439,8 @@ class Session:
         for front in self.front_ends:
             fields.update(front.status_fields())
         return status_json.status_data(self.game, message=self.message, windows=fields.get("windows"),
-                                       console=fields.get("console"), last_turn=self.chronicle.last_turn)
+                                       console=fields.get("console"), last_turn=self.chronicle.last_turn,
+                                       tip=self.tip)
 
     def write_status(self) -> None:
         """Rewrite the ``--status`` file atomically (no-op without one)."""

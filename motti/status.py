@@ -5,11 +5,16 @@ keys: ``board`` (rows in the map grid format of §3.2), ``width``, ``height``, `
 (``{"k": [x, y] or null}``), ``turn`` (null once the game is over), ``action``, ``attacks_left``,
 ``crosses`` (``[[x, y], ...]``), ``alive``, ``winner``, ``turns`` (turns played), ``result`` (``"win"``,
 ``"land"``, ``"draw"``, or null while the game runs, §2.9–§2.10), ``rules`` (the rule options,
-``{"reset_rule", "capital_rule", "tie_rule", "max_turns"}``: motti.rules.Rules.options), ``message`` (the
-last announcement or null), ``windows`` (per open window: source, display, players, window_id, size
-``[w, h]`` px, ``x0``, ``y0``, ``c``, ``view_cells`` ``[x0, y0, x1, y1]``
+``{"reset_rule", "capital_rule", "tie_rule", "max_turns"}``: motti.rules.Rules.options), ``max_turns`` (the
+cap of §2.9 or null), ``land`` (``{"k": cells}`` per alive player), ``reset`` (what stands between the game
+and the next global reset, §2.8: ``{"rule": "strict", "takeable": {"k": n}}`` or ``{"rule": "empty", "free":
+n}``, null once the game is over; motti.rules.ResetOutlook), ``resets`` (the turns with a global reset so
+far), ``tip`` (the last tip asked for, while it stands: ``{"player", "action", "cells", "why"}``,
+motti.explain.Tip), ``message`` (the last announcement or null), ``windows`` (per open window: source,
+display, players, window_id, size ``[w, h]`` px, ``x0``, ``y0``, ``c``, ``view_cells`` ``[x0, y0, x1, y1]``
 (motti.viewport.Geometry.as_status), ``note``: the window's own line, a question or why a click did nothing,
-or null; ``legend``: the whole text of its legend band; ``history``: whether the ``m`` panel is shown)
+or null; ``legend``: the whole text of its legend band; ``history``: whether the ``m`` panel is shown;
+``help``: whether the help of ``?``/F1 is shown)
 ``console`` (the players at the terminal, or null without a console) and ``last_turn`` (the cells the
 previous turn changed: ``{"player", "action", "cells": [[x, y, CHANGE], ...], "reset"}``, null before the
 first turn ended; motti.announce.LastTurn).
@@ -27,6 +32,7 @@ from motti.mapfile import dump_map
 if TYPE_CHECKING:
     from motti.announce import LastTurn
     from motti.compose import Composer
+    from motti.explain import Tip
 
 
 def board_rows(game: Composer) -> list[str]:
@@ -35,11 +41,13 @@ def board_rows(game: Composer) -> list[str]:
 
 
 def status_data(game: Composer, *, message: str | None = None, windows: list[dict[str, Any]] | None = None,
-                console: Collection[int] | None = None, last_turn: LastTurn | None = None) -> dict[str, Any]:
+                console: Collection[int] | None = None, last_turn: LastTurn | None = None,
+                tip: Tip | None = None) -> dict[str, Any]:
     """The status JSON as a dict; *windows* as described in the module docstring, *console* the players at
     the terminal (None when no console is open), *last_turn* the turn before (spec §6, None before the first
-    turn ended)."""
+    turn ended), *tip* the tip shown (or None)."""
     board = game.board
+    outlook = game.game.reset_outlook()
     return {
         "board": board_rows(game),
         "width": board.width,
@@ -55,6 +63,11 @@ def status_data(game: Composer, *, message: str | None = None, windows: list[dic
         "turns": game.turns,
         "result": game.game.result,
         "rules": game.game.rules.options(),
+        "max_turns": game.game.max_turns,
+        "land": {str(p): n for p, n in game.game.land_counts().items()},
+        "reset": None if outlook is None else outlook.to_json(),
+        "resets": list(game.game.resets),
+        "tip": None if tip is None else tip.to_json(),
         "message": message,
         "windows": list(windows or []),
         "console": None if console is None else list(console),

@@ -7,9 +7,15 @@ board with ``c = floor(min(win_w / W, (win_h - 72) / H))`` when that is at least
 pan; below 1 px a cell each pixel shows the cell under its centre). Only the cells shown are drawn.
 Occupied cells are drawn bright, unoccupied ones dark (each colour component × 0.45, rounded down), sea in its
 own colour; the sea and all eighteen player colours differ pairwise by a CIEDE2000 ΔE of at least 12.
-Capitals, crosses and last-turn marks are at least 7 px across (:func:`mark_rect`): from ``c >= 7`` inside
-their cell, whose probe pixel ``(x0 + c·x + 1, y0 + c·y + c//2)`` keeps the pure fill colour; below
-``c = 7`` centred on their cell, over its neighbours.
+Capitals, crosses and last-turn marks are at least 9 px across (:func:`mark_rect`): from ``c >= 10`` inside
+their cell, below that centred on their cell, over its neighbours; from ``c >= 7`` the probe pixel
+``(x0 + c·x + 1, y0 + c·y + c//2)`` keeps the pure fill colour. A capital shows its state
+(motti.explain): **safe** (occupied: a black ring round a black dot) or **open** (free: a white ring), and
+from ``c >= 9`` each cell from which a capital can be taken (a **threat**, motti.rules.capital_threats)
+carries a small white triangle pointing at that capital.
+The toolbar's boxes are 30 px high; below them, an 18 px information line says the turn (with the cap of
+``--max-turns``), each player's land and what stands between the game and the next global reset
+(motti.explain.info_variants).
 Sea cells have no grid lines but, from ``c >= 8``, two short lighter wave strokes (``~``) clear of the probe
 pixel.
 
@@ -32,6 +38,7 @@ import numpy as np
 import pygame
 
 from common.render import render_text, text_size
+from motti import explain
 from motti.announce import end_title, shorten
 from motti.rules import Action
 from motti.viewport import BANDS, LEGEND_HEIGHT, TOOLBAR_HEIGHT, Geometry, Viewport
@@ -61,7 +68,7 @@ PLAYER_COLOURS: dict[int, tuple[int, int, int]] = {
     5: (200, 60, 200),
     6: (40, 190, 200),
     7: (240, 140, 30),
-    8: (150, 150, 150),
+    8: (250, 150, 180),
     9: (240, 240, 240),
 }
 #: Light, like the water of an atlas; CIEDE2000 ΔE ≥ 20 from every player colour (tests/motti/test_colours).
@@ -75,6 +82,11 @@ BACKGROUND = (40, 40, 44)
 BOX = (210, 210, 210)
 INK = (0, 0, 0)
 WHITE = (255, 255, 255)
+
+#: The height of the toolbar's boxes (px); the information line fills the rest of the toolbar band.
+BOX_HEIGHT = 30
+#: The font size of the information line (points).
+INFO_POINTS = 14
 
 #: The toolbar's boxes left to right; index 3 is the turn/cross indicator.
 TOOLBAR_ACTIONS: tuple[Action, Action, Action] = (Action.ATTACK, Action.DEFEND, Action.GUERILLA)
@@ -135,9 +147,10 @@ def cell_at(px: int, py: int, size: tuple[int, int], width: int, height: int,
 
 def toolbar_box_at(px: int, py: int, size: tuple[int, int]) -> int | None:
     """Index 0..3 of the toolbar box under window pixel ``(px, py)`` (0 Attack, 1 Defend, 2 Guerilla,
-    3 indicator), or None outside the toolbar. Box i spans ``[i·win_w // 4, (i+1)·win_w // 4)``."""
+    3 indicator), or None outside the boxes (the information line below them is no box). Box i spans
+    ``[i·win_w // 4, (i+1)·win_w // 4) × [0, 30)``."""
     win_w = size[0]
-    if not (0 <= py < TOOLBAR_HEIGHT and 0 <= px < win_w):
+    if not (0 <= py < BOX_HEIGHT and 0 <= px < win_w):
         return None
     return next(index for index in range(4) if px < (index + 1) * win_w // 4)
 
@@ -146,7 +159,29 @@ def box_rect(index: int, size: tuple[int, int]) -> pygame.Rect:
     """The pixel rectangle of toolbar box *index* (0..3) in a window of *size*."""
     win_w = size[0]
     left, right = index * win_w // 4, (index + 1) * win_w // 4
-    return pygame.Rect(left, 0, right - left, TOOLBAR_HEIGHT)
+    return pygame.Rect(left, 0, right - left, BOX_HEIGHT)
+
+
+def info_rect(size: tuple[int, int]) -> pygame.Rect:
+    """The information line under the toolbar's boxes in a window of *size*."""
+    return pygame.Rect(0, BOX_HEIGHT, size[0], TOOLBAR_HEIGHT - BOX_HEIGHT)
+
+
+def info_text(game: Composer, width: int) -> str:
+    """The information line's text for *width* px (motti.explain.info_variants: the longest variant that
+    fits, else the shortest shortened at a word bound)."""
+    variants = explain.info_variants(game.game)
+    for text in variants:
+        if _width(text, INFO_POINTS) <= width:
+            return text
+    return shorten(variants[-1], lambda t: _width(t, INFO_POINTS) <= width)
+
+
+def _draw_info(surface: pygame.Surface, game: Composer, size: tuple[int, int]) -> None:
+    rect = info_rect(size)
+    surface.fill(INK, rect)
+    area = rect.inflate(-12, 0)
+    _blit_text(surface, info_text(game, area.width), area, WHITE, INFO_POINTS, centre=False)
 
 
 def legend_rect(size: tuple[int, int]) -> pygame.Rect:
@@ -251,6 +286,7 @@ def _draw_toolbar(surface: pygame.Surface, game: Composer, size: tuple[int, int]
     pygame.draw.rect(surface, _ink_on(colour), rect.inflate(-2, -2), 1)
     label, points = fit_text(variants, rect.width - 10, bold=True)
     _blit_text(surface, label, rect.inflate(-10, 0), _ink_on(colour), points, bold=True)
+    _draw_info(surface, game, size)
 
 
 def _draw_x(surface: pygame.Surface, rect: pygame.Rect, line: int) -> None:
@@ -285,18 +321,23 @@ def _waves(cell: int) -> np.ndarray:
     return mask
 
 
-#: Below this cell side capitals, crosses and last-turn marks are drawn this wide, centred on their cell and
-#: over its neighbours (spec §6 "Marks at small sizes"); from it on they stay inside the cell.
-MARK_MIN = 7
+#: Capitals, crosses and last-turn marks are at least this wide (px); below ``c = MARK_MIN + 1`` (where a cell
+#: without its grid line is narrower) centred on their cell and over its neighbours (spec §6 "Marks at small
+#: sizes"), from it on inside the cell.
+MARK_MIN = 9
+#: From this cell side on every marked cell's probe pixel keeps the pure fill colour (spec §6).
+PROBE_MIN = 7
+#: From this cell side on the cells from which a capital can be taken carry a triangle (a threat).
+THREAT_MIN = 9
 
 
 def mark_rect(geometry: Geometry, x: int, y: int) -> pygame.Rect:
     """Where a mark of cell (x, y) goes (a capital's ring, a cross, a last-turn outline), always at least
-    :data:`MARK_MIN` px across: for ``c >= 11`` the cell's inner area (clear of the probe pixel and the grid
-    lines); for ``7 <= c < 11`` the whole cell but its grid lines (:func:`_draw_board` keeps the probe pixel);
-    below ``c = 7`` a 7 px square centred on the cell, over its neighbours."""
-    if geometry.c >= MARK_MIN:
-        cell = int(geometry.c)
+    :data:`MARK_MIN` (9) px across: for ``c >= 13`` the cell's inner area (clear of the probe pixel and the
+    grid lines); for ``10 <= c < 13`` the whole cell but its grid lines (:func:`_draw_board` keeps the probe
+    pixel); below ``c = 10`` a 9 px square centred on the cell, over its neighbours."""
+    cell = int(geometry.c)
+    if geometry.c >= 1 and cell - (1 if cell >= GRID_MIN_CELL else 0) >= MARK_MIN:
         inner = _cell_inner(geometry.x0, geometry.y0, cell, x, y)
         if inner.width >= MARK_MIN:
             return inner
@@ -364,14 +405,40 @@ def _draw_cells(surface: pygame.Surface, game: Composer, geometry: Geometry) -> 
 
 
 def _draw_capital(surface: pygame.Surface, rect: pygame.Rect, occupied: bool, line: int) -> None:
-    """A capital's ring in *rect*: white on a free capital, black on an occupied one; a small ring (below
-    ``c = 7``) sits on a disc of the other colour, so that it shows over any neighbour."""
+    """A capital's ring in *rect*: an **open** (free) capital a white ring, a **safe** (occupied) one a black
+    ring round a black dot (motti.explain); a small ring (a mark over the neighbours) sits on a disc of the
+    other colour, so that it shows over any neighbour."""
     ring, back = (INK, WHITE) if occupied else (WHITE, INK)
     if rect.width <= MARK_MIN:
         pygame.draw.ellipse(surface, back, rect)
         pygame.draw.ellipse(surface, ring, rect.inflate(-2, -2), 2)
-        return
-    pygame.draw.ellipse(surface, ring, rect, line)
+    else:
+        pygame.draw.ellipse(surface, ring, rect, line)
+    if occupied:
+        dot = max(3, rect.width // 3)
+        pygame.draw.ellipse(surface, INK, pygame.Rect(0, 0, dot, dot).move(rect.centerx - dot // 2,
+                                                                           rect.centery - dot // 2))
+
+
+def _draw_threat(surface: pygame.Surface, geometry: Geometry, cell: tuple[int, int],
+                 capital: tuple[int, int]) -> None:
+    """A white triangle edged in black inside *cell*, on its side (or corner) towards *capital* and pointing
+    at it: from this cell the capital can be taken (motti.rules.capital_threats)."""
+    c = int(geometry.c)
+    inner = _cell_inner(geometry.x0, geometry.y0, c, *cell)
+    dx, dy = capital[0] - cell[0], capital[1] - cell[1]
+    size = max(4, c // 3)
+    tip_x = inner.centerx + dx * (inner.width // 2)
+    tip_y = inner.centery + dy * (inner.height // 2)
+    back_x, back_y = tip_x - dx * size, tip_y - dy * size
+    if dx and dy:
+        points = [(tip_x, tip_y), (back_x, tip_y), (tip_x, back_y)]
+    elif dx:
+        points = [(tip_x, tip_y), (back_x, tip_y - size // 2 - 1), (back_x, tip_y + size // 2 + 1)]
+    else:
+        points = [(tip_x, tip_y), (tip_x - size // 2 - 1, back_y), (tip_x + size // 2 + 1, back_y)]
+    pygame.draw.polygon(surface, WHITE, points)
+    pygame.draw.polygon(surface, INK, points, 1)
 
 
 def _draw_cross(surface: pygame.Surface, rect: pygame.Rect, line: int) -> None:
@@ -386,10 +453,14 @@ def _draw_cross(surface: pygame.Surface, rect: pygame.Rect, line: int) -> None:
 
 
 def _draw_marks(surface: pygame.Surface, game: Composer, geometry: Geometry) -> None:
-    """Capitals' rings and the crosses (spec §6): inside their cells for ``c >= 7``, else :data:`MARK_MIN`
-    px across over the neighbours (:func:`mark_rect`); clipped to the board area."""
+    """The threat triangles (from ``c >= 9``), capitals' rings and the crosses (spec §6): inside their cells
+    for ``c >= 10``, else :data:`MARK_MIN` px across over the neighbours (:func:`mark_rect`); clipped to the
+    board area."""
     board = game.board
     line = max(1, int(geometry.c) // 12) + 1
+    if geometry.c >= THREAT_MIN:
+        for cell, towards, _owner in explain.threat_cells(board):
+            _draw_threat(surface, geometry, cell, towards)
     for capital in board.capitals.values():
         if capital is not None:
             x, y = capital
@@ -408,8 +479,10 @@ def _draw_board(surface: pygame.Surface, game: Composer, geometry: Geometry,
     _draw_cells(surface, game, geometry)
     draw_last_turn(surface, last_turn, geometry)
     _draw_marks(surface, game, geometry)
-    if geometry.c >= MARK_MIN:
+    if geometry.c >= PROBE_MIN:
         marked = [cell for cell in game.board.capitals.values() if cell is not None] + list(game.crosses)
+        if geometry.c >= THREAT_MIN:
+            marked += [cell for cell, _capital, _owner in explain.threat_cells(game.board)]
         if last_turn is not None:
             marked += list(last_turn.gained()) + [cell for cell, _owner in last_turn.lost()]
         _restore_probes(surface, game, geometry, marked)
@@ -419,7 +492,7 @@ def _draw_board(surface: pygame.Surface, game: Composer, geometry: Geometry,
 def _restore_probes(surface: pygame.Surface, game: Composer, geometry: Geometry,
                     cells: Sequence[tuple[int, int]]) -> None:
     """Give each marked cell's probe pixel ``(x0 + c·x + 1, y0 + c·y + c//2)`` its pure fill colour again
-    (spec §6: it holds from ``c = 7`` on, where a mark 7 px across may fill the whole cell)."""
+    (spec §6: it holds from ``c = 7`` on, where a mark 9 px across may fill the whole cell)."""
     board = game.board
     cell = int(geometry.c)
     for x, y in cells:
@@ -429,7 +502,7 @@ def _restore_probes(surface: pygame.Surface, game: Composer, geometry: Geometry,
             surface.set_at(probe, tuple(int(v) for v in _PALETTE[index]))
 
 
-_KEY_ENTRIES = ("occupied", "free", "capital", "cross")
+_KEY_ENTRIES = ("occupied", "free", explain.SAFE, explain.OPEN, explain.THREAT, "cross")
 _KEY_SWATCH = 12
 _KEY_GAP = 8
 _KEY_POINTS = 16
@@ -441,14 +514,20 @@ def _key_width() -> int:
 
 
 def _draw_key(surface: pygame.Surface, player: int, left: int, band: pygame.Rect) -> None:
-    """The legend key from *left*: bright and dark swatches of *player*, a ring (capital), an X (cross)."""
+    """The legend key from *left*: bright and dark swatches of *player*, a safe (occupied) and an open (free)
+    capital, a threat (a cell from which a capital can be taken), an X (cross)."""
     x = left
     top = band.centery - _KEY_SWATCH // 2
     for text in _KEY_ENTRIES:
         square = pygame.Rect(x, top, _KEY_SWATCH, _KEY_SWATCH)
-        surface.fill(bright(player) if text == "occupied" else dark(player), square)
-        if text == "capital":
-            pygame.draw.ellipse(surface, WHITE, square.inflate(-2, -2), 2)
+        surface.fill(bright(player) if text in ("occupied", explain.SAFE) else dark(player), square)
+        if text in (explain.SAFE, explain.OPEN):
+            _draw_capital(surface, square.inflate(-2, -2), text == explain.SAFE, 2)
+        elif text == explain.THREAT:
+            points = [(square.right - 2, square.centery), (square.left + 2, square.top + 2),
+                      (square.left + 2, square.bottom - 3)]
+            pygame.draw.polygon(surface, WHITE, points)
+            pygame.draw.polygon(surface, INK, points, 1)
         elif text == "cross":
             _draw_x(surface, square.inflate(-4, -4), 2)
         label_width = _width(text, _KEY_POINTS)
@@ -490,8 +569,9 @@ def draw_legend(surface: pygame.Surface, game: Composer, viewer: Collection[int]
     (or, instead of it, the window's own *note*, e.g. a question), in a smaller font or shortened at a word
     bound (``…``) when it does not fit; then, at the right while at least 1/3 of the band stays for the text,
     the players' colour swatches with their numbers (players out of the game slashed) and the key (bright =
-    occupied, dark = free, ring, X), the key only while the text still fits whole beside it at 18 points.
-    Front ends use it to make each window's variant of a frame without rendering the board again."""
+    occupied, dark = free, safe and open capitals, threat, X), the key only while the text still fits whole
+    beside it at 18 points. Front ends use it to make each window's variant of a frame without rendering the
+    board again."""
     band = legend_rect(surface.get_size())
     surface.fill(INK, band)
     player = game.winner if game.winner is not None else game.current_player
@@ -571,10 +651,27 @@ def draw_last_turn(surface: pygame.Surface, last_turn: LastTurnMarks | None, geo
         _outline(surface, mark_rect(geometry, x, y), bright(owner), max(2, line), dashed=True)
 
 
-def draw_history(surface: pygame.Surface, lines: Sequence[str]) -> None:
+def draw_history(surface: pygame.Surface, lines: Sequence[str], *,
+                 resets: Sequence[int] | None = None) -> None:
     """The ``m`` panel over the board area of a rendered *surface* (between the toolbar and the legend band):
-    a title, then *lines* (the announcements, oldest first) in full, each wrapped at word bounds to the
-    panel's width; when they do not all fit, the newest are shown."""
+    a title, then, given the turns of the global *resets*, ``Resets: turns 31, 77`` (motti.explain), then
+    *lines* (the announcements, oldest first) in full, each wrapped at word bounds to the panel's width; when
+    they do not all fit, the newest are shown."""
+    head = () if resets is None else (explain.resets_line(resets),)
+    _draw_panel(surface, "The last announcements (any key returns)", lines, head, "nothing happened yet")
+
+
+def draw_help(surface: pygame.Surface) -> None:
+    """The help of ``?`` and F1 over the board area (motti.explain.help_lines: the rules in about ten lines,
+    then every key and mouse button of a window), wrapped at word bounds; any key or click returns."""
+    title, *lines = explain.help_lines("window")
+    _draw_panel(surface, title, (), tuple(lines), "")
+
+
+def _draw_panel(surface: pygame.Surface, title_text: str, lines: Sequence[str], head: Sequence[str],
+                empty: str) -> None:
+    """A panel over the board area: *title_text* in bold, the *head* lines, then *lines* (the newest that
+    fit), or *empty* when there are none."""
     win_w, win_h = surface.get_size()
     panel = pygame.Rect(0, TOOLBAR_HEIGHT, win_w, max(0, win_h - BANDS))
     surface.fill(INK, panel)
@@ -584,12 +681,14 @@ def draw_history(surface: pygame.Surface, lines: Sequence[str]) -> None:
     rows: list[str] = []
     for line in lines:
         rows += _wrap_pixels(line, width, points) or [""]
-    room = max(0, (panel.height - 8) // step - 1)
+    top_rows: list[str] = []
+    for line in head:
+        top_rows += _wrap_pixels(line, width, points) or [""]
+    room = max(0, (panel.height - 8) // step - 1 - len(top_rows))
     title = pygame.Rect(panel.left + 8, panel.top + 4, width, step)
-    _blit_text(surface, fit_words("The last announcements (any key returns)", width, 16)[0], title, WHITE,
-               points, bold=True, centre=False)
-    shown = rows[-room:] if room else []
-    for index, text in enumerate(shown or ["nothing happened yet"]):
+    _blit_text(surface, fit_words(title_text, width, 16)[0], title, WHITE, points, bold=True, centre=False)
+    shown = top_rows + (rows[-room:] if room else [])
+    for index, text in enumerate(shown or [empty]):
         rect = pygame.Rect(panel.left + 8, title.bottom + index * step, width, step)
         _blit_text(surface, text, rect, BOX, points, centre=False)
 

@@ -16,6 +16,7 @@ import pexpect
 import pyte
 import pytest
 from deadline import deadline
+from motti_maps import ENDGAME
 
 from motti import console
 
@@ -62,14 +63,14 @@ class BellScreen(pyte.Screen):
 class Terminal:
     """A command in a pty of ROWS x COLS with TERM=xterm; the screen as pyte sees it."""
 
-    def __init__(self, command: str, cwd: Path) -> None:
+    def __init__(self, command: str, cwd: Path, rows: int = ROWS, cols: int = COLS) -> None:
         env = dict(os.environ, TERM="xterm", ESCDELAY="25")
         for name in ("TMUX", "DISPLAY", "LINES", "COLUMNS", "NO_COLOR"):
             env.pop(name, None)
-        self.screen = BellScreen(COLS, ROWS)
+        self.screen = BellScreen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.child = pexpect.spawn("/bin/bash", ["--norc", "--noprofile", "-c", command], cwd=str(cwd),
-                                   env=env, dimensions=(ROWS, COLS), timeout=deadline(10))
+                                   env=env, dimensions=(rows, cols), timeout=deadline(10))
         self.output = b""
 
     def pump(self) -> None:
@@ -102,11 +103,11 @@ class Terminal:
         self.child.send(keys)
 
     def cell(self, x: int, y: int) -> str:
-        """The glyph of map cell (x, y) when the map is not scrolled: row 2 + y, column 1 + x."""
-        return self.lines()[2 + y][1 + x]
+        """The glyph of map cell (x, y) when the map is not scrolled: row 3 + y, column 1 + x."""
+        return self.lines()[3 + y][1 + x]
 
     def map_rows(self, count: int, width: int) -> list[str]:
-        return [line[1:1 + width] for line in self.lines()[2:2 + count]]
+        return [line[1:1 + width] for line in self.lines()[3:3 + count]]
 
     def cursor(self) -> tuple[int, int]:
         return self.screen.cursor.x, self.screen.cursor.y
@@ -132,9 +133,9 @@ def terminals():
 
 
 def motti(terminals: list[Terminal], tmp_path: Path, *args: str, module: str = "motti",
-          env: str = "") -> Terminal:
+          env: str = "", cols: int = COLS) -> Terminal:
     command = env + " ".join(shlex.quote(a) for a in (sys.executable, "-m", module, *args))
-    term = Terminal(command, tmp_path)
+    term = Terminal(command, tmp_path, cols=cols)
     terminals.append(term)
     return term
 
@@ -144,16 +145,17 @@ def test_status_map_frame_legend_and_colours(terminals, tmp_path: Path, small: P
     term.wait_text(STATUS_1)
     lines = term.lines()
     assert lines[0].rstrip() == STATUS_1
-    assert lines[1].rstrip() == "-" * 10 and lines[6].rstrip() == "-" * 10
-    assert [line[:10] for line in lines[2:6]] == ["| pppp   |", "|poppppp |", "| pppppop|", "|  ppppp |"]
-    assert lines[7].startswith("p/P land free/occupied  o/O capital  x cross  inverse: last turn  "
-                               "players: 1 2")
-    assert lines[8].rstrip() == console.KEYS_HELP and len(console.KEYS_HELP) < COLS - 1
-    assert term.cursor() == (2, 3)   # on player 1's capital (1,1)
+    assert lines[1].rstrip() == "Turn 1 · land P1 10, P2 13"
+    assert lines[2].rstrip() == "-" * 10 and lines[7].rstrip() == "-" * 10
+    assert [line[:10] for line in lines[3:7]] == ["| pppp   |", "|poppppp |", "| pppppop|", "|  ppppp |"]
+    assert lines[8].rstrip() == "p/P free/occupied  o/O capital open/safe  t/T threat  x cross  players: 1 2"
+    assert lines[9].rstrip() == "No reset due: nobody can take a free cell of another yet"
+    assert lines[10].rstrip() == console.KEYS_HELP and len(console.KEYS_HELP) < COLS - 1
+    assert term.cursor() == (2, 4)   # on player 1's capital (1,1)
     buffer = term.screen.buffer
-    assert buffer[3][2].bold and buffer[3][2].fg == "red"      # player 1's capital
-    assert buffer[4][7].bold and buffer[4][7].fg == "green"    # player 2's capital (6,2)
-    assert buffer[2][1].data == " " and buffer[2][1].fg == "default"   # sea
+    assert buffer[4][2].bold and buffer[4][2].fg == "red"      # player 1's capital
+    assert buffer[5][7].bold and buffer[5][7].fg == "green"    # player 2's capital (6,2)
+    assert buffer[3][1].data == " " and buffer[3][1].fg == "default"   # sea
 
 
 def test_crosses_and_defend_change_the_map(terminals, tmp_path: Path, small: Path) -> None:
@@ -163,7 +165,7 @@ def test_crosses_and_defend_change_the_map(terminals, tmp_path: Path, small: Pat
     term.wait_text("Crosses: 5")
     assert term.cell(1, 1) == "x"
     term.send(DOWN)
-    term.wait_for(lambda t: t.cursor() == (2, 4), "the cursor on (1,2)")
+    term.wait_for(lambda t: t.cursor() == (2, 5), "the cursor on (1,2)")
     term.send(" ")
     term.wait_text("Crosses: 4")
     term.send("j")   # (1,3) is sea
@@ -178,7 +180,7 @@ def test_crosses_and_defend_change_the_map(terminals, tmp_path: Path, small: Pat
     term.send("x")   # Defend (1,1), (1,2), (2,3): the oldest 3 crosses are all legal for Defend
     term.wait_text("Player 2 | Attack: 6 left | Crosses: 6")
     assert term.map_rows(4, 8) == [" pppp   ", "pOppppp ", " Pppppop", "  Ppppp "]
-    assert term.cursor() == (7, 4)   # the cursor went to player 2's capital (6,2)
+    assert term.cursor() == (7, 5)   # the cursor went to player 2's capital (6,2)
 
 
 def test_illegal_keys_beep_and_change_nothing(terminals, tmp_path: Path, small: Path) -> None:
@@ -186,7 +188,7 @@ def test_illegal_keys_beep_and_change_nothing(terminals, tmp_path: Path, small: 
     term.wait_text(STATUS_1)
     bells = term.screen.bells
     term.send(RIGHT * 3)   # (4,1) belongs to player 2 and no occupied cell of player 1 touches it
-    term.wait_for(lambda t: t.cursor() == (5, 3), "the cursor on (4,1)")
+    term.wait_for(lambda t: t.cursor() == (5, 4), "the cursor on (4,1)")
     term.send(" ")
     term.wait_for(lambda t: t.screen.bells > bells, "a beep for an illegal cross")
     bells = term.screen.bells
@@ -207,7 +209,7 @@ def test_tab_cycles_and_attack_draws(terminals, tmp_path: Path, small: Path) -> 
     term.wait_text(STATUS_1)
     term.send("z")   # an attack with no cross always fails (§2.2)
     term.wait_text("Player 1 | Attack: 5 left | Crosses: 6")
-    assert term.lines()[8].rstrip() == "P1 attack 1 of 6 failed"
+    assert term.lines()[10].rstrip() == "P1 attack 1 of 6 failed"
 
 
 def test_quit_asks_then_exits_and_restores_the_terminal(terminals, tmp_path: Path, small: Path) -> None:
@@ -275,28 +277,28 @@ def test_large_map_scrolls_with_the_cursor(terminals, tmp_path: Path) -> None:
     path.write_text(tall_map())
     term = motti(terminals, tmp_path, "-c", str(path), "--seed", "1")
     term.wait_text("Player 1 |")
-    visible = ROWS - 5
-    assert term.lines()[1 + visible + 1].startswith("-" * 12)
+    visible = ROWS - 7
+    assert term.lines()[3 + visible].startswith("-" * 12)
     assert [row.index(" ") for row in term.map_rows(visible, 10)] == [y % 10 for y in range(visible)]
     term.send(DOWN * 29)   # from the capital (5,1) to (5,30)
     term.wait_for(lambda t: t.map_rows(visible, 10)[-1].index(" ") == 0, "the map scrolled to row 30")
     top = 30 - visible + 1
     assert [row.index(" ") for row in term.map_rows(visible, 10)] == [(top + i) % 10 for i in range(visible)]
-    assert term.cursor() == (6, 1 + visible)
+    assert term.cursor() == (6, 2 + visible)
     term.send(UP * 30)
-    term.wait_for(lambda t: t.map_rows(1, 10)[0].index(" ") == 0 and t.cursor() == (6, 2), "the top again")
+    term.wait_for(lambda t: t.map_rows(1, 10)[0].index(" ") == 0 and t.cursor() == (6, 3), "the top again")
 
 
 def test_mono_fallback_shows_owner_digits(terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", env="NO_COLOR=1 ")
     term.wait_text(STATUS_1)
     assert term.map_rows(4, 8) == [" 1112   ", "1111222 ", " 1122222", "  12222 "]
-    assert "1-9 owner  inverse occupied  underline capital  x cross" in term.lines()[7]
-    assert term.screen.buffer[3][2].underscore and not term.screen.buffer[3][2].reverse
+    assert "1-9 owner  inverse occupied  underline capital  dim threat  x cross" in term.lines()[8]
+    assert term.screen.buffer[4][2].underscore and not term.screen.buffer[4][2].reverse
     term.send(" x")
     term.wait_text("Player 2 |")
-    assert term.screen.buffer[3][2].reverse   # occupied now
-    assert term.screen.buffer[3][2].italics and not term.screen.buffer[3][3].italics   # the last turn's cell
+    assert term.screen.buffer[4][2].reverse   # occupied now
+    assert term.screen.buffer[4][2].italics and not term.screen.buffer[4][3].italics   # the last turn's cell
 
 
 def test_resize_redraws_to_the_new_size(terminals, tmp_path: Path) -> None:
@@ -306,12 +308,13 @@ def test_resize_redraws_to_the_new_size(terminals, tmp_path: Path) -> None:
     term.wait_text("Player 1 |")
     term.screen.resize(12, 40)
     term.child.setwinsize(12, 40)
-    visible = 12 - 5
-    term.wait_for(lambda t: t.lines()[1 + visible + 1].startswith("-" * 12), "the frame at the new height")
+    visible = 12 - 6     # below 60 columns the reset line goes to the message line
+    term.wait_for(lambda t: t.lines()[3 + visible].startswith("-" * 12), "the frame at the new height")
     lines = term.lines()
-    assert lines[0] == STATUS_1[:40]
+    assert lines[0].rstrip() == "P1 | Att 6 | X 6 | z x c"     # shortened as the windows' toolbar is
     assert [row.index(" ") for row in term.map_rows(visible, 10)] == [y % 10 for y in range(visible)]
-    assert lines[1 + visible + 2].startswith("p/P land free/occupied")
+    assert lines[4 + visible].startswith("o open O safe t threat x cross")
+    assert lines[5 + visible].startswith("Reset: not due · ")
 
 
 def test_a_terminal_too_small_ignores_game_keys_but_q_still_asks(terminals, tmp_path: Path,
@@ -340,7 +343,7 @@ def test_a_won_game_shows_the_winner_and_q_leaves(terminals, tmp_path: Path) -> 
     term = motti(terminals, tmp_path, "-c", str(path), "--seed", "2")
     term.wait_text("Player 1 | Attack: 6 left")
     term.send("lllj")
-    term.wait_for(lambda t: t.cursor() == (4, 3), "the cursor on (3,1)")
+    term.wait_for(lambda t: t.cursor() == (4, 4), "the cursor on (3,1)")
     term.send("g")
     term.wait_text("Player 1 | Guerilla | Crosses: 1")
     term.send(" ")
@@ -359,7 +362,7 @@ def test_no_color_environment_gives_the_mono_rendering(terminals, tmp_path: Path
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", env="NO_COLOR=1 ")
     term.wait_text(STATUS_1)
     assert term.map_rows(4, 8) == [" 1112   ", "1111222 ", " 1122222", "  12222 "]
-    assert term.screen.buffer[3][2].fg == "default"
+    assert term.screen.buffer[4][2].fg == "default"
 
 
 def test_no_terminal_is_a_one_line_error(tmp_path: Path, small: Path) -> None:
@@ -439,3 +442,52 @@ def test_selecting_an_impossible_action_says_why(terminals, tmp_path: Path, smal
     term.send("g")
     term.wait_text("Guerilla is impossible after an attack this turn")
     assert term.lines()[0].startswith("Player 1 | Attack: 5 left")
+
+
+
+@pytest.mark.parametrize("cols", [80, 40])
+def test_a_newcomer_reads_the_capitals_the_turn_the_land_and_the_reset_at_80_and_40_columns(
+        terminals, tmp_path: Path, cols: int) -> None:
+    (tmp_path / "end.map").write_text(ENDGAME)
+    term = motti(terminals, tmp_path, "-c", "end.map", "--seed", "1", "--max-turns", "50", "--status",
+                 "s.json", cols=cols)
+    term.wait_text("Turn 1")
+    lines = term.lines()
+    # o: player 1's open capital; O: player 2's safe one; T: player 1's occupied cell next to it (a threat)
+    assert term.map_rows(4, 10) == ["pppPTppppp", "popPPOpppp", "pppPPppppp", "pppPPPpppp"]
+    if cols == 80:
+        assert lines[0].rstrip() == STATUS_1
+        assert lines[1].rstrip() == "Turn 1 of 50 · land P1 18, P2 22"
+        assert lines[8].rstrip() == (
+            "p/P free/occupied  o/O capital open/safe  t/T threat  x cross  players: 1 2")
+        assert lines[9].rstrip() == (
+            "Reset when no player can take a free cell of another: P1 can take 2, P2 0")
+        assert lines[10].rstrip() == console.KEYS_HELP
+    else:
+        assert lines[0].rstrip() == "P1 | Att 6 | X 6 | z x c"
+        assert lines[1].rstrip() == "Turn 1 of 50 · land P1 18, P2 22"
+        assert lines[8].rstrip() == "o open O safe t threat x cross 1 2"
+        assert lines[9].rstrip() == "Reset: P1 2 P2 0 · arrows move  space…"      # the message line
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert (status["turns"], status["max_turns"], status["land"]) == (0, 50, {"1": 18, "2": 22})
+    assert status["reset"] == {"rule": "strict", "takeable": {"1": 2, "2": 0}}
+    term.send("t")                 # a tip: the medium player's move, as crosses, not performed
+    term.wait_text("Tip for P1")
+    tip_row = term.lines()[10 if cols == 80 else 9].rstrip()
+    if cols == 80:
+        assert tip_row == "Tip for P1: guerilla 5,2 — takes a cell next to P2's capital"
+    else:
+        assert tip_row.startswith("Reset: P1 2 P2 0 · Tip for P1")
+    term.wait_for(lambda t: t.cell(5, 2) == "x", "the tip's cross")
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert status["tip"] == {"player": 1, "action": "guerilla", "cells": [[5, 2]],
+                             "why": "takes a cell next to P2's capital"}
+    assert (status["turns"], status["crosses"], status["action"]) == (0, [[5, 2]], "guerilla")
+    term.send("?")
+    term.wait_text("motti: rules and keys (any key returns)")
+    assert "Take every enemy capital to win." in term.text()
+    term.send("m")                 # any key returns; m then shows the resets first
+    term.wait_text("Turn 1")
+    term.send("m")
+    term.wait_text("Resets: none yet")
+    assert term.lines()[2].rstrip() == "P1 asked for a tip"

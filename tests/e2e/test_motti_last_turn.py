@@ -16,6 +16,7 @@ import numpy as np
 import pexpect
 import pyte
 from deadline import deadline
+from motti_maps import ENDGAME
 from statusrun import StatusRun
 from xvfb import Xvfb, origin
 
@@ -259,12 +260,12 @@ def test_console_capture_marks_reverse_video_and_m_shows_the_announcements(tmp_p
         cells = {(x, y): change for x, y, change in last["cells"]}
         assert cells.pop((3, 1)) == "captured"
         assert set(cells.values()) == {"encircled"} and len(cells) == 8
-        # reverse video on exactly the marked cells (map row y is screen row 2 + y, column 1 + x)
+        # reverse video on exactly the marked cells (map row y is screen row 3 + y, column 1 + x)
         buffer = term.screen.buffer
-        reversed_cells = {(x, y) for y in range(3) for x in range(6) if buffer[2 + y][1 + x].reverse}
+        reversed_cells = {(x, y) for y in range(3) for x in range(6) if buffer[3 + y][1 + x].reverse}
         assert reversed_cells == {(x, y) for x, y, _ in last["cells"]}
         # the message line is shortened at a word bound; m shows the whole announcement
-        line = term.screen.display[7].rstrip()
+        line = term.screen.display[9].rstrip()
         assert line.endswith("…") and status["message"].startswith(line[:-1])
         assert status["message"][len(line) - 1] == " "
         term.child.send("m")
@@ -366,9 +367,9 @@ def test_console_against_the_computer_marks_its_turn_and_m_lists_every_action(tm
         status: dict = {}
 
         def reversed_cells() -> set[tuple[int, int]]:
-            # the map is not scrolled on 24 rows (classic is 20x15): cell (x, y) at row 2 + y, column 1 + x
+            # the map is not scrolled on 24 rows (classic is 20x15): cell (x, y) at row 3 + y, column 1 + x
             buffer = term.screen.buffer
-            return {(x, y) for y in range(15) for x in range(20) if buffer[2 + y][1 + x].reverse}
+            return {(x, y) for y in range(15) for x in range(20) if buffer[3 + y][1 + x].reverse}
 
         def computer_turn_shown(_: str) -> bool:   # the computer's whole turn is over and drawn
             status.update(status_of(tmp_path / "s.json") or {})
@@ -381,8 +382,8 @@ def test_console_against_the_computer_marks_its_turn_and_m_lists_every_action(tm
         term.child.send("m")
         term.wait_text("announcements (any key returns)")
         lines = [line.rstrip() for line in term.screen.display[1:]]
-        assert lines[0] == "P1 defended 1 cell"
-        actions = [line for line in lines[1:] if line]
+        assert lines[:2] == ["Resets: none yet", "P1 defended 1 cell"]
+        actions = [line for line in lines[2:] if line]
         assert actions and all(line.startswith("P2 ") for line in actions)
         assert actions[-1] == status["message"]
         term.child.send(" ")
@@ -416,5 +417,54 @@ def test_a_window_shared_with_the_computer_says_the_computer_is_thinking(xvfb, t
         status = game.wait(lambda s: s["turn"] == 1, "player 1's turn again")
         assert status["windows"][0]["legend"].startswith("Your move, player 1 · P2 ")
         assert status["last_turn"]["player"] == 2
+    finally:
+        game.stop()
+
+
+
+def test_a_window_shows_safe_and_open_capitals_threats_the_reset_line_the_help_and_a_tip(xvfb, tmp_path):
+    (tmp_path / "end.map").write_text(ENDGAME)
+    game = StatusRun(MOTTI, ["end.map", f"1,2:{xvfb.name}", "--seed", "1", "--max-turns", "50"], tmp_path,
+                     xvfb.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
+        win = status["windows"][0]
+        assert win["legend"] == "Your move, player 1"
+        assert status["reset"] == {"rule": "strict", "takeable": {"1": 2, "2": 0}}
+        x0, y0, c = win["x0"], win["y0"], win["c"]
+        for _ in range(50):
+            pixels = shot(xvfb, win, "newcomer-endgame")
+            if probe(pixels, win, (5, 1)) == view.bright(2):
+                break
+        centre = (y0 + c * 1 + c // 2, x0 + c * 5 + c // 2)
+        assert tuple(pixels[centre]) == view.INK          # safe: the black dot of an occupied capital
+        assert tuple(pixels[y0 + c + c // 2, x0 + c + c // 2]) == view.dark(1)   # open: a white ring only
+        assert view.WHITE in {tuple(p) for p in pixels[y0 + c + c // 2, x0 + c:x0 + 2 * c]}
+        corner = pixels[y0 + c - 6:y0 + c - 2, x0 + 5 * c - 6:x0 + 5 * c - 2]   # (4,0), towards (5,1)
+        assert (np.all(corner == view.WHITE, axis=-1)).any()         # the threat's triangle
+        assert not (np.all(pixels[y0 + 2:y0 + c - 2, x0 + 2:x0 + c - 2] == view.WHITE, axis=-1)).any()
+        info = pixels[view.BOX_HEIGHT:view.TOOLBAR_HEIGHT, :]
+        assert (np.all(info == view.WHITE, axis=-1)).sum() > 50       # the information line's text
+        # ? shows the help over the board until any key
+        key(xvfb, win, "question")
+        status = game.wait(lambda s: s["windows"][0]["help"], "the help")
+        for _ in range(50):
+            pixels = shot(xvfb, win, "newcomer-help")
+            if probe(pixels, win, (0, 0)) == view.INK:
+                break
+        assert probe(pixels, win, (0, 0)) == view.INK
+        key(xvfb, win, "space")
+        game.wait(lambda s: not s["windows"][0]["help"], "the board again")
+        # t: the medium player's choice as crosses, not performed
+        key(xvfb, win, "t")
+        status = game.wait(lambda s: s["tip"] is not None, "the tip")
+        assert status["tip"] == {"player": 1, "action": "guerilla", "cells": [[5, 2]],
+                                 "why": "takes a cell next to P2's capital"}
+        assert (status["crosses"], status["action"], status["turns"]) == ([[5, 2]], "guerilla", 0)
+        assert status["windows"][0]["note"] == "Tip for P1: guerilla 5,2 — takes a cell next to P2's capital"
+        click(xvfb, status["windows"][0], 3, (5, 2))                 # the right button performs it
+        status = game.wait(lambda s: s["turn"] == 2, "player 2's turn")
+        assert status["board"][2][5] == "A" and status["tip"] is None
+        assert status["land"] == {"1": 19, "2": 21}
     finally:
         game.stop()

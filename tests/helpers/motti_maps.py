@@ -52,6 +52,21 @@ aaAbbb
 aaAbbb
 """
 
+#: An endgame: player 2's capital (5,1) is occupied, safe until the next reset; player 1's occupied cell
+#: (4,0) touches it (a threat); player 1's capital (1,1) is free, open. 10x4.
+ENDGAME = """\
+motti-map 1
+size 10 4
+players 2
+capital 1 1 1
+capital 2 5 1
+grid
+aaaAAbbbbb
+aaaABBbbbb
+aaaABbbbbb
+aaaAABbbbb
+"""
+
 
 class Scripted(random.Random):
     """A Random whose randrange(6) returns the scripted draws in order (and fails the test on any other use).

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -175,17 +176,36 @@ def test_user_errors_are_one_line_and_exit_2(capsys, here, argv, culprit):
     assert culprit in line
 
 
-def test_maps_that_are_not_files_say_what_they_are(capsys, here):
-    os.mkfifo(here / "pipe.map")
+def test_maps_that_cannot_be_read_say_what_they_are(capsys, here):
     (here / "dir.map").mkdir()
     (here / "moves").mkdir()
-    assert one_line_error(capsys, "pipe.map") == "motti: pipe.map: is a FIFO, not a map file"
-    assert one_line_error(capsys, "dir.map") == "motti: dir.map: is a directory, not a map file"
-    assert one_line_error(capsys, "/dev/null") == "motti: /dev/null: is a character device, not a map file"
+    assert one_line_error(capsys, "dir.map") == "motti: dir.map: is a directory, not a file to read"
+    # A file only read may be any readable file: /dev/null is read, and is an empty map.
+    assert one_line_error(capsys, "/dev/null") == (
+        "motti: /dev/null:1:1: unexpected end of file, expected 'motti-map 1'")
     (here / "bin.map").write_bytes(b"\x80motti-map 1\n")
     assert one_line_error(capsys, "bin.map").endswith("/bin.map: not UTF-8 text (invalid start byte)")
     assert one_line_error(capsys, "three.map", "--script", "moves") == (
-        "motti: --script moves: not a regular file")
+        "motti: --script moves: is a directory, not a file to read")
+    assert one_line_error(capsys, "three.map", "--script", "gone") == (
+        "motti: --script gone: No such file or directory")
+    assert one_line_error(capsys, "three.map", "--script", "/dev/null", "--final", "/dev/null") == (
+        "motti: --final /dev/null: is a character device, not a regular file")
+
+
+def test_a_script_or_a_map_may_be_a_character_device_or_a_fifo(capsys, here):
+    # --script /dev/null plays nothing: the game stays as it was.
+    code, _out, err = run(capsys, "three.map", "--script", "/dev/null", "--seed", "1", "--final", "end.map")
+    assert (code, err) == (0, "")
+    assert "turns 0" in (here / "end.map").read_text()
+    # A map read from a FIFO (a shell's <(...)) loads like a file.
+    os.mkfifo(here / "pipe.map")
+    writer = threading.Thread(target=(here / "pipe.map").write_text, args=(THREE,))
+    writer.start()
+    code, _out, err = run(capsys, "pipe.map", "--script", "/dev/null", "--seed", "1", "--final", "piped.map")
+    writer.join(10)
+    assert (code, err) == (0, "")
+    assert (here / "piped.map").read_text().splitlines()[-3:] == ["aaabbbccc"] * 3
 
 
 def test_a_map_with_a_byte_order_mark_plays(capsys, here):

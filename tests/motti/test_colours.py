@@ -102,3 +102,11 @@ def test_sea_and_every_players_colours_differ_by_at_least_12():
     assert len(differences) == 19 * 18 // 2
     closest = min(differences, key=differences.__getitem__)
     assert differences[closest] >= MIN_DELTA_E, (closest, differences[closest])
+
+
+def test_every_player_but_white_has_a_saturated_colour():
+    # Player 8 was grey (150, 150, 150), next to player 9's white: now pink, CIELAB chroma at least 30.
+    assert view.bright(8) == (250, 150, 180)
+    for player in range(1, 9):
+        _lightness, a, b = srgb_to_lab(view.bright(player))
+        assert np.hypot(a, b) >= 30, player

@@ -361,7 +361,7 @@ def test_a_headless_match_plays_the_same_game_as_the_windows(capsys: pytest.Capt
             "--max-turns", "6"]
     boards: list[tuple[str, np.ndarray, np.ndarray]] = []
 
-    def windows(args: object, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
+    def windows(args: object, rules: Game, levels: dict[int, str], rng: random.Random, last_turn=None) -> int:
         # The game loop of the windows and the console, with nobody watching.
         game = Composer(rules)
         inbox = Inbox()
@@ -378,8 +378,9 @@ def test_a_headless_match_plays_the_same_game_as_the_windows(capsys: pytest.Capt
     assert cli.run(argv) == 0
     real = cli._run_headless
 
-    def headless(args: object, rules: Game, levels: dict[int, str], rng: random.Random) -> int:
-        code = real(args, rules, levels, rng)  # type: ignore[arg-type]
+    def headless(args: object, rules: Game, levels: dict[int, str], rng: random.Random,
+                 last_turn: object = None) -> int:
+        code = real(args, rules, levels, rng, last_turn)  # type: ignore[arg-type]
         boards.append(("headless", rules.board.owner.copy(), rules.board.occupied.copy()))
         return code
 

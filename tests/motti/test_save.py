@@ -341,3 +341,53 @@ def test_a_last_quit_that_ends_the_game_says_in_the_status_where_the_game_before
     assert json.loads(status.read_text())["message"] == (said if observer
                                                          else f"P1 quit, out — P2 wins after 1 turn; {said}")
     assert load_map(save).board.alive_players() == [1, 2]
+
+
+def test_the_last_turn_survives_a_save_and_a_resumed_game_marks_it(tmp_path) -> None:
+    from motti_maps import T13
+
+    path = tmp_path / "game.map"
+    game = Composer(Game(parse_map(T13).board, random.Random(3)))
+    front = frontend(game, str(path), {"seat0": (1, 2)})
+    front.session.after(game.defend([(0, 0), (1, 0)]), "defend")      # P1 occupies two cells; P2's turn
+    lines = path.read_text().splitlines()
+    assert lines[lines.index("last-turn 1 defend"):][:3] == ["last-turn 1 defend", "last-cell 0 0 occupied",
+                                                               "last-cell 1 0 occupied"]
+    state = load_map(path)
+    assert (state.last_turn.player, state.last_turn.action, state.last_turn.cells) == (
+        1, "defend", {(0, 0): "occupied", (1, 0): "occupied"})
+    resumed = Composer(Game(state.board, random.Random(0), turn=state.turn, turns=state.turns or 0))
+    size = view.default_size(resumed.board.width, resumed.board.height)
+    from common.displays import Seat
+
+    again = Frontend(Session(resumed, last_turn=state.last_turn),
+                     {"seat0": (FakeWindow(size), Seat((1, 2), ":99"))})
+    assert again.session.status_data()["last_turn"] == {"player": 1, "action": "defend", "reset": False,
+                                                "cells": [[0, 0, "occupied"], [1, 0, "occupied"]]}
+
+
+@pytest.mark.parametrize(("line", "where", "message"), [
+    ("takeable 50", "6:10", "takeable counts the players who can take a cell (0 to 2 here), found 50"),
+    ("last-cell 0 0 occupied", "6:1", "a 'last-cell' line before the 'last-turn' line"),
+    ("last-turn 3 attack", "6:11", "expected a player 1 to 2, found '3'"),
+    ("last-turn 1 jump", "6:13", "expected 'last-turn P attack|defend|guerilla|pass [reset]'"),
+    ("last-turn 1 attack\nlast-cell 9 0 conquered", "7:11", "last-cell 9 0 is not a land cell of the grid"),
+    ("last-turn 1 attack\nlast-cell 0 0 lost", "7:15",
+     "expected 'last-cell X Y conquered|occupied|captured|encircled'"),
+    ("resets 31 7", "6:11", "resets go in ascending order, found 7 after 31"),
+])
+def test_bad_state_lines_of_a_save_name_file_line_and_column(line, where, message) -> None:
+    text = f"motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\n{line}\ngrid\nAABB\nAaBB\n"
+    with pytest.raises(MapError) as error:
+        parse_map(text, "saved.map")
+    assert str(error.value) == f"saved.map:{where}: {message}"
+
+
+def test_a_save_with_a_takeable_count_too_large_is_refused_by_the_cli(tmp_path, capsys) -> None:
+    path = tmp_path / "bad.map"
+    path.write_text("motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\ntakeable 50\ngrid\n"
+                    "AABB\nAaBB\n")
+    assert main([str(path), "--script", "/dev/null"]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"motti: {path}:6:10: takeable counts the players who can take a cell (0 to 2 "
+                              "here), found 50\n")

@@ -97,12 +97,14 @@ def test_cell_at_and_toolbar_box_at():
     assert [view.toolbar_box_at(x, 10, size) for x in (0, 119, 120, 239, 240, 359, 360, 479)] == \
         [0, 0, 1, 1, 2, 2, 3, 3]
     assert view.toolbar_box_at(10, 48, size) is None
+    assert view.toolbar_box_at(10, 30, size) is None    # the information line under the boxes
+    assert view.info_rect(size) == pygame.Rect(0, 30, 480, 18)
     assert view.toolbar_box_at(480, 10, size) is None
     odd = (643, 300)
     for index in range(4):
         rect = view.box_rect(index, odd)
         assert view.toolbar_box_at(rect.left, 0, odd) == index
-        assert view.toolbar_box_at(rect.right - 1, 47, odd) == index
+        assert view.toolbar_box_at(rect.right - 1, 29, odd) == index
 
 
 @pytest.mark.parametrize("size", [(480, 200 + 0), (643, 331), (60, 88), (28 + 3, 16 + 72), (1000, 600)])
@@ -117,8 +119,8 @@ def test_probe_pixels_show_the_pure_fill_colour(size):
     marked = [*capitals.values(), *g.crosses]
     for y in range(4):
         for x in range(7):
-            if c < view.MARK_MIN and any(abs(x - mx) <= 1 and abs(y - my) <= 1 for mx, my in marked):
-                continue    # below c = 7 marks are drawn over the neighbours (spec §6)
+            if c < view.PROBE_MIN and any(abs(x - mx) <= 1 and abs(y - my) <= 1 for mx, my in marked):
+                continue    # below c = 7 marks are drawn over the neighbours' probe pixels (spec §6)
             probe = (x0 + c * x + 1, y0 + c * y + c // 2)
             assert rgb(surface, *probe) == expected_colour(rows, x, y), (x, y, c)
 
@@ -140,8 +142,8 @@ def test_capital_ring_and_cross_are_drawn_inside_the_cell():
     assert rgb(surface, x0 + c - 1, y0 + 2 * c + c // 2) == view.GRID
 
 
-@pytest.mark.parametrize("c", [1, 2, 3, 4, 5, 6])
-def test_below_7_px_capitals_and_crosses_are_7_px_marks_over_the_neighbours(c):
+@pytest.mark.parametrize("c", [1, 2, 3, 4, 5, 6, 7, 8, 9])
+def test_below_10_px_capitals_and_crosses_are_9_px_marks_over_the_neighbours(c):
     g = game()
     g.toggle_cross(2, 1)
     size = (4 * c + 40, 3 * c + 72 + 40)
@@ -150,9 +152,9 @@ def test_below_7_px_capitals_and_crosses_are_7_px_marks_over_the_neighbours(c):
     view._draw_board(surface, g, geometry)
     ring = view.mark_rect(geometry, 0, 0)
     cross = view.mark_rect(geometry, 2, 1)
-    assert ring.size == cross.size == (7, 7)
+    assert ring.size == cross.size == (9, 9)
     assert cross.center == (20 + int(c * 2.5), 68 + int(c * 1.5))
-    # the free capital (0,0): a white ring on a black disc, wider than its cell when c < 7
+    # the free capital (0,0): a white ring on a black disc, at least as wide as its cell when c < 10
     colours = {rgb(surface, x, y) for x in range(ring.left, ring.right) for y in range(ring.top, ring.bottom)}
     assert view.WHITE in colours and view.INK in colours
     # the cross on (2,1): white through its centre, black edges, drawn over the neighbours
@@ -160,16 +162,16 @@ def test_below_7_px_capitals_and_crosses_are_7_px_marks_over_the_neighbours(c):
     assert rgb(surface, cross.left, cross.top) == view.WHITE
     assert rgb(surface, cross.left + 1, cross.top) == view.INK
     assert rgb(surface, cross.right - 2, cross.bottom - 1) == view.INK
-    assert cross.width > c
+    assert cross.width >= c
 
 
-def test_from_7_px_marks_stay_inside_their_cell_and_small_cells_have_no_grid():
+def test_from_10_px_marks_stay_inside_their_cell_and_small_cells_have_no_grid():
     g = game()
     g.toggle_cross(1, 0)
-    geometry = view.Geometry((28, 21 + 72), 4, 3, 0, 48, 7)
-    assert view.mark_rect(geometry, 1, 0) == pygame.Rect(7, 48, 7, 7)                # the whole cell
-    geometry = view.Geometry((44, 33 + 72), 4, 3, 0, 48, 11)
-    assert view.mark_rect(geometry, 1, 0) == pygame.Rect(11 + 2, 48 + 2, 7, 7)       # its inner area
+    geometry = view.Geometry((40, 30 + 72), 4, 3, 0, 48, 10)
+    assert view.mark_rect(geometry, 1, 0) == pygame.Rect(10, 48, 9, 9)               # the whole cell
+    geometry = view.Geometry((52, 39 + 72), 4, 3, 0, 48, 13)
+    assert view.mark_rect(geometry, 1, 0) == pygame.Rect(13 + 2, 48 + 2, 9, 9)       # its inner area
     size = (20, 15 + 72)    # c = min(20 // 4, 15 // 3) = 5
     surface = view.render(g, size)
     x0, y0, c = view.layout(*size, 4, 3)
@@ -346,19 +348,19 @@ def test_last_turn_marks_gains_solid_in_the_movers_colour_losses_dashed_in_the_n
     assert rgb(marked, left + 1, top + cell + cell // 2) == view.bright(1)
 
 
-def test_marks_at_small_cells_are_seven_pixels_across():
+def test_marks_at_small_cells_are_nine_pixels_across():
     from motti.announce import LastTurn
 
     turn = LastTurn(2, "guerilla", {(1, 1): "conquered"}, {(1, 1): 2})
     rect = view.mark_rect(view.Geometry((30, 90), 4, 3, 10, 48, 4), 1, 1)
-    assert rect.size == (7, 7) and rect.center == (10 + 4 + 2, 48 + 4 + 2)
+    assert rect.size == (9, 9) and rect.center == (10 + 4 + 2, 48 + 4 + 2)
     surface = view.render(game(), (16, 12 + view.BANDS), last_turn=turn)
     geometry = view.Viewport().geometry((16, 12 + view.BANDS), 4, 3)
     assert geometry.c == 4
     rect = view.mark_rect(geometry, 1, 1)
-    # its right edge (its left edge lies under the capital (0,0)'s mark, drawn over last-turn marks)
-    assert [rgb(surface, rect.right - 1, y) for y in range(rect.top, rect.bottom)] == [view.WHITE] * 7
-    assert rgb(surface, rect.left + 1, rect.top + 3) == view.bright(2)
+    # its bottom edge (its top lies under the capitals' marks, drawn over last-turn marks)
+    assert [rgb(surface, x, rect.bottom - 1) for x in range(rect.left, rect.right)] == [view.WHITE] * 9
+    assert rgb(surface, rect.left + 1, rect.bottom - 3) == view.bright(2)
 
 
 def test_a_long_message_is_shortened_at_a_word_bound_on_the_legend():
@@ -422,8 +424,8 @@ def test_a_zoomed_or_panned_window_draws_the_cells_its_geometry_maps_pixels_to(s
     assert rgb(surface, 2, size[1] - 2) == view.INK                  # nor the legend band
 
 
-@pytest.mark.parametrize("c", [7, 8, 9, 10, 11, 12, 20])
-def test_from_7_px_marks_are_at_least_7_px_inside_their_cell_and_the_probe_pixel_stays_pure(c):
+@pytest.mark.parametrize("c", [10, 11, 12, 13, 20])
+def test_from_10_px_marks_are_at_least_9_px_inside_their_cell_and_the_probe_pixel_stays_pure(c):
     from motti.announce import LastTurn
 
     g = game()
@@ -437,11 +439,11 @@ def test_from_7_px_marks_are_at_least_7_px_inside_their_cell_and_the_probe_pixel
     for x, y in [(0, 0), (3, 0), (2, 1)]:           # two capitals, a cross with a last-turn mark
         rect = view.mark_rect(geometry, x, y)
         cell = pygame.Rect(20 + c * x, 68 + c * y, c, c)
-        assert rect.width >= 7 and rect.height >= 7 and cell.contains(rect), (x, y, rect)
+        assert rect.width >= 9 and rect.height >= 9 and cell.contains(rect), (x, y, rect)
         fill = expected_colour(rows, x, y)
         drawn = [(px, py) for px in range(cell.left, cell.right) for py in range(cell.top, cell.bottom)
                  if rgb(surface, px, py) not in (fill, view.GRID)]
-        assert max(px for px, _ in drawn) - min(px for px, _ in drawn) + 1 >= 7, (x, y)
+        assert max(px for px, _ in drawn) - min(px for px, _ in drawn) + 1 >= 9, (x, y)
         assert rgb(surface, cell.left + 1, cell.top + c // 2) == fill            # the probe pixel (spec §6)
     for x, y in [(1, 0), (3, 2)]:                    # unmarked cells are untouched
         assert rgb(surface, 20 + c * x + c // 2, 68 + c * y + c // 2) == expected_colour(rows, x, y)

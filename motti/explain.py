@@ -1,0 +1,282 @@
+"""What a newcomer reads off the screen, in the same words in every window and at the console (issue: why a
+capital cannot fall yet, what brings the reset, what to try next).
+
+* the capitals' state (spec/motti.md §2.7, §2.8): an occupied capital is **safe** until the next global
+  reset, an unoccupied one is **open** to an Attack or a Guerilla from a **threat** cell next to it
+  (motti.rules.capital_threats);
+* the turn (with the cap of ``--max-turns``), each player's land, and the **reset line**: what stands between
+  the game and the next global reset under the rule in force (motti.rules.ResetOutlook): under ``strict`` how
+  many free cells of another player each player could still take, under ``empty`` how much land is free;
+  each text comes in variants, longest first, for the windows' widths and the console's columns;
+* the ``m`` view's first line, ``Resets: turns 31, 77``;
+* the help of ``?`` (F1 in a window): the rules in about ten lines, then every key and mouse button;
+* the tip of ``t``: the ``medium`` computer player's choice for the player in turn (motti.ai), with one
+  line saying why, computed on a copy of the game (the game never changes).
+
+Pure: no pygame, curses or X here; the views (motti/view.py, motti/console.py) draw these texts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from motti.rules import CapitalCaptured, Encircled, Game, Reset, ResetOutlook, capital_threats
+
+if TYPE_CHECKING:
+    from motti.announce import LastTurn
+    from motti.mapfile import SavedTurn
+    from motti.rules import Board
+
+Cell = tuple[int, int]
+
+#: The legend's words: an occupied capital, an unoccupied one, a cell from which a capital can be taken.
+SAFE = "safe"
+OPEN = "open"
+THREAT = "threat"
+#: Joins the parts of an information line.
+DOT = " · "
+
+
+def capital_state(board: Board, player: int) -> str:
+    """:data:`SAFE` when *player*'s capital is occupied (no Attack or Guerilla can take it before the next
+    global reset, §2.8), :data:`OPEN` when it is unoccupied (§2.7). Raises ValueError for a player who is
+    out."""
+    capital = board.capitals.get(player)
+    if capital is None:
+        raise ValueError(f"player {player} has no capital")
+    return SAFE if board.occupied[capital[1], capital[0]] else OPEN
+
+
+def threat_cells(board: Board) -> list[tuple[Cell, Cell, int]]:
+    """Every cell from which a capital can be taken (motti.rules.capital_threats): ``(cell, capital, owner)``
+    with the capital it points at and the player who owns the cell, in player order of the capitals."""
+    out = []
+    for player, cells in capital_threats(board).items():
+        capital = board.capitals[player]
+        assert capital is not None
+        out += [(cell, capital, owner) for cell, owner in cells]
+    return out
+
+
+def turn_variants(turns: int, max_turns: int | None, over: bool = False) -> tuple[str, str]:
+    """The turn under way (``turns`` played, plus one while the game runs) with the cap: ``("Turn 12 of
+    400", "T12/400")``, or ``("Turn 12", "T12")`` without a cap."""
+    number = turns if over else turns + 1
+    if max_turns is None:
+        return f"Turn {number}", f"T{number}"
+    return f"Turn {number} of {max_turns}", f"T{number}/{max_turns}"
+
+
+def land_variants(land: Mapping[int, int]) -> tuple[str, str]:
+    """Each alive player's land cells: ``("land P1 40, P2 38", "1:40 2:38")``."""
+    return ("land " + ", ".join(f"P{p} {n}" for p, n in land.items()),
+            " ".join(f"{p}:{n}" for p, n in land.items()))
+
+
+def reset_variants(outlook: ResetOutlook) -> tuple[str, str, str]:
+    """The reset line (spec §2.8), longest first.
+
+    Under ``strict``: ``Reset when no player can take a free cell of another: P1 can take 5, P2 3``, ``Reset
+    when none can take: P1 5, P2 3``, ``Reset: P1 5 P2 3``; right after a reset, while nobody can take
+    anything, ``No reset due: nobody can take a free cell of another yet``. Under ``empty``: ``Reset when no
+    land is free: 12 free cells left`` …"""
+    if outlook.rule == "empty":
+        cells = f"{outlook.free} free cell{'' if outlook.free == 1 else 's'}"
+        return (f"Reset when no land is free: {cells} left", f"Reset at no free land: {outlook.free} left",
+                f"Reset: {outlook.free} free")
+    counts = outlook.takeable
+    if not outlook.armed and not any(counts.values()):
+        return ("No reset due: nobody can take a free cell of another yet", "No reset due yet",
+                "Reset: not due")
+    pairs = list(counts.items())
+    first, rest = pairs[0], pairs[1:]
+    long = ", ".join([f"P{first[0]} can take {first[1]}", *(f"P{p} {n}" for p, n in rest)])
+    middle = ", ".join(f"P{p} {n}" for p, n in pairs)
+    short = " ".join(f"P{p} {n}" for p, n in pairs)
+    return (f"Reset when no player can take a free cell of another: {long}",
+            f"Reset when none can take: {middle}", f"Reset: {short}")
+
+
+def info_variants(game: Game) -> tuple[str, ...]:
+    """The information line of the windows and the console, longest first: turn, land, reset line, e.g.
+    ``Turn 12 of 400 · land P1 40, P2 38 · Reset when none can take: P1 5, P2 3``; the last variant is
+    ``T12/400 · 1:40 2:38 · Reset: P1 5 P2 3``. Once the game is over: turn and land only."""
+    turn = turn_variants(game.turns, game.max_turns, game.is_terminal())
+    land = land_variants(game.land_counts())
+    outlook = game.reset_outlook()
+    reset = reset_variants(outlook) if outlook is not None else ("", "", "")
+    rows = [(turn[0], land[0], reset[0]), (turn[0], land[0], reset[1]), (turn[1], land[1], reset[1]),
+            (turn[1], land[1], reset[2])]
+    return tuple(DOT.join(part for part in row if part) for row in rows)
+
+
+def head_variants(game: Game) -> tuple[str, ...]:
+    """Turn and land without the reset line (where the reset line has a line of its own), longest first."""
+    turn = turn_variants(game.turns, game.max_turns, game.is_terminal())
+    land = land_variants(game.land_counts())
+    return f"{turn[0]}{DOT}{land[0]}", f"{turn[1]}{DOT}{land[1]}"
+
+
+def resets_line(resets: Sequence[int]) -> str:
+    """The first line of the ``m`` view: ``Resets: turns 31, 77``, ``Resets: turn 31``, ``Resets: none
+    yet``."""
+    if not resets:
+        return "Resets: none yet"
+    return f"Resets: turn{'s' if len(resets) > 1 else ''} " + ", ".join(map(str, resets))
+
+
+#: The rules in ten lines (spec §2), for ``?`` in a window and at the console; each fits 79 columns.
+RULES = (
+    "Take every enemy capital to win. Bright cells are occupied, dark cells free.",
+    "A turn is one of: Attack (six attacks), Defend or Guerilla.",
+    "Attack: cross up to 6 free cells, yours or squarely next to your occupied ones.",
+    "Each attack draws 1-6 and takes the cross of that rank: few crosses may fail.",
+    "Defend: occupy 1-3 of your free cells. Occupied cells cannot be attacked.",
+    "Guerilla: take 1 free cell touching your occupied land, diagonals too.",
+    "Land cut off from its capital by enemy occupied cells is encircled: it is lost.",
+    f"A {SAFE} (occupied) capital cannot fall; an {OPEN} one falls from a {THREAT} cell.",
+    "Reset: once nobody can take a free cell of another, all land is free again.",
+    "The reset line says what still stands before it (rule empty: the free land).",
+)
+
+WINDOW_KEYS = (
+    "Left button: put or take away a cross; on a toolbar box: select that action.",
+    "Middle button: the next action. Right button: perform the selected action.",
+    "Wheel or + and -: zoom about the pointer; arrows: pan; Home: the whole board.",
+    "t: a tip (the medium computer's move, as crosses); m: the last announcements.",
+    "s: save; q: give up this window's players (asks y/n). ? or F1: this help.",
+)
+
+CONSOLE_KEYS = (
+    "arrows or h j k l: move the cursor; space: put or take away a cross.",
+    "z/x/c: perform Attack/Defend/Guerilla; a/d/g: select; Tab: next; Enter: do it.",
+    "t: a tip (the medium computer's move, as crosses); m: the last announcements.",
+    "s: save; q: give up this terminal's players (asks y/n); ?: this help.",
+)
+
+
+def help_lines(where: str) -> tuple[str, ...]:
+    """The help of ``?``: a title, the rules, then the keys and mouse buttons of *where* (``"window"`` or
+    ``"console"``)."""
+    keys = WINDOW_KEYS if where == "window" else CONSOLE_KEYS
+    return ("motti: rules and keys (any key returns)", *RULES, "", *keys)
+
+
+def left_text(players: Sequence[int]) -> str:
+    """The last person closing the last window: ``P1 left`` (the game is suspended, not given up)."""
+    return ", ".join(f"P{p}" for p in players) + " left"
+
+
+def restored_turn(saved: SavedTurn | None, board: Board) -> LastTurn | None:
+    """The last turn of a resumed game (motti.mapfile.SavedTurn, the save's ``last-turn``/``last-cell``
+    lines) as the record the windows mark (motti.announce.LastTurn); None for a save without it."""
+    if saved is None:
+        return None
+    from motti.announce import LastTurn
+
+    return LastTurn.restore(saved.player, saved.action, saved.cells, saved.reset,
+                            lambda cell: int(board.owner[cell[1], cell[0]]))
+
+
+# ---------------------------------------------------------------------------------------------------- tips
+
+
+@dataclass(frozen=True)
+class Tip:
+    """The ``medium`` computer player's choice for *player* (spec §2.2 ``Game.apply`` form split up):
+    *action* ``attack``, ``defend``, ``guerilla`` or ``pass``, *cells* the crosses, *why* one line."""
+
+    player: int
+    action: str
+    cells: tuple[Cell, ...]
+    why: str
+
+    def text(self) -> str:
+        """``Tip for P1: attack 3,4 5,4 — takes a cell next to P2's capital``."""
+        cells = " ".join(f"{x},{y}" for x, y in self.cells)
+        move = f"{self.action} {cells}" if cells else self.action
+        return f"Tip for P{self.player}: {move} — {self.why}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The status file's ``tip``: ``{"player", "action", "cells": [[x, y], ...], "why"}``."""
+        return {"player": self.player, "action": self.action, "cells": [list(c) for c in self.cells],
+                "why": self.why}
+
+
+def tip_asked(player: int) -> str:
+    """What the others are told: ``P1 asked for a tip``."""
+    return f"P{player} asked for a tip"
+
+
+def tip_for(game: Game) -> Tip:
+    """The ``medium`` player's choice for the player in turn (motti.thinking.decide on a copy, with a
+    generator seeded from the turn, so that the same position gives the same tip) and why. Never changes
+    *game*. Raises motti.rules.IllegalAction once the game is over."""
+    from motti.thinking import decide
+
+    seed = f"tip:{game.turns}:{game.attacks_left}:{game.current_player}"
+    move = decide(game, "medium", random.Random(seed))
+    verb = str(move[0])
+    if verb == "pass":
+        cells: tuple[Cell, ...] = ()
+    elif verb == "guerilla":
+        cells = (tuple(move[1]),)
+    else:
+        cells = tuple(tuple(c) for c in move[1])
+    return Tip(game.current_player, verb, cells, why(game, verb, cells))
+
+
+def why(game: Game, verb: str, cells: Sequence[Cell]) -> str:
+    """One line saying what *verb* with *cells* does for the player in turn, read off a copy of *game*: it
+    takes a capital, a cell next to one, encircles, brings the reset, or simply occupies."""
+    board = game.board
+    me = game.current_player
+    capitals = {c: p for p, c in board.capitals.items() if c is not None and p != me}
+    if verb == "pass":
+        return "nothing is worth an attack now: attack without crosses to end the turn"
+    near = [capitals[c] for c in capitals for x, y in cells if max(abs(c[0] - x), abs(c[1] - y)) <= 1]
+    for x, y in cells:
+        if (x, y) in capitals:
+            return f"takes P{capitals[(x, y)]}'s capital" if verb == "guerilla" else \
+                f"attacks P{capitals[(x, y)]}'s open capital"
+    effects = _effects(game, verb, cells)
+    if effects:
+        return effects
+    if near:
+        return f"takes a cell next to P{near[0]}'s capital" if verb != "defend" else \
+            f"occupies cells next to P{near[0]}'s capital"
+    if verb == "defend":
+        own = board.capitals.get(me)
+        if own is not None and own in cells:
+            return "occupies your capital: safe until the next reset"
+        return "occupies your free cells next to the enemy: occupied cells cannot be attacked"
+    enemy = [int(board.owner[y, x]) for x, y in cells if int(board.owner[y, x]) != me]
+    if enemy:
+        return f"takes free cells of P{enemy[0]} next to your occupied land"
+    return "occupies your own free cells, so that they cannot be attacked"
+
+
+def _effects(game: Game, verb: str, cells: Sequence[Cell]) -> str | None:
+    """What playing *verb* on a copy of *game* brings: an encirclement, a captured capital or the reset (for
+    an attack: if its first cross is taken)."""
+    trial = game.clone().reseed(0)
+    if verb == "attack":
+        events = trial.attack(list(cells), draw=0) if cells else []
+    elif verb == "defend":
+        events = trial.defend(list(cells))
+    else:
+        events = trial.guerilla(cells[0])
+    may = "may " if verb == "attack" else ""
+    for event in events:
+        if isinstance(event, CapitalCaptured):
+            return f"{may}take P{event.player}'s capital"
+    for event in events:
+        if isinstance(event, Encircled) and event.victim != game.current_player:
+            count = len(event.cells)
+            return f"{may}encircle {count} cell{'' if count == 1 else 's'} of P{event.victim}"
+    if any(isinstance(event, Reset) for event in events):
+        return f"{may}bring the global reset: all land free again"
+    return None
