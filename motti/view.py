@@ -86,7 +86,7 @@ WHITE = (255, 255, 255)
 #: The height of the toolbar's boxes (px); the information line fills the rest of the toolbar band.
 BOX_HEIGHT = 30
 #: The font size of the information line (points).
-INFO_POINTS = 14
+INFO_POINTS = 16
 
 #: The toolbar's boxes left to right; index 3 is the turn/cross indicator.
 TOOLBAR_ACTIONS: tuple[Action, Action, Action] = (Action.ATTACK, Action.DEFEND, Action.GUERILLA)

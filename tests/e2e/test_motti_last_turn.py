@@ -444,7 +444,8 @@ def test_a_window_shows_safe_and_open_capitals_threats_the_reset_line_the_help_a
         assert (np.all(corner == view.WHITE, axis=-1)).any()         # the threat's triangle
         assert not (np.all(pixels[y0 + 2:y0 + c - 2, x0 + 2:x0 + c - 2] == view.WHITE, axis=-1)).any()
         info = pixels[view.BOX_HEIGHT:view.TOOLBAR_HEIGHT, :]
-        assert (np.all(info == view.WHITE, axis=-1)).sum() > 50       # the information line's text
+        # the information line's text: white, antialiased (the windows' face draws few pixels fully opaque)
+        assert (np.all(info >= 200, axis=-1)).sum() > 50
         # ? shows the help over the board until any key
         key(xvfb, win, "question")
         status = game.wait(lambda s: s["windows"][0]["help"], "the help")
