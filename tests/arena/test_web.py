@@ -134,7 +134,7 @@ def test_fifty_viewers_some_never_reading_follow_a_game_that_never_waits_for_the
         thread.start()
         instant_bots(server.port, 16, seed=3)
         assert server.wait() == 0, server.lines
-        thread.join(60)
+        thread.join(deadline(20))
         ends = [read_all(sock) for sock in stalled]
     finally:
         server.kill()
