@@ -458,7 +458,7 @@ def _wait_for_sleepers(tournament: int, folder: Path, n: int) -> None:
 
 
 def _wait_for_a_game_played(out: Path) -> None:
-    """Wait (at most 120 s) until the standings under *out* count a game played."""
+    """Wait (at most ``deadline(40)``) until the standings under *out* count a game played."""
     end = time.monotonic() + deadline(40)
     while time.monotonic() < end:
         if (out / "standings.json").exists() and json.loads((out / "standings.json").read_text())["played"]:
