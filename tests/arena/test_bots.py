@@ -341,10 +341,11 @@ def test_every_strategy_plays_whole_games_over_tcp():
         server = ArenaServer(small_arena(), Settings(players=4, port=0, move_ms=3000, prep_ms=20, seed=seed,
                                                      quiet_rounds=5))
         await server.start()
-        tasks = [asyncio.create_task(run_bot("127.0.0.1", server.port, s, random.Random(seed), timeout_s=30))
+        tasks = [asyncio.create_task(run_bot("127.0.0.1", server.port, s, random.Random(seed),
+                                             timeout_s=deadline(10)))
                  for s in ("random", "flee", "hunt", "smart")]
         await server.run()
-        return server, await asyncio.wait_for(asyncio.gather(*tasks), 30)
+        return server, await asyncio.wait_for(asyncio.gather(*tasks), deadline(10))
 
     for seed in (1, 2):
         server, brains = asyncio.run(go(seed))
@@ -362,10 +363,10 @@ def test_the_blocking_driver_plays_whole_games_as_the_asyncio_one():
                                                      quiet_rounds=5))
         await server.start()
         threads = [asyncio.create_task(asyncio.to_thread(play, "127.0.0.1", server.port, s, random.Random(3),
-                                                         timeout_s=30))
+                                                         timeout_s=deadline(10)))
                    for s in ("random", "flee", "hunt", "smart")]
         await server.run()
-        return server, await asyncio.wait_for(asyncio.gather(*threads), 30)
+        return server, await asyncio.wait_for(asyncio.gather(*threads), deadline(10))
 
     server, brains = asyncio.run(go())
     assert all(b.done for b in brains)
@@ -392,11 +393,12 @@ def test_a_brain_of_your_own_plays_through_both_drivers():
         server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20, seed=3,
                                                      quiet_rounds=3))
         await server.start()
-        blocking = asyncio.create_task(asyncio.to_thread(play, "127.0.0.1", server.port, timeout_s=30,
-                                                         brain=mine(1)))
-        on_loop = asyncio.create_task(run_bot("127.0.0.1", server.port, timeout_s=30, brain=mine(2)))
+        blocking = asyncio.create_task(asyncio.to_thread(play, "127.0.0.1", server.port,
+                                                         timeout_s=deadline(10), brain=mine(1)))
+        on_loop = asyncio.create_task(run_bot("127.0.0.1", server.port, timeout_s=deadline(10),
+                                              brain=mine(2)))
         await server.run()
-        return server, await asyncio.wait_for(asyncio.gather(blocking, on_loop), 30)
+        return server, await asyncio.wait_for(asyncio.gather(blocking, on_loop), deadline(10))
 
     server, brains = asyncio.run(go())
     for brain in brains:
@@ -443,7 +445,7 @@ def _one_shot_server(script) -> tuple[int, threading.Thread]:
     def serve() -> None:
         conn, _ = listener.accept()
         with listener, conn:
-            conn.settimeout(30)
+            conn.settimeout(deadline(10))
             script(conn)
 
     thread = threading.Thread(target=serve, daemon=True)
@@ -460,11 +462,11 @@ def test_a_reset_after_the_game_started_ends_the_game_not_a_connect_error(map_fi
         conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
 
     port, thread = _one_shot_server(script)
-    brain = asyncio.run(run_bot("127.0.0.1", port, "random", random.Random(2), timeout_s=30))
+    brain = asyncio.run(run_bot("127.0.0.1", port, "random", random.Random(2), timeout_s=deadline(10)))
     thread.join(deadline(10))
     assert brain.id == 3 and brain.round == 1
     port, thread = _one_shot_server(script)
-    brain = play("127.0.0.1", port, "random", random.Random(2), timeout_s=30)
+    brain = play("127.0.0.1", port, "random", random.Random(2), timeout_s=deadline(10))
     thread.join(deadline(10))
     assert brain.id == 3 and brain.round == 1
 
@@ -553,7 +555,8 @@ def test_a_stop_after_the_game_is_over_changes_nothing():
         server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20, seed=5,
                                                      quiet_rounds=5), [LateStop()])
         await server.start()
-        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(5), timeout_s=30))
+        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(5),
+                                            timeout_s=deadline(10)))
                 for _ in range(2)]
         table = await server.run()
         await asyncio.gather(*bots)
@@ -590,7 +593,8 @@ def test_bot_command_turned_away_by_a_real_server_whose_game_is_full(capsys):
     async def go():
         server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20_000, seed=5))
         await server.start()
-        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(k), timeout_s=60))
+        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(k),
+                                            timeout_s=deadline(20)))
                 for k in range(2)]
         game = asyncio.create_task(server.run())
         while server.waiting_for:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from arena_helpers import wait_for
+from deadline import deadline
 
 from arena import replay
 
@@ -21,9 +22,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 BIN = Path(sys.executable).parent
 BOTS = ["random", "flee", "hunt", "smart"]
-START_S = 120.0
-"""Generous: a scheduler and two workers start in about 5 s on an idle machine."""
-TOURNAMENT_S = 900.0
+START_S = 40.0
+"""A base for deadline(): a scheduler and two workers start in about 5 s on an idle machine."""
+TOURNAMENT_S = 300.0
+"""A base for deadline(): the longest tournament here."""
 
 
 class Cluster:
@@ -44,8 +46,8 @@ class Cluster:
             self._start(name, [str(BIN / "dask"), "worker", self.address, "--name", name, "--nthreads", "1",
                                "--host", "127.0.0.1", "--no-dashboard", "--local-directory",
                                str(folder / name)])
-        with distributed.Client(self.address, timeout=START_S) as client:
-            client.wait_for_workers(2, timeout=START_S)
+        with distributed.Client(self.address, timeout=deadline(START_S)) as client:
+            client.wait_for_workers(2, timeout=deadline(START_S))
             info = client.scheduler_info()["workers"]
         self.workers = {w["name"]: address for address, w in info.items()}
 
@@ -66,7 +68,7 @@ class Cluster:
                 os.killpg(process.pid, signal.SIGTERM)
         for process in self.processes.values():
             try:
-                process.wait(30)
+                process.wait(deadline(10))
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
@@ -111,7 +113,7 @@ def check_games(out: Path, data: dict) -> None:
 def test_a_tournament_of_12_games_on_two_dask_workers(cluster, tmp_path):
     out = tmp_path / "out"
     run = tournament(cluster, out, 12)
-    stdout, stderr = run.communicate(timeout=TOURNAMENT_S)
+    stdout, stderr = run.communicate(timeout=deadline(TOURNAMENT_S))
     assert run.returncode == 0, stderr
     data = json.loads((out / "standings.json").read_text())
     check_games(out, data)
@@ -136,7 +138,7 @@ def test_a_worker_killed_mid_game_has_its_game_played_again_elsewhere(cluster, t
 
     wait_for(a_game_on_a, "a game under way on worker a", START_S)
     cluster.kill("a")
-    stdout, stderr = run.communicate(timeout=TOURNAMENT_S)
+    stdout, stderr = run.communicate(timeout=deadline(TOURNAMENT_S))
     assert run.returncode == 0, stderr
     data = json.loads((out / "standings.json").read_text())
     check_games(out, data)
@@ -162,19 +164,21 @@ def test_without_cluster_a_tournament_never_imports_dask(tmp_path):
               f"'--jobs', '1', '--out', {str(tmp_path / 'out')!r}, '-q'])\n"
               f"print(status, sorted(m for m in sys.modules\n"
               f"                     if m.split('.')[0] in ('dask', 'distributed')))\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=deadline(100))
     assert done.stdout.splitlines()[-1] == "0 []", done.stderr
 
 
 def test_a_scheduler_out_of_reach_is_one_line_before_anything_starts(tmp_path):
     done = subprocess.run([str(BIN / "arena"), "tournament", "random", "flee", "--out", str(tmp_path / "out"),
-                           "--cluster", "tcp://127.0.0.1:1"], capture_output=True, text=True, timeout=60)
+                           "--cluster", "tcp://127.0.0.1:1"], capture_output=True, text=True,
+                          timeout=deadline(20))
     assert done.returncode == 2
     assert done.stderr == ("arena: --cluster tcp://127.0.0.1:1: cannot reach the scheduler "
                            "(Connection refused)\n")
     assert not (tmp_path / "out").exists()
     bad = subprocess.run([str(BIN / "arena"), "tournament", "random", "flee", "--cluster", "127.0.0.1:8786"],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=deadline(20))
     assert bad.returncode == 2 and "expected a scheduler's address tcp://HOST:PORT" in bad.stderr
 
 
@@ -187,7 +191,7 @@ def test_ctrl_c_stops_the_games_under_way_on_every_worker(cluster, tmp_path):
 
     wait_for(a_game_on_each_worker, "a game under way on each worker", START_S)
     run.send_signal(signal.SIGINT)
-    stdout, stderr = run.communicate(timeout=TOURNAMENT_S)
+    stdout, stderr = run.communicate(timeout=deadline(TOURNAMENT_S))
     assert run.returncode == 130, stderr
     data = json.loads((out / "standings.json").read_text())
     assert data["stopped"] == "interrupted" and data["played"] == 0

@@ -9,10 +9,12 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from arena_helpers import wait_for
+from deadline import deadline
 
 from arena.limits import BotLimits, Cgroup, Guard
 
@@ -94,7 +96,7 @@ def run_tournament(tmp_path: Path, bots: list[str], *extra: str, games: int = 2)
     done = subprocess.run(
         [sys.executable, "-m", "arena", "tournament", *bots, "--games", str(games), "--prep-ms", "300",
          "--move-ms", "3000", "--jobs", "1", "--seed", "3", "-q", "--out", str(out), *extra],
-        capture_output=True, text=True, timeout=600, cwd=tmp_path)
+        capture_output=True, text=True, timeout=deadline(200), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     return json.loads((out / "standings.json").read_text())
 
@@ -149,17 +151,16 @@ def test_a_fork_bomb_never_has_more_processes_than_its_limit(tmp_path, monkeypat
         process = subprocess.Popen([python, "-c", bomb], cwd=tmp_path, start_new_session=True,
                                    preexec_fn=guard.apply)
         peak = 0
-        deadline = 600
-        while guard.over(process.pid) is None and deadline:
+        end = time.monotonic() + deadline(20)
+        while guard.over(process.pid) is None and time.monotonic() < end:
             peak = max(peak, count(guard, process.pid))
-            deadline -= 1
             subprocess.run(["sleep", "0.1"], check=True)
         peak = max(peak, count(guard, process.pid))
         assert guard.over(process.pid) == "processes"
         assert 2 <= peak <= 12
     finally:
         guard.close()
-        process.wait(30)
+        process.wait(deadline(10))
     wait_for(lambda: count(guard, process.pid) == 0, "the bomb's processes to be gone", 60)
 
 
@@ -181,7 +182,8 @@ def count(guard: Guard, group: int) -> int:
 @pytest.mark.skipif(shutil.which("javac") is None, reason="needs default-jdk-headless (scripts/sysdeps)")
 def test_a_java_bot_plays_under_the_default_limits(tmp_path):
     (tmp_path / "Bot.java").write_text(JAVA_BOT)
-    subprocess.run(["javac", "-d", str(tmp_path), str(tmp_path / "Bot.java")], check=True, timeout=300)
+    subprocess.run(["javac", "-d", str(tmp_path), str(tmp_path / "Bot.java")], check=True,
+                   timeout=deadline(100))
     os.chmod(tmp_path, 0o755)  # a bot run as a user of its own must read its classes
     data = run_tournament(tmp_path, ["random", f"java -cp {tmp_path} Bot {{port}}"], games=1)
     label = next(b["name"] for b in data["settings"]["bots"] if b["spec"].startswith("java"))
@@ -232,7 +234,7 @@ def test_the_bots_of_arena_play_run_in_their_own_groups_folders_and_limits(tmp_p
             assert limits["Max data size"] == [str(300 << 20)] * 2
             assert limits["Max open files"] == ["64", "64"]
             assert limits["Max cpu time"] == ["600", "601"] and limits["Max file size"] == [str(64 << 20)] * 2
-        stdout, stderr = play.communicate(timeout=300)
+        stdout, stderr = play.communicate(timeout=deadline(100))
     finally:
         if play.poll() is None:
             play.kill()

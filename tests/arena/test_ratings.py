@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from deadline import deadline
 
 from arena import ratings
 from arena.ratings import Rating
@@ -84,7 +85,7 @@ def _tournament(tmp_path: Path, out: str, *extra: str) -> subprocess.CompletedPr
     return subprocess.run([sys.executable, "-m", "arena", "tournament", "random", "flee", "hunt",
                            "--games", "2", "--players", "3", "--prep-ms", "50", "--jobs", "1", "--seed", "4",
                            "-q", "--out", str(tmp_path / out), *extra],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=deadline(200))
 
 
 @pytest.mark.e2e

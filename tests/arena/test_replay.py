@@ -29,9 +29,9 @@ def play_game(path, *, players=4, seed=11, quiet_rounds=4) -> ArenaServer:
         await server.start()
         strategies = ["hunt", "flee", "random", "hunt"]
         bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, strategies[i % 4], random.Random(i),
-                                            timeout_s=30)) for i in range(players)]
+                                            timeout_s=deadline(10))) for i in range(players)]
         await server.run()
-        await asyncio.wait_for(asyncio.gather(*bots), 30)
+        await asyncio.wait_for(asyncio.gather(*bots), deadline(10))
 
     asyncio.run(go())
     return server
@@ -115,10 +115,11 @@ def play_two_hunt_bots(path, observer, prep_ms):
 
     async def go():
         await server.start()
-        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(i), timeout_s=30))
+        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(i),
+                                            timeout_s=deadline(10)))
                 for i in range(2)]
         await server.run()
-        await asyncio.wait_for(asyncio.gather(*bots), 30)
+        await asyncio.wait_for(asyncio.gather(*bots), deadline(10))
 
     asyncio.run(go())
 

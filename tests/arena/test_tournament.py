@@ -263,6 +263,7 @@ def test_a_command_bot_has_its_second_after_sigterm_though_its_shell_ends_at_onc
     # at once, so a bot saving its work on SIGTERM lost it, and one ignoring SIGTERM was recorded as ended
     # by SIGTERM. ("; true" keeps the shell as the process started, as for any command with an operator.)
     saved = tmp_path / "saved.txt"
+    ready = tmp_path / "ready"
     (tmp_path / "graceful.py").write_text(
         "import pathlib, signal, sys, time\n"
         "def stop(*_):\n"
@@ -270,20 +271,28 @@ def test_a_command_bot_has_its_second_after_sigterm_though_its_shell_ends_at_onc
         "    pathlib.Path(sys.argv[1]).write_text('saved')\n"
         "    sys.exit(0)\n"
         "signal.signal(signal.SIGTERM, stop)\n"
+        "pathlib.Path(sys.argv[2]).touch()\n"
         "time.sleep(60)\n")
     (tmp_path / "stubborn.py").write_text(
-        "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(60)\n")
+        "import pathlib, signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "pathlib.Path(sys.argv[1]).touch()\ntime.sleep(60)\n")
 
     async def stopped(command: str) -> tuple[int | None, str | None]:
+        ready.unlink(missing_ok=True)
         process = await asyncio.create_subprocess_shell(command, start_new_session=True)
+        end = time.monotonic() + deadline(10)
+        while not ready.exists():  # the bot's SIGTERM handler is set (a busy machine starts it late)
+            assert time.monotonic() < end, "the bot did not start"
+            await asyncio.sleep(0.02)
         proc = _Process(bot=0, seat=0, process=process)
         await _stop_group(proc)
         return proc.exit, proc.killed
 
     python = sys.executable
-    assert asyncio.run(stopped(f"{python} {tmp_path / 'graceful.py'} {saved}; true")) == (None, "SIGTERM")
+    graceful = f"{python} {tmp_path / 'graceful.py'} {saved} {ready}; true"
+    assert asyncio.run(stopped(graceful)) == (None, "SIGTERM")
     assert saved.read_text() == "saved"
-    assert asyncio.run(stopped(f"{python} {tmp_path / 'stubborn.py'}; true")) == (None, "SIGKILL")
+    assert asyncio.run(stopped(f"{python} {tmp_path / 'stubborn.py'} {ready}; true")) == (None, "SIGKILL")
 
 
 def test_a_seat_is_hung_after_rounds_of_silence_not_after_one_slow_last_move():
@@ -449,7 +458,7 @@ def _wait_for_sleepers(tournament: int, folder: Path, n: int) -> None:
 
 
 def _wait_for_a_game_played(out: Path) -> None:
-    """Wait (at most 120 s) until the standings under *out* count a game played."""
+    """Wait (at most ``deadline(40)``) until the standings under *out* count a game played."""
     end = time.monotonic() + deadline(40)
     while time.monotonic() < end:
         if (out / "standings.json").exists() and json.loads((out / "standings.json").read_text())["played"]:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from deadline import deadline
 from web_helpers import ServeProcess, handshake, http_get, instant_bots, read_all
 
 from arena import look, view, web
@@ -64,18 +65,18 @@ def test_replay_html_errors_are_one_line(tmp_path):
     game = tmp_path / "game.jsonl"
     played = subprocess.run(arena_cmd("play", "office", "--bots", "3", "--no-window", "--round-ms", "0",
                                       "--prep-ms", "0", "--seed", "2", "--replay", str(game), "-q"),
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=deadline(40))
     assert played.returncode == 0, played.stderr
     missing = subprocess.run(arena_cmd("replay", str(game), "--html", str(tmp_path / "no" / "x.html")),
-                             capture_output=True, text=True, timeout=60)
+                             capture_output=True, text=True, timeout=deadline(20))
     assert missing.returncode == 2
     assert missing.stderr == f"arena: cannot write {tmp_path / 'no' / 'x.html'}: No such file or directory\n"
     both = subprocess.run(arena_cmd("replay", str(game), "--html", str(tmp_path / "x.html"), "--verify"),
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=deadline(20))
     assert both.returncode == 2 and both.stderr.count("\n") == 1 and "--html" in both.stderr
     assert not (tmp_path / "x.html").exists()
     made = subprocess.run(arena_cmd("replay", str(game), "--html", str(tmp_path / "x.html")),
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=deadline(20))
     assert made.returncode == 0
     _, records = page_data((tmp_path / "x.html").read_text(encoding="utf-8"))
     assert records == [json.loads(line) for line in game.read_text(encoding="utf-8").splitlines()]
@@ -88,13 +89,14 @@ def test_a_web_port_in_use_is_refused_before_anything_starts(tmp_path):
     port = taken.getsockname()[1]
     try:
         run = subprocess.run(arena_cmd("serve", "office", "--web", str(port), "--replay",
-                                       str(tmp_path / "r")), capture_output=True, text=True, timeout=60)
+                                       str(tmp_path / "r")), capture_output=True, text=True,
+                             timeout=deadline(20))
     finally:
         taken.close()
     assert run.returncode == 2
     assert run.stderr == f"arena: --web: cannot listen on 127.0.0.1:{port}: Address already in use\n"
     bad = subprocess.run(arena_cmd("play", "office", "--web", "70000"), capture_output=True, text=True,
-                         timeout=60)
+                         timeout=deadline(20))
     assert bad.returncode == 2 and "--web" in bad.stderr and "70000" in bad.stderr
 
 
@@ -104,7 +106,7 @@ async def read_viewer(port: int, out: list[bytes]) -> str:
     from websockets.exceptions import ConnectionClosed
 
     async with connect(f"ws://127.0.0.1:{port}/ws", proxy=None, max_size=None, compression=None,
-                       open_timeout=60) as ws:
+                       open_timeout=deadline(20)) as ws:
         try:
             async for message in ws:
                 out.append(message.encode() if isinstance(message, str) else message)
@@ -132,7 +134,7 @@ def test_fifty_viewers_some_never_reading_follow_a_game_that_never_waits_for_the
         thread.start()
         instant_bots(server.port, 16, seed=3)
         assert server.wait() == 0, server.lines
-        thread.join(60)
+        thread.join(deadline(20))
         ends = [read_all(sock) for sock in stalled]
     finally:
         server.kill()

@@ -477,7 +477,7 @@ def test_an_empty_xauthority_file_prints_nothing(xvfb, tmp_path):
 
 def test_a_peer_that_answers_garbage_is_not_an_x_server(inbox):
     listener, number = silent_x_listener(range(600, 900))
-    listener.settimeout(10)
+    listener.settimeout(deadline(3))
     done = threading.Event()
 
     def answer_junk() -> None:
@@ -500,7 +500,8 @@ def test_a_peer_that_answers_garbage_is_not_an_x_server(inbox):
     thread.start()
     try:
         with pytest.raises(DisplayError) as caught:
-            open_window(f"127.0.0.1:{number}", title="x", size=(10, 10), inbox=inbox, source="x", timeout=5.0)
+            open_window(f"127.0.0.1:{number}", title="x", size=(10, 10), inbox=inbox, source="x",
+                        timeout=deadline(2))
         assert str(caught.value) == (f'cannot open display "127.0.0.1:{number}": not an X server, or it '
                                      "answered garbage")
     finally:

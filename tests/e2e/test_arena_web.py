@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from browser import canvas_box, chromium, poll, screenshot, shown, wait_round
+from deadline import deadline
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -40,12 +41,12 @@ def office_page(tmp_path_factory) -> tuple[Path, replay.Replay]:
     game = folder / "game.jsonl"
     played = subprocess.run(arena_cmd("play", "office", "--bots", "6", "--no-window", "--round-ms", "0",
                                       "--prep-ms", "0", "--seed", "5", "--replay", str(game), "-q"),
-                            capture_output=True, text=True, timeout=120,
+                            capture_output=True, text=True, timeout=deadline(40),
                             env={"XDG_STATE_HOME": str(folder), "PATH": "/usr/bin:/bin"})
     assert played.returncode == 0, played.stderr
     out = folder / "game.html"
     made = subprocess.run(arena_cmd("replay", str(game), "--html", str(out)), capture_output=True, text=True,
-                          timeout=60)
+                          timeout=deadline(20))
     rep = replay.load(game)
     assert made.returncode == 0 and made.stdout == f"page: {out} ({len(rep.rounds)} rounds)\n", made.stderr
     return out, rep
@@ -204,7 +205,7 @@ def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_
         first = poll(lambda: shown(driver)[0] is not None and shown(driver), "a round of game 1")
         assert len(first[1]) == 3
         folder = next((out / "games").glob("001-*"))
-        poll(lambda: replay.load(folder / "replay.jsonl").final is not None, "game 1's end", 120)
+        poll(lambda: replay.load(folder / "replay.jsonl").final is not None, "game 1's end", deadline(40))
         rep = replay.load(folder / "replay.jsonl")
         assert wait_round(driver, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
         driver.get(url)
@@ -217,7 +218,7 @@ def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_
         poll(lambda: driver.current_url.endswith("/game/1"), "game 1's replay page")
         driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
         assert wait_round(driver, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
-        assert process.wait(180) == 0, lines
+        assert process.wait(deadline(60)) == 0, lines
     finally:
         driver.quit()
         if process.poll() is None:

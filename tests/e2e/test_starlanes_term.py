@@ -20,7 +20,7 @@ from typing import ClassVar
 import pexpect
 import pyte
 import pytest
-from deadline import deadline
+from deadline import deadline, wait_until
 
 from starlanes import ai
 from starlanes.rules import CELLS, CELLS_1977, RULES_1977, Company, EndTurn, Game, Player, Trade, cell_index
@@ -128,6 +128,18 @@ class Term:
     def send(self, *keys: str) -> None:
         for key in keys:
             self.child.send(key)
+
+    def bytes_read(self) -> int:
+        """Bytes the program has read so far (``rchar`` of /proc/PID/io; once it plays, only its keys)."""
+        io = Path(f"/proc/{self.child.pid}/io").read_text()
+        return int(re.search(r"^rchar: (\d+)$", io, re.M).group(1))
+
+    def waiting_for_key(self) -> bool:
+        """Whether the program, its output read, sleeps in poll or select: it waits for a key or a timer (a
+        prompt with no timer waits in a read instead)."""
+        self.pump()
+        wchan = Path(f"/proc/{self.child.pid}/wchan").read_text()
+        return process_state(self.child.pid) == "S" and ("poll" in wchan or "select" in wchan)
 
     def finish(self) -> int:
         """Wait for the program to exit; returns its status."""
@@ -985,15 +997,16 @@ def test_a_delay_of_ages_waits_for_a_key_instead_of_crashing(terms):
         term.wait_for(r"enter your name:")
         term.send(f"{name}\r")
     term.wait_for(r"Co \(Cash: \$")
-    time.sleep(0.5)
-    term.pump()
+    wait_until(lambda: not term.child.isalive() or term.waiting_for_key(), "the wait of Co's first step", 10)
     assert term.child.isalive(), term.text()
     assert "Al, enter your move" not in term.text()
     end = time.monotonic() + DEADLINE
     while "Al, enter your move" not in term.text() and time.monotonic() < end:
+        read = term.bytes_read()
         term.send(" ")   # each key goes on past one computer step
-        time.sleep(0.3)
-        term.pump()
+        wait_until(lambda: term.bytes_read() > read  # noqa: B023 (called at once)
+                   and (term.waiting_for_key() or "Al, enter your move" in term.text()),
+                   "the key read and the next step's wait or Al's prompt", 10)
     term.wait_for(r"Al, enter your move \[1-5\]:")
     term.send("q", "y")
     term.wait_for(r"GAME OVER - Final Standings")

@@ -18,12 +18,15 @@ import uuid
 from pathlib import Path
 
 import pytest
+from deadline import deadline, wait_until
 
 from starlanes import ai, messages
 from starlanes.console import computer_name
 from starlanes.rules import RULE_SETS, Game, Move
 
-DEADLINE_S = 60.0
+DEADLINE_S = deadline(20)
+COMMAND_S = deadline(7)
+"""How long one tmux command may take."""
 NAMES = ["Ann", *(computer_name(n) for n in (2, 3, 4))]
 
 
@@ -41,21 +44,22 @@ class Pane:
         env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "LINES", "COLUMNS")}
         shell = " ".join(_quote(part) for part in command) + "; echo $? > rc"
         subprocess.run(["tmux", "-L", self.socket, "-f", str(config), "new-session", "-d", "-x", str(cols),
-                        "-y", str(rows), "-c", str(cwd), "sh", "-c", shell], check=True, env=env, timeout=20)
+                        "-y", str(rows), "-c", str(cwd), "sh", "-c", shell], check=True, env=env,
+                       timeout=COMMAND_S)
         self.rc = cwd / "rc"
 
     def text(self) -> str:
         return subprocess.run(["tmux", "-L", self.socket, "capture-pane", "-p"], capture_output=True,
-                              text=True, timeout=20, check=True).stdout
+                              text=True, timeout=COMMAND_S, check=True).stdout
 
     def lines(self) -> list[str]:
         return self.text().split("\n")
 
     def send(self, *keys: str) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "send-keys", *keys], check=True, timeout=20)
+        subprocess.run(["tmux", "-L", self.socket, "send-keys", *keys], check=True, timeout=COMMAND_S)
 
-    def wait_for(self, pattern: str, deadline: float = DEADLINE_S) -> str:
-        end = time.monotonic() + deadline
+    def wait_for(self, pattern: str, within: float = DEADLINE_S) -> str:
+        end = time.monotonic() + within
         while True:
             text = self.text()
             if re.search(pattern, text):
@@ -65,7 +69,7 @@ class Pane:
             time.sleep(0.03)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=20)
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=COMMAND_S)
 
 
 def _quote(part: str) -> str:
@@ -158,10 +162,8 @@ def test_a_whole_game_at_80x24_takes_at_most_two_keys_per_move(tmp_path, rules):
         legend = "\n".join(chart[22:24])
         assert all(name in legend for name in NAMES), chart
         pane.send("Space")
-        end = time.monotonic() + DEADLINE_S
-        while not pane.rc.exists() and time.monotonic() < end:
-            time.sleep(0.05)
-        assert pane.rc.read_text().strip() == "0"
+        status = wait_until(lambda: pane.rc.exists() and pane.rc.read_text().strip(), "the exit status", 20)
+        assert status == "0"
         assert "Thank you for playing Star Lanes!" in pane.text()
     finally:
         pane.close()

@@ -7,10 +7,11 @@ import json
 import time
 
 import pygame
+from deadline import deadline
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-DEADLINE_S = 60.0
+DEADLINE_S = deadline(20)
 CHROMEDRIVER = "/usr/bin/chromedriver"
 
 

@@ -14,10 +14,12 @@ import sys
 import threading
 import time
 
+from deadline import deadline
+
 from arena import protocol as wire
 from arena.rules import DIRECTIONS
 
-DEADLINE_S = 120.0
+DEADLINE_S = deadline(40)
 
 
 class ServeProcess:
@@ -99,7 +101,7 @@ def handshake(port: int, path: str = "/ws", *, receive_buffer: int | None = None
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if receive_buffer:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
-    sock.settimeout(30)
+    sock.settimeout(deadline(10))
     sock.connect(("127.0.0.1", port))
     key = base64.b64encode(os.urandom(16)).decode()
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
@@ -117,7 +119,7 @@ def handshake(port: int, path: str = "/ws", *, receive_buffer: int | None = None
 
 def http_get(port: int, request: bytes) -> bytes:
     """Send *request* raw; everything the server answers until it closes."""
-    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+    with socket.create_connection(("127.0.0.1", port), timeout=deadline(10)) as sock:
         sock.sendall(request)
         data = b""
         while chunk := sock.recv(65536):
@@ -128,7 +130,7 @@ def http_get(port: int, request: bytes) -> bytes:
 def read_all(sock: socket.socket) -> bytes:
     """Read *sock* to its end (a close or a reset)."""
     data = b""
-    sock.settimeout(30)
+    sock.settimeout(deadline(10))
     with contextlib.suppress(ConnectionResetError):
         while chunk := sock.recv(1 << 20):
             data += chunk

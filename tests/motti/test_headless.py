@@ -273,7 +273,7 @@ def test_headless_plays_on_when_the_disk_fills_and_keeps_the_last_good_save(tmp_
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     done = subprocess.run(["unshare", "--map-root-user", "--mount", "sh", "-c",
                            FULL_DISK.format(motti=motti_command)],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=deadline(100))
     if done.returncode == 97 or "unshare:" in done.stderr:
         pytest.skip(f"no tmpfs in a user namespace here: {done.stderr.strip()}")
     out = tmp_path / "out"
