@@ -949,14 +949,20 @@ def test_1977_full_game_by_computers_ends_after_48_moves(terms):
     assert term.finish() == 0
 
 
-def test_1977_trading_asks_each_company_in_order_and_refuses_what_it_must(terms, tmp_path):
-    """S19 under decisions 7 and 8 through the keys: A 5 refused, A 3; C -6 refused, C -4."""
+def s19_game() -> Game:
+    """The 1977 position of S19 and S20: Ann (1000 in cash) holds 2 of Altair and 4 of Capella, Bob nothing;
+    Ann is to move, her one candidate (5,4)."""
     grid = ["."] * CELLS_1977
     grid[cell_index(0, 0)] = "A"
     grid[cell_index(11, 8)] = "C"
     companies = [Company(1, 300), Company(0, 100), Company(1, 700), Company(0, 100), Company(0, 100)]
     players = [Player("Ann", 1000, [2, 0, 4, 0, 0]), Player("Bob")]
-    game = Game(grid, players, random.Random(3), companies, candidates=[cell_index(5, 4)], rules=RULES_1977)
+    return Game(grid, players, random.Random(3), companies, candidates=[cell_index(5, 4)], rules=RULES_1977)
+
+
+def test_1977_trading_asks_each_company_in_order_and_refuses_what_it_must(terms, tmp_path):
+    """S19 under decisions 7 and 8 through the keys: A 5 refused, A 3; C -6 refused, C -4."""
+    game = s19_game()
     path = crafted(tmp_path, "s19.json", game)
     term = terms("--resume", path)
     term.wait_for(r"Ann, enter your move \[1\]:")
@@ -1037,12 +1043,7 @@ def test_the_1995_amount_field_says_which_key_it_refuses(terms, tmp_path):
 def test_the_1977_amount_shows_what_was_typed_and_refuses_what_is_no_whole_number(terms, tmp_path, answer):
     """S20 under decision 8 at 80x24: the answer is shown as typed, Enter says "Invalid amount!" and the same
     company is asked again; then Esc ends the trading, keeping every holding."""
-    grid = ["."] * CELLS_1977
-    grid[cell_index(0, 0)] = "A"
-    grid[cell_index(11, 8)] = "C"
-    companies = [Company(1, 300), Company(0, 100), Company(1, 700), Company(0, 100), Company(0, 100)]
-    players = [Player("Ann", 1000, [2, 0, 4, 0, 0]), Player("Bob")]
-    game = Game(grid, players, random.Random(3), companies, candidates=[cell_index(5, 4)], rules=RULES_1977)
+    game = s19_game()
     path = crafted(tmp_path, "s20.json", game)
     term = terms("--resume", path, rows=24)
     term.wait_for(r"Ann, enter your move \[1\]:")
