@@ -18,7 +18,7 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import shortest_path
 
-from motti.rules import Game
+from motti.rules import Game, Move
 
 WIN = 1e6
 ELIMINATION = 300.0
@@ -42,6 +42,29 @@ def clone(game: Game) -> Game:
     """An independent copy of *game* with a generator of its own (``Game.clone().reseed``); *game* is
     untouched."""
     return game.clone().reseed(0)
+
+
+def changes_nothing(game: Game, move: Move) -> bool:
+    """Whether *move* (``Game.apply`` form) is a pass in disguise (spec/motti.md §2.2, §2.5): every outcome
+    leaves every cell's owner and occupation as they were, once the encirclement it triggers is resolved. A
+    Guerilla whose cell is encircled straight back is one; ``("pass",)`` and an attack with no crosses are
+    passes. An attack's outcomes are its crosses conquered one by one (``Game.attack(draw=i)``); *game* is
+    untouched. Raises ``IllegalAction`` for a move that is not legal now."""
+    verb = move[0]
+    if verb == "pass" or (verb == "attack" and not move[1]):
+        return True
+    draws = range(len(move[1])) if verb == "attack" else (None,)
+    board = game.board
+    for draw in draws:
+        trial = clone(game)
+        if draw is None:
+            trial.apply(move)
+        else:
+            trial.attack(list(move[1]), draw=draw)
+        if not (np.array_equal(trial.board.owner, board.owner)
+                and np.array_equal(trial.board.occupied, board.occupied)):
+            return False
+    return True
 
 
 _distance_cache: dict[tuple[bytes, tuple[int, ...], tuple[int, int]], np.ndarray] = {}
