@@ -3,8 +3,8 @@
 
 At a fresh turn it defends its own unoccupied capital when an enemy occupied cell is within 2 cells of it
 (Chebyshev distance): the capital, then up to two of its own unoccupied ring cells (orthogonally next to the
-capital), those next to an enemy cell first. Also at a fresh turn it takes an enemy capital by Guerilla when it
-can. Otherwise every attack crosses the legal enemy cells nearest the nearest enemy capital (steps over land,
+capital), those next to an enemy cell first. Also at a fresh turn it takes an enemy capital by Guerilla when
+it can. Otherwise every attack crosses the legal enemy cells nearest the nearest enemy capital (steps over land,
 4-neighbour), and fills the six crosses up with its own unoccupied cells nearest that capital (at the start
 nobody can reach an enemy cell, so it marches its occupied cells towards the enemy). Ties are broken by its
 ``random.Random``; it passes only when no cell is legal.
@@ -69,7 +69,7 @@ def _defence(game: Game, me: int) -> Move | None:
                    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
 
     ring.sort(key=lambda cell: not exposed(cell))
-    return ("defend", tuple([capital] + ring[: MAX_CROSSES[Action.DEFEND] - 1]))
+    return ("defend", (capital, *ring[: MAX_CROSSES[Action.DEFEND] - 1]))
 
 
 def choose_action(game: Game, rng: random.Random) -> Move:
