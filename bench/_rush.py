@@ -2,12 +2,12 @@
 (bench/motti_levels.py; spec/motti.md §2.2).
 
 At a fresh turn it defends its own unoccupied capital when an enemy occupied cell is within 2 cells of it
-(Chebyshev distance): the capital, then up to two of its own unoccupied ring cells (orthogonally next to the
-capital), those next to an enemy cell first. Also at a fresh turn it takes an enemy capital by Guerilla when
-it can. Otherwise every attack crosses the legal enemy cells nearest the nearest enemy capital (steps over land,
-4-neighbour), and fills the six crosses up with its own unoccupied cells nearest that capital (at the start
-nobody can reach an enemy cell, so it marches its occupied cells towards the enemy). Ties are broken by its
-``random.Random``; it passes only when no cell is legal.
+(Chebyshev distance): the capital, then up to two of its own unoccupied ring cells (orthogonally next to
+the capital), those next to an enemy cell first. Also at a fresh turn it takes an enemy capital by Guerilla
+when it can. Otherwise every attack crosses the legal enemy cells nearest the nearest enemy capital (steps
+over land, 4-neighbour), and fills the six crosses up with its own unoccupied cells nearest that capital (at
+the start nobody can reach an enemy cell, so it marches its occupied cells towards the enemy). Ties are
+broken by its ``random.Random``; it passes only when no cell is legal.
 """
 
 from __future__ import annotations
