@@ -1477,9 +1477,9 @@ class Game:
         the game is over."""
         if self.end is not None:
             return None
-        if self.reset_rule == "strict":
-            return ResetOutlook("strict", takeable_by_player(self.board), armed=self.takeable > 0)
-        return ResetOutlook("empty", free=free_land(self.board))
+        if self.rules.reset.counts_takeable:
+            return ResetOutlook(self.reset_rule, takeable_by_player(self.board), armed=self.takeable > 0)
+        return ResetOutlook(self.reset_rule, free=free_land(self.board))
 
     def legal_mask(self, action: Action) -> np.ndarray:
         """(H, W) bool: cells the player in turn may cross for ``action``; all False once the game is over."""
