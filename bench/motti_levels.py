@@ -404,8 +404,9 @@ def main(argv: list[str]) -> int:
     outcomes.sort(key=lambda o: jobs.index(o.job))
     bars = report(outcomes, args.cap)
     cpu = sum(o.cpu for o in outcomes)
-    print(f"motti levels: {wall:.0f} s wall-clock, {cpu:.0f} s CPU in the games; load average "
-          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"motti levels: {wall:.0f} s wall-clock, {cpu:.0f} s CPU in the games ({cpu / args.jobs:.0f} s "
+          f"for each of {args.jobs} idle cores); load average {load}", flush=True)
     return 0 if all([bar(*b) for b in bars]) else 1
 
 
