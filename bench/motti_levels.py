@@ -116,8 +116,8 @@ class Job:
 @dataclass
 class Tally:
     """One player kind's moves in one game: CPU seconds per decision (``think``, a step of the interface's
-    for mcts), whole actions by what they were (``moves``: ``pass``, ``disguised`` pass, ``attack``,
-    ``own-only`` attack while an enemy cell was crossable, ``defend``, ``guerilla``)."""
+    for mcts), whole actions by what they were (``moves``: ``pass``, ``disguised`` pass and ``disguised
+    VERB``, ``attack``, ``own-only`` attack while an enemy cell was crossable, ``defend``, ``guerilla``)."""
 
     think: list[float] = field(default_factory=list)
     moves: Counter[str] = field(default_factory=Counter)
@@ -141,12 +141,13 @@ class Outcome:
 
 def classify(game: Game, move: Move) -> list[str]:
     """What *move* of the player in turn is (the keys of :attr:`Tally.moves`), judged on *game* before it is
-    played: a ``pass``, a ``disguised`` pass (``changes_nothing``), an ``attack`` (with crosses) and, when its
-    crosses are all the player's own cells while an enemy cell was crossable, ``own-only``."""
+    played: a ``pass``, a ``disguised`` pass (``changes_nothing``; and ``disguised VERB``), an ``attack``
+    (with crosses) and, when its crosses are all the player's own cells while an enemy cell was crossable,
+    ``own-only``."""
     verb = move[0]
     if verb == "pass":
         return ["pass"]
-    kinds = ["disguised"] if changes_nothing(game, move) else []
+    kinds = ["disguised", f"disguised {verb}"] if changes_nothing(game, move) else []
     if verb != "attack":
         return [*kinds, verb]
     if not move[1]:
@@ -346,7 +347,10 @@ def report_thinking(outcomes: list[Outcome]) -> list[tuple[str, str, bool]]:
           "player's own cells only while an enemy cell was crossable):")
     for kind in sorted(moves, key=KINDS.index):
         m = moves[kind]
-        print(f"  {kind:<8} plain passes {m['pass']}, disguised passes {m['disguised']}, attacks "
+        disguised = ", ".join(f"{verb} {m[f'disguised {verb}']}" for verb in ("attack", "defend", "guerilla")
+                              if m[f"disguised {verb}"])
+        print(f"  {kind:<8} plain passes {m['pass']}, disguised passes {m['disguised']}"
+              f"{f' ({disguised})' if disguised else ''}, attacks "
               f"{m['attack']} (own-only {_share(m['own-only'], m['attack'])}), defend {m['defend']}, "
               f"guerilla {m['guerilla']}")
         if kind in LEVELS:

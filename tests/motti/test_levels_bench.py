@@ -76,8 +76,9 @@ def test_classify_tells_passes_disguised_passes_and_attacks_on_own_cells() -> No
     # Player 1's Guerilla on (3,1) is walled in by player 2's occupied cells and handed straight back.
     game = position("aaABbb/aaBbBb/aabBbb", {1: (0, 0), 2: (5, 2)})
     assert motti_levels.classify(game, ("pass",)) == ["pass"]
-    assert motti_levels.classify(game, ("guerilla", (3, 1))) == ["disguised", "guerilla"]
-    assert motti_levels.classify(game, ("attack", ())) == ["disguised"]
+    assert motti_levels.classify(game, ("guerilla", (3, 1))) == ["disguised", "disguised guerilla",
+                                                                        "guerilla"]
+    assert motti_levels.classify(game, ("attack", ())) == ["disguised", "disguised attack"]
     assert motti_levels.classify(game, ("defend", ((0, 0),))) == ["defend"]
     # Player 2's occupied cells wall player 1's (2,0) in: no enemy cell is crossable, so an attack on its own
     # cells is no fault there; once (3,0) is free, it is.
