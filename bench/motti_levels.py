@@ -71,8 +71,10 @@ FIRST_CAPTURE = 0.8
 OVER = 0.6
 ATTACKS_OWN_ONLY = 0.05
 HARD_WORST_CPU = 1.0
-#: Rough CPU cost of one game of each kind of job, hard against rush = 1: the pool gets the longest first.
-COST = {"mcts": 30.0, "multi": 6.0, "hard-hard": 3.0, "hard": 1.0, "continent": 0.5, "other": 0.1}
+#: Rough CPU cost of one game of each kind of job, hard against rush = 1 (about 50 s in bench/README.md's
+#: first run): the pool gets the longest first.
+COST = {"mcts": 8.0, "corridor": 7.0, "multi": 2.5, "hard-hard": 1.0, "hard": 1.0, "continent": 0.2,
+        "other": 0.05}
 
 
 def _baseline(game: Game, rng: random.Random) -> Move:
@@ -230,7 +232,7 @@ def plan(args: argparse.Namespace) -> list[Job]:
         for board in HARD_MAPS:
             games = _count(args.full, args.scale, 10 if board is None else 2)
             jobs += [Job(f"hard vs hard on {board or 'generated'}", ("hard", "hard"), args.seed + i, board,
-                         args.cap, rule, COST["hard-hard"] * (2 if board == "corridor" else 1))
+                         args.cap, rule, COST["corridor" if board == "corridor" else "hard-hard"])
                      for i in range(games)]
     if "multi" in args.parts:
         for players in (3, 4):
