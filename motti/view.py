@@ -39,7 +39,7 @@ import pygame
 
 from common.render import render_text, text_size
 from motti import explain
-from motti.announce import end_title, shorten
+from motti.announce import end_line, end_text, end_title, shorten
 from motti.rules import Action
 from motti.viewport import BANDS, LEGEND_HEIGHT, TOOLBAR_HEIGHT, Geometry, Viewport
 
@@ -502,7 +502,10 @@ def _restore_probes(surface: pygame.Surface, game: Composer, geometry: Geometry,
             surface.set_at(probe, tuple(int(v) for v in _PALETTE[index]))
 
 
-_KEY_ENTRIES = ("occupied", "free", explain.SAFE, explain.OPEN, explain.THREAT, "cross")
+#: The key's words for the last turn's outlines (spec §6 "The last turn"): gained cells, cells lost.
+LAST_TURN = "last turn"
+ENCIRCLED = "encircled"
+_KEY_ENTRIES = ("occupied", "free", explain.SAFE, explain.OPEN, explain.THREAT, "cross", LAST_TURN, ENCIRCLED)
 _KEY_SWATCH = 12
 _KEY_GAP = 8
 _KEY_POINTS = 16
@@ -515,7 +518,8 @@ def _key_width() -> int:
 
 def _draw_key(surface: pygame.Surface, player: int, left: int, band: pygame.Rect) -> None:
     """The legend key from *left*: bright and dark swatches of *player*, a safe (occupied) and an open (free)
-    capital, a threat (a cell from which a capital can be taken), an X (cross)."""
+    capital, a threat (a cell from which an open capital can be taken), an X (cross), a cell the last turn
+    gained (outlined in the mover's colour) and one it encircled (dashed, in its new owner's colour)."""
     x = left
     top = band.centery - _KEY_SWATCH // 2
     for text in _KEY_ENTRIES:
@@ -530,6 +534,9 @@ def _draw_key(surface: pygame.Surface, player: int, left: int, band: pygame.Rect
             pygame.draw.polygon(surface, INK, points, 1)
         elif text == "cross":
             _draw_x(surface, square.inflate(-4, -4), 2)
+        elif text in (LAST_TURN, ENCIRCLED):
+            surface.fill(dark(player), square)
+            _outline(surface, square, bright(player), 2, dashed=text == ENCIRCLED)
         label_width = _width(text, _KEY_POINTS)
         label = pygame.Rect(square.right + 4, band.top, label_width, band.height)
         _blit_text(surface, text, label, WHITE, _KEY_POINTS, centre=False)
@@ -599,9 +606,16 @@ def legend_text(game: Composer, viewer: Collection[int] | None = None, message: 
                 computer: Collection[int] = (), note: str | None = None) -> str:
     """The whole text of a window's legend band (before any shortening): :func:`turn_text`, then the
     window's *note* or else the *message*, joined by `` · ``; a message that only repeats the heading (the
-    islands draw: ``Draw: no player can reach another``) is left out."""
+    islands draw: ``Draw: no player can reach another``) is left out. Once the game is over, while the
+    message is its last announcement, the band says how it ended and nothing else
+    (motti.announce.end_line: ``Player 1 wins on land after 400 turns: 160–140``), so that it is whole at
+    480 px."""
     text = turn_text(game, viewer, computer)
     said = note if note is not None else message
+    if game.end is not None and (said is None or said.endswith(end_text(game.end))):
+        # The game's last announcement ends with how it ended: the band says that alone, whole (the actions
+        # before it are in the m panel), e.g. ``Player 1 wins after 12 turns``.
+        return end_line(game.end)
     return f"{text} · {said}" if said and said.casefold() != text.casefold() else text
 
 
