@@ -121,7 +121,7 @@ class Chronicle:
         ``guerilla``, ``pass``) or None for what no action of the mover caused (a window closed, a player
         quit); Defend and Guerilla are known by it, attacks by their ``AttackDrawn`` events; *why* follows a
         pass (``P1 passed: no cell to cross``). A reset in the middle of a turn says who goes on:
-        ``reset: all land is free again; P1 goes on with 3 attacks``."""
+        ``reset: all land is free; P1 goes on with 3 attacks``."""
         events = list(events)
         turn_ends = any(isinstance(e, TurnPassed | GameOver) for e in events)
         left = any(isinstance(e, Eliminated) and e.cause in ("closed", "quit") for e in events)
@@ -164,9 +164,9 @@ class Chronicle:
             elif isinstance(event, Reset):
                 turn.reset = True
                 remaining = ATTACKS_PER_TURN - self.attacks_done
-                goes_on = "" if turn_ends else \
-                    f"; {who(turn.player)} goes on with {plural(remaining, 'attack')}"
-                parts.append(f"reset: all land is free again{goes_on}")
+                parts.append("reset: all land is free again" if turn_ends else
+                             f"reset: all land is free; {who(turn.player)} goes on with "
+                             f"{plural(remaining, 'attack')}")
             elif isinstance(event, TurnPassed):
                 because = f": {why}" if why else ""
                 if action == "pass" and turn.action == "pass":

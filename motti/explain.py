@@ -127,7 +127,7 @@ def reset_variants(outlook: ResetOutlook) -> tuple[str, str, str]:
 def turn_end_variants(game: Game) -> tuple[str, str, str]:
     """How the turn under way ends (§2.2), longest first: before its first attack ``("6 attacks left;
     Defend or Guerilla ends the turn", "6 attacks, or Defend/Guerilla", "6 att")``; once it has attacked
-    ``("4 attacks left; the last ends the turn (p ends it now)", "4 attacks left (p ends turn)", "4 att")``;
+    ``("4 attacks left, then the turn ends (p ends it now)", "4 attacks left (p ends turn)", "4 att")``;
     empty strings once the game is over."""
     if game.is_terminal():
         return "", "", ""
@@ -136,7 +136,7 @@ def turn_end_variants(game: Game) -> tuple[str, str, str]:
     if game.attacks_left == ATTACKS_PER_TURN and not game.attacked:
         return f"{attacks} left; Defend or Guerilla ends the turn", f"{attacks}, or Defend/Guerilla", \
             f"{left} att"
-    return (f"{attacks} left; the last ends the turn ({PASS_KEY} ends it now)",
+    return (f"{attacks} left, then the turn ends ({PASS_KEY} ends it now)",
             f"{attacks} left ({PASS_KEY} ends turn)", f"{left} att")
 
 
@@ -158,12 +158,13 @@ def info_variants(game: Game) -> tuple[str, ...]:
 
 def head_variants(game: Game) -> tuple[str, ...]:
     """Turn, how the turn ends and land without the reset line (the console's information line, where the
-    reset line has a line of its own), longest first."""
+    reset line has a line of its own), the first that fits first: on a narrow terminal turn and land in words
+    (``Turn 1 of 50 · land P1 18, P2 22``) come before the shortest variant."""
     turn = turn_variants(game.turns, game.max_turns, game.is_terminal())
     ends = turn_end_variants(game)
     land = land_variants(game.land_counts())
     rows = [(turn[0], ends[0], land[0]), (turn[0], ends[1], land[0]), (turn[1], ends[1], land[1]),
-            (turn[1], ends[2], land[1])]
+            (turn[0], "", land[0]), (turn[1], ends[2], land[1])]
     return tuple(DOT.join(part for part in row if part) for row in rows)
 
 

@@ -125,7 +125,7 @@ def test_a_reset_in_the_middle_of_a_turn_says_who_goes_on_with_how_many_attacks(
     front.session.command("seat0", Command("seat0", "toggle", ((1, 1),)))
     front.session.command("seat0", Command("seat0", "perform"))
     assert front.session.message == (
-        "P1 attack 1 of 6 took 1,1 — reset: all land is free again; P1 goes on with 5 attacks")
+        "P1 attack 1 of 6 took 1,1 — reset: all land is free; P1 goes on with 5 attacks")
     assert g.current_player == 1 and g.attacks_left == 5
 
 
@@ -135,12 +135,12 @@ def test_the_information_line_says_how_the_turn_ends():
     assert view.info_text(g, 2000).startswith("Turn 1 · 6 attacks left; Defend or Guerilla ends the turn · ")
     g.attack([(3, 0)], draw=5)                                   # a failed attack
     assert explain.turn_end_variants(g.game) == (
-        "5 attacks left; the last ends the turn (p ends it now)", "5 attacks left (p ends turn)", "5 att")
+        "5 attacks left, then the turn ends (p ends it now)", "5 attacks left (p ends turn)", "5 att")
     assert explain.head_variants(g.game)[0] == (
-        "Turn 1 · 5 attacks left; the last ends the turn (p ends it now) · land P1 9, P2 9")
+        "Turn 1 · 5 attacks left, then the turn ends (p ends it now) · land P1 9, P2 9")
     g.attack([], draw=5)
     g.game.attacks_left = 1
-    assert explain.turn_end_variants(g.game)[0] == "1 attack left; the last ends the turn (p ends it now)"
+    assert explain.turn_end_variants(g.game)[0] == "1 attack left, then the turn ends (p ends it now)"
 
 
 def test_a_second_t_or_another_action_puts_the_tip_away_and_brings_the_crosses_back():
