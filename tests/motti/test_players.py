@@ -10,6 +10,7 @@ import random
 
 import numpy as np
 import pygame
+import pytest
 from motti_maps import T13, board, game
 
 from common.displays import Seat
@@ -173,19 +174,21 @@ def test_the_winners_line_is_whole_in_a_480_px_window():
     assert text == legend and points == 18
 
 
-def test_the_key_shows_the_last_turns_outlines():
+@pytest.mark.parametrize(("width", "entries"), [(1600, view._KEY_ENTRIES), (640, view._KEY_ENTRIES[2:])])
+def test_the_key_shows_the_last_turns_outlines(width, entries):
     """The legend's key ends with a swatch outlined solid (``last turn``) and one outlined dashed
-    (``encircled``), each on a free cell of the player in turn, where the key's layout puts them."""
+    (``encircled``), each on a free cell of the player in turn, where the key's layout puts them; in a 640 px
+    window (the classic map's) the key leaves out bright and dark to keep them."""
     assert view._KEY_ENTRIES[-2:] == ("last turn", "encircled")
     g = t13()
-    size = (1600, 300)
+    size = (width, 300)
     surface = pygame.Surface(size)
     view.draw_legend(surface, g, (1,))
     band = view.legend_rect(size)
-    x = band.right - 6 - view._players_width(g) - 12 - view._key_width()
+    x = band.right - 6 - view._players_width(g) - 12 - view._key_width(entries)
     squares = {}
     side = view._KEY_SWATCH
-    for text in view._KEY_ENTRIES:
+    for text in entries:
         squares[text] = pygame.Rect(x, band.centery - side // 2, side, side)
         x += view._KEY_SWATCH + 4 + view._width(text, view._KEY_POINTS) + view._KEY_GAP
     pixels = pygame.surfarray.pixels3d(surface)
