@@ -87,8 +87,8 @@ class Session:
     it comes back.
 
     A person's Attack without a cross (which would waste an attack and rule out Defend and Guerilla for the
-    turn) is refused (motti.explain.NO_CROSS, naming the pass key), unless the player has no cell to cross:
-    then the turn passes, saying so (spec §6).
+    turn) is refused (motti.explain.NO_CROSS, naming the pass key), unless the player has no cell to cross
+    for any action still possible: then the turn passes, saying so (spec §2.2 passing).
     """
 
     def __init__(self, game: Composer, inbox: Inbox | None = None, *, computer: Collection[int] = (),
@@ -291,7 +291,7 @@ class Session:
         elif command.verb == "perform":
             action = command.args[0] if command.args else game.selected.value
             if action == Action.ATTACK.value and self._attack_without_crosses():
-                if game.legal_mask(Action.ATTACK).any():
+                if any(game.legal_mask(possible).any() for possible in game.possible_actions()):
                     self.message = explain.NO_CROSS
                     self.refuse(source, explain.NO_CROSS)
                     self.changed()

@@ -100,6 +100,15 @@ def test_an_attack_without_crosses_passes_when_no_cell_can_be_crossed_and_says_s
     assert front.session.message == "P1 passed: no cell to cross"
 
 
+def test_an_attack_without_crosses_is_refused_while_a_guerilla_could_still_be_played():
+    # No Attack cell for player 1, but (2,2) is a Guerilla cell (diagonal to its occupied (1,1)).
+    g = game("AAB/AAB/BBb", {1: (0, 0), 2: (2, 0)})
+    assert not g.legal_mask(Action.ATTACK).any() and g.legal_mask(Action.GUERILLA)[2, 2]
+    front = windows(g)
+    front.session.command("seat0", Command("seat0", "perform"))
+    assert (g.current_player, g.attacks_left, front.session.message) == (1, 6, explain.NO_CROSS)
+
+
 def test_threat_marks_only_where_an_open_capital_can_be_taken_now():
     # Player 2's free capital (3,1): player 1's occupied (2,1) attacks it squarely, occupied (2,0) by
     # Guerilla from the diagonal; free (2,2) cannot take it yet.
