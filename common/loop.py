@@ -78,8 +78,8 @@ class Command:
     """A front-end-neutral game command, e.g. ``Command("console", "toggle", ((3, 4),))``.
 
     motti verbs (``motti.commands``): ``toggle`` with args ``((x, y),)``, ``select`` with
-    ``("attack"|"defend"|"guerilla",)``, ``cycle``, ``perform`` (optionally with an action name), ``save``,
-    ``tip`` (motti.session.Session.give_tip), ``quit``.
+    ``("attack"|"defend"|"guerilla",)``, ``cycle``, ``perform`` (optionally with an action name), ``pass``,
+    ``save``, ``tip`` (motti.session.Session.give_tip), ``quit``.
     """
 
     source: str

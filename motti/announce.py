@@ -114,12 +114,16 @@ class Chronicle:
         self.last_turn: LastTurn | None = last_turn
         self.lines: deque[str] = deque(maxlen=history)
 
-    def record(self, events: Iterable[object], action: str | None = None) -> str | None:
+    def record(self, events: Iterable[object], action: str | None = None,
+               why: str | None = None) -> str | None:
         """Follow the *events* of one action and return its announcement (also kept in :attr:`lines`), or
         None when there is nothing to say. *action* names what was done (``attack``, ``defend``,
         ``guerilla``, ``pass``) or None for what no action of the mover caused (a window closed, a player
-        quit); Defend and Guerilla are known by it, attacks by their ``AttackDrawn`` events."""
+        quit); Defend and Guerilla are known by it, attacks by their ``AttackDrawn`` events; *why* follows a
+        pass (``P1 passed: no cell to cross``). A reset in the middle of a turn says who goes on:
+        ``reset: all land is free; P1 goes on with 3 attacks``."""
         events = list(events)
+        turn_ends = any(isinstance(e, TurnPassed | GameOver) for e in events)
         left = any(isinstance(e, Eliminated) and e.cause in ("closed", "quit") for e in events)
         parts: list[str] = []
         turn = self.turn
@@ -159,12 +163,16 @@ class Chronicle:
                 parts.append(f"{who(event.player)} {_WHY_OUT.get(event.cause, event.cause + ', out')}")
             elif isinstance(event, Reset):
                 turn.reset = True
-                parts.append("reset: all land is free again")
+                remaining = ATTACKS_PER_TURN - self.attacks_done
+                parts.append("reset: all land is free again" if turn_ends else
+                             f"reset: all land is free; {who(turn.player)} goes on with "
+                             f"{plural(remaining, 'attack')}")
             elif isinstance(event, TurnPassed):
+                because = f": {why}" if why else ""
                 if action == "pass" and turn.action == "pass":
-                    parts.append(f"{who(turn.player)} passed")
+                    parts.append(f"{who(turn.player)} passed{because}")
                 elif action == "pass":
-                    parts.append(f"{who(turn.player)} ended the turn")
+                    parts.append(f"{who(turn.player)} ended the turn{because}")
                 self._end_turn(event.to)
             elif isinstance(event, GameOver):
                 self._end_turn(None)
@@ -220,6 +228,14 @@ def end_text(end: GameOver, *, short: bool = True) -> str:
     if end.reason == "land":
         return f"draw on land after {turns}: {land}"
     return "everyone left: game over"
+
+
+def end_line(end: GameOver) -> str:
+    """How the game ended as a window's legend band says it once the game is over, players named in words:
+    ``Player 1 wins after 183 turns``, ``Player 1 wins on land after 400 turns: 160–140``, ``Draw: no player
+    can reach another``, ``Everyone left: game over``."""
+    text = end_text(end, short=False)
+    return text[0].upper() + text[1:]
 
 
 def end_title(end: GameOver) -> str:

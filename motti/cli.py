@@ -361,8 +361,10 @@ def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
               rng: random.Random) -> tuple[Game, dict[int, str | None]]:
     """The rules' game and the computer players ``{player: level}``: each rule line of a loaded save
     (§3.2) first, else the command line's value, else the default; a save's computer players stay computer
-    players. A rule option given on the command line that the save's line overrules is kept for
-    :func:`_say_save_rules` (``this save's max-turns 300 is used``)."""
+    players, but one that a player string names (``2:$DISPLAY``) is played by a person at that display
+    unless ``--computer`` names it too. A rule option given on the command line that the save's line
+    overrules, and a computer player a player string takes back, are kept for :func:`_say_save_rules`
+    (``this save's max-turns 300 is used``)."""
     from motti.rules import ATTACKS_PER_TURN, Game
 
     if state is None:
@@ -385,15 +387,22 @@ def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
     except ValueError as error:
         raise UsageError(f"{args.map}: {error}") from None
     # A level given on the command line (``2:hard``, or ``--level``) wins over the save's; None means --level.
+    # A save's computer player that a player string names is a person's again, unless --computer keeps it.
     computer: dict[int, str | None] = {**args.computer}
+    named = set() if args.script else _named_players(args.seats)
     for player, level in state.computer.items():
-        if computer.get(player) is None:
+        if player in named and player not in computer:
+            args.save_rules.append(f"a player string names player {player}: a person plays it, not this "
+                                   f"save's computer {player} {level} "
+                                   f"(--computer {player} keeps the computer)")
+        elif computer.get(player) is None:
             computer[player] = None if args.level is not None else level
     return game, computer
 
 
 def _say_save_rules(args: argparse.Namespace) -> None:
-    """Say on stderr, once play begins, each rule option of the command line a resumed save overrules."""
+    """Say on stderr, once play begins, each rule option of the command line a resumed save overrules and
+    each of its computer players a player string takes back."""
     for line in args.save_rules:
         print(f"motti: {line}", file=sys.stderr)
 

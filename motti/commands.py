@@ -16,8 +16,8 @@ def apply_command(game: Composer, command: Command) -> list[object]:
 
     Verbs (``common.loop.Command``): ``toggle`` with args ``((x, y),)`` (``(x, y)`` is accepted too),
     ``select NAME`` (an impossible action is refused, ``Composer.choose``), ``cycle`` (skips impossible
-    actions), ``perform [NAME]``. ``quit`` is not handled here (the caller knows whose
-    players to defeat).
+    actions), ``perform [NAME]``, ``pass`` (end the turn at once, ``Game.pass_turn``). ``quit`` is not
+    handled here (the caller knows whose players to defeat).
     Raises ``motti.rules.IllegalAction`` for an illegal move and ``ValueError`` for an unknown verb.
     """
     verb, args = command.verb, tuple(command.args)
@@ -31,6 +31,8 @@ def apply_command(game: Composer, command: Command) -> list[object]:
     if verb == "cycle":
         game.cycle_action()
         return []
+    if verb == "pass":
+        return list(game.pass_turn())
     if verb == "perform":
         if not args:
             return list(game.perform())

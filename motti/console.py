@@ -9,16 +9,17 @@ windows' words; below 60 columns it goes to the start of the message line instea
 (events, prompts).
 
 Glyphs (§7): ``' '`` sea, ``p``/``P`` unoccupied/occupied land, ``o`` an open (unoccupied) capital, ``O`` a
-safe (occupied) one, ``t``/``T`` a threat (a cell from which a capital can be taken, unoccupied/occupied),
-``x`` a cross; the owner is the colour pair, bold. The legend line names them, the longest of its variants
-that fits. Without colours the owner digit is shown instead, occupied
-cells in inverse video, capitals underlined and threats dim.
+safe (occupied) one, ``T`` a threat (an occupied cell from which an open capital can be taken,
+motti.explain.threat_cells), ``x`` a cross; the owner is the colour pair, bold. The legend line names them
+and the last turn's reverse video, the longest of its variants that fits. Without colours the owner digit is
+shown instead, occupied cells in inverse video, capitals underlined and threats dim.
 
 Keys: arrows or ``h j k l`` move the cursor; space toggles a cross; ``z``/``x``/``c`` perform attack, defend,
 guerilla with the current crosses (beep if illegal); ``a``/``d``/``g`` select an action; ``Enter`` performs
 the selected one; ``Tab`` cycles it; ``m`` shows the last announcements (after the turns of the resets);
-``?`` shows the rules and keys; ``t`` asks for a tip (the medium player's move as crosses); ``s`` saves the
-game (motti/savegame.py); ``q`` asks for confirmation, then gives up the terminal's players.
+``?`` shows the rules and keys; ``t`` asks for a tip (the medium player's move as crosses; ``t`` again puts it
+away); ``p`` passes (ends the turn at once); ``s`` saves the game (motti/savegame.py); ``q`` asks for
+confirmation, then gives up the terminal's players.
 
 The cells the last turn changed (spec §6 "The last turn") are drawn in reverse video (italic without
 colours, where inverse video means occupied) until the next turn ends; ``m`` shows the last 20
@@ -66,6 +67,7 @@ POLL_MS = 40
 AWAIT_S = 1.0   # longest wait for the game loop to show the result of a posted command
 ACTION_KEYS = {ord("z"): Action.ATTACK, ord("x"): Action.DEFEND, ord("c"): Action.GUERILLA}
 SELECT_KEYS = {ord("a"): Action.ATTACK, ord("d"): Action.DEFEND, ord("g"): Action.GUERILLA}
+PASS = ord(explain.PASS_KEY)
 MOVES = {
     curses.KEY_UP: (0, -1), ord("k"): (0, -1),
     curses.KEY_DOWN: (0, 1), ord("j"): (0, 1),
@@ -79,8 +81,8 @@ COLOURS_8 = {
     5: curses.COLOR_MAGENTA, 6: curses.COLOR_CYAN, 7: curses.COLOR_YELLOW, 8: curses.COLOR_WHITE,
     9: curses.COLOR_WHITE,
 }
-#: The key help of the message line; 75 characters, so that it fits an 80-column terminal whole.
-KEYS_HELP = "arrows move  space cross  z/x/c/Enter act  Tab action  ? help  t tip  q quit"
+#: The key help of the message line; 79 characters at most, so that it fits an 80-column terminal whole.
+KEYS_HELP = f"arrows move  space cross  z/x/c act  {explain.PASS_KEY} pass  Tab action  ? help  t tip  q quit"
 ROWS_AROUND_MAP = 7   # status, information, top frame, bottom frame, legend, reset line, message
 #: Below this many columns the reset line goes to the start of the message line.
 RESET_LINE_COLUMNS = 60
@@ -183,8 +185,8 @@ class Snapshot:
         """True when performing *action* with the current crosses would be accepted (§2.2).
 
         Mirrors ``Game.select`` (keeps the oldest crosses legal for *action*, up to its limit): Attack is
-        always performable while possible (0 crosses = a failed attack), Defend needs at least one remaining
-        cross, Guerilla exactly one.
+        always sent while possible (the session refuses one without a cross, saying why, or passes when
+        there is no cell to cross), Defend needs at least one remaining cross, Guerilla exactly one.
         """
         if action not in self.possible:
             return False
@@ -435,7 +437,7 @@ class Console:
             self._post("save")
             return
         if snap.over or snap.current_player not in self.players:
-            if key in (ord(" "), ord("\t"), ord("\n"), ord("t"), curses.KEY_ENTER, *ACTION_KEYS,
+            if key in (ord(" "), ord("\t"), ord("\n"), ord("t"), PASS, curses.KEY_ENTER, *ACTION_KEYS,
                        *SELECT_KEYS):
                 self._beep()
                 self._say(_why_not(snap, self.players))
@@ -463,6 +465,8 @@ class Console:
             self._post("cycle")
         elif key == ord("t"):
             self._post("tip")
+        elif key == PASS:
+            self._post("pass")
 
     def _say(self, text: str) -> None:
         """Show *text* on the message line until the game loop shows the next snapshot."""
@@ -654,15 +658,17 @@ class Console:
 
 #: The legend line, longest first (colour terminals; the player numbers follow in their colours).
 LEGEND_COLOUR = (
-    f"p/P free/occupied  o/O capital {explain.OPEN}/{explain.SAFE}  t/T {explain.THREAT}  x cross  inverse: "
-    "last turn  players:",
-    f"p/P free/occupied  o/O capital {explain.OPEN}/{explain.SAFE}  t/T {explain.THREAT}  x cross  players:",
-    f"p/P free/occ  o {explain.OPEN} O {explain.SAFE}  t {explain.THREAT}  x cross  players:",
-    f"o {explain.OPEN} O {explain.SAFE} t {explain.THREAT} x cross",
+    f"p/P free/occupied  o/O capital {explain.OPEN}/{explain.SAFE}  T {explain.THREAT}  x cross  inverse: "
+    "the last turn's cells (gained or encircled)  players:",
+    f"p/P free/occ  o/O {explain.OPEN}/{explain.SAFE}  T {explain.THREAT}  x cross  inverse last turn  "
+    "players:",
+    f"p/P free/occ  o {explain.OPEN} O {explain.SAFE}  T {explain.THREAT}  x cross  players:",
+    f"o {explain.OPEN} O {explain.SAFE} T {explain.THREAT} x cross",
 )
 LEGEND_MONO = (
     f"1-9 owner  inverse occupied  underline capital ({explain.OPEN}/{explain.SAFE})  dim {explain.THREAT}  "
-    "x cross  italic last turn",
+    "x cross  italic: the last turn's cells",
+    f"1-9 owner  inverse occ  underline cap.  dim {explain.THREAT}  x cross  italic last turn",
     f"1-9 owner  inverse occupied  underline capital  dim {explain.THREAT}  x cross",
 )
 

@@ -2,8 +2,9 @@
 capital cannot fall yet, what brings the reset, what to try next).
 
 * the capitals' state (spec/motti.md §2.7, §2.8): an occupied capital is **safe** until the next global
-  reset, an unoccupied one is **open** to an Attack or a Guerilla from a **threat** cell next to it
-  (motti.rules.capital_threats);
+  reset, an unoccupied one is **open**; a **threat** is an occupied cell of another player from which an open
+  capital can be taken in that player's next turn (by Attack squarely next to it, by Guerilla diagonally too);
+* how the turn under way ends (``6 attacks left; Defend or Guerilla ends the turn``);
 * the turn (with the cap of ``--max-turns``), each player's land, and the **reset line**: what stands between
   the game and the next global reset under the rule in force (motti.rules.ResetOutlook): under ``strict`` how
   many free cells of another player each player could still take, under ``empty`` how much land is free;
@@ -23,7 +24,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from motti.rules import CapitalCaptured, Encircled, Game, Reset, ResetOutlook, capital_threats
+from motti.rules import (
+    ATTACKS_PER_TURN,
+    Action,
+    CapitalCaptured,
+    Encircled,
+    Game,
+    Reset,
+    ResetOutlook,
+    capital_threats,
+    why_illegal,
+)
 
 if TYPE_CHECKING:
     from motti.announce import LastTurn
@@ -38,6 +49,12 @@ OPEN = "open"
 THREAT = "threat"
 #: Joins the parts of an information line.
 DOT = " · "
+#: The key that passes (ends the turn at once, ``Game.pass_turn``), in the windows and at the console.
+PASS_KEY = "p"
+#: Why an Attack without a cross is refused while the player has a cell to cross (it would be wasted).
+NO_CROSS = f"an attack needs crosses: cross free cells first, or press {PASS_KEY} to pass (end the turn)"
+#: Why an Attack without a cross passed: the player had no cell to cross.
+NO_CELL = "no cell to cross"
 
 
 def capital_state(board: Board, player: int) -> str:
@@ -51,13 +68,20 @@ def capital_state(board: Board, player: int) -> str:
 
 
 def threat_cells(board: Board) -> list[tuple[Cell, Cell, int]]:
-    """Every cell from which a capital can be taken (motti.rules.capital_threats): ``(cell, capital, owner)``
-    with the capital it points at and the player who owns the cell, in player order of the capitals."""
+    """Every cell from which a capital can be taken in its owner's next turn: ``(cell, capital, owner)`` with
+    the capital it points at and the player who owns the cell, in player order of the capitals. Of the
+    capital's 8 neighbours owned by another alive player (motti.rules.capital_threats), those that are
+    occupied while the capital is free (open): from an orthogonal one the capital is a legal Attack (and
+    Guerilla) cross, from a diagonal one a legal Guerilla cross (§2.2). A safe capital has none."""
     out = []
     for player, cells in capital_threats(board).items():
         capital = board.capitals[player]
         assert capital is not None
-        out += [(cell, capital, owner) for cell, owner in cells]
+        cx, cy = capital
+        if board.occupied[cy, cx]:
+            continue
+        out += [(cell, capital, owner) for cell, owner in cells if board.occupied[cell[1], cell[0]]
+                and why_illegal(board, owner, Action.GUERILLA, cx, cy) is None]
     return out
 
 
@@ -100,24 +124,48 @@ def reset_variants(outlook: ResetOutlook) -> tuple[str, str, str]:
             f"Reset when none can take: {middle}", f"Reset: {short}")
 
 
+def turn_end_variants(game: Game) -> tuple[str, str, str]:
+    """How the turn under way ends (§2.2), longest first: before its first attack ``("6 attacks left;
+    Defend or Guerilla ends the turn", "6 attacks, or Defend/Guerilla", "6 att")``; once it has attacked
+    ``("4 attacks left, then the turn ends (p ends it now)", "4 attacks left (p ends turn)", "4 att")``;
+    empty strings once the game is over."""
+    if game.is_terminal():
+        return "", "", ""
+    left = game.attacks_left
+    attacks = f"{left} attack{'' if left == 1 else 's'}"
+    if game.attacks_left == ATTACKS_PER_TURN and not game.attacked:
+        return f"{attacks} left; Defend or Guerilla ends the turn", f"{attacks}, or Defend/Guerilla", \
+            f"{left} att"
+    return (f"{attacks} left, then the turn ends ({PASS_KEY} ends it now)",
+            f"{attacks} left ({PASS_KEY} ends turn)", f"{left} att")
+
+
 def info_variants(game: Game) -> tuple[str, ...]:
-    """The information line of the windows and the console, longest first: turn, land, reset line, e.g.
-    ``Turn 12 of 400 · land P1 40, P2 38 · Reset when none can take: P1 5, P2 3``; the last variant is
-    ``T12/400 · 1:40 2:38 · Reset: P1 5 P2 3``. Once the game is over: turn and land only."""
+    """The information line of the windows, longest first: turn, how the turn ends
+    (:func:`turn_end_variants`), land, reset line, e.g. ``Turn 12 of 400 · 6 attacks left; Defend or Guerilla
+    ends the turn · land P1 40, P2 38 · Reset when none can take: P1 5, P2 3``; the last variant is
+    ``T12/400 · 6 att · 1:40 2:38 · Reset: P1 5 P2 3``. Once the game is over: turn and land only."""
     turn = turn_variants(game.turns, game.max_turns, game.is_terminal())
+    ends = turn_end_variants(game)
     land = land_variants(game.land_counts())
     outlook = game.reset_outlook()
     reset = reset_variants(outlook) if outlook is not None else ("", "", "")
-    rows = [(turn[0], land[0], reset[0]), (turn[0], land[0], reset[1]), (turn[1], land[1], reset[1]),
-            (turn[1], land[1], reset[2])]
+    rows = [(turn[0], ends[0], land[0], reset[0]), (turn[0], ends[0], land[0], reset[1]),
+            (turn[0], ends[1], land[1], reset[1]), (turn[1], ends[1], land[1], reset[1]),
+            (turn[1], ends[1], land[1], reset[2]), (turn[1], ends[2], land[1], reset[2])]
     return tuple(DOT.join(part for part in row if part) for row in rows)
 
 
 def head_variants(game: Game) -> tuple[str, ...]:
-    """Turn and land without the reset line (where the reset line has a line of its own), longest first."""
+    """Turn, how the turn ends and land without the reset line (the console's information line, where the
+    reset line has a line of its own), the first that fits first: on a narrow terminal turn and land in words
+    (``Turn 1 of 50 · land P1 18, P2 22``) come before the shortest variant."""
     turn = turn_variants(game.turns, game.max_turns, game.is_terminal())
+    ends = turn_end_variants(game)
     land = land_variants(game.land_counts())
-    return f"{turn[0]}{DOT}{land[0]}", f"{turn[1]}{DOT}{land[1]}"
+    rows = [(turn[0], ends[0], land[0]), (turn[0], ends[1], land[0]), (turn[1], ends[1], land[1]),
+            (turn[0], "", land[0]), (turn[1], ends[2], land[1])]
+    return tuple(DOT.join(part for part in row if part) for row in rows)
 
 
 def resets_line(resets: Sequence[int]) -> str:
@@ -131,13 +179,14 @@ def resets_line(resets: Sequence[int]) -> str:
 #: The rules in ten lines (spec §2), for ``?`` in a window and at the console; each fits 79 columns.
 RULES = (
     "Take every enemy capital to win. Bright cells are occupied, dark cells free.",
-    "A turn is one of: Attack (six attacks), Defend or Guerilla.",
+    f"A turn is six attacks, or one Defend, or one Guerilla; {PASS_KEY} passes (ends it now).",
     "Attack: cross up to 6 free cells, yours or squarely next to your occupied ones.",
     "Each attack draws 1-6 and takes the cross of that rank: few crosses may fail.",
     "Defend: occupy 1-3 of your free cells. Occupied cells cannot be attacked.",
     "Guerilla: take 1 free cell touching your occupied land, diagonals too.",
     "Land cut off from its capital by enemy occupied cells is encircled: it is lost.",
-    f"A {SAFE} (occupied) capital cannot fall; an {OPEN} one falls from a {THREAT} cell.",
+    f"A {SAFE} (occupied) capital cannot fall; an {OPEN} one falls from a {THREAT} mark:",
+    "an occupied cell squarely next to it (Attack, Guerilla) or diagonal (Guerilla).",
     "Reset: once nobody can take a free cell of another, all land is free again.",
     "The reset line says what still stands before it (rule empty: the free land).",
 )
@@ -145,16 +194,18 @@ RULES = (
 WINDOW_KEYS = (
     "Left button: put or take away a cross; on a toolbar box: select that action.",
     "Middle button: the next action. Right button: perform the selected action.",
-    "Wheel or + and -: zoom about the pointer; arrows: pan; Home: the whole board.",
-    "t: a tip (the medium computer's move, as crosses); m: the last announcements.",
+    f"{PASS_KEY}: pass (end the turn now). Wheel or + and -: zoom; arrows: pan; Home: all.",
+    "t: a tip (the medium computer's move, as crosses); t again takes it away.",
+    "m: the last announcements. Outlined cells: the last turn's (dashed: encircled).",
     "s: save; q: give up this window's players (asks y/n). ? or F1: this help.",
 )
 
 CONSOLE_KEYS = (
     "arrows or h j k l: move the cursor; space: put or take away a cross.",
     "z/x/c: perform Attack/Defend/Guerilla; a/d/g: select; Tab: next; Enter: do it.",
-    "t: a tip (the medium computer's move, as crosses); m: the last announcements.",
-    "s: save; q: give up this terminal's players (asks y/n); ?: this help.",
+    f"{PASS_KEY}: pass (end the turn now). Inverse cells: the last turn's.",
+    "t: a tip (the medium computer's move, as crosses); t again takes it away.",
+    "m: the last announcements; s: save; q: give up this terminal's players; ?: help",
 )
 
 
@@ -211,6 +262,11 @@ def tip_asked(player: int) -> str:
     return f"P{player} asked for a tip"
 
 
+def tip_withdrawn(player: int) -> str:
+    """A second ``t`` (or another action chosen): ``P1 put the tip away`` (its crosses are gone)."""
+    return f"P{player} put the tip away"
+
+
 def tip_for(game: Game) -> Tip:
     """The ``medium`` player's choice for the player in turn (motti.thinking.decide on a copy, with a
     generator seeded from the turn, so that the same position gives the same tip) and why. Never changes
@@ -236,7 +292,7 @@ def why(game: Game, verb: str, cells: Sequence[Cell]) -> str:
     me = game.current_player
     capitals = {c: p for p, c in board.capitals.items() if c is not None and p != me}
     if verb == "pass":
-        return "nothing is worth an attack now: attack without crosses to end the turn"
+        return f"nothing is worth an attack now: press {PASS_KEY} to pass (end the turn)"
     near = [capitals[c] for c in capitals for x, y in cells if max(abs(c[0] - x), abs(c[1] - y)) <= 1]
     for x, y in cells:
         if (x, y) in capitals:

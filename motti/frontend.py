@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from common.loop import Click, Closed, DisplayLost, Inbox, Key, Resize
-from motti import view
+from common.loop import Click, Closed, Command, DisplayLost, Inbox, Key, Resize
+from motti import explain, view
 from motti.announce import quit_question
 from motti.compose import Composer
 from motti.viewport import Geometry, Viewport
@@ -85,8 +85,9 @@ class Frontend:
     Window keys: ``q`` asks :func:`motti.announce.quit_question` on the legend band and ``y`` gives the
     window's players up (an observer's window, or one whose players are out, closes at once); ``m`` shows the
     turns of the resets and the last announcements over the board until the next key or click, ``?`` or F1
-    the help (motti.explain.help_lines); ``t`` a tip (:meth:`Session.give_tip`); ``s`` saves
-    (:meth:`Session.save_now`).
+    the help (motti.explain.help_lines); ``t`` a tip (:meth:`Session.give_tip`; a second ``t`` puts it away);
+    ``p`` passes (ends the turn at once); ``s`` saves (:meth:`Session.save_now`). Every step of composing an
+    action goes through :meth:`Session.command`, as the console's do.
     Closing a window, or losing its display, defeats its players still alive (§2.7, :meth:`Session.leave`).
     """
 
@@ -175,20 +176,20 @@ class Frontend:
                 session.changed()
             return
         state.note = None
-        game = self.game
+        source = click.source
         if click.button == 1:
             box = view.toolbar_box_at(click.x, click.y, size)
             if box is not None:
                 if box < len(view.TOOLBAR_ACTIONS):
-                    session.act(lambda: game.choose(view.TOOLBAR_ACTIONS[box]), source=click.source)
+                    session.command(source, Command(source, "select", (view.TOOLBAR_ACTIONS[box].value,)))
                 return
             cell = self._geometry(state, size).cell_at(click.x, click.y)
             if cell is not None:
-                session.act(lambda: game.toggle_cross(*cell), source=click.source)
+                session.command(source, Command(source, "toggle", (cell,)))
         elif click.button == 2:
-            session.act(game.cycle_action, source=click.source)
+            session.command(source, Command(source, "cycle"))
         elif click.button == 3:
-            session.act(game.perform, game.selected.value, click.source)
+            session.command(source, Command(source, "perform"))
 
     def _key(self, key: Key) -> None:
         state = self.views[key.source]
@@ -220,6 +221,9 @@ class Frontend:
         if key.name in ("s", "S"):
             self.session.save_now()
             return
+        if key.name == explain.PASS_KEY:
+            self._pass(state, key.source)
+            return
         if key.name not in ("q", "Q"):
             return
         game = self.game
@@ -229,6 +233,17 @@ class Frontend:
             self.session.changed()
         else:
             self._lost(key.source, "quit")
+
+    def _pass(self, state: _View, source: str) -> None:
+        """The pass key: end the turn at once (``Game.pass_turn``), or say why not."""
+        session = self.session
+        if not session.in_turn(state.humans):
+            if state.humans:
+                state.note = session.why_not(state.humans)
+                session.changed()
+            return
+        state.note = None
+        session.command(source, Command(source, "pass"))
 
     def _show_history(self, state: _View, shown: bool, panel: str = "history") -> None:
         """Show (*shown*) the ``m`` panel or, with *panel* ``"help"``, the help; hide either."""

@@ -83,7 +83,12 @@ class Session:
 
     A tip (``t``, :meth:`give_tip`) is the ``medium`` player's choice for the player in turn, shown as the
     crosses and, on the seat that asked, as its note (:meth:`note_for`); the others are told
-    ``P1 asked for a tip``.
+    ``P1 asked for a tip``. A second ``t``, or choosing another action, puts it away: the selection before
+    it comes back.
+
+    A person's Attack without a cross (which would waste an attack and rule out Defend and Guerilla for the
+    turn) is refused (motti.explain.NO_CROSS, naming the pass key), unless the player has no cell to cross
+    for any action still possible: then the turn passes, saying so (spec §2.2 passing).
     """
 
     def __init__(self, game: Composer, inbox: Inbox | None = None, *, computer: Collection[int] = (),
@@ -107,6 +112,7 @@ class Session:
         #: The tip shown (``t``) until the game changes, and the seat that asked for it.
         self.tip: explain.Tip | None = None
         self.tip_source: str | None = None
+        self._before_tip: tuple[Action, list[tuple[int, int]]] | None = None   # the selection it replaced
         #: The last announcement (or a failure, a save's place) every front end shows; None before any.
         self.message: str | None = None if game.end is None else end_text(game.end)
         if self.message is not None:
@@ -239,10 +245,11 @@ class Session:
             return f"not your turn: {who(player)} (computer) is thinking"
         return f"not your turn: waiting for {who(player)}"
 
-    def act(self, change: Callable[[], Any], action: str | None = None, source: str | None = None) -> None:
+    def act(self, change: Callable[[], Any], action: str | None = None, source: str | None = None, *,
+            why: str | None = None) -> None:
         """Apply one change to the game from *source* (a callable returning the rules' events or None;
-        *action* names what is performed, for the announcement); announce, redraw, save. A change the rules
-        refuse becomes the message, and *source*'s front end is told."""
+        *action* names what is performed, for the announcement, and *why* a pass); announce, redraw, save. A
+        change the rules refuse becomes the message, and *source*'s front end is told."""
         try:
             events = change() or []
         except (IllegalAction, ValueError) as error:
@@ -250,7 +257,7 @@ class Session:
             self.refuse(source, str(error))
             self.changed()
             return
-        self.after(events, action)
+        self.after(events, action, why)
 
     def refuse(self, source: str | None, text: str) -> None:
         """Tell the front end of *source* that its input was refused because of *text*."""
@@ -259,9 +266,10 @@ class Session:
                 front.refuse(source, text)
 
     def command(self, source: str, command: Command) -> None:
-        """A front-end-neutral command (motti/commands.py) from seat *source*: ``save``, or a step of
-        composing an action, which only the player in turn's seat may take (others are refused, saying
-        why)."""
+        """A front-end-neutral command (motti/commands.py) from seat *source*: ``save``, ``tip``, or a step of
+        composing an action or ``pass``, which only the player in turn's seat may take (others are refused,
+        saying why). An Attack without a cross is refused, or passes when there is no cell to cross (see
+        the class docstring); ``select`` and ``cycle`` put a standing tip away first."""
         if command.verb == "save":
             self.save_now()
             return
@@ -275,10 +283,29 @@ class Session:
             self.refuse(source, self.why_not(humans))
             return
         game = self.game
-        action = None
-        if command.verb == "perform":
+        if command.verb in ("select", "cycle") and self.tip is not None:
+            self._put_tip_away()
+        action, why = None, None
+        if command.verb == "pass":
+            action = "pass"
+        elif command.verb == "perform":
             action = command.args[0] if command.args else game.selected.value
-        self.act(lambda: apply_command(game, command), action, source)
+            if action == Action.ATTACK.value and self._attack_without_crosses():
+                if any(game.legal_mask(possible).any() for possible in game.possible_actions()):
+                    self.message = explain.NO_CROSS
+                    self.refuse(source, explain.NO_CROSS)
+                    self.changed()
+                    return
+                command, action, why = Command(source, "pass"), "pass", explain.NO_CELL
+        self.act(lambda: apply_command(game, command), action, source, why=why)
+
+    def _attack_without_crosses(self) -> bool:
+        """Performing Attack now would use no cross: none of the crosses is legal for Attack (the selected
+        action's crosses that Attack keeps, Composer.select), while Attack is possible."""
+        game = self.game
+        if game.why_impossible(Action.ATTACK) is not None:
+            return False
+        return not any(game.is_legal_cross(x, y, Action.ATTACK) for x, y in game.crosses)
 
     def give_tip(self, source: str) -> str | None:
         """The ``t`` key at seat *source*: the ``medium`` player's choice for the player in turn
@@ -288,13 +315,30 @@ class Session:
         humans = self.seats.get(source, ())
         if not self.in_turn(humans):
             return self.why_not(humans)
+        if self.tip is not None and self.tip_source == source:
+            self._put_tip_away()
+            self.changed()
+            return None
+        if self.tip is not None:
+            self._put_tip_away()
         tip = explain.tip_for(self.game.game)
+        before = (self.game.selected, list(self.game.crosses))
         self.game.propose(Action.ATTACK if tip.action == "pass" else Action(tip.action), tip.cells)
-        self.tip, self.tip_source = tip, source
+        self.tip, self.tip_source, self._before_tip = tip, source, before
         self.message = explain.tip_asked(tip.player)
         self.chronicle.note(self.message)
         self.changed()
         return None
+
+    def _put_tip_away(self) -> None:
+        """Take the standing tip's crosses away: the selected action and crosses from before it come back,
+        and every seat is told ``P1 put the tip away``."""
+        assert self.tip is not None
+        if self._before_tip is not None:
+            self.game.selected, self.game.crosses = self._before_tip
+        self.message = explain.tip_withdrawn(self.tip.player)
+        self.chronicle.note(self.message)
+        self.tip = self.tip_source = self._before_tip = None
 
     def note_for(self, source: str) -> str | None:
         """The line seat *source* shows of its own: the standing tip it asked for, else None."""
@@ -307,16 +351,17 @@ class Session:
         self.after(events, str(action[0]))
         return events
 
-    def after(self, events: Sequence[object], action: str | None = None) -> str | None:
-        """Announce *events* (the result of *action*), save, redraw, write the status, schedule the computer.
-        Returns the announcement."""
+    def after(self, events: Sequence[object], action: str | None = None,
+              why: str | None = None) -> str | None:
+        """Announce *events* (the result of *action*; *why* a pass was made), save, redraw, write the status,
+        schedule the computer. Returns the announcement."""
         if events and self.thinker.busy:
             # The game changed while a computer player was thinking (a quit, a closed window): think again.
             self.thinker.cancel()
             self.computer_pending = False
-        said = self.chronicle.record(events, action)
+        said = self.chronicle.record(events, action, why)
         if events:
-            self.tip = self.tip_source = None
+            self.tip = self.tip_source = self._before_tip = None
         if said is not None:
             self.message = said
             self.said += 1

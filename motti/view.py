@@ -39,7 +39,7 @@ import pygame
 
 from common.render import render_text, text_size
 from motti import explain
-from motti.announce import end_title, shorten
+from motti.announce import end_line, end_text, end_title, shorten
 from motti.rules import Action
 from motti.viewport import BANDS, LEGEND_HEIGHT, TOOLBAR_HEIGHT, Geometry, Viewport
 
@@ -502,23 +502,31 @@ def _restore_probes(surface: pygame.Surface, game: Composer, geometry: Geometry,
             surface.set_at(probe, tuple(int(v) for v in _PALETTE[index]))
 
 
-_KEY_ENTRIES = ("occupied", "free", explain.SAFE, explain.OPEN, explain.THREAT, "cross")
+#: The key's words for the last turn's outlines (spec §6 "The last turn"): gained cells, cells lost.
+LAST_TURN = "last turn"
+ENCIRCLED = "encircled"
+_KEY_ENTRIES = ("occupied", "free", explain.SAFE, explain.OPEN, explain.THREAT, "cross", LAST_TURN, ENCIRCLED)
+#: The key's variants, longest first: where the whole key does not fit (a 640 px window), bright and dark go
+#: (the players' swatches beside the key and the help of ? say them) and the marks stay.
+_KEY_VARIANTS = (_KEY_ENTRIES, _KEY_ENTRIES[2:])
 _KEY_SWATCH = 12
 _KEY_GAP = 8
 _KEY_POINTS = 16
 
 
-def _key_width() -> int:
-    labels = sum(_width(text, _KEY_POINTS) for text in _KEY_ENTRIES)
-    return labels + (_KEY_SWATCH + 4 + _KEY_GAP) * len(_KEY_ENTRIES) - _KEY_GAP
+def _key_width(entries: Sequence[str] = _KEY_ENTRIES) -> int:
+    labels = sum(_width(text, _KEY_POINTS) for text in entries)
+    return labels + (_KEY_SWATCH + 4 + _KEY_GAP) * len(entries) - _KEY_GAP
 
 
-def _draw_key(surface: pygame.Surface, player: int, left: int, band: pygame.Rect) -> None:
+def _draw_key(surface: pygame.Surface, player: int, left: int, band: pygame.Rect,
+              entries: Sequence[str] = _KEY_ENTRIES) -> None:
     """The legend key from *left*: bright and dark swatches of *player*, a safe (occupied) and an open (free)
-    capital, a threat (a cell from which a capital can be taken), an X (cross)."""
+    capital, a threat (a cell from which an open capital can be taken), an X (cross), a cell the last turn
+    gained (outlined in the mover's colour) and one it encircled (dashed, in its new owner's colour)."""
     x = left
     top = band.centery - _KEY_SWATCH // 2
-    for text in _KEY_ENTRIES:
+    for text in entries:
         square = pygame.Rect(x, top, _KEY_SWATCH, _KEY_SWATCH)
         surface.fill(bright(player) if text in ("occupied", explain.SAFE) else dark(player), square)
         if text in (explain.SAFE, explain.OPEN):
@@ -530,6 +538,9 @@ def _draw_key(surface: pygame.Surface, player: int, left: int, band: pygame.Rect
             pygame.draw.polygon(surface, INK, points, 1)
         elif text == "cross":
             _draw_x(surface, square.inflate(-4, -4), 2)
+        elif text in (LAST_TURN, ENCIRCLED):
+            surface.fill(dark(player), square)
+            _outline(surface, square, bright(player), 2, dashed=text == ENCIRCLED)
         label_width = _width(text, _KEY_POINTS)
         label = pygame.Rect(square.right + 4, band.top, label_width, band.height)
         _blit_text(surface, text, label, WHITE, _KEY_POINTS, centre=False)
@@ -569,7 +580,8 @@ def draw_legend(surface: pygame.Surface, game: Composer, viewer: Collection[int]
     (or, instead of it, the window's own *note*, e.g. a question), in a smaller font or shortened at a word
     bound (``…``) when it does not fit; then, at the right while at least 1/3 of the band stays for the text,
     the players' colour swatches with their numbers (players out of the game slashed) and the key (bright =
-    occupied, dark = free, safe and open capitals, threat, X), the key only while the text still fits whole
+    occupied, dark = free, safe and open capitals, threat, X, the last turn's solid and dashed outlines;
+    without bright and dark where the whole key does not fit), the key only while the text still fits whole
     beside it at 18 points. Front ends use it to make each window's variant of a frame without rendering the
     board again."""
     band = legend_rect(surface.get_size())
@@ -578,17 +590,24 @@ def draw_legend(surface: pygame.Surface, game: Composer, viewer: Collection[int]
     text = legend_text(game, viewer, message, computer=computer, note=note)
     tag = pygame.Rect(band.left + 6, band.centery - 6, 12, 12)
     text_right = band.right - 6
-    blocks: tuple[tuple[int, Callable[[int], None], bool], ...] = (
-        (_players_width(game), lambda left: _draw_players(surface, game, left, band), False),
-        (_key_width(), lambda left: _draw_key(surface, player, left, band), True))
-    for width, draw, yields in blocks:
-        room = text_right - width - 12 - (tag.right + 6)
-        if text_right - width - 12 - band.left < band.width // 3:
+    def key(entries: Sequence[str]) -> tuple[int, Callable[[int], None], bool]:
+        return _key_width(entries), lambda left: _draw_key(surface, player, left, band, entries), True
+
+    blocks: tuple[tuple[tuple[int, Callable[[int], None], bool], ...], ...] = (
+        ((_players_width(game), lambda left: _draw_players(surface, game, left, band), False),),
+        tuple(key(entries) for entries in _KEY_VARIANTS))
+    for variants in blocks:
+        for width, draw, yields in variants:
+            room = text_right - width - 12 - (tag.right + 6)
+            if text_right - width - 12 - band.left < band.width // 3:
+                continue
+            if yields and _width(text, 18) > room:
+                continue   # the key gives way to a text that would not fit whole beside it
+            draw(text_right - width)
+            text_right -= width + 12
             break
-        if yields and _width(text, 18) > room:
-            break   # the key gives way to a text that would not fit whole beside it
-        draw(text_right - width)
-        text_right -= width + 12
+        else:
+            break
     surface.fill(bright(player), tag)
     area = pygame.Rect(tag.right + 6, band.top, max(0, text_right - tag.right - 6), band.height)
     text, points = fit_words(text, area.width, 18)
@@ -599,9 +618,16 @@ def legend_text(game: Composer, viewer: Collection[int] | None = None, message: 
                 computer: Collection[int] = (), note: str | None = None) -> str:
     """The whole text of a window's legend band (before any shortening): :func:`turn_text`, then the
     window's *note* or else the *message*, joined by `` · ``; a message that only repeats the heading (the
-    islands draw: ``Draw: no player can reach another``) is left out."""
+    islands draw: ``Draw: no player can reach another``) is left out. Once the game is over, while the
+    message is its last announcement, the band says how it ended and nothing else
+    (motti.announce.end_line: ``Player 1 wins on land after 400 turns: 160–140``), so that it is whole at
+    480 px."""
     text = turn_text(game, viewer, computer)
     said = note if note is not None else message
+    if game.end is not None and (said is None or said.endswith(end_text(game.end))):
+        # The game's last announcement ends with how it ended: the band says that alone, whole (the actions
+        # before it are in the m panel), e.g. ``Player 1 wins after 12 turns``.
+        return end_line(game.end)
     return f"{text} · {said}" if said and said.casefold() != text.casefold() else text
 
 

@@ -145,10 +145,12 @@ def test_status_map_frame_legend_and_colours(terminals, tmp_path: Path, small: P
     term.wait_text(STATUS_1)
     lines = term.lines()
     assert lines[0].rstrip() == STATUS_1
-    assert lines[1].rstrip() == "Turn 1 · land P1 10, P2 13"
+    assert lines[1].rstrip() == (
+        "Turn 1 · 6 attacks left; Defend or Guerilla ends the turn · land P1 10, P2 13")
     assert lines[2].rstrip() == "-" * 10 and lines[7].rstrip() == "-" * 10
     assert [line[:10] for line in lines[3:7]] == ["| pppp   |", "|poppppp |", "| pppppop|", "|  ppppp |"]
-    assert lines[8].rstrip() == "p/P free/occupied  o/O capital open/safe  t/T threat  x cross  players: 1 2"
+    assert lines[8].rstrip() == (
+        "p/P free/occ  o/O open/safe  T threat  x cross  inverse last turn  players: 1 2")
     assert lines[9].rstrip() == "No reset due: nobody can take a free cell of another yet"
     assert lines[10].rstrip() == console.KEYS_HELP and len(console.KEYS_HELP) < COLS - 1
     assert term.cursor() == (2, 4)   # on player 1's capital (1,1)
@@ -207,8 +209,11 @@ def test_tab_cycles_and_attack_draws(terminals, tmp_path: Path, small: Path) -> 
     term.wait_text("Player 1 | Guerilla | Crosses: 1")
     term.send("\t")
     term.wait_text(STATUS_1)
-    term.send("z")   # an attack with no cross always fails (§2.2)
-    term.wait_text("Player 1 | Attack: 5 left | Crosses: 6")
+    term.send("z")   # an attack with no cross would be wasted: refused, naming the pass key
+    term.wait_text("an attack needs crosses: cross free cells first, or press p to pass")
+    assert term.lines()[0].rstrip() == STATUS_1
+    term.send(" z")  # a cross on the capital (1,1), then the attack: seed 3 draws 4, which fails
+    term.wait_text("Player 1 | Attack: 5 left | Crosses: 5")
     assert term.lines()[10].rstrip() == "P1 attack 1 of 6 failed"
 
 
@@ -293,7 +298,8 @@ def test_mono_fallback_shows_owner_digits(terminals, tmp_path: Path, small: Path
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", env="NO_COLOR=1 ")
     term.wait_text(STATUS_1)
     assert term.map_rows(4, 8) == [" 1112   ", "1111222 ", " 1122222", "  12222 "]
-    assert "1-9 owner  inverse occupied  underline capital  dim threat  x cross" in term.lines()[8]
+    assert term.lines()[8].rstrip() == (
+        "1-9 owner  inverse occ  underline cap.  dim threat  x cross  italic last turn")
     assert term.screen.buffer[4][2].underscore and not term.screen.buffer[4][2].reverse
     term.send(" x")
     term.wait_text("Player 2 |")
@@ -313,7 +319,7 @@ def test_resize_redraws_to_the_new_size(terminals, tmp_path: Path) -> None:
     lines = term.lines()
     assert lines[0].rstrip() == "P1 | Att 6 | X 6 | z x c"     # shortened as the windows' toolbar is
     assert [row.index(" ") for row in term.map_rows(visible, 10)] == [y % 10 for y in range(visible)]
-    assert lines[4 + visible].startswith("o open O safe t threat x cross")
+    assert lines[4 + visible].startswith("o open O safe T threat x cross")
     assert lines[5 + visible].startswith("Reset: not due · ")
 
 
@@ -434,7 +440,7 @@ def test_with_c_an_all_computer_game_is_watched_on_the_terminal(terminals, tmp_p
 def test_selecting_an_impossible_action_says_why(terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3")
     term.wait_text(STATUS_1)
-    term.send("z")   # an attack without crosses fails: Defend and Guerilla are impossible now
+    term.send(" z")  # an attack: Defend and Guerilla are impossible now
     term.wait_text("Attack: 5 left")
     term.send("d")
     term.wait_text("Defend is impossible after an attack this turn")
@@ -453,20 +459,20 @@ def test_a_newcomer_reads_the_capitals_the_turn_the_land_and_the_reset_at_80_and
                  "s.json", cols=cols)
     term.wait_text("Turn 1")
     lines = term.lines()
-    # o: player 1's open capital; O: player 2's safe one; T: player 1's occupied cell next to it (a threat)
-    assert term.map_rows(4, 10) == ["pppPTppppp", "popPPOpppp", "pppPPppppp", "pppPPPpppp"]
+    # o: player 1's open capital; O: player 2's safe one (no threat: it cannot be taken before a reset)
+    assert term.map_rows(4, 10) == ["pppPPppppp", "popPPOpppp", "pppPPppppp", "pppPPPpppp"]
     if cols == 80:
         assert lines[0].rstrip() == STATUS_1
-        assert lines[1].rstrip() == "Turn 1 of 50 · land P1 18, P2 22"
+        assert lines[1].rstrip() == "Turn 1 of 50 · 6 attacks, or Defend/Guerilla · land P1 18, P2 22"
         assert lines[8].rstrip() == (
-            "p/P free/occupied  o/O capital open/safe  t/T threat  x cross  players: 1 2")
+            "p/P free/occ  o/O open/safe  T threat  x cross  inverse last turn  players: 1 2")
         assert lines[9].rstrip() == (
             "Reset when no player can take a free cell of another: P1 can take 2, P2 0")
         assert lines[10].rstrip() == console.KEYS_HELP
     else:
         assert lines[0].rstrip() == "P1 | Att 6 | X 6 | z x c"
         assert lines[1].rstrip() == "Turn 1 of 50 · land P1 18, P2 22"
-        assert lines[8].rstrip() == "o open O safe t threat x cross 1 2"
+        assert lines[8].rstrip() == "o open O safe T threat x cross 1 2"
         assert lines[9].rstrip() == "Reset: P1 2 P2 0 · arrows move  space…"      # the message line
     status = json.loads((tmp_path / "s.json").read_text())
     assert (status["turns"], status["max_turns"], status["land"]) == (0, 50, {"1": 18, "2": 22})
@@ -491,3 +497,60 @@ def test_a_newcomer_reads_the_capitals_the_turn_the_land_and_the_reset_at_80_and
     term.send("m")
     term.wait_text("Resets: none yet")
     assert term.lines()[2].rstrip() == "P1 asked for a tip"
+
+
+def test_p_passes_the_information_line_says_how_a_turn_ends_and_a_second_t_puts_the_tip_away(
+        terminals, tmp_path: Path, small: Path) -> None:
+    term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", "--status", "s.json")
+    term.wait_text(STATUS_1)
+    assert "6 attacks left; Defend or Guerilla ends the turn" in term.lines()[1]
+    term.send("?")
+    term.wait_text("motti: rules and keys (any key returns)")
+    assert "p: pass (end the turn now). Inverse cells: the last turn's." in term.text()
+    assert "t: a tip (the medium computer's move, as crosses); t again takes it away." in term.text()
+    term.send(" ")
+    term.wait_text(STATUS_1)
+    term.send("p")
+    term.wait_text("Player 2 | Attack: 6 left")
+    assert term.lines()[10].rstrip() == "P1 passed"
+    term.send("t")
+    term.wait_for(lambda t: any("x" in row for row in t.map_rows(4, 8)), "the tip's crosses")
+    tip = json.loads((tmp_path / "s.json").read_text())["tip"]
+    assert tip is not None and tip["player"] == 2
+    term.send("t")
+    term.wait_text("P2 put the tip away")
+    assert not any("x" in row for row in term.map_rows(4, 8))
+    status = json.loads((tmp_path / "s.json").read_text())
+    assert (status["tip"], status["crosses"], status["turn"]) == (None, [], 2)
+
+
+#: spec §9 T16: player 1's attack on its own free (1,1) leaves nobody a free cell of another: the reset.
+T16 = "motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\ngrid\nAABB\nAaBB\n"
+
+
+def test_a_mid_turn_reset_says_who_goes_on_and_an_empty_attack_with_no_cell_to_cross_passes(
+        terminals, tmp_path: Path) -> None:
+    (tmp_path / "t16.map").write_text(T16)
+    term = motti(terminals, tmp_path, "-c", "t16.map", "--seed", "2")     # seed 2 draws 0 first
+    term.wait_text(STATUS_1)
+    term.send(DOWN + RIGHT)
+    term.wait_for(lambda t: t.cursor() == (2, 4), "the cursor on (1,1)")
+    term.send(" z")
+    term.wait_text("Player 1 | Attack: 5 left")
+    lines = term.lines()
+    assert lines[8].rstrip() == (      # the message line, under the 2-row map's frame, legend and reset line
+        "P1 attack 1 of 6 took 1,1 — reset: all land is free; P1 goes on with 5 attacks")
+    assert "5 attacks left, then the turn ends (p ends it now)" in lines[1]
+    term.send("p")
+    term.wait_text("Player 2 | Attack: 6 left")
+    assert term.lines()[8].rstrip() == "P1 ended the turn"
+
+
+def test_an_attack_without_crosses_passes_when_no_cell_can_be_crossed(terminals, tmp_path: Path) -> None:
+    (tmp_path / "stuck.map").write_text(
+        "motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\ngrid\nAABB\nAABb\n")
+    term = motti(terminals, tmp_path, "-c", "stuck.map", "--seed", "1")
+    term.wait_text(STATUS_1)
+    term.send("z")
+    term.wait_text("Player 2 | Attack: 6 left")
+    assert term.lines()[8].rstrip() == "P1 passed: no cell to cross"

@@ -441,7 +441,7 @@ def test_a_window_shows_safe_and_open_capitals_threats_the_reset_line_the_help_a
         assert tuple(pixels[y0 + c + c // 2, x0 + c + c // 2]) == view.dark(1)   # open: a white ring only
         assert view.WHITE in {tuple(p) for p in pixels[y0 + c + c // 2, x0 + c:x0 + 2 * c]}
         corner = pixels[y0 + c - 6:y0 + c - 2, x0 + 5 * c - 6:x0 + 5 * c - 2]   # (4,0), towards (5,1)
-        assert (np.all(corner == view.WHITE, axis=-1)).any()         # the threat's triangle
+        assert not (np.all(corner == view.WHITE, axis=-1)).any()     # no threat: (5,1) is safe
         assert not (np.all(pixels[y0 + 2:y0 + c - 2, x0 + 2:x0 + c - 2] == view.WHITE, axis=-1)).any()
         info = pixels[view.BOX_HEIGHT:view.TOOLBAR_HEIGHT, :]
         # the information line's text: white, antialiased (the windows' face draws few pixels fully opaque)
@@ -469,3 +469,121 @@ def test_a_window_shows_safe_and_open_capitals_threats_the_reset_line_the_help_a
         assert status["land"] == {"1": 19, "2": 21}
     finally:
         game.stop()
+
+
+# ---- what players and a newcomer found (pass key, no-cross attacks, a save's computer seat, threats, the
+# ---- key's last-turn outlines, a tip put away, the winner's line at 480 px)
+
+#: Player 2's free capital (3,1) next to player 1's occupied (2,0) and (2,1) (threats) and free (2,2) (none).
+THREATS = "motti-map 1\nsize 6 3\nplayers 2\ncapital 1 0 0\ncapital 2 3 1\ngrid\naaAbbb\naaAbbb\naaabbb\n"
+
+
+def bright_pixels(pixels: np.ndarray) -> np.ndarray:
+    """(H, W) bool: pixels whose every channel is above 200 (antialiased white text, white marks)."""
+    return np.all(pixels > 200, axis=2)
+
+
+def test_a_player_string_takes_a_saves_computer_seat_p_passes_no_cross_attacks_are_refused_and_t_twice(
+        xvfb3, tmp_path):
+    import random
+
+    from motti.compose import Composer
+    from motti.explain import NO_CROSS
+    from motti.mapfile import parse_map
+    from motti.rules import Game
+    from motti.savegame import save_game
+
+    d1, d2, _ = xvfb3
+    save_game(Composer(Game(parse_map(T13).board, random.Random(0))), tmp_path / "save.map", {2: "hard"})
+    game = StatusRun(MOTTI, ["save.map", f"1:{d1.name}", f"2:{d2.name}", "--seed", "3"], tmp_path, d1.env())
+    try:
+        # The save says "computer 2 hard", the command line seats player 2 at d2: a person plays it there.
+        status = game.wait(lambda s: len(s["windows"]) == 2, "a window for each player")
+        mine, theirs = window_for(status, [1]), window_for(status, [2])
+        assert theirs["display"] == d2.name
+        # Player 1's right button with no cross: refused, naming the pass key; nothing is spent.
+        click(d1, mine, 3, (0, 2))
+        status = game.wait(lambda s: s["message"] == NO_CROSS, "the refusal")
+        assert (status["turn"], status["attacks_left"], status["action"]) == (1, 6, "attack")
+        assert window_for(status, [1])["legend"] == f"Your move, player 1 · {NO_CROSS}"
+        shot(d1, mine, "players-no-cross")
+        key(d1, mine, "p")                                # the pass key ends the turn at once
+        status = game.wait(lambda s: s["turn"] == 2, "player 2's turn")
+        assert (status["message"], status["attacks_left"], status["turns"]) == ("P1 passed", 6, 1)
+        # Player 2 (a person now) asks for a tip, then puts it away with a second t.
+        key(d2, theirs, "t")
+        status = game.wait(lambda s: s["tip"] is not None, "the tip")
+        assert status["crosses"] == status["tip"]["cells"] and status["crosses"]
+        key(d2, theirs, "t")
+        status = game.wait(lambda s: s["tip"] is None, "the tip put away")
+        assert (status["crosses"], status["action"]) == ([], "attack")
+        assert status["message"] == "P2 put the tip away"
+        assert window_for(status, [2])["note"] is None
+        key(d2, theirs, "p")
+        status = game.wait(lambda s: s["turn"] == 1, "player 1's turn again")
+        assert status["message"] == "P2 passed"
+        # Player 1 takes the open capital by Guerilla: the 480 px window's legend says the end whole.
+        click(d1, mine, 1, box=2)
+        game.wait(lambda s: s["action"] == "guerilla", "Guerilla selected")
+        click(d1, mine, 1, (3, 1))
+        game.wait(lambda s: s["crosses"] == [[3, 1]], "the cross on the capital")
+        click(d1, mine, 3, (3, 1))
+        status = game.wait(lambda s: s["winner"] == 1, "player 1 wins")
+        assert status["message"].endswith("P1 wins after 3 turns")
+        legend = window_for(status, [1])["legend"]
+        assert legend == "Player 1 wins after 3 turns"
+        width = mine["size"][0]
+        assert width == 480
+        text_right = width - 6 - (2 * 19 - 3) - 12        # the players' two swatches are at the right
+        text, points = view.fit_words(legend, text_right - 24, 18)
+        assert text == legend                                # whole, no "…"
+        expected_right = 24 + view._width(legend, points)
+        band = shot_until(d1, mine, "players-winner-480",
+                          lambda p: bright_pixels(p[-view.LEGEND_HEIGHT:, 24:text_right]).any())
+        columns = np.nonzero(bright_pixels(band[-view.LEGEND_HEIGHT:, :text_right]).any(axis=0))[0]
+        assert 24 <= columns.min() <= 27 and expected_right - 4 <= columns.max() <= expected_right + 1
+    finally:
+        code, _out, err = game.stop()
+    assert code == 130, err
+    assert ("motti: a player string names player 2: a person plays it, not this save's computer 2 hard "
+            "(--computer 2 keeps the computer)") in err.splitlines()
+
+
+def test_threats_only_where_an_open_capital_can_be_taken_and_the_key_shows_the_last_turn(xvfb, tmp_path):
+    (tmp_path / "threats.map").write_text(THREATS)
+    game = StatusRun(MOTTI, ["threats.map", "--seed", "1"], tmp_path, xvfb.env())
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
+        win = status["windows"][0]
+
+        def triangle(pixels: np.ndarray, cell: tuple[int, int]) -> int:
+            """White pixels in *cell*'s inner area (a threat's triangle; nothing else is white there)."""
+            x0, y0, c = win["x0"], win["y0"], win["c"]
+            left, top = x0 + c * cell[0] + 2, y0 + c * cell[1] + 2
+            return int(np.all(pixels[top:top + c - 4, left:left + c - 4] == 255, axis=2).sum())
+
+        pixels = shot_until(xvfb, win, "players-threats", lambda p: triangle(p, (2, 1)) > 0)
+        assert triangle(pixels, (2, 1)) > 10 and triangle(pixels, (2, 0)) > 10      # Attack, Guerilla
+        assert triangle(pixels, (2, 2)) == 0 and triangle(pixels, (1, 1)) == 0      # a free cell, a far one
+        # Wide enough for the whole key: its last two swatches are the last turn's outlines.
+        xvfb.xdotool("windowsize", str(win["window_id"]), "1280", "300")
+        status = game.wait(lambda s: s["windows"][0]["size"] == [1280, 300], "the wider window")
+        win = status["windows"][0]
+        players_width = 2 * 19 - 3                         # the two players' swatches, right of the key
+        key_left = 1280 - 6 - players_width - 12 - view._key_width()
+        squares = {}
+        x = key_left
+        for text in view._KEY_ENTRIES:
+            squares[text] = (x, 300 - view.LEGEND_HEIGHT // 2 - view._KEY_SWATCH // 2)
+            x += view._KEY_SWATCH + 4 + view._width(text, view._KEY_POINTS) + view._KEY_GAP
+
+        def edge(pixels: np.ndarray, text: str) -> set[tuple[int, int, int]]:
+            left, top = squares[text]
+            return {tuple(int(v) for v in p) for p in pixels[top + 1, left + 2:left + view._KEY_SWATCH - 2]}
+
+        pixels = shot_until(xvfb, win, "players-key", lambda p: edge(p, "last turn") == {view.bright(1)})
+        assert edge(pixels, "last turn") == {view.bright(1)}                       # solid
+        assert edge(pixels, "encircled") == {view.bright(1), view.dark(1)}          # dashed
+    finally:
+        code, _out, err = game.stop()
+    assert code == 130, err

@@ -116,7 +116,10 @@ def test_a_failed_autosave_is_shown_on_the_legend_band(xvfb, tmp_path):
         assert load_map(tmp_path / "sd" / "g.map").turn == 1      # written before the window opened
         (tmp_path / "sd" / "g.map").unlink()
         (tmp_path / "sd").rmdir()
-        xvfb.xdotool(*pointer_to(xvfb, status), "click", "3")      # one failed attack: the game changes
+        for cell in ((0, 0), (0, 1)):                              # an attack takes one cross at most
+            xvfb.xdotool(*pointer_to(xvfb, status, cell), "click", "1")
+        status = game.wait(lambda s: len(s["crosses"]) == 2, "two crosses")
+        xvfb.xdotool(*pointer_to(xvfb, status), "click", "3")      # one attack: the game changes
         status = game.wait(lambda s: s["attacks_left"] == 5, "the attack")
         assert "cannot write the save sd/g.map: No such file or directory" in status["message"]
         (tmp_path / "sd").mkdir()                                  # tried again at the next chance
@@ -182,7 +185,7 @@ def test_console_saves_after_each_action_and_on_quit(tmp_path):
     child, wait_for = console.child, console.wait_for
     try:
         wait_for("Player 1 | Attack: 6 left")
-        child.send("z")                     # one attack with no cross: it fails, 5 attacks left
+        child.send(" z")                    # a cross on the capital, one attack: 5 attacks left
         wait_for("Player 1 | Attack: 5 left")
         saved = load_map(tmp_path / "saved.map")
         assert (saved.turn, saved.attacks) == (1, 5)

@@ -426,7 +426,10 @@ def test_impossible_actions_are_not_selected_by_clicks(xvfb, maps):
     game = Game(["two.map", "--seed", "4"], maps, xvfb.env())
     try:
         status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
-        click(xvfb, status, 3)   # an attack without crosses: it fails, Defend and Guerilla become impossible
+        for cell in ((0, 0), (0, 1)):   # two crosses: an attack takes at most one, the other stays
+            click(xvfb, status, 1, cell)
+        status = game.wait(lambda s: len(s["crosses"]) == 2, "two crosses")
+        click(xvfb, status, 3)   # an attack: Defend and Guerilla become impossible
         status = game.wait(lambda s: s["attacks_left"] == 5, "the first attack")
         click(xvfb, status, 1, box=1)
         status = game.wait(lambda s: s["message"] == "Defend is impossible after an attack this turn",

@@ -81,7 +81,8 @@ def test_capital_capture_with_two_heirs_then_a_strict_reset_t14() -> None:
     said = play(g, chronicle, "attack", [(2, 1)])
     assert said.startswith("P1 attack 1 of 6 took 2,1 — captured the capital of P2 — ")
     assert "P3 encircled 3 cells of P2" in said
-    assert said.endswith("P2 is out — reset: all land is free again")
+    # The reset comes after the first attack: the announcement says who goes on, with how many attacks.
+    assert said.endswith("P2 is out — reset: all land is free; P1 goes on with 5 attacks")
     for _ in range(5):
         play(g, chronicle, "attack", [])
     last = chronicle.last_turn.to_json()
@@ -95,7 +96,7 @@ def test_reset_inside_an_attack_turn_t16() -> None:
     g = game("AABB/AaBB", {1: (0, 0), 2: (3, 0)}, draws=[0])
     chronicle = Chronicle(g.current_player)
     assert play(g, chronicle, "attack", [(1, 1)]) == (
-        "P1 attack 1 of 6 took 1,1 — reset: all land is free again")
+        "P1 attack 1 of 6 took 1,1 — reset: all land is free; P1 goes on with 5 attacks")
     assert chronicle.turn.reset is True and chronicle.turn.cells == {(1, 1): "conquered"}
 
 

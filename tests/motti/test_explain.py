@@ -43,9 +43,9 @@ def test_strict_reset_line_counts_what_each_player_can_still_take_then_the_reset
         "Reset when no player can take a free cell of another: P1 can take 0, P2 2",
         "Reset when none can take: P1 0, P2 2", "Reset: P1 0 P2 2")
     assert explain.info_variants(g.game)[0] == (
-        "Turn 1 of 50 · land P1 4, P2 6 · Reset when no player can take a free cell of another: P1 can "
-        "take 0, P2 2")
-    assert explain.info_variants(g.game)[-1] == "T1/50 · 1:4 2:6 · Reset: P1 0 P2 2"
+        "Turn 1 of 50 · 6 attacks left; Defend or Guerilla ends the turn · land P1 4, P2 6 · Reset when no "
+        "player can take a free cell of another: P1 can take 0, P2 2")
+    assert explain.info_variants(g.game)[-1] == "T1/50 · 6 att · 1:4 2:6 · Reset: P1 0 P2 2"
     assert explain.resets_line(g.resets) == "Resets: none yet"
     g.defend([(1, 0), (1, 1)])                       # T25: the count drops to 0, the board resets
     assert grid(g.board) == "aabbb/aabbb"
@@ -86,7 +86,7 @@ def test_the_tip_is_the_medium_players_choice_and_never_changes_the_game():
     assert explain.why(g.game, "attack", [(1, 0)]) == (
         "occupies your own free cells, so that they cannot be attacked")
     assert explain.why(g.game, "pass", []) == (
-        "nothing is worth an attack now: attack without crosses to end the turn")
+        "nothing is worth an attack now: press p to pass (end the turn)")
 
 
 def test_the_status_file_gives_turns_land_reset_and_the_tip():
@@ -150,10 +150,15 @@ def test_question_mark_and_f1_show_the_help_until_any_key_and_m_starts_with_the_
         front.session.handle(Key("seat0", "space"))
         assert [w["help"] for w in front.session.status_data()["windows"]] == [False, False]
     window, console = explain.help_lines("window"), explain.help_lines("console")
-    assert len(window) == 1 + 10 + 1 + 5 and len(console) == 1 + 10 + 1 + 4
+    assert len(window) == 1 + 11 + 1 + 6 and len(console) == 1 + 11 + 1 + 5
     assert all(len(line) <= 79 for line in window + console)      # one row each on an 80-column terminal
     assert any("F1" in line for line in window) and any("h j k l" in line for line in console)
-    assert window[1:11] == console[1:11] == explain.RULES
+    assert window[1:12] == console[1:12] == explain.RULES
+    # The pass key, the tip put away and the last turn's outlines are in the help (windows and console).
+    for lines in (window, console):
+        assert any(line.startswith("p: pass (end the turn now)") for line in lines)
+        assert "t: a tip (the medium computer's move, as crosses); t again takes it away." in lines
+    assert "m: the last announcements. Outlined cells: the last turn's (dashed: encircled)." in window
 
 
 def test_the_last_person_closing_the_window_while_a_computer_plays_suspends_the_game(tmp_path, capsys):
