@@ -12,7 +12,8 @@ tuple of small stages over one :class:`_Resolution` record, built from the rule 
 Encirclement is connected-component labelling with 4-connectivity (``scipy.ndimage.label``). Only pockets that
 touch a changed cell can be new (anything else was already resolved by the previous run), so the labelling
 runs on windows around the changed cells first, then on a window that also holds the player's capital, and on
-the whole board only when none decides."""
+the whole board only when none decides. scipy is imported by the functions that label, at their first call:
+the command line's ``--help`` and its checks never load it."""
 
 from __future__ import annotations
 
@@ -23,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy import ndimage
 
 import common.game
 
@@ -373,6 +373,7 @@ def _divide_player(
 
     Heirs of a component are the owners of occupied cells next to it (minus ``victim`` and ``exclude``); a
     component without any gets ``fallback(ys, xs)`` (global coordinates) as its per-cell heirs."""
+    from scipy import ndimage
     mine = board.land & (board.owner == victim)
     if not mine.any():
         return []
@@ -452,6 +453,7 @@ def _pockets_of(
     """Encircled pockets of ``player`` (§2.5) that contain a seed cell (``seeds`` (2, n) ys/xs; None =
     anywhere), each with its division (§2.6), computed on the board as it is (the caller applies them
     together)."""
+    from scipy import ndimage
     shape = board.land.shape
     capital = board.capitals[player]
     assert capital is not None
@@ -1100,6 +1102,7 @@ def stage_game_end(res: _Resolution) -> list[Event]:
 
 def land_components(land: np.ndarray) -> np.ndarray:
     """The 8-connected components of ``land`` ((H, W) bool): (H, W) int labels, 0 on sea (§2.9)."""
+    from scipy import ndimage
     labels: np.ndarray = ndimage.label(land, structure=np.ones((3, 3), dtype=bool))[0]
     return labels
 
@@ -1369,6 +1372,8 @@ class Game:
         resets: Sequence[int] = (),
         rules: Rules | None = None,
     ) -> None:
+        from scipy import ndimage
+
         if rules is None:
             rules = Rules(reset_rule=reset_rule, capital_rule=capital_rule, tie_rule=tie_rule,
                           max_turns=max_turns)
