@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
@@ -102,18 +102,69 @@ class AttackDrawn:
     cell: Cell | None
 
 
+class Cells(Sequence[Cell]):
+    """An event's cells: ``(x, y)`` tuples in row-major order, held as two numpy arrays ``ys``, ``xs`` (global
+    coordinates, already in that order) and made into tuples only when first read (``len`` needs none), so
+    that a player leaving a 1000x1000 board, whose events name some 100 000 cells twice, builds no Python
+    object per cell unless a reader asks. Equal to (and hashed as) the tuple of the same cells."""
+
+    __slots__ = ("_tuple", "xs", "ys")
+
+    def __init__(self, ys: np.ndarray, xs: np.ndarray) -> None:
+        self.ys, self.xs = ys, xs
+        self._tuple: tuple[Cell, ...] | None = None
+
+    def as_tuple(self) -> tuple[Cell, ...]:
+        if self._tuple is None:
+            self._tuple = tuple(zip(self.xs.tolist(), self.ys.tolist(), strict=True))
+        return self._tuple
+
+    def __len__(self) -> int:
+        return len(self.ys)
+
+    @overload
+    def __getitem__(self, index: int) -> Cell: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Cell, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Cell | tuple[Cell, ...]:
+        return self.as_tuple()[index]
+
+    def __iter__(self) -> Iterator[Cell]:
+        return iter(self.as_tuple())
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self.as_tuple()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Cells):
+            return bool(np.array_equal(self.ys, other.ys) and np.array_equal(self.xs, other.xs))
+        if isinstance(other, tuple | list):
+            return self.as_tuple() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.as_tuple())
+
+    def __repr__(self) -> str:
+        return repr(self.as_tuple())
+
+
 @dataclass(frozen=True)
 class CellsChanged:
-    """Cells whose owner or occupied flag changed (front ends redraw these)."""
+    """Cells whose owner or occupied flag changed (front ends redraw these); ``cells`` a sequence of ``(x,
+    y)`` in row-major order (:class:`Cells` from the rules, equal to the tuple of the same cells)."""
 
-    cells: tuple[Cell, ...]
+    cells: Sequence[Cell]
 
 
 @dataclass(frozen=True)
 class Encircled:
-    """``victim``'s cells ``cells`` were handed to player ``to``, unoccupied (§2.5–§2.7)."""
+    """``victim``'s cells ``cells`` were handed to player ``to``, unoccupied (§2.5–§2.7); ``cells`` as in
+    :class:`CellsChanged`."""
 
-    cells: tuple[Cell, ...]
+    cells: Sequence[Cell]
     to: int
     victim: int
 
@@ -188,14 +239,15 @@ def _dilate8(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _cells(ys: np.ndarray, xs: np.ndarray) -> tuple[Cell, ...]:
-    """(x, y) tuples in row-major order (cells from ``np.nonzero`` are in that order already: not sorted
+def _cells(ys: np.ndarray, xs: np.ndarray) -> Cells:
+    """The cells in row-major order (cells from ``np.nonzero`` are in that order already: not sorted
     again)."""
-    key = ys.astype(np.int64) * (1 << 32) + xs
-    if len(key) > 1 and not (key[1:] > key[:-1]).all():
-        order = np.argsort(key)
-        ys, xs = ys[order], xs[order]
-    return tuple(zip(xs.tolist(), ys.tolist(), strict=True))
+    if len(ys) > 1:
+        key = ys.astype(np.int64) * (1 << 32) + xs
+        if not (key[1:] > key[:-1]).all():
+            order = np.argsort(key)
+            ys, xs = ys[order], xs[order]
+    return Cells(ys, xs)
 
 
 def nearest_capital(ys: np.ndarray, xs: np.ndarray, capitals: Sequence[tuple[int, Cell]]) -> np.ndarray:
@@ -1325,7 +1377,7 @@ def find_encircled(board: Board, mover: int, tie_rule: str = "mover") -> list[tu
     for player in board.alive_players():
         for h in _pockets_of(board, player, None, mover, tie_rule):
             ys, xs = np.nonzero(h.cells)
-            out.append((player, _cells(ys + h.region[0].start, xs + h.region[1].start)))
+            out.append((player, _cells(ys + h.region[0].start, xs + h.region[1].start).as_tuple()))
     return out
 
 
@@ -1482,9 +1534,14 @@ class Game:
         the game is over."""
         if self.end is not None:
             return None
-        if self.reset_rule == "strict":
-            return ResetOutlook("strict", takeable_by_player(self.board), armed=self.takeable > 0)
-        return ResetOutlook("empty", free=free_land(self.board))
+        if self.rules.reset.counts_takeable:
+            # The tracker keeps takeable_by_player's counts up to date cell by cell (every window's
+            # information line asks for them after every action).
+            tracker = self._tracker
+            takeable = (takeable_by_player(self.board) if tracker is None
+                        else {q: tracker.cells[q] for q in self.board.alive_players()})
+            return ResetOutlook(self.reset_rule, takeable, armed=self.takeable > 0)
+        return ResetOutlook(self.reset_rule, free=free_land(self.board))
 
     def legal_mask(self, action: Action) -> np.ndarray:
         """(H, W) bool: cells the player in turn may cross for ``action``; all False once the game is over."""

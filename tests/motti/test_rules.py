@@ -631,3 +631,38 @@ def test_turns_count_every_turn_and_the_last():
     g.attack([])
     events = g.attack([(3, 1)])
     assert events[-1] == GameOver(1, "win", "", 3)
+
+
+def test_a_defeat_s_events_name_exactly_the_cells_that_changed_and_the_outlook_follows_the_board():
+    from motti.generate import generate
+    from motti.rules import Cells, takeable_by_player
+
+    g = Game(generate(120, 90, 5, random.Random(7)), random.Random(7))
+    rng = random.Random(8)
+    for _ in range(60):
+        g.apply(rng.choice(g.legal_actions()))
+        assert g.reset_outlook().takeable == takeable_by_player(g.board)
+    owner, occupied = g.board.owner.copy(), g.board.occupied.copy()
+    leaver = next(p for p in g.alive if p != g.current_player)
+    events = g.defeat([leaver], "quit")
+    encircled = [e for e in events if isinstance(e, Encircled)]
+    assert all(isinstance(e.cells, Cells) and e.victim == leaver for e in encircled)
+    handed = {cell: e.to for e in encircled for cell in e.cells}
+    assert set(handed) == {(int(x), int(y)) for y, x in zip(*np.nonzero(owner == leaver), strict=True)}
+    assert all(g.board.owner[y, x] == to and not g.board.occupied[y, x] for (x, y), to in handed.items())
+    changed = {cell for e in events if isinstance(e, CellsChanged) for cell in e.cells}
+    moved = (g.board.owner != owner) | (g.board.occupied != occupied)
+    assert changed == {(int(x), int(y)) for y, x in zip(*np.nonzero(moved), strict=True)}
+    assert g.reset_outlook().takeable == takeable_by_player(g.board)
+
+
+def test_an_event_s_cells_read_as_the_tuple_of_the_same_cells():
+    from motti.rules import Cells
+
+    cells = Cells(np.array([0, 0, 2]), np.array([1, 3, 0]))
+    assert cells == ((1, 0), (3, 0), (0, 2)) and ((1, 0), (3, 0), (0, 2)) == cells
+    assert cells == [(1, 0), (3, 0), (0, 2)] and cells != ((1, 0),)
+    assert (len(cells), cells[0], cells[-1], (3, 0) in cells, (0, 0) in cells) == (3, (1, 0), (0, 2), True, False)
+    assert hash(cells) == hash(((1, 0), (3, 0), (0, 2))) and list(cells) == [(1, 0), (3, 0), (0, 2)]
+    assert Encircled(cells, 1, 2) == Encircled(((1, 0), (3, 0), (0, 2)), 1, 2)
+    assert repr(Cells(np.array([4]), np.array([5]))) == "((5, 4),)"
