@@ -661,7 +661,7 @@ def test_an_event_s_cells_read_as_the_tuple_of_the_same_cells():
 
     cells = Cells(np.array([0, 0, 2]), np.array([1, 3, 0]))
     same = ((1, 0), (3, 0), (0, 2))
-    assert cells == same and same == cells  # noqa: SIM300 (the tuple on the left asks Cells for the answer)
+    assert cells == same and same == cells      # the tuple on the left asks Cells for the answer
     assert cells == [(1, 0), (3, 0), (0, 2)] and cells != ((1, 0),)
     assert (len(cells), cells[0], cells[-1]) == (3, (1, 0), (0, 2))
     assert (3, 0) in cells and (0, 0) not in cells
