@@ -1467,8 +1467,9 @@ class Game:
         self._capitals_meet = len(masses) == 1
         self._land_masses: np.ndarray = ndimage.label(board.land)[0]
         # A loaded state may hold a pocket that is already encircled; then the first run checks the whole
-        # board.
-        self._whole_board = bool(find_encircled(board, turn, tie_rule))
+        # board. Without an occupied cell nothing is encircled (§2.5: no encircler), as on every new map.
+        encirclers = bool((board.land & board.occupied).any())
+        self._whole_board = encirclers and bool(find_encircled(board, turn, tie_rule))
         if len(alive) == 1:
             self.end = GameOver(alive[0], turns=turns)
         elif max_turns is not None and turns >= max_turns:
