@@ -289,23 +289,27 @@ _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _EIGHT = (*_ORTHOGONAL, (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
-def why_illegal(board: Board, player: int, action: Action, x: int, y: int) -> str | None:
-    """``None`` if ``player`` may cross (x, y) for ``action``, else the reason in words (§2.2)."""
-    h, w = board.land.shape
+def why_illegal(
+    board: Board, player: int, action: Action, x: int, y: int, views: _Views | None = None
+) -> str | None:
+    """``None`` if ``player`` may cross (x, y) for ``action``, else the reason in words (§2.2). ``views`` are
+    the board's flat views (:func:`_views`) when the caller has them already (one action's crosses)."""
+    w, h, land, owner, occupied = views if views is not None else _views(board)
     if not (0 <= x < w and 0 <= y < h):
         return f"({x},{y}) is outside the {w}x{h} board"
-    if not board.land[y, x]:
+    i = y * w + x
+    if not land[i]:
         return f"({x},{y}) is sea"
-    occupied, owner = board.occupied, board.owner
-    if occupied[y, x]:
+    if occupied[i]:
         return f"({x},{y}) is occupied"
-    if owner[y, x] == player:
+    if owner[i] == player:
         return None
     if action is Action.DEFEND:
         return f"({x},{y}) is not your land (Defend takes only your own cells)"
     for dx, dy in _EIGHT if action is Action.GUERILLA else _ORTHOGONAL:
         nx, ny = x + dx, y + dy
-        if 0 <= nx < w and 0 <= ny < h and occupied[ny, nx] and owner[ny, nx] == player:
+        j = ny * w + nx
+        if 0 <= nx < w and 0 <= ny < h and occupied[j] and owner[j] == player:
             return None
     kind = "orthogonally" if action is Action.ATTACK else "orthogonally or diagonally"
     return f"({x},{y}) is not {kind} next to an occupied cell of yours"
@@ -781,7 +785,7 @@ def _neighbourhood(changed: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
 # ---------------------------------------------------------------------------------------- the pipeline (§2.4)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Resolution:
     """What the stages of one pipeline run share.
 
@@ -842,7 +846,9 @@ def _captured(res: _Resolution) -> list[tuple[int, int, Cell]]:
     """§2.7: (player, capturer, capital) for every alive player whose capital cell someone else now owns;
     those players lose their capital here (eliminated)."""
     board = res.board
-    out = []
+    out: list[tuple[int, int, Cell]] = []
+    if res.occupied is not None and all(cell not in board.capitals.values() for cell, _ in res.occupied):
+        return out     # the action only occupied cells, none a capital: every capital keeps its owner
     for player in board.alive_players():
         x, y = board.capitals[player]  # type: ignore[misc]
         by = int(board.owner[y, x])
@@ -1621,14 +1627,14 @@ class Game:
         if self.end is not None:
             raise IllegalAction("the game is over")
 
-    def _validate(self, action: Action, cells: Iterable[Cell]) -> list[Cell]:
+    def _validate(self, action: Action, cells: Iterable[Cell], views: _Views) -> list[Cell]:
         checked = [(int(x), int(y)) for x, y in cells]
         if len(checked) > MAX_CROSSES[action]:
             raise IllegalAction(too_many_crosses(action))
         if len(set(checked)) != len(checked):
             raise IllegalAction("a cell is crossed twice")
         for x, y in checked:
-            why = why_illegal(self.board, self.current_player, action, x, y)
+            why = why_illegal(self.board, self.current_player, action, x, y, views)
             if why is not None:
                 raise IllegalAction(why)
         return checked
@@ -1639,7 +1645,8 @@ class Game:
         Draws ``rng.randrange(6)`` unless ``draw`` (0..5) gives the outcome (a search enumerating the six
         outcomes): the draw-th cross is conquered if there is one, else the attack fails."""
         self._running()
-        crosses = self._validate(Action.ATTACK, cells)
+        views = _views(self.board)
+        crosses = self._validate(Action.ATTACK, cells, views)
         if draw is not None and not 0 <= draw < 6:
             raise IllegalAction(f"an attack's draw is 0..5, not {draw}")
         player = self.current_player
@@ -1657,7 +1664,7 @@ class Game:
             self.board.occupied[y, x] = True
             changed.append(np.array([[y], [x]]))
             events.append(CellsChanged((cell,)))
-        events += self._resolve(changed, occupied=occupied)
+        events += self._resolve(changed, occupied=occupied, views=views)
         if self.end is None and self.attacks_left == 0:
             events += self._end_turn()
         return events
@@ -1667,7 +1674,7 @@ class Game:
         self._running()
         if self.attacked:
             raise IllegalAction("Defend is impossible after an attack this turn")
-        checked = self._validate(Action.DEFEND, cells)
+        checked = self._validate(Action.DEFEND, cells, _views(self.board))
         if not checked:
             raise IllegalAction("Defend needs 1 to 3 crosses")
         occupied = [((x, y), int(self.board.owner[y, x])) for x, y in checked]
@@ -1680,7 +1687,7 @@ class Game:
         self._running()
         if self.attacked:
             raise IllegalAction("Guerilla is impossible after an attack this turn")
-        ((x, y),) = self._validate(Action.GUERILLA, [cell])
+        ((x, y),) = self._validate(Action.GUERILLA, [cell], _views(self.board))
         occupied = [((x, y), int(self.board.owner[y, x]))]
         self.board.owner[y, x] = self.current_player
         self.board.occupied[y, x] = True
@@ -1762,10 +1769,12 @@ class Game:
         turn_played: bool = True,
         occupied: list[tuple[Cell, int]] | None = None,
         heirs: dict[int, np.ndarray] | None = None,
+        views: _Views | None = None,
     ) -> list[Event]:
         """Run the pipeline (§2.4) after the cells ``changed`` ((2, n) arrays of ys, xs) changed;
         ``occupied`` lists ``((x, y), previous owner)`` when the only change was occupying those cells,
-        ``heirs`` the cells each heir received in a defeat (:class:`_Resolution`)."""
+        ``heirs`` the cells each heir received in a defeat, ``views`` the board's flat views when the action
+        made them already (:class:`_Resolution`)."""
         res = _Resolution(
             self.board,
             self.current_player,
@@ -1779,6 +1788,7 @@ class Game:
             capitals_meet=self._capitals_meet,
             land_masses=self._land_masses,
             heirs=heirs,
+            flat=views,
         )
         events: list[Event] = []
         for stage in self._stages:
