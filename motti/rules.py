@@ -493,14 +493,52 @@ def _handover(
     return _Handover(player, region, area & (board.owner[region] == player), heir)
 
 
-def _pocket_handover(board: Board, player: int, cells: list[Cell], mover: int, tie_rule: str) -> _Handover:
-    """:func:`_handover` of the pocket made of ``cells`` ((x, y) list)."""
+def _pocket_handover(
+    board: Board, views: _Views, player: int, cells: list[Cell], mover: int, tie_rule: str
+) -> _Handover:
+    """:func:`_handover` of the small pocket made of ``cells`` ((x, y) list, as :func:`_cut_parts` finds
+    them: at most a few hundred), divided as :func:`_divide` does but by a breadth-first search over the
+    cells themselves (``views``, :func:`_views`): on a pocket of a few cells the numpy steps of
+    :func:`_divide` and :func:`_heirs_around` cost some 200 µs, most of a simulated attack that closes one."""
+    w, h, land, owner, occupied = views
+    members = {y * w + x for x, y in cells}
+
+    def around(i: int) -> list[int]:
+        x = i % w
+        return [j for j, ok in ((i - w, i >= w), (i + w, i < (h - 1) * w), (i - 1, x > 0), (i + 1, x < w - 1))
+                if ok]
+
+    # Distance 0 (§2.6): the cells next to an occupied cell of an heir (anyone but the victim).
+    sources: dict[int, set[int]] = {}
+    for i in members:
+        near = {owner[j] for j in around(i) if j not in members and land[j] and occupied[j]} - {player, 0}
+        if near:
+            sources[i] = near
+    order = sorted(set().union(*sources.values()))
+    if tie_rule == "mover" and mover in order:
+        order.remove(mover)
+        order.insert(0, mover)
+    place = {q: r for r, q in enumerate(order)}
+    rank = {i: min(place[q] for q in near) for i, near in sources.items()}
+    layer = list(rank)
+    while layer:
+        reached: dict[int, int] = {}
+        for i in layer:
+            r = rank[i]
+            for j in around(i):
+                if j in members and j not in rank and r < reached.get(j, len(order)):
+                    reached[j] = r
+        rank.update(reached)
+        layer = list(reached)
     xs = np.array([x for x, _ in cells])
     ys = np.array([y for _, y in cells])
     region = _bbox_window(ys, xs, board.land.shape, 1)
     area = np.zeros((region[0].stop - region[0].start, region[1].stop - region[1].start), dtype=bool)
     area[ys - region[0].start, xs - region[1].start] = True
-    return _handover(board, player, region, area, mover, tie_rule)
+    heir = np.zeros(area.shape, dtype=np.int8)
+    for i, r in rank.items():
+        heir[i // w - region[0].start, i % w - region[1].start] = order[r]
+    return _Handover(player, region, area & (board.owner[region] == player), heir)
 
 
 def _pockets_of(
@@ -937,7 +975,7 @@ def stage_encirclement(res: _Resolution) -> list[Event]:
                 seeds = _neighbourhood(np.concatenate(changed, axis=1), board.land.shape)
             for player in sorted({*players, *found}):
                 if player in found:
-                    handovers += [_pocket_handover(board, player, cells, res.mover, res.tie_rule)
+                    handovers += [_pocket_handover(board, res.views(), player, cells, res.mover, res.tie_rule)
                                   for cells in found[player]]
                 else:
                     handovers += _pockets_of(board, player, seeds, res.mover, res.tie_rule)

@@ -668,3 +668,38 @@ def test_an_event_s_cells_read_as_the_tuple_of_the_same_cells():
     assert hash(cells) == hash(((1, 0), (3, 0), (0, 2))) and list(cells) == [(1, 0), (3, 0), (0, 2)]
     assert Encircled(cells, 1, 2) == Encircled(((1, 0), (3, 0), (0, 2)), 1, 2)
     assert repr(Cells(np.array([4]), np.array([5]))) == "((5, 4),)"
+
+
+@pytest.mark.parametrize("tie_rule", ["mover", "lowest"])
+def test_a_small_pocket_is_divided_as_the_labelling_divides_it(tie_rule):
+    """§2.6: the division of a pocket found around one cell (a search over its cells) gives every cell the
+    heir the division over arrays gives it, on random boards and areas of every size up to the board."""
+    from scipy import ndimage
+
+    from motti import rules
+
+    rng = np.random.default_rng(11)
+    compared = 0
+    for _ in range(60):
+        h, w = rng.integers(2, 13, size=2)
+        owner = rng.integers(1, 5, size=(h, w)).astype(np.int8)
+        land = rng.random((h, w)) < 0.85
+        owner[~land] = 0
+        occupied = land & (rng.random((h, w)) < 0.4)
+        b = Board(land, owner, occupied, {p: None for p in range(1, 5)}, 4)
+        views = rules._views(b)
+        mover = int(rng.integers(1, 5))
+        for player in range(1, 5):
+            labels, count = ndimage.label(rules._passable(b, player, (slice(0, h), slice(0, w))))
+            for i in range(1, count + 1):
+                ys, xs = np.nonzero(labels == i)
+                cells = [(int(x), int(y)) for y, x in zip(ys, xs, strict=True)]
+                small = rules._pocket_handover(b, views, player, cells, mover, tie_rule)
+                area = np.zeros(land.shape, dtype=bool)
+                area[ys, xs] = True
+                region = small.region
+                big = rules._handover(b, player, region, area[region], mover, tie_rule)
+                assert (small.cells == big.cells).all()
+                assert (small.heir[area[region]] == big.heir[area[region]]).all(), (player, cells)
+                compared += 1
+    assert compared > 500
