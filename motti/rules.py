@@ -530,14 +530,16 @@ def _pocket_handover(
                     reached[j] = r
         rank.update(reached)
         layer = list(reached)
-    xs = np.array([x for x, _ in cells])
-    ys = np.array([y for _, y in cells])
-    region = _bbox_window(ys, xs, board.land.shape, 1)
-    area = np.zeros((region[0].stop - region[0].start, region[1].stop - region[1].start), dtype=bool)
-    area[ys - region[0].start, xs - region[1].start] = True
+    # The region: the cells' bounding box grown by 1 (as _bbox_window, without numpy for a few cells).
+    top, left = max(min(y for _, y in cells) - 1, 0), max(min(x for x, _ in cells) - 1, 0)
+    bottom, right = min(max(y for _, y in cells) + 2, h), min(max(x for x, _ in cells) + 2, w)
+    area = np.zeros((bottom - top, right - left), dtype=bool)
     heir = np.zeros(area.shape, dtype=np.int8)
+    for x, y in cells:
+        area[y - top, x - left] = True
     for i, r in rank.items():
-        heir[i // w - region[0].start, i % w - region[1].start] = order[r]
+        heir[i // w - top, i % w - left] = order[r]
+    region = (slice(top, bottom), slice(left, right))
     return _Handover(player, region, area & (board.owner[region] == player), heir)
 
 
@@ -765,6 +767,7 @@ def _cut_parts(
     home = capital[1] * w + capital[0]
     capital_cut_off = False
     visited = 0
+    seen_by = seen.get
     while active and (len(active) > 1 or capital_cut_off):
         for g in list(active):
             if parent[g] != g:
@@ -776,12 +779,12 @@ def _cut_parts(
                           i - 1 if x > 0 else -1, i + 1 if x < w - 1 else -1):
                     if j < 0:
                         continue
-                    other = seen.get(j)
+                    other = seen_by(j)
                     if other is None:
                         if land[j] and (owner[j] == player or not occupied[j]):
                             seen[j] = g
                             layer.append(j)
-                    elif other >= 0:
+                    elif other >= 0 and other != g:   # a cell this search reached itself needs no look-up
                         other = _root(other, parent)
                         if other != g:
                             parent[other] = g
