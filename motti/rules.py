@@ -46,6 +46,8 @@ Move = tuple[Any, ...]
 
 # Margins (cells) around the changed cells for the local labelling windows, tried in this order.
 _LOCAL_MARGINS = (24, 96)
+# 4-connectivity for ndimage.label, made once (the label call would build it each time).
+_CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=bool)
 
 
 class IllegalAction(common.game.IllegalAction):
@@ -476,10 +478,14 @@ def _open_border_ids(labels: np.ndarray, window: tuple[slice, slice], shape: tup
 
 
 def _bbox_window(ys: np.ndarray, xs: np.ndarray, shape: tuple[int, int], margin: int) -> tuple[slice, slice]:
-    return (
-        slice(max(int(ys.min()) - margin, 0), min(int(ys.max()) + 1 + margin, shape[0])),
-        slice(max(int(xs.min()) - margin, 0), min(int(xs.max()) + 1 + margin, shape[1])),
-    )
+    return _box_window((int(ys.min()), int(xs.min()), int(ys.max()), int(xs.max())), shape, margin)
+
+
+def _box_window(box: tuple[int, int, int, int], shape: tuple[int, int], margin: int) -> tuple[slice, slice]:
+    """The cells ``box`` ``(top, left, bottom, right)`` (inclusive) grown by ``margin``, cut to the board."""
+    top, left, bottom, right = box
+    return (slice(max(top - margin, 0), min(bottom + 1 + margin, shape[0])),
+            slice(max(left - margin, 0), min(right + 1 + margin, shape[1])))
 
 
 def _handover(
@@ -559,8 +565,10 @@ def _pockets_of(
         windows = [whole]
     else:
         sy, sx = seeds
-        windows = [_bbox_window(sy, sx, shape, margin) for margin in _LOCAL_MARGINS]
-        windows += [_bbox_window(np.append(sy, cy), np.append(sx, cx), shape, _LOCAL_MARGINS[0]), whole]
+        box = (int(sy.min()), int(sx.min()), int(sy.max()), int(sx.max()))
+        windows = [_box_window(box, shape, margin) for margin in _LOCAL_MARGINS]
+        with_capital = (min(box[0], cy), min(box[1], cx), max(box[2], cy), max(box[3], cx))
+        windows += [_box_window(with_capital, shape, _LOCAL_MARGINS[0]), whole]
         # A window holding a quarter of the board or more is labelled as the whole board at once (a player
         # leaving a large board changes cells all over it: each window would label nearly all of it again).
         large = next(i for i, w in enumerate(windows) if _cells_in(w) * 4 >= shape[0] * shape[1])
@@ -573,7 +581,7 @@ def _pockets_of(
         previous = window
         y0, x0 = window[0].start, window[1].start
         passable = _passable(board, player, window)
-        labels, n = ndimage.label(passable)
+        labels, n = ndimage.label(passable, structure=_CROSS)
         if n == 0:
             return out
         if seeds is None:
@@ -600,7 +608,14 @@ def _pockets_of(
                         slice(local[0].start + y0, local[0].stop + y0),
                         slice(local[1].start + x0, local[1].stop + x0),
                     )
-                    out.append(_handover(board, player, region, labels[local] == i, mover, tie_rule))
+                    area = labels[local] == i
+                    ys, xs = np.nonzero(area)
+                    if len(ys) <= _CUT_BUDGET:    # a small pocket: divided by a search over its cells
+                        cells = list(zip((xs + region[1].start).tolist(), (ys + region[0].start).tolist(),
+                                         strict=True))
+                        out.append(_pocket_handover(board, _views(board), player, cells, mover, tie_rule))
+                    else:
+                        out.append(_handover(board, player, region, area, mover, tie_rule))
         if not undecided:
             return out
         keep = np.isin(labels[sy[inside] - y0, sx[inside] - x0], list(undecided))
