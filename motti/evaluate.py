@@ -15,8 +15,6 @@ import hashlib
 import random
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import shortest_path
 
 from motti.rules import Game, Move
 
@@ -74,8 +72,12 @@ def land_distance(land: np.ndarray, start: tuple[int, int]) -> np.ndarray:
     """Steps over land (4-neighbour) from *start* = (x, y): ``(H, W)`` float, inf where unreachable.
 
     A breadth-first search over the land graph (scipy.sparse.csgraph). Land never changes during a game, so
-    results are cached per land mask and start cell.
+    results are cached per land mask and start cell. scipy is imported here, at the first search, so that the
+    command line's ``--help`` never loads it.
     """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import shortest_path
+
     key = (hashlib.blake2b(land.tobytes(), digest_size=16).digest(), land.shape, start)
     found = _distance_cache.get(key)
     if found is not None:

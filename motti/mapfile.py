@@ -445,15 +445,14 @@ def dump_map(
         lines.append(f"attacks {attacks}")
     lines += state
     lines.append("grid")
-    table = np.array(
-        ["."]
-        + [chr(ord("a") + i) for i in range(MAX_PLAYERS)]
-        + [chr(ord("A") + i) for i in range(MAX_PLAYERS)]
-    )
+    letters = "." + "".join(chr(ord("a") + i) for i in range(MAX_PLAYERS)) + \
+        "".join(chr(ord("A") + i) for i in range(MAX_PLAYERS))
+    table = np.frombuffer(letters.encode("ascii"), dtype=np.uint8)
     code = np.where(board.land, board.owner.astype(np.int64) + np.where(board.occupied, MAX_PLAYERS, 0), 0)
-    for row in table[code]:
-        lines.append("".join(row.tolist()))
-    return "\n".join(lines) + "\n"
+    # The grid as one block of bytes, a newline ending each row: no Python step per row or cell.
+    grid = np.full((board.height, board.width + 1), ord("\n"), dtype=np.uint8)
+    grid[:, :-1] = table[code]
+    return "\n".join(lines) + "\n" + grid.tobytes().decode("ascii")
 
 
 def find_map(name: str) -> Path:

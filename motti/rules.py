@@ -12,18 +12,18 @@ tuple of small stages over one :class:`_Resolution` record, built from the rule 
 Encirclement is connected-component labelling with 4-connectivity (``scipy.ndimage.label``). Only pockets that
 touch a changed cell can be new (anything else was already resolved by the previous run), so the labelling
 runs on windows around the changed cells first, then on a window that also holds the player's capital, and on
-the whole board only when none decides."""
+the whole board only when none decides. scipy is imported by the functions that label, at their first call:
+the command line's ``--help`` and its checks never load it."""
 
 from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
-from scipy import ndimage
 
 import common.game
 
@@ -46,6 +46,8 @@ Move = tuple[Any, ...]
 
 # Margins (cells) around the changed cells for the local labelling windows, tried in this order.
 _LOCAL_MARGINS = (24, 96)
+# 4-connectivity for ndimage.label, made once (the label call would build it each time).
+_CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=bool)
 
 
 class IllegalAction(common.game.IllegalAction):
@@ -102,18 +104,69 @@ class AttackDrawn:
     cell: Cell | None
 
 
+class Cells(Sequence[Cell]):
+    """An event's cells: ``(x, y)`` tuples in row-major order, held as two numpy arrays ``ys``, ``xs`` (global
+    coordinates, already in that order) and made into tuples only when first read (``len`` needs none), so
+    that a player leaving a 1000x1000 board, whose events name some 100 000 cells twice, builds no Python
+    object per cell unless a reader asks. Equal to (and hashed as) the tuple of the same cells."""
+
+    __slots__ = ("_tuple", "xs", "ys")
+
+    def __init__(self, ys: np.ndarray, xs: np.ndarray) -> None:
+        self.ys, self.xs = ys, xs
+        self._tuple: tuple[Cell, ...] | None = None
+
+    def as_tuple(self) -> tuple[Cell, ...]:
+        if self._tuple is None:
+            self._tuple = tuple(zip(self.xs.tolist(), self.ys.tolist(), strict=True))
+        return self._tuple
+
+    def __len__(self) -> int:
+        return len(self.ys)
+
+    @overload
+    def __getitem__(self, index: int) -> Cell: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Cell, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Cell | tuple[Cell, ...]:
+        return self.as_tuple()[index]
+
+    def __iter__(self) -> Iterator[Cell]:
+        return iter(self.as_tuple())
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self.as_tuple()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Cells):
+            return bool(np.array_equal(self.ys, other.ys) and np.array_equal(self.xs, other.xs))
+        if isinstance(other, tuple | list):
+            return self.as_tuple() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.as_tuple())
+
+    def __repr__(self) -> str:
+        return repr(self.as_tuple())
+
+
 @dataclass(frozen=True)
 class CellsChanged:
-    """Cells whose owner or occupied flag changed (front ends redraw these)."""
+    """Cells whose owner or occupied flag changed (front ends redraw these); ``cells`` a sequence of ``(x,
+    y)`` in row-major order (:class:`Cells` from the rules, equal to the tuple of the same cells)."""
 
-    cells: tuple[Cell, ...]
+    cells: Sequence[Cell]
 
 
 @dataclass(frozen=True)
 class Encircled:
-    """``victim``'s cells ``cells`` were handed to player ``to``, unoccupied (§2.5–§2.7)."""
+    """``victim``'s cells ``cells`` were handed to player ``to``, unoccupied (§2.5–§2.7); ``cells`` as in
+    :class:`CellsChanged`."""
 
-    cells: tuple[Cell, ...]
+    cells: Sequence[Cell]
     to: int
     victim: int
 
@@ -188,14 +241,15 @@ def _dilate8(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _cells(ys: np.ndarray, xs: np.ndarray) -> tuple[Cell, ...]:
-    """(x, y) tuples in row-major order (cells from ``np.nonzero`` are in that order already: not sorted
+def _cells(ys: np.ndarray, xs: np.ndarray) -> Cells:
+    """The cells in row-major order (cells from ``np.nonzero`` are in that order already: not sorted
     again)."""
-    key = ys.astype(np.int64) * (1 << 32) + xs
-    if len(key) > 1 and not (key[1:] > key[:-1]).all():
-        order = np.argsort(key)
-        ys, xs = ys[order], xs[order]
-    return tuple(zip(xs.tolist(), ys.tolist(), strict=True))
+    if len(ys) > 1:
+        key = ys.astype(np.int64) * (1 << 32) + xs
+        if not (key[1:] > key[:-1]).all():
+            order = np.argsort(key)
+            ys, xs = ys[order], xs[order]
+    return Cells(ys, xs)
 
 
 def nearest_capital(ys: np.ndarray, xs: np.ndarray, capitals: Sequence[tuple[int, Cell]]) -> np.ndarray:
@@ -237,23 +291,27 @@ _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _EIGHT = (*_ORTHOGONAL, (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
-def why_illegal(board: Board, player: int, action: Action, x: int, y: int) -> str | None:
-    """``None`` if ``player`` may cross (x, y) for ``action``, else the reason in words (§2.2)."""
-    h, w = board.land.shape
+def why_illegal(
+    board: Board, player: int, action: Action, x: int, y: int, views: _Views | None = None
+) -> str | None:
+    """``None`` if ``player`` may cross (x, y) for ``action``, else the reason in words (§2.2). ``views`` are
+    the board's flat views (:func:`_views`) when the caller has them already (one action's crosses)."""
+    w, h, land, owner, occupied = views if views is not None else _views(board)
     if not (0 <= x < w and 0 <= y < h):
         return f"({x},{y}) is outside the {w}x{h} board"
-    if not board.land[y, x]:
+    i = y * w + x
+    if not land[i]:
         return f"({x},{y}) is sea"
-    occupied, owner = board.occupied, board.owner
-    if occupied[y, x]:
+    if occupied[i]:
         return f"({x},{y}) is occupied"
-    if owner[y, x] == player:
+    if owner[i] == player:
         return None
     if action is Action.DEFEND:
         return f"({x},{y}) is not your land (Defend takes only your own cells)"
     for dx, dy in _EIGHT if action is Action.GUERILLA else _ORTHOGONAL:
         nx, ny = x + dx, y + dy
-        if 0 <= nx < w and 0 <= ny < h and occupied[ny, nx] and owner[ny, nx] == player:
+        j = ny * w + nx
+        if 0 <= nx < w and 0 <= ny < h and occupied[j] and owner[j] == player:
             return None
     kind = "orthogonally" if action is Action.ATTACK else "orthogonally or diagonally"
     return f"({x},{y}) is not {kind} next to an occupied cell of yours"
@@ -373,6 +431,7 @@ def _divide_player(
 
     Heirs of a component are the owners of occupied cells next to it (minus ``victim`` and ``exclude``); a
     component without any gets ``fallback(ys, xs)`` (global coordinates) as its per-cell heirs."""
+    from scipy import ndimage
     mine = board.land & (board.owner == victim)
     if not mine.any():
         return []
@@ -419,10 +478,14 @@ def _open_border_ids(labels: np.ndarray, window: tuple[slice, slice], shape: tup
 
 
 def _bbox_window(ys: np.ndarray, xs: np.ndarray, shape: tuple[int, int], margin: int) -> tuple[slice, slice]:
-    return (
-        slice(max(int(ys.min()) - margin, 0), min(int(ys.max()) + 1 + margin, shape[0])),
-        slice(max(int(xs.min()) - margin, 0), min(int(xs.max()) + 1 + margin, shape[1])),
-    )
+    return _box_window((int(ys.min()), int(xs.min()), int(ys.max()), int(xs.max())), shape, margin)
+
+
+def _box_window(box: tuple[int, int, int, int], shape: tuple[int, int], margin: int) -> tuple[slice, slice]:
+    """The cells ``box`` ``(top, left, bottom, right)`` (inclusive) grown by ``margin``, cut to the board."""
+    top, left, bottom, right = box
+    return (slice(max(top - margin, 0), min(bottom + 1 + margin, shape[0])),
+            slice(max(left - margin, 0), min(right + 1 + margin, shape[1])))
 
 
 def _handover(
@@ -436,14 +499,54 @@ def _handover(
     return _Handover(player, region, area & (board.owner[region] == player), heir)
 
 
-def _pocket_handover(board: Board, player: int, cells: list[Cell], mover: int, tie_rule: str) -> _Handover:
-    """:func:`_handover` of the pocket made of ``cells`` ((x, y) list)."""
-    xs = np.array([x for x, _ in cells])
-    ys = np.array([y for _, y in cells])
-    region = _bbox_window(ys, xs, board.land.shape, 1)
-    area = np.zeros((region[0].stop - region[0].start, region[1].stop - region[1].start), dtype=bool)
-    area[ys - region[0].start, xs - region[1].start] = True
-    return _handover(board, player, region, area, mover, tie_rule)
+def _pocket_handover(
+    board: Board, views: _Views, player: int, cells: list[Cell], mover: int, tie_rule: str
+) -> _Handover:
+    """:func:`_handover` of the small pocket made of ``cells`` ((x, y) list, as :func:`_cut_parts` finds
+    them: at most a few hundred), divided as :func:`_divide` does but by a breadth-first search over the
+    cells themselves (``views``, :func:`_views`): on a pocket of a few cells the numpy steps of
+    :func:`_divide` and :func:`_heirs_around` cost some 200 µs, most of a simulated attack that closes one."""
+    w, h, land, owner, occupied = views
+    members = {y * w + x for x, y in cells}
+
+    def around(i: int) -> list[int]:
+        x = i % w
+        return [j for j, ok in ((i - w, i >= w), (i + w, i < (h - 1) * w), (i - 1, x > 0), (i + 1, x < w - 1))
+                if ok]
+
+    # Distance 0 (§2.6): the cells next to an occupied cell of an heir (anyone but the victim).
+    sources: dict[int, set[int]] = {}
+    for i in members:
+        near = {owner[j] for j in around(i) if j not in members and land[j] and occupied[j]} - {player, 0}
+        if near:
+            sources[i] = near
+    order = sorted(set().union(*sources.values()))
+    if tie_rule == "mover" and mover in order:
+        order.remove(mover)
+        order.insert(0, mover)
+    place = {q: r for r, q in enumerate(order)}
+    rank = {i: min(place[q] for q in near) for i, near in sources.items()}
+    layer = list(rank)
+    while layer:
+        reached: dict[int, int] = {}
+        for i in layer:
+            r = rank[i]
+            for j in around(i):
+                if j in members and j not in rank and r < reached.get(j, len(order)):
+                    reached[j] = r
+        rank.update(reached)
+        layer = list(reached)
+    # The region: the cells' bounding box grown by 1 (as _bbox_window, without numpy for a few cells).
+    top, left = max(min(y for _, y in cells) - 1, 0), max(min(x for x, _ in cells) - 1, 0)
+    bottom, right = min(max(y for _, y in cells) + 2, h), min(max(x for x, _ in cells) + 2, w)
+    area = np.zeros((bottom - top, right - left), dtype=bool)
+    heir = np.zeros(area.shape, dtype=np.int8)
+    for x, y in cells:
+        area[y - top, x - left] = True
+    for i, r in rank.items():
+        heir[i // w - top, i % w - left] = order[r]
+    region = (slice(top, bottom), slice(left, right))
+    return _Handover(player, region, area & (board.owner[region] == player), heir)
 
 
 def _pockets_of(
@@ -452,6 +555,7 @@ def _pockets_of(
     """Encircled pockets of ``player`` (§2.5) that contain a seed cell (``seeds`` (2, n) ys/xs; None =
     anywhere), each with its division (§2.6), computed on the board as it is (the caller applies them
     together)."""
+    from scipy import ndimage
     shape = board.land.shape
     capital = board.capitals[player]
     assert capital is not None
@@ -461,8 +565,10 @@ def _pockets_of(
         windows = [whole]
     else:
         sy, sx = seeds
-        windows = [_bbox_window(sy, sx, shape, margin) for margin in _LOCAL_MARGINS]
-        windows += [_bbox_window(np.append(sy, cy), np.append(sx, cx), shape, _LOCAL_MARGINS[0]), whole]
+        box = (int(sy.min()), int(sx.min()), int(sy.max()), int(sx.max()))
+        windows = [_box_window(box, shape, margin) for margin in _LOCAL_MARGINS]
+        with_capital = (min(box[0], cy), min(box[1], cx), max(box[2], cy), max(box[3], cx))
+        windows += [_box_window(with_capital, shape, _LOCAL_MARGINS[0]), whole]
         # A window holding a quarter of the board or more is labelled as the whole board at once (a player
         # leaving a large board changes cells all over it: each window would label nearly all of it again).
         large = next(i for i, w in enumerate(windows) if _cells_in(w) * 4 >= shape[0] * shape[1])
@@ -475,7 +581,7 @@ def _pockets_of(
         previous = window
         y0, x0 = window[0].start, window[1].start
         passable = _passable(board, player, window)
-        labels, n = ndimage.label(passable)
+        labels, n = ndimage.label(passable, structure=_CROSS)
         if n == 0:
             return out
         if seeds is None:
@@ -502,7 +608,14 @@ def _pockets_of(
                         slice(local[0].start + y0, local[0].stop + y0),
                         slice(local[1].start + x0, local[1].stop + x0),
                     )
-                    out.append(_handover(board, player, region, labels[local] == i, mover, tie_rule))
+                    area = labels[local] == i
+                    ys, xs = np.nonzero(area)
+                    if len(ys) <= _CUT_BUDGET:    # a small pocket: divided by a search over its cells
+                        cells = list(zip((xs + region[1].start).tolist(), (ys + region[0].start).tolist(),
+                                         strict=True))
+                        out.append(_pocket_handover(board, _views(board), player, cells, mover, tie_rule))
+                    else:
+                        out.append(_handover(board, player, region, area, mover, tie_rule))
         if not undecided:
             return out
         keep = np.isin(labels[sy[inside] - y0, sx[inside] - x0], list(undecided))
@@ -669,6 +782,7 @@ def _cut_parts(
     home = capital[1] * w + capital[0]
     capital_cut_off = False
     visited = 0
+    seen_by = seen.get
     while active and (len(active) > 1 or capital_cut_off):
         for g in list(active):
             if parent[g] != g:
@@ -680,12 +794,12 @@ def _cut_parts(
                           i - 1 if x > 0 else -1, i + 1 if x < w - 1 else -1):
                     if j < 0:
                         continue
-                    other = seen.get(j)
+                    other = seen_by(j)
                     if other is None:
                         if land[j] and (owner[j] == player or not occupied[j]):
                             seen[j] = g
                             layer.append(j)
-                    elif other >= 0:
+                    elif other >= 0 and other != g:   # a cell this search reached itself needs no look-up
                         other = _root(other, parent)
                         if other != g:
                             parent[other] = g
@@ -727,7 +841,7 @@ def _neighbourhood(changed: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
 # ---------------------------------------------------------------------------------------- the pipeline (§2.4)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Resolution:
     """What the stages of one pipeline run share.
 
@@ -788,7 +902,9 @@ def _captured(res: _Resolution) -> list[tuple[int, int, Cell]]:
     """§2.7: (player, capturer, capital) for every alive player whose capital cell someone else now owns;
     those players lose their capital here (eliminated)."""
     board = res.board
-    out = []
+    out: list[tuple[int, int, Cell]] = []
+    if res.occupied is not None and all(cell not in board.capitals.values() for cell, _ in res.occupied):
+        return out     # the action only occupied cells, none a capital: every capital keeps its owner
     for player in board.alive_players():
         x, y = board.capitals[player]  # type: ignore[misc]
         by = int(board.owner[y, x])
@@ -877,7 +993,7 @@ def stage_encirclement(res: _Resolution) -> list[Event]:
                 seeds = _neighbourhood(np.concatenate(changed, axis=1), board.land.shape)
             for player in sorted({*players, *found}):
                 if player in found:
-                    handovers += [_pocket_handover(board, player, cells, res.mover, res.tie_rule)
+                    handovers += [_pocket_handover(board, res.views(), player, cells, res.mover, res.tie_rule)
                                   for cells in found[player]]
                 else:
                     handovers += _pockets_of(board, player, seeds, res.mover, res.tie_rule)
@@ -1100,6 +1216,7 @@ def stage_game_end(res: _Resolution) -> list[Event]:
 
 def land_components(land: np.ndarray) -> np.ndarray:
     """The 8-connected components of ``land`` ((H, W) bool): (H, W) int labels, 0 on sea (§2.9)."""
+    from scipy import ndimage
     labels: np.ndarray = ndimage.label(land, structure=np.ones((3, 3), dtype=bool))[0]
     return labels
 
@@ -1322,7 +1439,7 @@ def find_encircled(board: Board, mover: int, tie_rule: str = "mover") -> list[tu
     for player in board.alive_players():
         for h in _pockets_of(board, player, None, mover, tie_rule):
             ys, xs = np.nonzero(h.cells)
-            out.append((player, _cells(ys + h.region[0].start, xs + h.region[1].start)))
+            out.append((player, _cells(ys + h.region[0].start, xs + h.region[1].start).as_tuple()))
     return out
 
 
@@ -1369,6 +1486,8 @@ class Game:
         resets: Sequence[int] = (),
         rules: Rules | None = None,
     ) -> None:
+        from scipy import ndimage
+
         if rules is None:
             rules = Rules(reset_rule=reset_rule, capital_rule=capital_rule, tie_rule=tie_rule,
                           max_turns=max_turns)
@@ -1410,8 +1529,9 @@ class Game:
         self._capitals_meet = len(masses) == 1
         self._land_masses: np.ndarray = ndimage.label(board.land)[0]
         # A loaded state may hold a pocket that is already encircled; then the first run checks the whole
-        # board.
-        self._whole_board = bool(find_encircled(board, turn, tie_rule))
+        # board. Without an occupied cell nothing is encircled (§2.5: no encircler), as on every new map.
+        encirclers = bool((board.land & board.occupied).any())
+        self._whole_board = encirclers and bool(find_encircled(board, turn, tie_rule))
         if len(alive) == 1:
             self.end = GameOver(alive[0], turns=turns)
         elif max_turns is not None and turns >= max_turns:
@@ -1478,7 +1598,12 @@ class Game:
         if self.end is not None:
             return None
         if self.rules.reset.counts_takeable:
-            return ResetOutlook(self.reset_rule, takeable_by_player(self.board), armed=self.takeable > 0)
+            # The tracker keeps takeable_by_player's counts up to date cell by cell (every window's
+            # information line asks for them after every action).
+            tracker = self._tracker
+            takeable = (takeable_by_player(self.board) if tracker is None
+                        else {q: tracker.cells[q] for q in self.board.alive_players()})
+            return ResetOutlook(self.reset_rule, takeable, armed=self.takeable > 0)
         return ResetOutlook(self.reset_rule, free=free_land(self.board))
 
     def legal_mask(self, action: Action) -> np.ndarray:
@@ -1558,14 +1683,14 @@ class Game:
         if self.end is not None:
             raise IllegalAction("the game is over")
 
-    def _validate(self, action: Action, cells: Iterable[Cell]) -> list[Cell]:
+    def _validate(self, action: Action, cells: Iterable[Cell], views: _Views) -> list[Cell]:
         checked = [(int(x), int(y)) for x, y in cells]
         if len(checked) > MAX_CROSSES[action]:
             raise IllegalAction(too_many_crosses(action))
         if len(set(checked)) != len(checked):
             raise IllegalAction("a cell is crossed twice")
         for x, y in checked:
-            why = why_illegal(self.board, self.current_player, action, x, y)
+            why = why_illegal(self.board, self.current_player, action, x, y, views)
             if why is not None:
                 raise IllegalAction(why)
         return checked
@@ -1576,7 +1701,8 @@ class Game:
         Draws ``rng.randrange(6)`` unless ``draw`` (0..5) gives the outcome (a search enumerating the six
         outcomes): the draw-th cross is conquered if there is one, else the attack fails."""
         self._running()
-        crosses = self._validate(Action.ATTACK, cells)
+        views = _views(self.board)
+        crosses = self._validate(Action.ATTACK, cells, views)
         if draw is not None and not 0 <= draw < 6:
             raise IllegalAction(f"an attack's draw is 0..5, not {draw}")
         player = self.current_player
@@ -1594,7 +1720,7 @@ class Game:
             self.board.occupied[y, x] = True
             changed.append(np.array([[y], [x]]))
             events.append(CellsChanged((cell,)))
-        events += self._resolve(changed, occupied=occupied)
+        events += self._resolve(changed, occupied=occupied, views=views)
         if self.end is None and self.attacks_left == 0:
             events += self._end_turn()
         return events
@@ -1604,7 +1730,7 @@ class Game:
         self._running()
         if self.attacked:
             raise IllegalAction("Defend is impossible after an attack this turn")
-        checked = self._validate(Action.DEFEND, cells)
+        checked = self._validate(Action.DEFEND, cells, _views(self.board))
         if not checked:
             raise IllegalAction("Defend needs 1 to 3 crosses")
         occupied = [((x, y), int(self.board.owner[y, x])) for x, y in checked]
@@ -1617,7 +1743,7 @@ class Game:
         self._running()
         if self.attacked:
             raise IllegalAction("Guerilla is impossible after an attack this turn")
-        ((x, y),) = self._validate(Action.GUERILLA, [cell])
+        ((x, y),) = self._validate(Action.GUERILLA, [cell], _views(self.board))
         occupied = [((x, y), int(self.board.owner[y, x]))]
         self.board.owner[y, x] = self.current_player
         self.board.occupied[y, x] = True
@@ -1699,10 +1825,12 @@ class Game:
         turn_played: bool = True,
         occupied: list[tuple[Cell, int]] | None = None,
         heirs: dict[int, np.ndarray] | None = None,
+        views: _Views | None = None,
     ) -> list[Event]:
         """Run the pipeline (§2.4) after the cells ``changed`` ((2, n) arrays of ys, xs) changed;
         ``occupied`` lists ``((x, y), previous owner)`` when the only change was occupying those cells,
-        ``heirs`` the cells each heir received in a defeat (:class:`_Resolution`)."""
+        ``heirs`` the cells each heir received in a defeat, ``views`` the board's flat views when the action
+        made them already (:class:`_Resolution`)."""
         res = _Resolution(
             self.board,
             self.current_player,
@@ -1716,6 +1844,7 @@ class Game:
             capitals_meet=self._capitals_meet,
             land_masses=self._land_masses,
             heirs=heirs,
+            flat=views,
         )
         events: list[Event] = []
         for stage in self._stages:

@@ -495,7 +495,10 @@ def _restore_probes(surface: pygame.Surface, game: Composer, geometry: Geometry,
     (spec §6: it holds from ``c = 7`` on, where a mark 9 px across may fill the whole cell)."""
     board = game.board
     cell = int(geometry.c)
+    shown = _near_view(geometry)
     for x, y in cells:
+        if not shown(x, y):
+            continue
         index = (int(board.owner[y, x]) + (9 if board.occupied[y, x] else 0)) if board.land[y, x] else 0
         probe = (geometry.x0 + cell * x + 1, geometry.y0 + cell * y + cell // 2)
         if surface.get_clip().collidepoint(probe):
@@ -671,10 +674,26 @@ def draw_last_turn(surface: pygame.Surface, last_turn: LastTurnMarks | None, geo
         return
     cell = int(geometry.c)
     line = max(1, cell // 10) if cell >= MARK_MIN else 1
+    shown = _near_view(geometry)
     for x, y in last_turn.gained():
-        _outline(surface, mark_rect(geometry, x, y), bright(last_turn.player), line, dashed=False)
+        if shown(x, y):
+            _outline(surface, mark_rect(geometry, x, y), bright(last_turn.player), line, dashed=False)
     for (x, y), owner in last_turn.lost():
-        _outline(surface, mark_rect(geometry, x, y), bright(owner), max(2, line), dashed=True)
+        if shown(x, y):
+            _outline(surface, mark_rect(geometry, x, y), bright(owner), max(2, line), dashed=True)
+
+
+def _near_view(geometry: Geometry) -> Callable[[int, int], bool]:
+    """Whether a mark of cell (x, y) can show in *geometry*'s view: the cells shown and, as a mark is at least
+    :data:`MARK_MIN` px across (:func:`mark_rect`), those close enough for it to reach in. A player leaving a
+    large board marks 100 000 cells for the next turn; only these are drawn."""
+    x0, y0, x1, y1 = geometry.view_cells()
+    near = MARK_MIN // max(1, int(geometry.c)) + 1
+
+    def shown(x: int, y: int) -> bool:
+        return x0 - near <= x < x1 + near and y0 - near <= y < y1 + near
+
+    return shown
 
 
 def draw_history(surface: pygame.Surface, lines: Sequence[str], *,

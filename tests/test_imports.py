@@ -127,3 +127,17 @@ def test_the_circle_check_sees_a_lazy_import_and_ignores_a_type_checking_one(tmp
     assert _motti_imports(source) == {"motti.hard", "motti.ai", "motti.rules"}
     source.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import motti.hard\n")
     assert _motti_imports(source) == set()
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["play", "--help"]])
+def test_motti_s_help_loads_no_scipy(args: list[str]) -> None:
+    # scipy alone costs about half a second of CPU: only the rules' labelling and the computer players'
+    # searches need it, and they import it when they first run.
+    probe = ("import sys\nfrom motti.cli import main\nstatus = main(sys.argv[1:])\n"
+             "loaded = {name.split('.')[0] for name in sys.modules}\n"
+             "print(status, sorted(loaded & {'scipy', 'pygame', 'Xlib'}))")
+    done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True,
+                          timeout=deadline(20), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "0 []"
+    assert "usage: motti" in done.stdout or done.stdout.startswith("motti ")

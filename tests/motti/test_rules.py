@@ -631,3 +631,75 @@ def test_turns_count_every_turn_and_the_last():
     g.attack([])
     events = g.attack([(3, 1)])
     assert events[-1] == GameOver(1, "win", "", 3)
+
+
+def test_a_defeat_s_events_name_exactly_the_cells_that_changed_and_the_outlook_follows_the_board():
+    from motti.generate import generate
+    from motti.rules import Cells, takeable_by_player
+
+    g = Game(generate(120, 90, 5, random.Random(7)), random.Random(7))
+    rng = random.Random(8)
+    for _ in range(60):
+        g.apply(rng.choice(g.legal_actions()))
+        assert g.reset_outlook().takeable == takeable_by_player(g.board)
+    owner, occupied = g.board.owner.copy(), g.board.occupied.copy()
+    leaver = next(p for p in g.alive if p != g.current_player)
+    events = g.defeat([leaver], "quit")
+    encircled = [e for e in events if isinstance(e, Encircled)]
+    assert all(isinstance(e.cells, Cells) and e.victim == leaver for e in encircled)
+    handed = {cell: e.to for e in encircled for cell in e.cells}
+    assert set(handed) == {(int(x), int(y)) for y, x in zip(*np.nonzero(owner == leaver), strict=True)}
+    assert all(g.board.owner[y, x] == to and not g.board.occupied[y, x] for (x, y), to in handed.items())
+    changed = {cell for e in events if isinstance(e, CellsChanged) for cell in e.cells}
+    moved = (g.board.owner != owner) | (g.board.occupied != occupied)
+    assert changed == {(int(x), int(y)) for y, x in zip(*np.nonzero(moved), strict=True)}
+    assert g.reset_outlook().takeable == takeable_by_player(g.board)
+
+
+def test_an_event_s_cells_read_as_the_tuple_of_the_same_cells():
+    from motti.rules import Cells
+
+    cells = Cells(np.array([0, 0, 2]), np.array([1, 3, 0]))
+    same = ((1, 0), (3, 0), (0, 2))
+    assert cells == same and same == cells      # the tuple on the left asks Cells for the answer
+    assert cells == [(1, 0), (3, 0), (0, 2)] and cells != ((1, 0),)
+    assert (len(cells), cells[0], cells[-1]) == (3, (1, 0), (0, 2))
+    assert (3, 0) in cells and (0, 0) not in cells
+    assert hash(cells) == hash(((1, 0), (3, 0), (0, 2))) and list(cells) == [(1, 0), (3, 0), (0, 2)]
+    assert Encircled(cells, 1, 2) == Encircled(((1, 0), (3, 0), (0, 2)), 1, 2)
+    assert repr(Cells(np.array([4]), np.array([5]))) == "((5, 4),)"
+
+
+@pytest.mark.parametrize("tie_rule", ["mover", "lowest"])
+def test_a_small_pocket_is_divided_as_the_labelling_divides_it(tie_rule):
+    """§2.6: the division of a pocket found around one cell (a search over its cells) gives every cell the
+    heir the division over arrays gives it, on random boards and areas of every size up to the board."""
+    from scipy import ndimage
+
+    from motti import rules
+
+    rng = np.random.default_rng(11)
+    compared = 0
+    for _ in range(60):
+        h, w = rng.integers(2, 13, size=2)
+        owner = rng.integers(1, 5, size=(h, w)).astype(np.int8)
+        land = rng.random((h, w)) < 0.85
+        owner[~land] = 0
+        occupied = land & (rng.random((h, w)) < 0.4)
+        b = Board(land, owner, occupied, {p: None for p in range(1, 5)}, 4)
+        views = rules._views(b)
+        mover = int(rng.integers(1, 5))
+        for player in range(1, 5):
+            labels, count = ndimage.label(rules._passable(b, player, (slice(0, h), slice(0, w))))
+            for i in range(1, count + 1):
+                ys, xs = np.nonzero(labels == i)
+                cells = [(int(x), int(y)) for y, x in zip(ys, xs, strict=True)]
+                small = rules._pocket_handover(b, views, player, cells, mover, tie_rule)
+                area = np.zeros(land.shape, dtype=bool)
+                area[ys, xs] = True
+                region = small.region
+                big = rules._handover(b, player, region, area[region], mover, tie_rule)
+                assert (small.cells == big.cells).all()
+                assert (small.heir[area[region]] == big.heir[area[region]]).all(), (player, cells)
+                compared += 1
+    assert compared > 500

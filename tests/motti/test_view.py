@@ -479,3 +479,29 @@ def test_the_legend_text_is_drawn_whole_in_the_system_face_with_its_kerning():
     assert (got == pygame.surfarray.array3d(expected.subsurface(area))).all()
     if text_runs(text, points)[0][0] is not font(points):   # a system face is installed (make sysdeps)
         assert view._width(text, points) != font(points).size(text)[0]
+
+
+@pytest.mark.parametrize("steps", [0, 1, 2])
+def test_a_last_turn_of_many_cells_draws_the_same_pixels_as_marking_every_cell(monkeypatch, steps):
+    """A player leaving a large board marks its land for the next turn: only the marks that can reach the
+    view are drawn, and the frame is the one every mark drawn gives (cells of 6, 12 and 24 px)."""
+    from motti.announce import LastTurn
+    from motti.generate import generate
+    from motti.viewport import Viewport
+
+    g = Composer(Game(generate(300, 240, 4, random.Random(5)), Draws()))
+    owner = g.board.owner
+    lost = {(int(x), int(y)): "encircled" for y, x in zip(*np.nonzero(owner == 2), strict=True)}
+    gained = {(int(x), int(y)): "conquered" for y, x in zip(*np.nonzero(owner == 1), strict=True)}
+    owners = dict.fromkeys(lost, 3) | dict.fromkeys(gained, 1)
+    turn = LastTurn(1, "attack", {**lost, **gained}, owners)
+    size = (640, 480 + view.BANDS)
+    viewport = Viewport(focus=g.board.capitals[2])
+    viewport.zoom(size, 300, 240, steps, None)
+    geometry = viewport.geometry(size, 300, 240)
+    shown = view.render(g, size, last_turn=turn, geometry=geometry)
+    monkeypatch.setattr(view, "_near_view", lambda geometry: lambda x, y: True)
+    every = view.render(g, size, last_turn=turn, geometry=geometry)
+    assert geometry.view_cells() != (0, 0, 300, 240)
+    assert pygame.image.tobytes(shown, "RGB") == pygame.image.tobytes(every, "RGB")
+    assert view.dirty_rects(view.render(g, size, geometry=geometry), shown, geometry)   # marks are drawn
