@@ -2,35 +2,43 @@
 
 What it does, turn by turn:
 
-* it takes an enemy capital by Guerilla whenever it can (an unoccupied capital next to, or diagonal to, one
-  of its occupied cells);
-* it defends its own capital when it is open (unoccupied) and in danger: an enemy occupied cell within two
-  cells of it, or an enemy owning a cell next to it. It occupies the capital and up to two of the cells next
-  to it, those touching the enemy first;
-* otherwise it attacks the nearest enemy capital: an unoccupied enemy capital it can cross comes first, then
-  the cells next to an unoccupied enemy capital (its own to occupy, the enemy's to take), then the enemy
-  cells nearest that capital, and it fills the six crosses with its own cells nearest it, so that its
-  occupied cells march towards the enemy. While an enemy cell can be crossed, every attack crosses one.
+* it takes an enemy capital by Guerilla whenever it can (an open capital next to, or diagonal to, one of its
+  occupied cells);
+* it defends its own capital when the capital is open (unoccupied) and in danger: an enemy occupied cell
+  within two cells of it, or an enemy owning a cell next to it. It occupies the capital and up to two of the
+  cells next to it, those touching enemy land first;
+* otherwise it attacks, going for the nearest enemy capital. An open enemy capital it can cross comes first,
+  then the cells next to an open enemy capital (its own to occupy, the enemy's to take), then the enemy cells
+  nearest that capital; its own cells fill the six crosses, first those an enemy wall could attack, then
+  those nearest the enemy capital, so that its walls march towards the enemy. While an enemy cell can be
+  crossed, every attack crosses one.
 
-The mistakes a beginner makes: it looks at no move ahead and never plans when the global reset comes (§2.8),
-so it fills the board without caring who gets the first turn after it; it does not look for the Guerilla
-that would encircle a pocket; it spreads its crosses over the front instead of closing one pocket at a time.
-It never plays a pass in disguise (a move that the encirclement undoes at once, §2.5): it leaves such a cross
-out. It thinks a few milliseconds, and is deterministic given its ``random.Random`` (ties only).
+The mistakes of a beginner: it looks no move ahead; it never times the global reset (§2.8), so it fills the
+board without caring who gets the first turn after it, and it strikes only from the cells it happens to hold;
+it does not look for the Guerilla that would encircle a pocket; it spreads its crosses over the front instead
+of closing one pocket at a time. It never plays a pass in disguise (a move that changes nothing once the
+encirclement it triggers is resolved, §2.5): a conquered cross touches its own wall and so can never be
+encircled straight back, and its one Guerilla takes a capital. It thinks about a millisecond a move and is
+deterministic given its ``random.Random`` (which breaks ties only).
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import numpy as np
 
-from motti.evaluate import cells_of, changes_nothing, land_distance, shift_any
+from motti.evaluate import cells_of, land_distance, shift_any
 from motti.rules import MAX_CROSSES, Action, Cell, Game, Move
 
-DANGER = 2          # an enemy occupied cell this near (Chebyshev) to the own open capital calls for Defend
+#: An enemy occupied cell this near to the own open capital (Chebyshev distance, cells) calls for Defend:
+#: from two cells away an enemy can take the cell between and then the capital in one turn (§2.2).
+DANGER = 2
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+# The order of an attack's crosses (lowest first); within a group, steps over land to the nearest enemy
+# capital.
+_CAPITAL, _OPEN_RING, _ENEMY, _OWN_EXPOSED, _OWN = range(5)
 
 
 def _enemy_capitals(game: Game, me: int) -> list[Cell]:
@@ -39,7 +47,7 @@ def _enemy_capitals(game: Game, me: int) -> list[Cell]:
 
 
 def _ring(game: Game, cell: Cell) -> list[Cell]:
-    """The land cells orthogonally next to *cell*."""
+    """The land cells orthogonally next to *cell* ((x, y)), in the order right, left, down, up."""
     board = game.board
     x, y = cell
     return [(x + dx, y + dy) for dx, dy in _ORTHOGONAL
@@ -48,8 +56,8 @@ def _ring(game: Game, cell: Cell) -> list[Cell]:
 
 def capital_in_danger(game: Game, me: int) -> bool:
     """Whether player *me*'s capital is open (unoccupied) and an enemy occupied cell lies within
-    :data:`DANGER` cells of it (Chebyshev distance), or an enemy owns a cell next to it (§2.2: from there it
-    can occupy that cell and take the capital in one turn)."""
+    :data:`DANGER` cells of it (Chebyshev distance), or an enemy owns a cell orthogonally next to it (from
+    there it can occupy that cell and take the capital in one turn, even right after a reset, §2.8)."""
     board = game.board
     capital = board.capitals.get(me)
     if capital is None:
@@ -65,21 +73,22 @@ def capital_in_danger(game: Game, me: int) -> bool:
 
 
 def defence(game: Game, me: int) -> Move:
-    """Defend the own capital and up to two own unoccupied cells next to it, those touching an enemy cell
-    first (``("defend", cells)``)."""
+    """``("defend", cells)``: player *me*'s capital and up to two of its own open cells next to it, those
+    touching enemy land first (ties in :func:`_ring` order). Raises ``KeyError`` for an eliminated player."""
     board = game.board
     capital = board.capitals[me]
-    assert capital is not None
-    enemy = board.land & (board.owner != me)
-    touching = shift_any(enemy, diagonal=False)
+    if capital is None:
+        raise KeyError(f"player {me} has no capital")
+    touching = shift_any(board.land & (board.owner != me), diagonal=False)
     ring = [(x, y) for x, y in _ring(game, capital) if board.owner[y, x] == me and not board.occupied[y, x]]
     ring.sort(key=lambda c: not touching[c[1], c[0]])
     return ("defend", (capital, *ring[: MAX_CROSSES[Action.DEFEND] - 1]))
 
 
 def attack(game: Game, me: int, rng: random.Random) -> Move:
-    """The next attack's crosses (``("attack", cells)``, see the module docstring); ``("pass",)`` when no cell
-    can be crossed or no enemy is left to go for."""
+    """The next attack of player *me* (in turn): ``("attack", cells)`` with up to six crosses in the order of
+    the module docstring, ties broken by *rng*; ``("pass",)`` when no cell can be crossed or no enemy is
+    left."""
     board = game.board
     targets = _enemy_capitals(game, me)
     legal = game.legal_mask(Action.ATTACK)
@@ -87,40 +96,37 @@ def attack(game: Game, me: int, rng: random.Random) -> Move:
         return ("pass",)
     steps = np.minimum.reduce([land_distance(board.land, t) for t in targets])
     open_rings = {c for t in targets if not board.occupied[t[1], t[0]] for c in _ring(game, t)}
-    capitals = set(targets)
+    exposed = shift_any(board.land & board.occupied & (board.owner != me), diagonal=False)
 
     def rank(cell: Cell) -> tuple[int, float]:
         x, y = cell
-        if cell in capitals:
-            group = 0
+        if cell in targets:
+            group = _CAPITAL
         elif cell in open_rings:
-            group = 1
+            group = _OPEN_RING
         elif board.owner[y, x] != me:
-            group = 2
+            group = _ENEMY
         else:
-            group = 3
+            group = _OWN_EXPOSED if exposed[y, x] else _OWN
         return group, float(steps[y, x])
 
     cells = cells_of(legal)
     rng.shuffle(cells)
     cells.sort(key=rank)
-    changing = (c for c in cells if not changes_nothing(game, ("attack", (c,))))
-    crosses = list(itertools.islice(changing, MAX_CROSSES[Action.ATTACK]))
-    if not crosses:
-        return ("pass",)
+    crosses = cells[: MAX_CROSSES[Action.ATTACK]]
     if all(board.owner[y, x] == me for x, y in crosses):
-        # Cells next to enemy capitals filled every cross: the nearest enemy cell still takes the last one.
-        foreign = next((c for c in changing if board.owner[c[1], c[0]] != me), None)
-        if foreign is not None:
-            crosses[-1] = foreign
+        # Its cells next to open enemy capitals took every cross: the nearest enemy cell still gets the last.
+        foreign = [c for c in cells if board.owner[c[1], c[0]] != me]
+        if foreign:
+            crosses[-1] = foreign[0]
     return ("attack", tuple(crosses))
 
 
 def choose_action(game: Game, rng: random.Random) -> Move:
     """The ``easy`` player's next action for the player in turn, in ``Game.apply`` form (spec §2.2):
     ``("guerilla", (x, y))``, ``("defend", cells)`` with 1..3 cells, ``("attack", cells)`` with 1..6 cells
-    (ONE attack), or ``("pass",)`` when nothing it may cross changes the board. Raises ``IllegalAction`` if
-    the game is over (through :func:`motti.levels.choose_action`)."""
+    (ONE attack), or ``("pass",)`` when no cell can be crossed. The game must not be over
+    (:func:`motti.levels.choose_action` checks that)."""
     me = game.current_player
     if not game.attacked:
         guerilla = game.legal_mask(Action.GUERILLA)

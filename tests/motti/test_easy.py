@@ -100,11 +100,14 @@ def test_it_defends_its_open_capital_against_a_wall_two_cells_away() -> None:
     assert easy.choose_action(game, random.Random(0)) == ("defend", ((1, 1), (2, 1), (0, 1)))
 
 
-def test_a_wall_three_cells_away_is_no_danger_yet() -> None:
+def test_a_wall_three_cells_away_is_no_danger_yet_and_its_own_cell_under_attack_is_filled_first() -> None:
+    # Player 2's wall (4,0) is three cells from player 1's capital (1,1): no Defend. Player 1 has no wall, so
+    # it crosses its own cells: (3,0), which that wall could attack, first, then by steps to player 2's
+    # capital (6,1): (3,1) 3 steps, (3,2) and (2,1) 4.
     game = game_of(["aaaaBbb", "aaaabbb", "aaaabbb"], [(1, 1), (6, 1)])
     assert not easy.capital_in_danger(game, 1)
     verb, crosses = easy.choose_action(game, random.Random(0))
-    assert verb == "attack" and crosses[0] == (3, 1)
+    assert verb == "attack" and crosses[:2] == ((3, 0), (3, 1)) and set(crosses[2:4]) == {(3, 2), (2, 1)}
 
 
 def test_after_a_reset_it_defends_a_capital_an_enemy_owns_a_cell_next_to() -> None:
