@@ -9,9 +9,9 @@ What it does, turn by turn:
   cells next to it, those touching enemy land first;
 * otherwise it attacks, going for the nearest enemy capital. An open enemy capital it can cross comes first,
   then the cells next to an open enemy capital (its own to occupy, the enemy's to take), then the enemy cells
-  nearest that capital; its own cells fill the six crosses, first those an enemy wall could attack, then
-  those nearest the enemy capital, so that its walls march towards the enemy. While an enemy cell can be
-  crossed, every attack crosses one.
+  nearest that capital; its own cells fill the six crosses, first up to three of those an enemy wall could
+  attack, then those nearest the enemy capital, so that its walls march towards the enemy. While an enemy
+  cell can be crossed, every attack crosses one.
 
 The mistakes of a beginner: it looks no move ahead; it never times the global reset (§2.8), so it fills the
 board without caring who gets the first turn after it, and it strikes only from the cells it happens to hold;
@@ -34,10 +34,12 @@ from motti.rules import MAX_CROSSES, Action, Cell, Game, Move
 #: An enemy occupied cell this near to the own open capital (Chebyshev distance, cells) calls for Defend:
 #: from two cells away an enemy can take the cell between and then the capital in one turn (§2.2).
 DANGER = 2
+#: At most this many crosses of an attack go to its own cells an enemy wall could attack.
+MENDED = 3
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 # The order of an attack's crosses (lowest first); within a group, steps over land to the nearest enemy
-# capital.
+# capital, ties in the rng's order.
 _CAPITAL, _OPEN_RING, _ENEMY, _OWN_EXPOSED, _OWN = range(5)
 
 
@@ -97,22 +99,22 @@ def attack(game: Game, me: int, rng: random.Random) -> Move:
     steps = np.minimum.reduce([land_distance(board.land, t) for t in targets])
     open_rings = {c for t in targets if not board.occupied[t[1], t[0]] for c in _ring(game, t)}
     exposed = shift_any(board.land & board.occupied & (board.owner != me), diagonal=False)
-
-    def rank(cell: Cell) -> tuple[int, float]:
-        x, y = cell
-        if cell in targets:
-            group = _CAPITAL
-        elif cell in open_rings:
-            group = _OPEN_RING
-        elif board.owner[y, x] != me:
-            group = _ENEMY
-        else:
-            group = _OWN_EXPOSED if exposed[y, x] else _OWN
-        return group, float(steps[y, x])
-
     cells = cells_of(legal)
     rng.shuffle(cells)
-    cells.sort(key=rank)
+    cells.sort(key=lambda c: float(steps[c[1], c[0]]))
+    under_attack = [c for c in cells if exposed[c[1], c[0]] and board.owner[c[1], c[0]] == me]
+    mended = set(under_attack[:MENDED])        # those nearest the enemy capital
+
+    def group(cell: Cell) -> int:
+        if cell in targets:
+            return _CAPITAL
+        if cell in open_rings:
+            return _OPEN_RING
+        if board.owner[cell[1], cell[0]] != me:
+            return _ENEMY
+        return _OWN_EXPOSED if cell in mended else _OWN
+
+    cells.sort(key=group)
     crosses = cells[: MAX_CROSSES[Action.ATTACK]]
     if all(board.owner[y, x] == me for x, y in crosses):
         # Its cells next to open enemy capitals took every cross: the nearest enemy cell still gets the last.
