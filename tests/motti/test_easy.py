@@ -148,10 +148,29 @@ def test_it_leaves_a_guerilla_that_is_encircled_straight_back() -> None:
     assert not changes_nothing(game, move)
 
 
+def test_with_no_cell_to_attack_it_takes_a_foothold_by_guerilla() -> None:
+    # Every cell of player 1 is occupied and sea parts its land from player 2's, so no cell can be crossed for
+    # an attack; (2,2) is diagonal to its wall (1,1), and no enemy wall can encircle it there.
+    game = game_of(["AA.bbb", "AA.bbb", "..bbbb"], [(0, 0), (5, 1)])
+    assert not game.legal_mask(Action.ATTACK).any()
+    move = easy.choose_action(game, random.Random(0))
+    assert move == ("guerilla", (2, 2))
+    assert not changes_nothing(game, move)
+
+
+def test_with_no_cell_to_attack_and_only_a_disguised_guerilla_it_passes() -> None:
+    # A Guerilla onto (4,1), diagonal to player 1's wall (3,0), would be encircled at once by player 2's walls
+    # around it; every cell of player 1 is occupied and sea or walls part it from player 2's free cells, so
+    # it passes rather than play the Guerilla the encirclement undoes.
+    game = game_of(["AAAABbb", "AA.BbBb", "AA.BBbb"], [(0, 1), (6, 1)])
+    assert not game.legal_mask(Action.ATTACK).any() and changes_nothing(game, ("guerilla", (4, 1)))
+    assert easy.choose_action(game, random.Random(0)) == ("pass",)
+
+
 @pytest.mark.parametrize("seed", [3, 4])
 def test_every_move_of_a_whole_game_changes_the_board(seed: int) -> None:
     # easy against easy on a generated 20x15 map, to the end or 100 turns: every move changes the board, and a
-    # pass comes only when no cell can be crossed for an attack.
+    # pass comes only when no cell can be crossed for an attack and no Guerilla onto an enemy cell would hold.
     game = Game(generate(20, 15, 2, random.Random(seed)), random.Random(seed))
     rngs = {1: random.Random(seed), 2: random.Random(seed + 1)}
     moves = 0
@@ -159,6 +178,10 @@ def test_every_move_of_a_whole_game_changes_the_board(seed: int) -> None:
         move = easy.choose_action(game, rngs[game.current_player])
         if move == ("pass",):
             assert not game.legal_mask(Action.ATTACK).any()
+            me = game.current_player
+            footholds = [m for m in game.legal_actions()
+                         if m[0] == "guerilla" and game.board.owner[m[1][1], m[1][0]] != me]
+            assert game.attacked or all(changes_nothing(game, m) for m in footholds)
         else:
             assert not changes_nothing(game, move), move
         game.apply(move)
