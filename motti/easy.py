@@ -9,7 +9,7 @@ What it does, turn by turn:
   cells next to it, those touching enemy land first;
 * otherwise it attacks, going for the enemy capitals. An open enemy capital it can cross comes first, then
   the cells next to an open enemy capital (its own to occupy, the enemy's to take), then the enemy cells
-  nearest an enemy capital; its own cells fill the six crosses, first up to three of those an enemy wall
+  nearest an enemy capital; its own cells fill the six crosses, first up to two of those an enemy wall
   could attack, then those nearest an enemy capital, so that its walls march towards the enemy. While an
   enemy cell can be crossed, every attack crosses one;
 * when it can cross no cell at all for an attack, it takes a foothold by Guerilla on the enemy cell nearest
@@ -37,7 +37,7 @@ from motti.rules import MAX_CROSSES, Action, Cell, Game, Move
 #: from two cells away an enemy can take the cell between and then the capital in one turn (§2.2).
 DANGER = 2
 #: At most this many crosses of an attack go to its own cells an enemy wall could attack.
-MENDED = 3
+MENDED = 2
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 # The order of an attack's crosses (lowest first); within a group, steps over land to the nearest enemy
