@@ -1,7 +1,7 @@
 """The computer players' levels of motti (spec/motti.md §2): one registry that dispatches each level's
 choice.
 
-``easy`` (:func:`motti.ai.choose_easy`: one ply, no capital timing), ``medium``
+``easy`` (:func:`motti.easy.choose_action`: a beginner's plain strategy, no search), ``medium``
 (:func:`motti.ai.choose_action`: one action ahead, scored by :func:`motti.evaluate.evaluate`) and ``hard``
 (:func:`motti.hard.choose_action`: the medium player's candidates searched by simulation, with the reset and
 capital-window timing). The command line's ``--level`` and ``--computer 2:hard``, a save's ``computer K
@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from motti import ai, hard
+from motti import ai, easy, hard
 from motti.rules import Event, Game, IllegalAction, Move
 
 #: A level's choice: ``(game, rng) -> action`` in ``Game.apply`` form for the player in turn.
@@ -22,7 +22,7 @@ Choose = Callable[[Game, random.Random], Move]
 
 #: The levels, weakest first, each with its choice.
 CHOOSERS: dict[str, Choose] = {
-    "easy": ai.choose_easy,
+    "easy": easy.choose_action,
     "medium": ai.choose_action,
     "hard": hard.choose_action,
 }

@@ -1,0 +1,165 @@
+"""The ``easy`` computer player of motti: a beginner's plain strategy (spec/motti.md §2).
+
+What it does, turn by turn:
+
+* it takes an enemy capital by Guerilla whenever it can (an open capital next to, or diagonal to, one of its
+  occupied cells);
+* it defends its own capital when the capital is open (unoccupied) and in danger: an enemy occupied cell
+  within two cells of it, or an enemy owning a cell next to it. It occupies the capital and up to two of the
+  cells next to it, those touching enemy land first;
+* otherwise it attacks, going for the enemy capitals. An open enemy capital it can cross comes first, then
+  the cells next to an open enemy capital (its own to occupy, the enemy's to take), then the enemy cells
+  nearest an enemy capital; its own cells fill the six crosses, first up to two of those an enemy wall
+  could attack, then those nearest an enemy capital, so that its walls march towards the enemy. While an
+  enemy cell can be crossed, every attack crosses one;
+* when it can cross no cell at all for an attack, it takes a foothold by Guerilla on the enemy cell nearest
+  an enemy capital that stays its own; it passes only when there is none.
+
+The mistakes of a beginner: it looks no move ahead; it never times the global reset (§2.8), so it fills the
+board without caring who gets the first turn after it, and it strikes only from the cells it happens to hold;
+it does not look for the Guerilla that would encircle a pocket; it spreads its crosses over the front instead
+of closing one pocket at a time. It never plays a pass in disguise, a move that changes nothing once the
+encirclement it triggers is resolved (§2.5): a conquered cross joins the land of its own wall next to it, so
+the encirclement never takes it straight back, and a foothold is checked with
+:func:`motti.evaluate.changes_nothing`. It decides in well under a millisecond of CPU on a 20x15 map, and is
+deterministic given its ``random.Random`` (which only breaks ties)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from motti.evaluate import cells_of, changes_nothing, land_distance, shift_any
+from motti.rules import MAX_CROSSES, Action, Cell, Game, Move
+
+#: An enemy occupied cell this near to the own open capital (Chebyshev distance, cells) calls for Defend:
+#: from two cells away an enemy can take the cell between and then the capital in one turn (§2.2).
+DANGER = 2
+#: At most this many crosses of an attack go to its own cells an enemy wall could attack.
+MENDED = 2
+_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+# The order of an attack's crosses (lowest first); within a group, steps over land to the nearest enemy
+# capital, ties in the rng's order.
+_CAPITAL, _OPEN_RING, _ENEMY, _OWN_EXPOSED, _OWN = range(5)
+
+
+def _enemy_capitals(game: Game, me: int) -> list[Cell]:
+    capitals = sorted(game.board.capitals.items())
+    return [c for p, c in capitals if c is not None and p != me and p in game.alive]
+
+
+def _ring(game: Game, cell: Cell) -> list[Cell]:
+    """The land cells orthogonally next to *cell* ((x, y)), in the order right, left, down, up."""
+    board = game.board
+    x, y = cell
+    return [(x + dx, y + dy) for dx, dy in _ORTHOGONAL
+            if board.inside(x + dx, y + dy) and board.land[y + dy, x + dx]]
+
+
+def _steps(game: Game, targets: list[Cell]) -> np.ndarray:
+    """(H, W) float: steps over land (4-neighbour) to the nearest of *targets*, inf where none is reached."""
+    steps: np.ndarray = np.minimum.reduce([land_distance(game.board.land, t) for t in targets])
+    return steps
+
+
+def capital_in_danger(game: Game, me: int) -> bool:
+    """Whether player *me*'s capital is open (unoccupied) and an enemy occupied cell lies within
+    :data:`DANGER` cells of it (Chebyshev distance), or an enemy owns a cell orthogonally next to it (from
+    there it can occupy that cell and take the capital in one turn, even right after a reset, §2.8)."""
+    board = game.board
+    capital = board.capitals.get(me)
+    if capital is None:
+        return False
+    cx, cy = capital
+    if board.occupied[cy, cx]:
+        return False
+    near = (slice(max(cy - DANGER, 0), cy + DANGER + 1), slice(max(cx - DANGER, 0), cx + DANGER + 1))
+    enemy = board.land & (board.owner != me)
+    if (enemy[near] & board.occupied[near]).any():
+        return True
+    return any(enemy[y, x] for x, y in _ring(game, capital))
+
+
+def defence(game: Game, me: int) -> Move:
+    """``("defend", cells)``: player *me*'s capital and up to two of its own open cells next to it, those
+    touching enemy land first (ties in :func:`_ring` order). Raises ``KeyError`` for an eliminated player."""
+    board = game.board
+    capital = board.capitals[me]
+    if capital is None:
+        raise KeyError(f"player {me} has no capital")
+    touching = shift_any(board.land & (board.owner != me), diagonal=False)
+    ring = [(x, y) for x, y in _ring(game, capital) if board.owner[y, x] == me and not board.occupied[y, x]]
+    ring.sort(key=lambda c: not touching[c[1], c[0]])
+    return ("defend", (capital, *ring[: MAX_CROSSES[Action.DEFEND] - 1]))
+
+
+def attack(game: Game, me: int, rng: random.Random) -> Move:
+    """The next attack of player *me* (in turn): ``("attack", cells)`` with up to six crosses in the order of
+    the module docstring, ties broken by *rng*; ``("pass",)`` when no cell can be crossed or no enemy is
+    left."""
+    board = game.board
+    targets = _enemy_capitals(game, me)
+    legal = game.legal_mask(Action.ATTACK)
+    if not legal.any() or not targets:
+        return ("pass",)
+    steps = _steps(game, targets)
+    open_rings = {c for t in targets if not board.occupied[t[1], t[0]] for c in _ring(game, t)}
+    exposed = shift_any(board.land & board.occupied & (board.owner != me), diagonal=False)
+    cells = cells_of(legal)
+    rng.shuffle(cells)
+    cells.sort(key=lambda c: float(steps[c[1], c[0]]))
+    under_attack = [c for c in cells if exposed[c[1], c[0]] and board.owner[c[1], c[0]] == me]
+    mended = set(under_attack[:MENDED])        # those nearest the enemy capital
+
+    def group(cell: Cell) -> int:
+        if cell in targets:
+            return _CAPITAL
+        if cell in open_rings:
+            return _OPEN_RING
+        if board.owner[cell[1], cell[0]] != me:
+            return _ENEMY
+        return _OWN_EXPOSED if cell in mended else _OWN
+
+    cells.sort(key=group)
+    crosses = cells[: MAX_CROSSES[Action.ATTACK]]
+    if all(board.owner[y, x] == me for x, y in crosses):
+        # Its cells next to open enemy capitals took every cross: the nearest enemy cell still gets the last.
+        foreign = [c for c in cells if board.owner[c[1], c[0]] != me]
+        if foreign:
+            crosses[-1] = foreign[0]
+    return ("attack", tuple(crosses))
+
+
+def foothold(game: Game, me: int) -> Move | None:
+    """When player *me* (in turn, before its first attack) can cross no cell at all for an attack: the
+    Guerilla onto the enemy cell nearest an enemy capital that the encirclement does not take straight back
+    (:func:`motti.evaluate.changes_nothing`), or None when there is none."""
+    board = game.board
+    targets = _enemy_capitals(game, me)
+    if not targets or game.legal_mask(Action.ATTACK).any():
+        return None
+    cells = cells_of(game.legal_mask(Action.GUERILLA) & (board.owner != me))
+    steps = _steps(game, targets)
+    cells.sort(key=lambda c: float(steps[c[1], c[0]]))
+    return next((("guerilla", c) for c in cells if not changes_nothing(game, ("guerilla", c))), None)
+
+
+def choose_action(game: Game, rng: random.Random) -> Move:
+    """The ``easy`` player's next action for the player in turn, in ``Game.apply`` form (spec §2.2):
+    ``("guerilla", (x, y))``, ``("defend", cells)`` with 1..3 cells, ``("attack", cells)`` with 1..6 cells
+    (ONE attack), or ``("pass",)`` when no cell can be crossed. The game must not be over
+    (:func:`motti.levels.choose_action` checks that)."""
+    me = game.current_player
+    if not game.attacked:
+        guerilla = game.legal_mask(Action.GUERILLA)
+        for x, y in _enemy_capitals(game, me):
+            if guerilla[y, x]:
+                return ("guerilla", (x, y))
+        if capital_in_danger(game, me):
+            return defence(game, me)
+        hold = foothold(game, me)
+        if hold is not None:
+            return hold
+    return attack(game, me, rng)
