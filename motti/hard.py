@@ -148,7 +148,9 @@ def _certain_guerilla(game: Game, me: int, ring: bool) -> Cell | None:
     for enemy, capital in _enemy_capitals(game, me):
         cells = ring_of(game, capital) if ring else [capital]
         for x, y in cells:
-            if mask[y, x] and board.owner[y, x] == enemy:
+            if not (mask[y, x] and board.owner[y, x] == enemy):
+                continue
+            if not (ring and evaluate.futile(game, ("guerilla", (x, y)))):
                 return (x, y)
     return None
 
@@ -223,31 +225,43 @@ def _fill(crosses: list[Cell], more: list[Cell], avoid: set[Cell] = frozenset())
     return out
 
 
-def _quick_targets(game: Game, me: int, rng: random.Random) -> list[Cell]:
+def _quick_targets(game: Game, me: int, rng: random.Random, enemy_only: bool = False) -> list[Cell]:
     """Attack targets of *me* by a static prior, best first, at most six (no simulation): an enemy cell is
     worth more with more own occupied cells around it (it may close a pocket), a cell between two walls
-    (a cut point) more, a cell next to an enemy capital more still, an enemy capital most; own cells least."""
+    (a cut point) more, a cell next to an enemy capital more still, an enemy capital most; own cells least
+    (none with *enemy_only*). Computed at the legal cells only: the search calls it for every simulated
+    attack."""
     board = game.board
     legal = game.legal_mask(Action.ATTACK)
-    if not legal.any():
-        return []
     own = board.owner == me
-    walls = np.pad(own & board.occupied, 1)
-    barrier = np.pad((own & board.occupied) | ~board.land, 1, constant_values=True)
-    h, w = legal.shape
-    around = [barrier[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dx, dy in evaluate.RING8]
-    runs = sum((around[i] & ~around[i - 1]).astype(np.int8) for i in range(8))
-    score = np.where(own, evaluate.OCCUPIED, 2.0)
-    score = score + (~own) * 0.5 * sum(walls[1 + dy:1 + dy + h, 1 + dx:1 + dx + w].astype(np.int8)
-                                        for dx, dy in evaluate.RING8)
-    score = score + evaluate.CUT_POINT * (runs >= 2)
-    for _p, (x, y) in _enemy_capitals(game, me):
-        score[y, x] += 100.0
-        bonus = evaluate.RING if board.occupied[y, x] else evaluate.RING_OPEN
-        for rx, ry in ring_of(game, (x, y)):
-            score[ry, rx] += bonus
+    if enemy_only:
+        legal = legal & ~own
     ys, xs = np.nonzero(legal)
-    values = score[ys, xs] + np.random.default_rng(rng.getrandbits(32)).random(ys.size) * 1e-3
+    if ys.size == 0:
+        return []
+    h, w = legal.shape
+    walls = np.zeros((h + 2, w + 2), dtype=bool)
+    walls[1:-1, 1:-1] = own & board.occupied
+    barrier = np.ones((h + 2, w + 2), dtype=bool)
+    barrier[1:-1, 1:-1] = walls[1:-1, 1:-1] | ~board.land
+    around = [barrier[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dx, dy in evaluate.RING8]
+    runs = np.zeros((h, w), dtype=np.int8)
+    near = np.zeros((h, w), dtype=np.int8)
+    for i, (dx, dy) in enumerate(evaluate.RING8):
+        runs += around[i] & ~around[i - 1]
+        near += walls[1 + dy:1 + dy + h, 1 + dx:1 + dx + w]
+    runs, near = runs[ys, xs], near[ys, xs]
+    theirs = ~own[ys, xs]
+    values = np.where(theirs, 2.0 + 0.5 * near, evaluate.OCCUPIED)
+    values += evaluate.CUT_POINT * (runs >= 2)
+    bonus = np.zeros((h, w))
+    for _p, (x, y) in _enemy_capitals(game, me):
+        bonus[y, x] += 100.0
+        extra = evaluate.RING if board.occupied[y, x] else evaluate.RING_OPEN
+        for rx, ry in ring_of(game, (x, y)):
+            bonus[ry, rx] += extra
+    salt = rng.getrandbits(16)
+    values += bonus[ys, xs] + ((ys * 7919 + xs * 104729 + salt) % 997) * 1e-6
     order = np.argsort(-values)[: MAX_CROSSES[Action.ATTACK]]
     return [(int(xs[i]), int(ys[i])) for i in order]
 
@@ -419,8 +433,21 @@ def choose_action(game: Game, rng: random.Random, budget: int = DEFAULT_BUDGET) 
         if action[0] not in ("attack", "pass"):
             action = ("attack", tuple(ai.Planner(game, rng).best_attack()[0]))
         crosses = _timed(game, me, list(action[1]) if action[0] == "attack" else [], rng)
-        return ("attack", tuple(crosses)) if crosses else ("pass",)
+        return _filled(game, me, crosses, rng)
     chosen = search(game, _candidates(game, rng), rng, budget)
-    if chosen[0] == "attack" and not chosen[1]:
-        return ("pass",)
+    if chosen[0] == "attack":
+        return _filled(game, me, list(chosen[1]), rng)
     return chosen
+
+
+def _filled(game: Game, me: int, crosses: list[Cell], rng: random.Random) -> Move:
+    """The attack with *crosses*, its free crosses on the best enemy cells by the static prior (a draw that
+    would fail conquers one instead), but for the cells that would bring the reset rule 5 leaves out. With no
+    cross at a fresh turn it fills its own land rather than pass: that brings the reset, and a player who
+    passed at every fresh turn would stall the game. ``("pass",)`` when nothing is legal."""
+    triggers = set(_reset_triggers(game, me)) - set(crosses)
+    crosses = _fill(crosses, _quick_targets(game, me, rng, enemy_only=True), triggers)
+    if not crosses and not game.attacked:
+        targets = _quick_targets(game, me, rng)
+        crosses = [c for c in targets if c not in triggers] or targets
+    return ("attack", tuple(crosses)) if crosses else ("pass",)
