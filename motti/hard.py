@@ -42,8 +42,9 @@ import numpy as np
 from motti import ai, evaluate
 from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Cell, Game, Move, Reset, legal_mask
 
-#: Simulations of the search per decision at the start of a turn (about 0.6-0.7 s of CPU on a 20x15 map here).
-DEFAULT_BUDGET = 288
+#: Simulations of the search per decision at the start of a turn (about 0.2 s of CPU on a 20x15 map, 0.7 s at
+#: worst: 288 took 0.8 s and 3 s at worst, bench/README.md).
+DEFAULT_BUDGET = 64
 #: Land cells up to which the search runs its whole budget (a default 20x15 map has about 200).
 SEARCH_LAND = 600
 #: At most this many reachable cells (§2.8 strict) or unoccupied cells (empty) make the reset worth timing.
@@ -286,11 +287,24 @@ def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> Move | 
         return ("defend", (safe or options[-1:])[0])
     if crosses:
         return ("attack", tuple(_fill(crosses, _guard(game, me) + _quick_targets(game, me, rng))))
+    if not fresh and _threat(game, me) > 0:
+        # Later in a turn (after a reset, say) the capital can only be occupied by an attack: cross it and
+        # its own free ring cells first, before the enemy's whole next turn strikes at it.
+        return ("attack", tuple(_fill(_shield(game, me), _quick_targets(game, me, rng))))
     if fresh:
         cell = _certain_guerilla(game, me, ring=True)
         if cell is not None:
             return ("guerilla", cell)
     return None
+
+
+def _shield(game: Game, me: int) -> list[Cell]:
+    """*me*'s free capital, then its own free ring cells: the crosses that occupy them."""
+    capital = game.board.capitals[me]
+    assert capital is not None
+    legal = game.legal_mask(Action.ATTACK)
+    own = legal & (game.board.owner == me)
+    return [c for c in [capital, *ring_of(game, capital)] if own[c[1], c[0]]]
 
 
 def _guard(game: Game, me: int) -> list[Cell]:
