@@ -52,6 +52,11 @@ TRIGGER_CANDIDATES = 8
 #: A reset in the middle of a turn is brought only when the strike after it has at least this share of the
 #: odds of a strike with the five attacks left after a first attack.
 STRIKE_SHARE = 0.6
+#: A Guerilla is searched only when it wins at least this many cells (it closes a pocket): a turn of six
+#: attacks with six crosses conquers six, and a lone Guerilla by an enemy capital is walled in again.
+GUERILLA_CELLS = 3
+#: Prior malus per land step between a target and the weakest enemy capital: the walls march towards it.
+MARCH = 0.3
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
@@ -261,6 +266,11 @@ def _quick_targets(game: Game, me: int, rng: random.Random, enemy_only: bool = F
         extra = evaluate.RING if board.occupied[y, x] else evaluate.RING_OPEN
         for rx, ry in ring_of(game, (x, y)):
             bonus[ry, rx] += extra
+    target = evaluate.weakest_enemy(game, me)
+    aim = None if target is None else board.capitals[target]
+    if aim is not None:
+        steps = evaluate.land_distance(board.land, aim)[ys, xs]
+        values -= MARCH * np.minimum(steps, h + w)
     salt = rng.getrandbits(16)
     values += bonus[ys, xs] + ((ys * 7919 + xs * 104729 + salt) % 997) * 1e-6
     order = np.argsort(-values)[: MAX_CROSSES[Action.ATTACK]]
@@ -286,11 +296,11 @@ def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> Move | 
         # still spares it the surer blow of this position (a Guerilla onto the capital, say).
         return ("defend", (safe or options[-1:])[0])
     if crosses:
-        return ("attack", tuple(_fill(crosses, _guard(game, me) + _quick_targets(game, me, rng))))
+        return _filled(game, me, _fill(crosses, _guard(game, me)), rng)
     if not fresh and _threat(game, me) > 0:
         # Later in a turn (after a reset, say) the capital can only be occupied by an attack: cross it and
         # its own free ring cells first, before the enemy's whole next turn strikes at it.
-        return ("attack", tuple(_fill(_shield(game, me), _quick_targets(game, me, rng))))
+        return _filled(game, me, _shield(game, me), rng)
     if fresh:
         cell = _certain_guerilla(game, me, ring=True)
         if cell is not None:
@@ -402,7 +412,7 @@ def _candidates(game: Game, rng: random.Random) -> list[Move]:
     possible = game.possible_actions()
     if Action.GUERILLA in possible:
         guerilla, _value = planner.best_guerilla()
-        if guerilla:
+        if guerilla and _cells_won(game, ("guerilla", guerilla[0])) >= GUERILLA_CELLS:
             out.append(("guerilla", guerilla[0]))
     if Action.DEFEND in possible:
         defend, _value = planner.best_defend()
@@ -410,6 +420,15 @@ def _candidates(game: Game, rng: random.Random) -> list[Move]:
             out.append(("defend", tuple(defend)))
     me = game.current_player
     return [out[0]] + [move for move in out[1:] if not _gives_window(game, me, move)]
+
+
+def _cells_won(game: Game, move: Move) -> int:
+    """How many more cells the player in turn owns after *move* (``Game.apply`` form), its encirclements
+    resolved."""
+    me = game.current_player
+    trial = evaluate.clone(game)
+    trial.apply(move)
+    return int(np.count_nonzero(trial.board.owner == me)) - int(np.count_nonzero(game.board.owner == me))
 
 
 def search(game: Game, candidates: list[Move], rng: random.Random, budget: int) -> Move:
@@ -456,11 +475,17 @@ def choose_action(game: Game, rng: random.Random, budget: int = DEFAULT_BUDGET) 
 
 def _filled(game: Game, me: int, crosses: list[Cell], rng: random.Random) -> Move:
     """The attack with *crosses*, its free crosses on the best enemy cells by the static prior (a draw that
-    would fail conquers one instead), but for the cells that would bring the reset rule 5 leaves out. With no
-    cross at a fresh turn it fills its own land rather than pass: that brings the reset, and a player who
-    passed at every fresh turn would stall the game. ``("pass",)`` when nothing is legal."""
+    would fail conquers one instead; of six crosses all on its own cells, the last), but for the cells that
+    would bring the reset rule 5 leaves out. With no cross at a fresh turn it fills its own land rather than
+    pass: that brings the reset, and a player who passed at every fresh turn would stall the game.
+    ``("pass",)`` when nothing is legal."""
     triggers = set(_reset_triggers(game, me)) - set(crosses)
-    crosses = _fill(crosses, _quick_targets(game, me, rng, enemy_only=True), triggers)
+    enemy = [c for c in _quick_targets(game, me, rng, enemy_only=True) if c not in triggers]
+    owner = game.board.owner
+    if enemy and len(crosses) >= MAX_CROSSES[Action.ATTACK] and all(owner[y, x] == me for x, y in crosses):
+        # Six crosses on its own cells while an enemy cell is crossable: the last one goes to the enemy.
+        crosses = crosses[:-1]
+    crosses = _fill(crosses, enemy)
     if not crosses and not game.attacked:
         targets = _quick_targets(game, me, rng)
         crosses = [c for c in targets if c not in triggers] or targets
