@@ -57,6 +57,8 @@ STRIKE_SHARE = 0.6
 GUERILLA_CELLS = 3
 #: Prior malus per land step between a target and the weakest enemy capital: the walls march towards it.
 MARCH = 0.3
+#: Prior bonus for an own cell next to an enemy wall: occupying it stops that wall there.
+BLOCK = 1.5
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
@@ -258,7 +260,8 @@ def _quick_targets(game: Game, me: int, rng: random.Random, enemy_only: bool = F
         near += walls[1 + dy:1 + dy + h, 1 + dx:1 + dx + w]
     runs, near = runs[ys, xs], near[ys, xs]
     theirs = ~own[ys, xs]
-    values = np.where(theirs, 2.0 + 0.5 * near, evaluate.OCCUPIED)
+    exposed = evaluate.shift_any(board.occupied & ~own & board.land, diagonal=False)[ys, xs]
+    values = np.where(theirs, 2.0 + 0.5 * near, evaluate.OCCUPIED + BLOCK * exposed)
     values += evaluate.CUT_POINT * (runs >= 2)
     bonus = np.zeros((h, w))
     for _p, (x, y) in _enemy_capitals(game, me):
