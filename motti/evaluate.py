@@ -98,6 +98,18 @@ def futile(game: Game, move: Move) -> bool:
     return changes_nothing(game, move) or undone_at_once(game, move)
 
 
+def cells_won(game: Game, move: Move) -> int:
+    """How many more cells the player in turn owns after *move* (``Game.apply`` form, an attack with its first
+    cross conquered), its encirclements resolved; *game* is untouched."""
+    me = game.current_player
+    trial = clone(game)
+    if move[0] == "attack":
+        trial.attack(list(move[1]), draw=0)
+    else:
+        trial.apply(move)
+    return int(np.count_nonzero(trial.board.owner == me)) - int(np.count_nonzero(game.board.owner == me))
+
+
 _distance_cache: dict[tuple[bytes, tuple[int, ...], tuple[int, int]], np.ndarray] = {}
 
 

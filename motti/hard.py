@@ -415,7 +415,7 @@ def _candidates(game: Game, rng: random.Random) -> list[Move]:
     possible = game.possible_actions()
     if Action.GUERILLA in possible:
         guerilla, _value = planner.best_guerilla()
-        if guerilla and _cells_won(game, ("guerilla", guerilla[0])) >= GUERILLA_CELLS:
+        if guerilla and evaluate.cells_won(game, ("guerilla", guerilla[0])) >= GUERILLA_CELLS:
             out.append(("guerilla", guerilla[0]))
     if Action.DEFEND in possible:
         defend, _value = planner.best_defend()
@@ -423,15 +423,6 @@ def _candidates(game: Game, rng: random.Random) -> list[Move]:
             out.append(("defend", tuple(defend)))
     me = game.current_player
     return [out[0]] + [move for move in out[1:] if not _gives_window(game, me, move)]
-
-
-def _cells_won(game: Game, move: Move) -> int:
-    """How many more cells the player in turn owns after *move* (``Game.apply`` form), its encirclements
-    resolved."""
-    me = game.current_player
-    trial = evaluate.clone(game)
-    trial.apply(move)
-    return int(np.count_nonzero(trial.board.owner == me)) - int(np.count_nonzero(game.board.owner == me))
 
 
 def search(game: Game, candidates: list[Move], rng: random.Random, budget: int) -> Move:
