@@ -42,9 +42,9 @@ import numpy as np
 from motti import ai, evaluate
 from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Cell, Game, Move, Reset, legal_mask
 
-#: Simulations of the search per decision at the start of a turn (about 0.2 s of CPU on a 20x15 map, 0.7 s at
-#: worst: 288 took 0.8 s and 3 s at worst, bench/README.md).
-DEFAULT_BUDGET = 64
+#: Simulations of the search per decision at the start of a turn (about 0.15 s of CPU on a 20x15 map, under
+#: 1 s at worst; 288 took 0.8 s and 3 s at worst, 64 up to 1.1 s: bench/README.md).
+DEFAULT_BUDGET = 48
 #: Land cells up to which the search runs its whole budget (a default 20x15 map has about 200).
 SEARCH_LAND = 600
 #: At most this many reachable cells (§2.8 strict) or unoccupied cells (empty) make the reset worth timing.
