@@ -36,6 +36,7 @@ from motti.evaluate import (
     cells_of,
     clone,
     evaluate,
+    futile,
     leads,
     neighbourhood,
     rank,
@@ -137,11 +138,14 @@ class Planner:
         prior = static_scores(self.game, self.me, cells)
         ranked = rank(prior, self.rng)[:SIMULATED_GUERILLAS]
         gains = sorted(((self.gain("guerilla", [c]), c) for c in ranked), key=lambda vc: -vc[0])
-        best_value, best_cell = gains[0]
-        if best_value >= WIN / 2:
-            return [best_cell], best_value
-        best_value = -WIN
-        for value, cell in gains[:GUERILLAS_CHECKED]:
+        if gains[0][0] >= WIN / 2:
+            return [gains[0][1]], gains[0][0]
+        # A Guerilla that changes nothing, or that the next player undoes at once, is a pass in disguise.
+        lasting = [(v, c) for v, c in gains[:GUERILLAS_CHECKED * 2] if not futile(self.game, ("guerilla", c))]
+        if not lasting:
+            return [], -WIN
+        best_value, best_cell = -WIN, lasting[0][1]
+        for value, cell in lasting[:GUERILLAS_CHECKED]:
             if value <= best_value:
                 break
             value = min(value, self.after_reply(cell))

@@ -16,7 +16,7 @@ import random
 
 import numpy as np
 
-from motti.rules import Game, Move
+from motti.rules import Action, Game, Move
 
 WIN = 1e6
 ELIMINATION = 300.0
@@ -63,6 +63,49 @@ def changes_nothing(game: Game, move: Move) -> bool:
                 and np.array_equal(trial.board.occupied, board.occupied)):
             return False
     return True
+
+
+def undone_at_once(game: Game, move: Move) -> bool:
+    """Whether the next player can undo *move* (a Guerilla, ``Game.apply`` form) with one Guerilla of its own:
+    after the pair every cell's owner and occupation are as they were, so two players answering each other
+    like that swap the same cells for ever and never reach a reset (spec/motti.md §2.5, §2.8). The replies
+    tried are the Guerillas onto the cells the move changed and their 8 neighbours. Other moves are never
+    undone at once (a Defend cannot be, an Attack's turn is six attacks). *game* is untouched; raises
+    ``IllegalAction`` for an illegal move."""
+    if move[0] != "guerilla":
+        return False
+    board = game.board
+    trial = clone(game)
+    trial.apply(move)
+    if trial.is_terminal():
+        return False
+    changed = (trial.board.owner != board.owner) | (trial.board.occupied != board.occupied)
+    legal = trial.legal_mask(Action.GUERILLA)
+    for cell in cells_of((changed | shift_any(changed, diagonal=True)) & legal):
+        answered = clone(trial)
+        answered.guerilla(cell)
+        if (np.array_equal(answered.board.owner, board.owner)
+                and np.array_equal(answered.board.occupied, board.occupied)):
+            return True
+    return False
+
+
+def futile(game: Game, move: Move) -> bool:
+    """A pass in disguise (:func:`changes_nothing`) or a Guerilla the next player undoes at once
+    (:func:`undone_at_once`): the computer players treat both as passes."""
+    return changes_nothing(game, move) or undone_at_once(game, move)
+
+
+def cells_won(game: Game, move: Move) -> int:
+    """How many more cells the player in turn owns after *move* (``Game.apply`` form, an attack with its first
+    cross conquered), its encirclements resolved; *game* is untouched."""
+    me = game.current_player
+    trial = clone(game)
+    if move[0] == "attack":
+        trial.attack(list(move[1]), draw=0)
+    else:
+        trial.apply(move)
+    return int(np.count_nonzero(trial.board.owner == me)) - int(np.count_nonzero(game.board.owner == me))
 
 
 _distance_cache: dict[tuple[bytes, tuple[int, ...], tuple[int, int]], np.ndarray] = {}

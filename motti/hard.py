@@ -42,8 +42,9 @@ import numpy as np
 from motti import ai, evaluate
 from motti.rules import ATTACKS_PER_TURN, MAX_CROSSES, Action, Cell, Game, Move, Reset, legal_mask
 
-#: Simulations of the search per decision at the start of a turn (about 0.6-0.7 s of CPU on a 20x15 map here).
-DEFAULT_BUDGET = 288
+#: Simulations of the search per decision at the start of a turn (about 0.15 s of CPU on a 20x15 map, under
+#: 1 s at worst; 288 took 0.8 s and 3 s at worst, 64 up to 1.1 s: bench/README.md).
+DEFAULT_BUDGET = 48
 #: Land cells up to which the search runs its whole budget (a default 20x15 map has about 200).
 SEARCH_LAND = 600
 #: At most this many reachable cells (§2.8 strict) or unoccupied cells (empty) make the reset worth timing.
@@ -51,6 +52,13 @@ TRIGGER_CANDIDATES = 8
 #: A reset in the middle of a turn is brought only when the strike after it has at least this share of the
 #: odds of a strike with the five attacks left after a first attack.
 STRIKE_SHARE = 0.6
+#: A Guerilla is searched only when it wins at least this many cells (it closes a pocket): a turn of six
+#: attacks with six crosses conquers six, and a lone Guerilla by an enemy capital is walled in again.
+GUERILLA_CELLS = 3
+#: Prior malus per land step between a target and the weakest enemy capital: the walls march towards it.
+MARCH = 0.3
+#: Prior bonus for an own cell next to an enemy wall: occupying it stops that wall there.
+BLOCK = 1.5
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
@@ -148,7 +156,9 @@ def _certain_guerilla(game: Game, me: int, ring: bool) -> Cell | None:
     for enemy, capital in _enemy_capitals(game, me):
         cells = ring_of(game, capital) if ring else [capital]
         for x, y in cells:
-            if mask[y, x] and board.owner[y, x] == enemy:
+            if not (mask[y, x] and board.owner[y, x] == enemy):
+                continue
+            if not (ring and evaluate.futile(game, ("guerilla", (x, y)))):
                 return (x, y)
     return None
 
@@ -223,31 +233,49 @@ def _fill(crosses: list[Cell], more: list[Cell], avoid: set[Cell] = frozenset())
     return out
 
 
-def _quick_targets(game: Game, me: int, rng: random.Random) -> list[Cell]:
+def _quick_targets(game: Game, me: int, rng: random.Random, enemy_only: bool = False) -> list[Cell]:
     """Attack targets of *me* by a static prior, best first, at most six (no simulation): an enemy cell is
     worth more with more own occupied cells around it (it may close a pocket), a cell between two walls
-    (a cut point) more, a cell next to an enemy capital more still, an enemy capital most; own cells least."""
+    (a cut point) more, a cell next to an enemy capital more still, an enemy capital most; own cells least
+    (none with *enemy_only*). Computed at the legal cells only: the search calls it for every simulated
+    attack."""
     board = game.board
     legal = game.legal_mask(Action.ATTACK)
-    if not legal.any():
-        return []
     own = board.owner == me
-    walls = np.pad(own & board.occupied, 1)
-    barrier = np.pad((own & board.occupied) | ~board.land, 1, constant_values=True)
-    h, w = legal.shape
-    around = [barrier[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dx, dy in evaluate.RING8]
-    runs = sum((around[i] & ~around[i - 1]).astype(np.int8) for i in range(8))
-    score = np.where(own, evaluate.OCCUPIED, 2.0)
-    score = score + (~own) * 0.5 * sum(walls[1 + dy:1 + dy + h, 1 + dx:1 + dx + w].astype(np.int8)
-                                        for dx, dy in evaluate.RING8)
-    score = score + evaluate.CUT_POINT * (runs >= 2)
-    for _p, (x, y) in _enemy_capitals(game, me):
-        score[y, x] += 100.0
-        bonus = evaluate.RING if board.occupied[y, x] else evaluate.RING_OPEN
-        for rx, ry in ring_of(game, (x, y)):
-            score[ry, rx] += bonus
+    if enemy_only:
+        legal = legal & ~own
     ys, xs = np.nonzero(legal)
-    values = score[ys, xs] + np.random.default_rng(rng.getrandbits(32)).random(ys.size) * 1e-3
+    if ys.size == 0:
+        return []
+    h, w = legal.shape
+    walls = np.zeros((h + 2, w + 2), dtype=bool)
+    walls[1:-1, 1:-1] = own & board.occupied
+    barrier = np.ones((h + 2, w + 2), dtype=bool)
+    barrier[1:-1, 1:-1] = walls[1:-1, 1:-1] | ~board.land
+    around = [barrier[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dx, dy in evaluate.RING8]
+    runs = np.zeros((h, w), dtype=np.int8)
+    near = np.zeros((h, w), dtype=np.int8)
+    for i, (dx, dy) in enumerate(evaluate.RING8):
+        runs += around[i] & ~around[i - 1]
+        near += walls[1 + dy:1 + dy + h, 1 + dx:1 + dx + w]
+    runs, near = runs[ys, xs], near[ys, xs]
+    theirs = ~own[ys, xs]
+    exposed = evaluate.shift_any(board.occupied & ~own & board.land, diagonal=False)[ys, xs]
+    values = np.where(theirs, 2.0 + 0.5 * near, evaluate.OCCUPIED + BLOCK * exposed)
+    values += evaluate.CUT_POINT * (runs >= 2)
+    bonus = np.zeros((h, w))
+    for _p, (x, y) in _enemy_capitals(game, me):
+        bonus[y, x] += 100.0
+        extra = evaluate.RING if board.occupied[y, x] else evaluate.RING_OPEN
+        for rx, ry in ring_of(game, (x, y)):
+            bonus[ry, rx] += extra
+    target = evaluate.weakest_enemy(game, me)
+    aim = None if target is None else board.capitals[target]
+    if aim is not None:
+        steps = evaluate.land_distance(board.land, aim)[ys, xs]
+        values -= MARCH * np.minimum(steps, h + w)
+    salt = rng.getrandbits(16)
+    values += bonus[ys, xs] + ((ys * 7919 + xs * 104729 + salt) % 997) * 1e-6
     order = np.argsort(-values)[: MAX_CROSSES[Action.ATTACK]]
     return [(int(xs[i]), int(ys[i])) for i in order]
 
@@ -271,12 +299,25 @@ def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> Move | 
         # still spares it the surer blow of this position (a Guerilla onto the capital, say).
         return ("defend", (safe or options[-1:])[0])
     if crosses:
-        return ("attack", tuple(_fill(crosses, _guard(game, me) + _quick_targets(game, me, rng))))
+        return _filled(game, me, _fill(crosses, _guard(game, me)), rng)
+    if not fresh and _threat(game, me) > 0:
+        # Later in a turn (after a reset, say) the capital can only be occupied by an attack: cross it and
+        # its own free ring cells first, before the enemy's whole next turn strikes at it.
+        return _filled(game, me, _shield(game, me), rng)
     if fresh:
         cell = _certain_guerilla(game, me, ring=True)
         if cell is not None:
             return ("guerilla", cell)
     return None
+
+
+def _shield(game: Game, me: int) -> list[Cell]:
+    """*me*'s free capital, then its own free ring cells: the crosses that occupy them."""
+    capital = game.board.capitals[me]
+    assert capital is not None
+    legal = game.legal_mask(Action.ATTACK)
+    own = legal & (game.board.owner == me)
+    return [c for c in [capital, *ring_of(game, capital)] if own[c[1], c[0]]]
 
 
 def _guard(game: Game, me: int) -> list[Cell]:
@@ -374,7 +415,7 @@ def _candidates(game: Game, rng: random.Random) -> list[Move]:
     possible = game.possible_actions()
     if Action.GUERILLA in possible:
         guerilla, _value = planner.best_guerilla()
-        if guerilla:
+        if guerilla and evaluate.cells_won(game, ("guerilla", guerilla[0])) >= GUERILLA_CELLS:
             out.append(("guerilla", guerilla[0]))
     if Action.DEFEND in possible:
         defend, _value = planner.best_defend()
@@ -419,8 +460,27 @@ def choose_action(game: Game, rng: random.Random, budget: int = DEFAULT_BUDGET) 
         if action[0] not in ("attack", "pass"):
             action = ("attack", tuple(ai.Planner(game, rng).best_attack()[0]))
         crosses = _timed(game, me, list(action[1]) if action[0] == "attack" else [], rng)
-        return ("attack", tuple(crosses)) if crosses else ("pass",)
+        return _filled(game, me, crosses, rng)
     chosen = search(game, _candidates(game, rng), rng, budget)
-    if chosen[0] == "attack" and not chosen[1]:
-        return ("pass",)
+    if chosen[0] == "attack":
+        return _filled(game, me, list(chosen[1]), rng)
     return chosen
+
+
+def _filled(game: Game, me: int, crosses: list[Cell], rng: random.Random) -> Move:
+    """The attack with *crosses*, its free crosses on the best enemy cells by the static prior (a draw that
+    would fail conquers one instead; of six crosses all on its own cells, the last), but for the cells that
+    would bring the reset rule 5 leaves out. With no cross at a fresh turn it fills its own land rather than
+    pass: that brings the reset, and a player who passed at every fresh turn would stall the game.
+    ``("pass",)`` when nothing is legal."""
+    triggers = set(_reset_triggers(game, me)) - set(crosses)
+    enemy = [c for c in _quick_targets(game, me, rng, enemy_only=True) if c not in triggers]
+    owner = game.board.owner
+    if enemy and len(crosses) >= MAX_CROSSES[Action.ATTACK] and all(owner[y, x] == me for x, y in crosses):
+        # Six crosses on its own cells while an enemy cell is crossable: the last one goes to the enemy.
+        crosses = crosses[:-1]
+    crosses = _fill(crosses, enemy)
+    if not crosses and not game.attacked:
+        targets = _quick_targets(game, me, rng)
+        crosses = [c for c in targets if c not in triggers] or targets
+    return ("attack", tuple(crosses)) if crosses else ("pass",)

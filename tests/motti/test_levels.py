@@ -213,6 +213,28 @@ def test_a_strike_guards_its_own_capital_with_the_spare_crosses() -> None:
     assert verb == "attack" and set(cells[:2]) == {(3, 2), (5, 2)} and cells[2] == (0, 0)
 
 
+def test_hard_occupies_its_capital_first_when_a_reset_leaves_it_free_mid_turn() -> None:
+    # Right after a reset, 5 attacks left: player 2 owns (2,1), a ring cell of player 1's capital (1,1), and
+    # would strike with its whole next turn. Player 1 has no strike of its own, so it crosses its capital and
+    # its own ring cells first; the crosses left go on enemy cells.
+    text = header(7, 3, [(1, 1), (5, 1)]) + "aaabbbb\naabbbbb\naaabbbb\n"
+    game = game_of(text, attacks=5, reset_rule="strict")
+    action, crosses = hard.choose_action(game, random.Random(3), hard.DEFAULT_BUDGET)
+    assert action == "attack"
+    assert crosses[0] == (1, 1)
+    assert set(crosses[:4]) == {(1, 1), (0, 1), (1, 0), (1, 2)}
+
+
+def test_hard_puts_its_free_crosses_on_enemy_cells() -> None:
+    # Player 1's wall (2,0) can attack player 2's (3,0); whatever hard crosses of its own, an attack of fewer
+    # than six crosses would leave draws that fail, so the enemy cell is crossed too.
+    text = header(7, 3, [(0, 1), (5, 1)]) + "aaAbbbb\naaabbbb\naaabbbb\n"
+    game = game_of(text, attacks=4, reset_rule="strict")
+    action, crosses = hard.choose_action(game, random.Random(4), hard.DEFAULT_BUDGET)
+    assert action == "attack"
+    assert (3, 0) in crosses
+
+
 # ----------------------------------------------------------------------------------------- every level
 
 
