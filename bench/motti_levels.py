@@ -1,13 +1,13 @@
 """motti's computer levels at the defaults the players get (spec/motti.md §2; issue 28; motti/levels.py).
 
-Every game starts as the program's would: a map generated from its seed (20x15, or a shipped map), the
-default rules (reset ``strict``, no turn cap of the rules), and the levels think through
-``motti.thinking.decide``, hard with its default search budget (``hard.DEFAULT_BUDGET``, printed). The bench
-stops a game at ``--cap`` turns (400, one player's turn each) and counts it as capped. Seats are alternated:
-in even games the first named player is player 1. ``rush`` is bench/_rush.py (a keen human's plain strategy),
-``mcts`` the generic search of bench/_mcts.py at 1000 simulations playing motti through ``common.game``
-(``actions="ordered"``), as bench/mcts_levels.py does. The parts, and the bars (bench/_bars.py; exit status
-1 when one is missed):
+Every game starts as the program's would: a map generated from its seed (20x15, or a shipped map), the default
+rules (reset ``strict``, no turn cap of the rules), and the levels think through ``motti.thinking.decide``,
+medium with its default search budget (``search.DEFAULT_BUDGET``, printed). The bench stops a game at
+``--cap`` turns (400, one player's turn each) and counts it as capped. Seats are alternated: in even games the
+first named player is player 1. ``rush`` is bench/_rush.py (a keen human's plain strategy), ``mcts`` the
+generic search of bench/_mcts.py at 1000 simulations playing motti through ``common.game``
+(``actions="ordered"``), as bench/mcts_levels.py does. The parts, and the bars (bench/_bars.py; exit status 1
+when one is missed):
 
 * pairings of 2 players on generated 20x15 maps, 10 games each (``--full``: 20; hard vs mcts
   ``--mcts-games``, at least 4): hard, medium and easy each against rush, hard vs medium, medium vs easy, hard
@@ -51,7 +51,7 @@ import _rush
 from _bars import bar
 from _mcts import MCTS
 
-from motti import hard
+from motti import search
 from motti.evaluate import changes_nothing
 from motti.game import GAME, MottiState
 from motti.levels import LEVELS
@@ -391,7 +391,7 @@ def main(argv: list[str]) -> int:
         parser.error(f"bad --parts {', '.join(sorted(unknown))}" if unknown else f"bad --pairings "
                      f"{', '.join(bad)}" if bad else "--scale, --cap and --jobs must be positive")
     jobs = plan(args)
-    print(f"{len(jobs)} games in {args.jobs} processes; hard searches {hard.DEFAULT_BUDGET} simulations "
+    print(f"{len(jobs)} games in {args.jobs} processes; medium searches {search.DEFAULT_BUDGET} simulations "
           f"(its default), mcts {MCTS_SIMULATIONS}; reset rule {args.reset_rule}; load average "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     began = time.perf_counter()

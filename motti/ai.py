@@ -38,7 +38,6 @@ from motti.evaluate import (
     evaluate,
     futile,
     leads,
-    neighbourhood,
     rank,
     shift_any,
     static_scores,
@@ -199,7 +198,6 @@ def plan(game: Game, rng: random.Random) -> tuple[Action | None, list[tuple[int,
     return action, cells
 
 
-EASY_CHOICES = 12               # easy crosses a random six of this many best targets by the static prior
 
 
 def choose_action(game: Game, rng: random.Random) -> Move:
@@ -218,27 +216,3 @@ def choose_action(game: Game, rng: random.Random) -> Move:
     if action is Action.GUERILLA:
         return ("guerilla", cells[0])
     return (action.value, tuple(cells))
-
-
-def choose_easy(game: Game, rng: random.Random) -> Move:
-    """The ``easy`` level: one ply and no capital timing. At a fresh turn it takes an enemy capital by
-    Guerilla and defends its own capital next to an enemy occupied cell; otherwise each attack crosses a
-    random six of the :data:`EASY_CHOICES` best targets by a static prior, so it plays the better moves but
-    not the best. ``Game.apply`` form."""
-    board = game.board
-    me = game.current_player
-    if not game.attacked:
-        guerilla = game.legal_mask(Action.GUERILLA)
-        for p, cell in board.capitals.items():
-            if p != me and cell is not None and guerilla[cell[1], cell[0]]:
-                return ("guerilla", cell)
-        capital = board.capitals.get(me)
-        if capital is not None and not board.occupied[capital[1], capital[0]]:
-            enemy_walls = board.occupied & (board.owner != me) & board.land
-            if any(neighbourhood(enemy_walls, *capital)):
-                return ("defend", (capital,))
-    cells = cells_of(game.legal_mask(Action.ATTACK))
-    if not cells:
-        return ("pass",)
-    best = rank(static_scores(game, me, cells), rng)[:EASY_CHOICES]
-    return ("attack", tuple(rng.sample(best, min(len(best), MAX_CROSSES[Action.ATTACK]))))

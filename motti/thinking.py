@@ -14,9 +14,9 @@ import threading
 from collections.abc import Mapping
 
 from common.loop import Command, Inbox
-from motti.hard import clone
 from motti.levels import DEFAULT_LEVEL, choose_action
 from motti.rules import Game, Move
+from motti.search import clone
 
 #: ``Command.source`` of the answers.
 SOURCE = "motti-computer"

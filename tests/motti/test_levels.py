@@ -1,4 +1,4 @@
-"""motti's three computer levels (motti/levels.py, motti/ai.py, motti/hard.py): the evaluation fix, the
+"""motti's three computer levels (motti/levels.py, motti/ai.py, motti/search.py): the evaluation fix, the
 capital-window play of ``hard`` with its exact odds, legal moves at every level, the command line and the
 worker thread."""
 
@@ -13,14 +13,15 @@ import pytest
 
 from common.cli import UsageError
 from common.loop import Command, Inbox
-from motti import ai, cli, evaluate, hard, levels
+from motti import ai, cli, evaluate, levels, search
 from motti.compose import Composer
 from motti.generate import generate
 from motti.mapfile import parse_map
 from motti.rules import Action, Game, Reset
 from motti.thinking import SOURCE, Thinker
 
-LEVEL_BUDGET = {"easy": 0, "medium": 0, "hard": 4}
+#: The search budget of the medium level in these tests (its default is search.DEFAULT_BUDGET).
+SEARCH_BUDGET = 4
 
 
 class Draws(random.Random):
@@ -45,8 +46,8 @@ def game_of(text: str, **kwargs) -> Game:
 
 
 def move(game: Game, level: str, rng: random.Random) -> tuple:
-    if level == "hard":
-        return hard.choose_action(game, rng, LEVEL_BUDGET["hard"])
+    if level == "medium":
+        return search.choose_action(game, rng, SEARCH_BUDGET)
     return levels.choose_action(game, rng, level)
 
 
@@ -87,11 +88,11 @@ def capture_count(game: Game, rng: random.Random, seen: dict[tuple, int]) -> int
     key = (game.board.owner.tobytes(), game.board.occupied.tobytes(), game.attacks_left)
     if key in seen:
         return seen[key]
-    action = hard.choose_action(game, rng, 0)
+    action = search.choose_action(game, rng, 0)
     assert action[0] == "attack"
     count = 0
     for draw in range(6):
-        child = hard.clone(game, Draws(draw))
+        child = search.clone(game, Draws(draw))
         child.apply(action)
         left = child.attacks_left if child.current_player == 1 else 0
         if child.winner == 1:
@@ -105,23 +106,23 @@ def capture_count(game: Game, rng: random.Random, seen: dict[tuple, int]) -> int
 @pytest.mark.parametrize(("ring", "odds"), [(1, 0.196), (2, 0.328), (3, 0.413), (4, 0.466)])
 def test_the_strike_after_a_reset_captures_with_the_exact_odds(ring: int, odds: float) -> None:
     captured = Fraction(capture_count(reset_position(ring), random.Random(1), {}), 6 ** 5)
-    assert captured == hard.strike_odds(5, ring)
+    assert captured == search.strike_odds(5, ring)
     assert round(float(captured), 3) == odds
 
 
 def test_strike_odds_of_a_whole_turn() -> None:
-    assert round(float(hard.strike_odds(6, 4)), 3) == 0.554
-    assert hard.strike_odds(3, 0, True) == 1 - Fraction(5, 6) ** 3
-    assert hard.strike_odds(5, 0) == 0
+    assert round(float(search.strike_odds(6, 4)), 3) == 0.554
+    assert search.strike_odds(3, 0, True) == 1 - Fraction(5, 6) ** 3
+    assert search.strike_odds(5, 0) == 0
 
 
 def test_the_strike_crosses_the_ring_then_the_capital() -> None:
     game = reset_position(2)
-    verb, cells = hard.choose_action(game, random.Random(1), 0)
+    verb, cells = search.choose_action(game, random.Random(1), 0)
     assert verb == "attack" and set(cells[:2]) == {(3, 2), (5, 2)}
-    game = hard.clone(game, Draws(0))
+    game = search.clone(game, Draws(0))
     game.apply((verb, cells))
-    verb, cells = hard.choose_action(game, random.Random(1), 0)
+    verb, cells = search.choose_action(game, random.Random(1), 0)
     assert verb == "attack" and cells[0] == (4, 2)
 
 
@@ -130,20 +131,21 @@ def test_the_strike_crosses_the_ring_then_the_capital() -> None:
 
 def test_hard_takes_a_capital_by_guerilla() -> None:
     text = header(6, 3, [(0, 0), (3, 1)]) + "aaAbbb\naaabbb\naaabbb\n"
-    assert hard.choose_action(game_of(text), random.Random(1), 4) == ("guerilla", (3, 1))
+    assert search.choose_action(game_of(text), random.Random(1), 4) == ("guerilla", (3, 1))
 
 
 def test_hard_defends_its_capital_when_the_enemy_holds_a_ring_cell() -> None:
     # Player 2 owns (2,1), next to player 1's free capital (1,1); player 1 has no strike of its own.
     text = header(7, 3, [(1, 1), (5, 1)]) + "aaabbbb\naabbbbb\naaabbbb\n"
-    verb, cells = hard.choose_action(game_of(text, reset_rule="strict"), random.Random(1), 4)
+    verb, cells = search.choose_action(game_of(text, reset_rule="strict"), random.Random(1), 4)
     assert verb == "defend" and cells[0] == (1, 1)
 
 
 def test_hard_takes_a_certain_guerilla_onto_an_enemy_ring_cell() -> None:
     # Player 2's capital (4,1) is occupied; player 1's wall (2,0) is diagonal to (3,1), a ring cell of it.
     text = header(6, 3, [(0, 2), (4, 1)]) + "aaAbbb\naaabBb\naaabbb\n"
-    assert hard.choose_action(game_of(text, reset_rule="strict"), random.Random(1), 4) == ("guerilla", (3, 1))
+    game = game_of(text, reset_rule="strict")
+    assert search.choose_action(game, random.Random(1), 4) == ("guerilla", (3, 1))
 
 
 def test_hard_brings_the_reset_first_when_the_window_is_its_own() -> None:
@@ -152,8 +154,8 @@ def test_hard_brings_the_reset_first_when_the_window_is_its_own() -> None:
     # to move, so the first attack crosses it first.
     text = header(7, 3, [(0, 0), (5, 1)]) + "AABBBBB\nAAbBaBB\nAABBBBB\n"
     game = game_of(text, reset_rule="strict")
-    assert hard._reset_triggers(game, 1) == [(2, 1)]
-    verb, cells = hard.choose_action(game, random.Random(1), 0)
+    assert search._reset_triggers(game, 1) == [(2, 1)]
+    verb, cells = search.choose_action(game, random.Random(1), 0)
     assert verb == "attack" and cells[0] == (2, 1)
 
 
@@ -162,8 +164,8 @@ def test_hard_brings_the_reset_only_with_attacks_enough_to_strike() -> None:
     # it, with 3 left (2 attacks, odds 1/36 against 0.196 at the start of its next turn) it is not, so (2,1)
     # is left alone and player 1 only fills its own (4,1).
     text = header(7, 3, [(0, 0), (5, 1)]) + "AABBBBB\nAAbBaBB\nAABBBBB\n"
-    early = hard.choose_action(game_of(text, reset_rule="strict", attacks=5), random.Random(1), 0)
-    late = hard.choose_action(game_of(text, reset_rule="strict", attacks=3), random.Random(1), 0)
+    early = search.choose_action(game_of(text, reset_rule="strict", attacks=5), random.Random(1), 0)
+    late = search.choose_action(game_of(text, reset_rule="strict", attacks=3), random.Random(1), 0)
     assert early[1][0] == (2, 1) and late == ("attack", ((4, 1),))
 
 
@@ -175,8 +177,8 @@ def test_hard_brings_the_reset_when_nothing_else_is_left_to_attack() -> None:
     text = header(5, 3, [(2, 0), (4, 1)]) + ".AABB\nAaABB\n.ABBB\n"
     for budget in (0, 4):
         game = game_of(text, reset_rule="strict")
-        assert hard._reset_triggers(game, 1) == [(1, 1)] and hard._ring_counts(game, 1) == (0, 1)
-        assert hard.choose_action(game, random.Random(1), budget) == ("attack", ((1, 1),))
+        assert search._reset_triggers(game, 1) == [(1, 1)] and search._ring_counts(game, 1) == (0, 1)
+        assert search.choose_action(game, random.Random(1), budget) == ("attack", ((1, 1),))
         events = game.attack([(1, 1)], draw=0)
         assert any(isinstance(event, Reset) for event in events)
 
@@ -187,9 +189,9 @@ def test_hard_keeps_the_defence_that_does_not_hand_over_a_window() -> None:
     # whole next turn. The capital alone keeps (2,0) and (2,2) takeable and the capital occupied.
     text = header(7, 3, [(2, 1), (5, 1)]) + ".aa.bbb\n.aaBbbb\n.aa.bbb\n"
     game = game_of(text, reset_rule="strict")
-    assert hard._gives_window(game, 1, ("defend", ((2, 1), (2, 0), (2, 2))))
-    assert not hard._gives_window(game, 1, ("defend", ((2, 1),)))
-    assert hard.choose_action(game, random.Random(1), 0) == ("defend", ((2, 1),))
+    assert search._gives_window(game, 1, ("defend", ((2, 1), (2, 0), (2, 2))))
+    assert not search._gives_window(game, 1, ("defend", ((2, 1),)))
+    assert search.choose_action(game, random.Random(1), 0) == ("defend", ((2, 1),))
 
 
 def test_hard_defends_its_capital_when_every_defence_brings_the_reset() -> None:
@@ -199,9 +201,9 @@ def test_hard_defends_its_capital_when_every_defence_brings_the_reset() -> None:
     # (docs/motti.md, the hard level).
     text = header(5, 3, [(2, 1), (4, 1)]) + ".a..b\n.aaBb\n.a..b\n"
     game = game_of(text, reset_rule="strict")
-    move = hard.choose_action(game, random.Random(1), 0)
+    move = search.choose_action(game, random.Random(1), 0)
     assert move == ("defend", ((2, 1),))
-    assert hard._gives_window(game, 1, move)
+    assert search._gives_window(game, 1, move)
 
 
 def test_a_strike_guards_its_own_capital_with_the_spare_crosses() -> None:
@@ -209,7 +211,7 @@ def test_a_strike_guards_its_own_capital_with_the_spare_crosses() -> None:
     # a ring cell of player 1's capital (0,0): the strike's crosses are the two ring cells, then its capital.
     rows = ["ab.....", "a...b..", "...aba.", "....b..", "......."]
     text = header(7, 5, [(0, 0), (4, 2)]) + "\n".join(rows) + "\n"
-    verb, cells = hard.choose_action(game_of(text, attacks=5, reset_rule="strict"), random.Random(1), 0)
+    verb, cells = search.choose_action(game_of(text, attacks=5, reset_rule="strict"), random.Random(1), 0)
     assert verb == "attack" and set(cells[:2]) == {(3, 2), (5, 2)} and cells[2] == (0, 0)
 
 
@@ -219,7 +221,7 @@ def test_hard_occupies_its_capital_first_when_a_reset_leaves_it_free_mid_turn() 
     # its own ring cells first; the crosses left go on enemy cells.
     text = header(7, 3, [(1, 1), (5, 1)]) + "aaabbbb\naabbbbb\naaabbbb\n"
     game = game_of(text, attacks=5, reset_rule="strict")
-    action, crosses = hard.choose_action(game, random.Random(3), hard.DEFAULT_BUDGET)
+    action, crosses = search.choose_action(game, random.Random(3), search.DEFAULT_BUDGET)
     assert action == "attack"
     assert crosses[0] == (1, 1)
     assert set(crosses[:4]) == {(1, 1), (0, 1), (1, 0), (1, 2)}
@@ -230,7 +232,7 @@ def test_hard_puts_its_free_crosses_on_enemy_cells() -> None:
     # than six crosses would leave draws that fail, so the enemy cell is crossed too.
     text = header(7, 3, [(0, 1), (5, 1)]) + "aaAbbbb\naaabbbb\naaabbbb\n"
     game = game_of(text, attacks=4, reset_rule="strict")
-    action, crosses = hard.choose_action(game, random.Random(4), hard.DEFAULT_BUDGET)
+    action, crosses = search.choose_action(game, random.Random(4), search.DEFAULT_BUDGET)
     assert action == "attack"
     assert (3, 0) in crosses
 
@@ -266,10 +268,10 @@ def test_each_level_makes_only_legal_moves(level: str) -> None:
 
 def test_the_search_budget_shrinks_with_the_land() -> None:
     small = Game(generate(20, 15, 2, random.Random(0)), random.Random(0))
-    assert hard.simulations(small, 48) == 48
+    assert search.simulations(small, 48) == 48
     text = header(60, 20, [(0, 0), (59, 19)]) + ("a" * 30 + "b" * 30 + "\n") * 20   # 1200 land cells
-    assert hard.simulations(game_of(text), 48) == 24
-    assert hard.simulations(game_of(text), 3) == 0
+    assert search.simulations(game_of(text), 48) == 24
+    assert search.simulations(game_of(text), 3) == 0
 
 
 def test_unknown_level_is_refused() -> None:
@@ -286,7 +288,7 @@ def test_hard_is_deterministic_given_its_rng() -> None:
         rng = random.Random(9)
         out = []
         for _ in range(25):
-            out.append(hard.choose_action(game, rng, 6))
+            out.append(search.choose_action(game, rng, 6))
             game.apply(out[-1])
         return out
 

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from motti import evaluate, hard, levels
+from motti import evaluate, levels, search
 from motti.mapfile import find_map, load_map, parse_map
 from motti.rules import Game
 
@@ -104,7 +104,7 @@ def test_the_swapped_guerillas_undo_each_other() -> None:
 @pytest.mark.parametrize(("moves", "undone"), [(2, (1, 11)), (3, (1, 10))])
 def test_hard_does_not_swap_cells_for_ever(moves: int, undone: tuple[int, int]) -> None:
     game = swapping(moves)
-    move = hard.choose_action(game, random.Random(moves), hard.DEFAULT_BUDGET)
+    move = search.choose_action(game, random.Random(moves), search.DEFAULT_BUDGET)
     assert move != ("guerilla", undone)
     assert not evaluate.futile(game, move), move
 

@@ -1,5 +1,5 @@
-"""motti's ``easy`` computer player (motti/easy.py): what it defends, what it takes, where its crosses go, and
-that it never plays a pass in disguise (spec/motti.md §2.2, §2.5, §2.7, §2.8)."""
+"""motti's ``hard`` computer player (motti/march.py): what it defends, what it takes, where its crosses go,
+and that it never plays a pass in disguise (spec/motti.md §2.2, §2.5, §2.7, §2.8)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from motti import easy, levels
+from motti import levels, march
 from motti.evaluate import changes_nothing
 from motti.generate import generate
 from motti.mapfile import parse_map
@@ -21,10 +21,10 @@ def game_of(rows: list[str], capitals: list[tuple[int, int]], **kwargs: object) 
     return Game(parse_map(text).board, random.Random(0), **kwargs)
 
 
-def test_the_easy_level_is_this_module() -> None:
-    assert levels.CHOOSERS["easy"] is easy.choose_action
+def test_the_hard_level_is_this_module() -> None:
+    assert levels.CHOOSERS["hard"] is march.choose_action
     game = game_of(["aaAbbb", "aaAbbb", "aaAbbb"], [(0, 0), (3, 1)])
-    assert levels.choose_action(game, random.Random(0), "easy") == ("guerilla", (3, 1))
+    assert levels.choose_action(game, random.Random(0), "hard") == ("guerilla", (3, 1))
 
 
 # ----------------------------------------------------------------------------------------------- it takes
@@ -33,7 +33,7 @@ def test_the_easy_level_is_this_module() -> None:
 def test_it_takes_a_capital_by_guerilla() -> None:
     # T13's board: player 2's open capital (3,1) is next to player 1's wall, so a Guerilla captures it.
     game = game_of(["aaAbbb", "aaAbbb", "aaAbbb"], [(0, 0), (3, 1)])
-    move = easy.choose_action(game, random.Random(0))
+    move = march.choose_action(game, random.Random(0))
     assert move == ("guerilla", (3, 1))
     game.apply(move)
     assert game.winner == 1
@@ -43,8 +43,8 @@ def test_the_capture_comes_before_its_own_defence() -> None:
     # Its own capital (1,1) is in danger (player 2's wall (2,2) is diagonal to it), but player 2's capital
     # (4,1) is diagonal to its wall (3,0): taking it ends the game, so it does not defend.
     game = game_of(["aaaAbb", "aaabbb", "aaBbbb"], [(1, 1), (4, 1)])
-    assert easy.capital_in_danger(game, 1)
-    assert easy.choose_action(game, random.Random(0)) == ("guerilla", (4, 1))
+    assert march.capital_in_danger(game, 1)
+    assert march.choose_action(game, random.Random(0)) == ("guerilla", (4, 1))
 
 
 def test_it_strikes_an_open_capital_from_the_ring_cells_it_owns() -> None:
@@ -53,10 +53,10 @@ def test_it_strikes_an_open_capital_from_the_ring_cells_it_owns() -> None:
     # its first cross (draw 0) the second attack takes it.
     rows = ["a......", "....b..", "...aba.", "....b..", "......."]
     game = game_of(rows, [(0, 0), (4, 2)], attacks=5)
-    verb, crosses = easy.choose_action(game, random.Random(1))
+    verb, crosses = march.choose_action(game, random.Random(1))
     assert verb == "attack" and set(crosses[:2]) == {(3, 2), (5, 2)} and crosses[2:] == ((0, 0),)
     game.attack(list(crosses), draw=0)
-    verb, crosses = easy.choose_action(game, random.Random(1))
+    verb, crosses = march.choose_action(game, random.Random(1))
     assert verb == "attack" and crosses[0] == (4, 2)
     game.attack(list(crosses), draw=0)
     assert game.winner == 1
@@ -66,7 +66,7 @@ def test_its_attack_crosses_the_enemy_cell_then_its_own_nearest_the_enemy_capita
     # T1's board: (2,1) is the only enemy cell player 1 can cross; its own cells follow by steps over land to
     # player 2's capital (3,0): (1,0) 2 steps, (0,0) 3, (1,2) and (0,1) 4 (a tie the rng breaks), (0,2) 5.
     game = game_of(["aabb", "aAbb", "aabb"], [(0, 0), (3, 0)])
-    verb, crosses = easy.choose_action(game, random.Random(0))
+    verb, crosses = march.choose_action(game, random.Random(0))
     assert verb == "attack"
     assert crosses[:3] == ((2, 1), (1, 0), (0, 0))
     assert set(crosses[3:5]) == {(1, 2), (0, 1)} and crosses[5] == (0, 2)
@@ -77,7 +77,7 @@ def test_two_of_its_cells_under_attack_come_first_then_those_nearest_the_enemy_c
     # from. The two of them nearest player 2's capital (8,2) come first: (1,2) 7 steps, then (1,1) or (1,3)
     # 8; the other crosses go to its cells nearest that capital: (6,2), (7,1), (7,3) 2 steps, one at 3.
     game = game_of(["Baaaaaaab", "Baaaaaaab", "Baaaaaabb", "Baaaaaaab", "Baaaaaaab"], [(4, 2), (8, 2)])
-    verb, crosses = easy.choose_action(game, random.Random(0))
+    verb, crosses = march.choose_action(game, random.Random(0))
     assert verb == "attack" and crosses[0] == (1, 2) and crosses[1] in {(1, 1), (1, 3)}
     assert set(crosses[2:5]) == {(6, 2), (7, 1), (7, 3)}
     assert crosses[5] in {(6, 1), (6, 3), (7, 0), (7, 4), (5, 2)}
@@ -93,7 +93,7 @@ def test_an_enemy_cell_keeps_a_cross_when_ring_cells_fill_the_others() -> None:
             "aaaaaca",
             "aaaaaaa"]
     game = game_of(rows, [(0, 0), (5, 1), (5, 4)], attacks=5)
-    verb, crosses = easy.choose_action(game, random.Random(0))
+    verb, crosses = march.choose_action(game, random.Random(0))
     assert verb == "attack" and len(crosses) == 6
     owners = [int(game.board.owner[y, x]) for x, y in crosses]
     assert owners[:5] == [1] * 5 and crosses[5] == (2, 2)
@@ -108,7 +108,7 @@ def test_it_defends_its_open_capital_against_a_wall_two_cells_away() -> None:
     # Player 2's wall (3,1) is two cells from player 1's open capital (1,1): it occupies the capital, the ring
     # cell (2,1) that touches player 2's land, then the next ring cell (0,1).
     game = game_of(["aaaabbb", "aaaBbbb", "aaaabbb"], [(1, 1), (6, 1)])
-    assert easy.choose_action(game, random.Random(0)) == ("defend", ((1, 1), (2, 1), (0, 1)))
+    assert march.choose_action(game, random.Random(0)) == ("defend", ((1, 1), (2, 1), (0, 1)))
 
 
 def test_a_wall_three_cells_away_is_no_danger_yet_and_its_own_cell_under_attack_is_filled_first() -> None:
@@ -116,8 +116,8 @@ def test_a_wall_three_cells_away_is_no_danger_yet_and_its_own_cell_under_attack_
     # it crosses its own cells: (3,0), which that wall could attack, first, then by steps to player 2's
     # capital (6,1): (3,1) 3 steps, (3,2) and (2,1) 4.
     game = game_of(["aaaaBbb", "aaaabbb", "aaaabbb"], [(1, 1), (6, 1)])
-    assert not easy.capital_in_danger(game, 1)
-    verb, crosses = easy.choose_action(game, random.Random(0))
+    assert not march.capital_in_danger(game, 1)
+    verb, crosses = march.choose_action(game, random.Random(0))
     assert verb == "attack" and crosses[:2] == ((3, 0), (3, 1)) and set(crosses[2:4]) == {(3, 2), (2, 1)}
 
 
@@ -125,14 +125,14 @@ def test_after_a_reset_it_defends_a_capital_an_enemy_owns_a_cell_next_to() -> No
     # Nothing is occupied, but player 2 owns (1,0) next to player 1's capital (0,0): on its turn it could
     # occupy that cell and take the capital. Player 1 occupies the capital and its other ring cell (0,1).
     game = game_of(["abbbbb", "aabbbb"], [(0, 0), (5, 1)])
-    assert easy.capital_in_danger(game, 1)
-    assert easy.choose_action(game, random.Random(0)) == ("defend", ((0, 0), (0, 1)))
+    assert march.capital_in_danger(game, 1)
+    assert march.choose_action(game, random.Random(0)) == ("defend", ((0, 0), (0, 1)))
 
 
 def test_an_occupied_capital_needs_no_defence() -> None:
     game = game_of(["Abbbbb", "aBbbbb"], [(0, 0), (5, 1)])
-    assert not easy.capital_in_danger(game, 1)
-    assert easy.choose_action(game, random.Random(0))[0] == "attack"
+    assert not march.capital_in_danger(game, 1)
+    assert march.choose_action(game, random.Random(0))[0] == "attack"
 
 
 # ------------------------------------------------------------------------------------------ no disguised pass
@@ -144,7 +144,7 @@ def test_it_leaves_a_guerilla_that_is_encircled_straight_back() -> None:
     game = game_of(["aaaABbb", "aaaBbBb", "aaaaBbb"], [(0, 1), (6, 1)])
     assert game.legal_mask(Action.GUERILLA)[1, 4]
     assert changes_nothing(game, ("guerilla", (4, 1)))
-    move = easy.choose_action(game, random.Random(0))
+    move = march.choose_action(game, random.Random(0))
     assert move[0] == "attack" and len(move[1]) == 6
     assert not changes_nothing(game, move)
 
@@ -154,7 +154,7 @@ def test_with_no_cell_to_attack_it_takes_a_foothold_by_guerilla() -> None:
     # an attack; (2,2) is diagonal to its wall (1,1), and no enemy wall can encircle it there.
     game = game_of(["AA.bbb", "AA.bbb", "..bbbb"], [(0, 0), (5, 1)])
     assert not game.legal_mask(Action.ATTACK).any()
-    move = easy.choose_action(game, random.Random(0))
+    move = march.choose_action(game, random.Random(0))
     assert move == ("guerilla", (2, 2))
     assert not changes_nothing(game, move)
 
@@ -165,7 +165,7 @@ def test_with_no_cell_to_attack_and_only_a_disguised_guerilla_it_passes() -> Non
     # it passes rather than play the Guerilla the encirclement undoes.
     game = game_of(["AAAABbb", "AA.BbBb", "AA.BBbb"], [(0, 1), (6, 1)])
     assert not game.legal_mask(Action.ATTACK).any() and changes_nothing(game, ("guerilla", (4, 1)))
-    assert easy.choose_action(game, random.Random(0)) == ("pass",)
+    assert march.choose_action(game, random.Random(0)) == ("pass",)
 
 
 @pytest.mark.parametrize("seed", [3, 4])
@@ -176,7 +176,7 @@ def test_every_move_of_a_whole_game_changes_the_board(seed: int) -> None:
     rngs = {1: random.Random(seed), 2: random.Random(seed + 1)}
     moves = 0
     while not game.is_terminal() and game.turns < 100:
-        move = easy.choose_action(game, rngs[game.current_player])
+        move = march.choose_action(game, rngs[game.current_player])
         if move == ("pass",):
             assert not game.legal_mask(Action.ATTACK).any()
             me = game.current_player
@@ -196,7 +196,7 @@ def test_the_same_seed_gives_the_same_game() -> None:
         rng = random.Random(seed)
         out = []
         while not game.is_terminal() and game.turns < 40:
-            out.append(easy.choose_action(game, rng))
+            out.append(march.choose_action(game, rng))
             game.apply(out[-1])
         return out
 

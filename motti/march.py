@@ -1,4 +1,4 @@
-"""The ``easy`` computer player of motti: a beginner's plain strategy (spec/motti.md §2).
+"""The ``hard`` computer player of motti: it marches its walls at the enemy capital (spec/motti.md §2).
 
 What it does, turn by turn:
 
@@ -15,7 +15,7 @@ What it does, turn by turn:
 * when it can cross no cell at all for an attack, it takes a foothold by Guerilla on the enemy cell nearest
   an enemy capital that stays its own; it passes only when there is none.
 
-The mistakes of a beginner: it looks no move ahead; it never times the global reset (§2.8), so it fills the
+What it leaves out: it looks no move ahead; it never times the global reset (§2.8), so it fills the
 board without caring who gets the first turn after it, and it strikes only from the cells it happens to hold;
 it does not look for the Guerilla that would encircle a pocket; it spreads its crosses over the front instead
 of closing one pocket at a time. It never plays a pass in disguise, a move that changes nothing once the
