@@ -624,13 +624,16 @@ def legend_text(game: Composer, viewer: Collection[int] | None = None, message: 
     islands draw: ``Draw: no player can reach another``) is left out. Once the game is over, while the
     message is its last announcement, the band says how it ended and nothing else
     (motti.announce.end_line: ``Player 1 wins on land after 400 turns: 160–140``), so that it is whole at
-    480 px."""
+    480 px; a later message (a key's answer) follows that line."""
     text = turn_text(game, viewer, computer)
     said = note if note is not None else message
-    if game.end is not None and (said is None or said.endswith(end_text(game.end))):
-        # The game's last announcement ends with how it ended: the band says that alone, whole (the actions
-        # before it are in the m panel), e.g. ``Player 1 wins after 12 turns``.
-        return end_line(game.end)
+    if game.end is not None:
+        # How the game ended comes first, whole (the actions before it are in the m panel), e.g. ``Player 1
+        # wins after 12 turns``; a key's answer once it is over follows it (``... · saved to g.map``).
+        ending = end_line(game.end)
+        if said is None or said.endswith(end_text(game.end)):
+            return ending
+        return f"{ending} · {said}"
     return f"{text} · {said}" if said and said.casefold() != text.casefold() else text
 
 

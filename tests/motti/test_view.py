@@ -458,6 +458,15 @@ def test_legend_says_an_ending_once_when_the_announcement_is_the_heading():
     assert view.legend_text(g, (1,), "saved to g.map") == "Draw: no player can reach another · saved to g.map"
 
 
+def test_legend_keeps_how_the_game_ended_after_a_key_once_it_is_over():
+    # Player 1 takes player 2's capital by Guerilla on the first turn; then p is answered "the game is over":
+    # the band still says how it ended, turns included, before the answer.
+    g = Composer(Game(board(["aAob"], {1: (0, 0), 2: (2, 0)}), Draws()))
+    g.game.guerilla((2, 0))
+    assert g.game.is_terminal()
+    assert view.legend_text(g, (1,), "the game is over") == "Player 1 wins after 1 turn · the game is over"
+
+
 def test_the_legend_text_is_drawn_whole_in_the_system_face_with_its_kerning():
     """The legend spaced letters unevenly ("compute r", "think ing"): pygame's built-in face placed at 14-18
     points. The band now shows the whole string as common.render draws it (DejaVu Sans where installed)."""
