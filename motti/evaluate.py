@@ -16,7 +16,7 @@ import random
 
 import numpy as np
 
-from motti.rules import Action, Game, Move
+from motti.rules import Action, Cell, Game, Move
 
 WIN = 1e6
 ELIMINATION = 300.0
@@ -106,6 +106,40 @@ def cells_won(game: Game, move: Move) -> int:
     else:
         trial.apply(move)
     return int(np.count_nonzero(trial.board.owner == me)) - int(np.count_nonzero(game.board.owner == me))
+
+
+#: The orthogonal neighbours of a cell, in the order right, left, down, up.
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+#: An enemy occupied cell this near to an open capital (Chebyshev distance, cells) endangers it: from two
+#: cells away an enemy can take the cell between and then the capital in one turn (§2.2).
+DANGER = 2
+
+
+def ring_of(game: Game, cell: Cell) -> list[Cell]:
+    """The land cells orthogonally next to *cell* ((x, y); of a capital: its ring), in :data:`ORTHOGONAL`
+    order."""
+    board = game.board
+    x, y = cell
+    return [(x + dx, y + dy) for dx, dy in ORTHOGONAL
+            if board.inside(x + dx, y + dy) and board.land[y + dy, x + dx]]
+
+
+def capital_in_danger(game: Game, me: int) -> bool:
+    """Whether player *me*'s capital is open (unoccupied) and an enemy occupied cell lies within
+    :data:`DANGER` cells of it (Chebyshev distance), or an enemy owns a cell orthogonally next to it (from
+    there it can occupy that cell and take the capital in one turn, even right after a reset, §2.8)."""
+    board = game.board
+    capital = board.capitals.get(me)
+    if capital is None:
+        return False
+    cx, cy = capital
+    if board.occupied[cy, cx]:
+        return False
+    near = (slice(max(cy - DANGER, 0), cy + DANGER + 1), slice(max(cx - DANGER, 0), cx + DANGER + 1))
+    enemy = board.land & (board.owner != me)
+    if (enemy[near] & board.occupied[near]).any():
+        return True
+    return any(enemy[y, x] for x, y in ring_of(game, capital))
 
 
 _distance_cache: dict[tuple[bytes, tuple[int, ...], tuple[int, int]], np.ndarray] = {}

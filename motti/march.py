@@ -30,15 +30,11 @@ import random
 
 import numpy as np
 
-from motti.evaluate import cells_of, changes_nothing, land_distance, shift_any
+from motti.evaluate import capital_in_danger, cells_of, changes_nothing, land_distance, ring_of, shift_any
 from motti.rules import MAX_CROSSES, Action, Cell, Game, Move
 
-#: An enemy occupied cell this near to the own open capital (Chebyshev distance, cells) calls for Defend:
-#: from two cells away an enemy can take the cell between and then the capital in one turn (§2.2).
-DANGER = 2
 #: At most this many crosses of an attack go to its own cells an enemy wall could attack.
 MENDED = 2
-_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 # The order of an attack's crosses (lowest first); within a group, steps over land to the nearest enemy
 # capital, ties in the rng's order.
@@ -50,47 +46,22 @@ def _enemy_capitals(game: Game, me: int) -> list[Cell]:
     return [c for p, c in capitals if c is not None and p != me and p in game.alive]
 
 
-def _ring(game: Game, cell: Cell) -> list[Cell]:
-    """The land cells orthogonally next to *cell* ((x, y)), in the order right, left, down, up."""
-    board = game.board
-    x, y = cell
-    return [(x + dx, y + dy) for dx, dy in _ORTHOGONAL
-            if board.inside(x + dx, y + dy) and board.land[y + dy, x + dx]]
-
-
 def _steps(game: Game, targets: list[Cell]) -> np.ndarray:
     """(H, W) float: steps over land (4-neighbour) to the nearest of *targets*, inf where none is reached."""
     steps: np.ndarray = np.minimum.reduce([land_distance(game.board.land, t) for t in targets])
     return steps
 
 
-def capital_in_danger(game: Game, me: int) -> bool:
-    """Whether player *me*'s capital is open (unoccupied) and an enemy occupied cell lies within
-    :data:`DANGER` cells of it (Chebyshev distance), or an enemy owns a cell orthogonally next to it (from
-    there it can occupy that cell and take the capital in one turn, even right after a reset, §2.8)."""
-    board = game.board
-    capital = board.capitals.get(me)
-    if capital is None:
-        return False
-    cx, cy = capital
-    if board.occupied[cy, cx]:
-        return False
-    near = (slice(max(cy - DANGER, 0), cy + DANGER + 1), slice(max(cx - DANGER, 0), cx + DANGER + 1))
-    enemy = board.land & (board.owner != me)
-    if (enemy[near] & board.occupied[near]).any():
-        return True
-    return any(enemy[y, x] for x, y in _ring(game, capital))
-
-
 def defence(game: Game, me: int) -> Move:
     """``("defend", cells)``: player *me*'s capital and up to two of its own open cells next to it, those
-    touching enemy land first (ties in :func:`_ring` order). Raises ``KeyError`` for an eliminated player."""
+    touching enemy land first (ties in :func:`motti.evaluate.ring_of` order). Raises ``KeyError`` for an
+    eliminated player."""
     board = game.board
     capital = board.capitals[me]
     if capital is None:
         raise KeyError(f"player {me} has no capital")
     touching = shift_any(board.land & (board.owner != me), diagonal=False)
-    ring = [(x, y) for x, y in _ring(game, capital) if board.owner[y, x] == me and not board.occupied[y, x]]
+    ring = [(x, y) for x, y in ring_of(game, capital) if board.owner[y, x] == me and not board.occupied[y, x]]
     ring.sort(key=lambda c: not touching[c[1], c[0]])
     return ("defend", (capital, *ring[: MAX_CROSSES[Action.DEFEND] - 1]))
 
@@ -105,7 +76,7 @@ def attack(game: Game, me: int, rng: random.Random) -> Move:
     if not legal.any() or not targets:
         return ("pass",)
     steps = _steps(game, targets)
-    open_rings = {c for t in targets if not board.occupied[t[1], t[0]] for c in _ring(game, t)}
+    open_rings = {c for t in targets if not board.occupied[t[1], t[0]] for c in ring_of(game, t)}
     exposed = shift_any(board.land & board.occupied & (board.owner != me), diagonal=False)
     cells = cells_of(legal)
     rng.shuffle(cells)

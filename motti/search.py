@@ -59,7 +59,6 @@ GUERILLA_CELLS = 3
 MARCH = 0.3
 #: Prior bonus for an own cell next to an enemy wall: occupying it stops that wall there.
 BLOCK = 1.5
-_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
 @cache
@@ -82,14 +81,6 @@ def strike_odds(attacks: int, ring: int, capital_open: bool = False) -> Fraction
     return hit * strike_odds(attacks - 1, ring - 1, True) + (1 - hit) * strike_odds(attacks - 1, ring, False)
 
 
-def ring_of(game: Game, capital: Cell) -> list[Cell]:
-    """The land cells orthogonally next to *capital* (its ring), as (x, y)."""
-    board = game.board
-    x, y = capital
-    return [(x + dx, y + dy) for dx, dy in _ORTHOGONAL
-            if board.inside(x + dx, y + dy) and board.land[y + dy, x + dx]]
-
-
 def _enemy_capitals(game: Game, me: int) -> list[tuple[int, Cell]]:
     return [(p, c) for p, c in game.board.capitals.items() if c is not None and p != me and p in game.alive]
 
@@ -107,7 +98,7 @@ def _strike(game: Game, me: int, attacks: int) -> tuple[float, list[Cell]]:
         if mask[cy, cx]:
             odds, crosses = strike_odds(attacks, 0, True), [capital]
         else:
-            crosses = [c for c in ring_of(game, capital) if mask[c[1], c[0]]]
+            crosses = [c for c in evaluate.ring_of(game, capital) if mask[c[1], c[0]]]
             odds = strike_odds(attacks, len(crosses))
         if crosses and float(odds) > best[0]:
             best = (float(odds), crosses)
@@ -128,24 +119,10 @@ def _threat(game: Game, me: int) -> float:
         if legal_mask(board, enemy, Action.GUERILLA)[cy, cx]:
             return 1.0
         mask = legal_mask(board, enemy, Action.ATTACK)
-        ring = [c for c in ring_of(game, capital) if mask[c[1], c[0]] or board.owner[c[1], c[0]] == enemy]
+        ring = [c for c in evaluate.ring_of(game, capital)
+                if mask[c[1], c[0]] or board.owner[c[1], c[0]] == enemy]
         worst = max(worst, float(strike_odds(ATTACKS_PER_TURN, len(ring))))
     return worst
-
-
-def _capital_in_danger(game: Game, me: int) -> bool:
-    """*me*'s capital is unoccupied and an enemy owns one of its ring cells or occupies a cell within 2."""
-    board = game.board
-    capital = board.capitals.get(me)
-    if capital is None:
-        return False
-    cx, cy = capital
-    if board.occupied[cy, cx]:
-        return False
-    if any(board.owner[y, x] not in (0, me) for x, y in ring_of(game, capital)):
-        return True
-    near = (slice(max(cy - 2, 0), cy + 3), slice(max(cx - 2, 0), cx + 3))
-    return bool((board.occupied[near] & board.land[near] & (board.owner[near] != me)).any())
 
 
 def _certain_guerilla(game: Game, me: int, ring: bool) -> Cell | None:
@@ -154,7 +131,7 @@ def _certain_guerilla(game: Game, me: int, ring: bool) -> Cell | None:
     board = game.board
     mask = legal_mask(board, me, Action.GUERILLA)
     for enemy, capital in _enemy_capitals(game, me):
-        cells = ring_of(game, capital) if ring else [capital]
+        cells = evaluate.ring_of(game, capital) if ring else [capital]
         for x, y in cells:
             if not (mask[y, x] and board.owner[y, x] == enemy):
                 continue
@@ -176,7 +153,8 @@ def _defence(game: Game, me: int, rng: random.Random) -> list[Cell]:
             attackable |= legal_mask(board, enemy, Action.ATTACK)
     own = legal_mask(board, me, Action.DEFEND)
     for _p, enemy_capital in _enemy_capitals(game, me):
-        cells += [c for c in ring_of(game, enemy_capital) if own[c[1], c[0]] and attackable[c[1], c[0]]]
+        cells += [c for c in evaluate.ring_of(game, enemy_capital)
+                  if own[c[1], c[0]] and attackable[c[1], c[0]]]
     planned, _value = ai.Planner(game, rng).best_defend()
     cells += planned
     out: list[Cell] = []
@@ -190,12 +168,12 @@ def _ring_counts(game: Game, me: int) -> tuple[int, int]:
     """(ring cells of enemy capitals that *me* owns, ring cells of *me*'s capital that enemies own): what each
     side can strike with right after a reset, when nobody occupies anything."""
     board = game.board
-    mine = max((sum(board.owner[y, x] == me for x, y in ring_of(game, c))
+    mine = max((sum(board.owner[y, x] == me for x, y in evaluate.ring_of(game, c))
                 for _p, c in _enemy_capitals(game, me)), default=0)
     capital = board.capitals.get(me)
     theirs = 0
     if capital is not None:
-        theirs = sum(board.owner[y, x] not in (0, me) for x, y in ring_of(game, capital))
+        theirs = sum(board.owner[y, x] not in (0, me) for x, y in evaluate.ring_of(game, capital))
     return int(mine), int(theirs)
 
 
@@ -267,7 +245,7 @@ def _quick_targets(game: Game, me: int, rng: random.Random, enemy_only: bool = F
     for _p, (x, y) in _enemy_capitals(game, me):
         bonus[y, x] += 100.0
         extra = evaluate.RING if board.occupied[y, x] else evaluate.RING_OPEN
-        for rx, ry in ring_of(game, (x, y)):
+        for rx, ry in evaluate.ring_of(game, (x, y)):
             bonus[ry, rx] += extra
     target = evaluate.weakest_enemy(game, me)
     aim = None if target is None else board.capitals[target]
@@ -288,7 +266,7 @@ def _window_move(game: Game, me: int, rng: random.Random, fast: bool) -> Move | 
         if cell is not None:
             return ("guerilla", cell)
     odds, crosses = _strike(game, me, game.attacks_left)
-    if fresh and _capital_in_danger(game, me) and odds <= (1 - odds) * _threat(game, me):
+    if fresh and evaluate.capital_in_danger(game, me) and odds <= (1 - odds) * _threat(game, me):
         capital = game.board.capitals[me]
         assert capital is not None
         if fast:
@@ -317,7 +295,7 @@ def _shield(game: Game, me: int) -> list[Cell]:
     assert capital is not None
     legal = game.legal_mask(Action.ATTACK)
     own = legal & (game.board.owner == me)
-    return [c for c in [capital, *ring_of(game, capital)] if own[c[1], c[0]]]
+    return [c for c in [capital, *evaluate.ring_of(game, capital)] if own[c[1], c[0]]]
 
 
 def _guard(game: Game, me: int) -> list[Cell]:

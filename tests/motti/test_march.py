@@ -8,7 +8,7 @@ import random
 import pytest
 
 from motti import levels, march
-from motti.evaluate import changes_nothing
+from motti.evaluate import capital_in_danger, changes_nothing
 from motti.generate import generate
 from motti.mapfile import parse_map
 from motti.rules import Action, Game
@@ -43,7 +43,7 @@ def test_the_capture_comes_before_its_own_defence() -> None:
     # Its own capital (1,1) is in danger (player 2's wall (2,2) is diagonal to it), but player 2's capital
     # (4,1) is diagonal to its wall (3,0): taking it ends the game, so it does not defend.
     game = game_of(["aaaAbb", "aaabbb", "aaBbbb"], [(1, 1), (4, 1)])
-    assert march.capital_in_danger(game, 1)
+    assert capital_in_danger(game, 1)
     assert march.choose_action(game, random.Random(0)) == ("guerilla", (4, 1))
 
 
@@ -116,7 +116,7 @@ def test_a_wall_three_cells_away_is_no_danger_yet_and_its_own_cell_under_attack_
     # it crosses its own cells: (3,0), which that wall could attack, first, then by steps to player 2's
     # capital (6,1): (3,1) 3 steps, (3,2) and (2,1) 4.
     game = game_of(["aaaaBbb", "aaaabbb", "aaaabbb"], [(1, 1), (6, 1)])
-    assert not march.capital_in_danger(game, 1)
+    assert not capital_in_danger(game, 1)
     verb, crosses = march.choose_action(game, random.Random(0))
     assert verb == "attack" and crosses[:2] == ((3, 0), (3, 1)) and set(crosses[2:4]) == {(3, 2), (2, 1)}
 
@@ -125,13 +125,13 @@ def test_after_a_reset_it_defends_a_capital_an_enemy_owns_a_cell_next_to() -> No
     # Nothing is occupied, but player 2 owns (1,0) next to player 1's capital (0,0): on its turn it could
     # occupy that cell and take the capital. Player 1 occupies the capital and its other ring cell (0,1).
     game = game_of(["abbbbb", "aabbbb"], [(0, 0), (5, 1)])
-    assert march.capital_in_danger(game, 1)
+    assert capital_in_danger(game, 1)
     assert march.choose_action(game, random.Random(0)) == ("defend", ((0, 0), (0, 1)))
 
 
 def test_an_occupied_capital_needs_no_defence() -> None:
     game = game_of(["Abbbbb", "aBbbbb"], [(0, 0), (5, 1)])
-    assert not march.capital_in_danger(game, 1)
+    assert not capital_in_danger(game, 1)
     assert march.choose_action(game, random.Random(0))[0] == "attack"
 
 
