@@ -766,16 +766,20 @@ async def _stop_group(proc: _Process) -> None:
 def clean_up_killed_game(folder: Path) -> None:
     """What a game process that was killed could not do for the game in *folder*: SIGKILL the process groups
     of its bots (their ids are in :data:`BOT_GROUPS` until the game ends; a group whose leader is gone, or
-    whose id is no longer a group leader's, is left alone), kill what is left in their cgroups or of their
-    users and give those back (:data:`BOT_GUARDS`, :func:`arena.limits.release`) and remove the map copy its
-    server handed the bots (named in :data:`MAP_COPY`; only a file of the servers' folder for map
-    copies)."""
+    whose id is no longer a group leader's, is left alone), and those of the processes still working in the
+    game's folder (a bot killed with its game process before its id was written: :func:`_groups_under`),
+    kill what is left in their cgroups or of their users and give those back (:data:`BOT_GUARDS`,
+    :func:`arena.limits.release`) and remove the map copy its server handed the bots (named in
+    :data:`MAP_COPY`; only a file of the servers' folder for map copies)."""
     with contextlib.suppress(OSError):
         for group in map(int, (folder / BOT_GROUPS).read_text(encoding="ascii").split()):
             with contextlib.suppress(OSError):
                 if os.getpgid(group) == group:
                     os.killpg(group, signal.SIGKILL)
         (folder / BOT_GROUPS).unlink(missing_ok=True)
+    for group in _groups_under(folder):
+        with contextlib.suppress(OSError):
+            os.killpg(group, signal.SIGKILL)
     with contextlib.suppress(OSError):
         for note in (folder / BOT_GUARDS).read_text(encoding="utf-8").splitlines():
             release(note)
@@ -785,6 +789,32 @@ def clean_up_killed_game(folder: Path) -> None:
         if copy.suffix == ".map" and copy.parent == run_dir().resolve():
             copy.unlink(missing_ok=True)
         (folder / MAP_COPY).unlink(missing_ok=True)
+
+
+def _groups_under(folder: Path) -> set[int]:
+    """The process groups, other than this process's own, of the processes whose working folder is *folder*
+    or lies under it (from ``/proc``; empty where it cannot tell)."""
+    groups: set[int] = set()
+    try:
+        entries = os.listdir("/proc")
+        root = folder.resolve()
+    except OSError:
+        return groups
+    ours = os.getpgrp()
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            if not Path(os.readlink(f"/proc/{entry}/cwd")).is_relative_to(root):
+                continue
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+            group = int(stat[stat.rfind(b")") + 2:].split()[2])  # state, ppid, pgrp after "pid (comm)"
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile, or not ours to read
+        if group != ours:
+            groups.add(group)
+    return groups
 
 
 class _GameLog(logging.FileHandler):

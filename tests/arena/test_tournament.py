@@ -24,6 +24,7 @@ from arena import replay
 from arena.mapfile import find_map, load_arena
 from arena.server import Diagnostics
 from arena.tournament import (
+    BOT_GROUPS,
     Bot,
     Config,
     GameRecord,
@@ -34,6 +35,7 @@ from arena.tournament import (
     _GameLog,
     _Process,
     _stop_group,
+    clean_up_killed_game,
     format_standings,
     parse_bots,
     schedule,
@@ -589,6 +591,30 @@ def test_the_bots_of_a_game_process_killed_are_stopped_by_the_tournament(tmp_pat
         time.sleep(0.1)
     assert _left_behind(proc.pid, tmp_path) == []
     assert not list(out.glob("games/*/.bot-groups"))
+
+
+def test_a_bot_started_before_its_group_was_written_is_stopped_with_its_killed_game(tmp_path):
+    # The game process writes a bot's group once the bot has started: killed in between (seen in CI under
+    # load), its bot was left running. The bots work in the game's folder, which tells them apart.
+    game = tmp_path / "games" / "1"
+    (game / "1-sleep").mkdir(parents=True)
+    (game / BOT_GROUPS).write_text("")
+    bot = subprocess.Popen(["sh", "-c", "sleep 600; true"], cwd=game / "1-sleep", start_new_session=True)
+    try:
+        end = time.monotonic() + deadline(10)
+        while not any(c.startswith("sleep") for c in _left_behind(bot.pid, tmp_path)):
+            assert time.monotonic() < end, "the bot did not start"
+            time.sleep(0.05)
+        clean_up_killed_game(game)
+        assert bot.wait(timeout=deadline(10)) == -signal.SIGKILL
+        end = time.monotonic() + deadline(10)
+        while _left_behind(bot.pid, tmp_path) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert _left_behind(bot.pid, tmp_path) == []
+        assert not (game / BOT_GROUPS).exists()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(bot.pid, signal.SIGKILL)
 
 
 @pytest.mark.e2e
