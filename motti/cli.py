@@ -262,13 +262,13 @@ def _reduced_state(state: MapState, reduced: Board) -> MapState:
 
 
 def _write_output(path: str, board: Board) -> None:
-    from common.save import write_atomic
+    from common.save import write_atomic, write_failure
     from motti.mapfile import dump_map
 
     try:
         write_atomic(path, dump_map(board))
     except OSError as error:
-        raise UsageError(f"-o {path}: cannot write: {error.strerror or error}") from None
+        raise UsageError(f"-o {path}: {write_failure(path, error)}") from None
 
 
 def _run_script(args: argparse.Namespace, game: Game) -> int:
@@ -311,8 +311,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.final and not args.script:
         raise UsageError("--final needs --script")
     # A file only read may be any readable file (/dev/null, a FIFO); one written must be a regular file.
-    for option, path, written in (("--script", args.script, False), ("--status", args.status, True),
-                                  ("--save", args.save, True), ("--final", args.final, True)):
+    for option, path, written in (("--script", args.script, False), ("-o", args.output, True),
+                                  ("--status", args.status, True), ("--save", args.save, True),
+                                  ("--final", args.final, True)):
         problem = path and file_problem(path, written=written)
         if problem:
             raise UsageError(f"{option} {path}: {problem}")

@@ -181,7 +181,7 @@ RULES = (
     "Take every enemy capital to win. Bright cells are occupied, dark cells free.",
     f"A turn is six attacks, or one Defend, or one Guerilla; {PASS_KEY} passes (ends it now).",
     "Attack: cross up to 6 free cells, yours or squarely next to your occupied ones.",
-    "Each attack draws 1-6 and takes the cross of that rank: few crosses may fail.",
+    "Each attack draws 0-5 and takes the cross of that rank (0 the first), if any.",
     "Defend: occupy 1-3 of your free cells. Occupied cells cannot be attacked.",
     "Guerilla: take 1 free cell touching your occupied land, diagonals too.",
     "Land cut off from its capital by enemy occupied cells is encircled: it is lost.",

@@ -167,6 +167,10 @@ def test_version(capsys):
      "--save /proc/version: cannot write in /proc: not writable"),
     (["three.map", "-c", "--save", "nowhere/g.map"], "--save nowhere/g.map: cannot write in "),
     (["three.map", "-c", "--save", "nowhere/g.map"], "/nowhere: no such folder"),
+    # -o is checked before anything starts, in the same words as the files written during the game.
+    (["three.map", "-c", "-o", "nowhere/g.map"], "-o nowhere/g.map: cannot write in "),
+    (["three.map", "-c", "-o", "nowhere/g.map"], "/nowhere: no such folder"),
+    (["three.map", "-c", "-o", "."], "-o .: is a directory, not a regular file"),
     # /proc takes no new file: named at the start, not "No such file or directory" after the whole script
     (["three.map", "--script", "empty.txt", "--final", "/proc/version"],
      "--final /proc/version: cannot write in /proc: not writable"),
