@@ -48,13 +48,13 @@ if TYPE_CHECKING:
 
 
 class LastTurnMarks(Protocol):
-    """What :func:`draw_last_turn` reads of a motti.announce.LastTurn."""
+    """What :func:`draw_last_turn` reads of a motti.announce.LastTurn: the marks inside a box of cells."""
 
     player: int
 
-    def gained(self) -> list[tuple[int, int]]: ...
+    def gained(self, box: tuple[int, int, int, int] | None = None) -> list[tuple[int, int]]: ...
 
-    def lost(self) -> list[tuple[tuple[int, int], int]]: ...
+    def lost(self, box: tuple[int, int, int, int] | None = None) -> list[tuple[tuple[int, int], int]]: ...
 
 
 __all__ = ["BANDS", "LEGEND_HEIGHT", "TOOLBAR_HEIGHT", "Geometry", "Viewport"]  # re-exported geometry
@@ -484,7 +484,8 @@ def _draw_board(surface: pygame.Surface, game: Composer, geometry: Geometry,
         if geometry.c >= THREAT_MIN:
             marked += [cell for cell, _capital, _owner in explain.threat_cells(game.board)]
         if last_turn is not None:
-            marked += list(last_turn.gained()) + [cell for cell, _owner in last_turn.lost()]
+            near = _near_box(geometry)
+            marked += last_turn.gained(near) + [cell for cell, _owner in last_turn.lost(near)]
         _restore_probes(surface, game, geometry, marked)
     surface.set_clip(previous)
 
@@ -677,24 +678,29 @@ def draw_last_turn(surface: pygame.Surface, last_turn: LastTurnMarks | None, geo
         return
     cell = int(geometry.c)
     line = max(1, cell // 10) if cell >= MARK_MIN else 1
-    shown = _near_view(geometry)
-    for x, y in last_turn.gained():
-        if shown(x, y):
-            _outline(surface, mark_rect(geometry, x, y), bright(last_turn.player), line, dashed=False)
-    for (x, y), owner in last_turn.lost():
-        if shown(x, y):
-            _outline(surface, mark_rect(geometry, x, y), bright(owner), max(2, line), dashed=True)
+    near = _near_box(geometry)
+    for x, y in last_turn.gained(near):
+        _outline(surface, mark_rect(geometry, x, y), bright(last_turn.player), line, dashed=False)
+    for (x, y), owner in last_turn.lost(near):
+        _outline(surface, mark_rect(geometry, x, y), bright(owner), max(2, line), dashed=True)
+
+
+def _near_box(geometry: Geometry) -> tuple[int, int, int, int]:
+    """The cells whose marks can show in *geometry*'s view, ``(x0, y0, x1, y1)`` with exclusive ends: the
+    cells shown and, as a mark is at least :data:`MARK_MIN` px across (:func:`mark_rect`), those close enough
+    for it to reach in. A player leaving a large board marks 100 000 cells for the next turn; only these are
+    drawn."""
+    x0, y0, x1, y1 = geometry.view_cells()
+    near = MARK_MIN // max(1, int(geometry.c)) + 1
+    return x0 - near, y0 - near, x1 + near, y1 + near
 
 
 def _near_view(geometry: Geometry) -> Callable[[int, int], bool]:
-    """Whether a mark of cell (x, y) can show in *geometry*'s view: the cells shown and, as a mark is at least
-    :data:`MARK_MIN` px across (:func:`mark_rect`), those close enough for it to reach in. A player leaving a
-    large board marks 100 000 cells for the next turn; only these are drawn."""
-    x0, y0, x1, y1 = geometry.view_cells()
-    near = MARK_MIN // max(1, int(geometry.c)) + 1
+    """Whether a mark of cell (x, y) can show in *geometry*'s view (:func:`_near_box`)."""
+    x0, y0, x1, y1 = _near_box(geometry)
 
     def shown(x: int, y: int) -> bool:
-        return x0 - near <= x < x1 + near and y0 - near <= y < y1 + near
+        return x0 <= x < x1 and y0 <= y < y1
 
     return shown
 
