@@ -118,6 +118,7 @@ class LastTurn:
         self.action = action
         self.reset = reset
         self._blocks: list[_Marks] = []
+        self._listed: list[list[int | str]] | None = None   # to_json's cells, until the next mark
         if cells:
             listed = list(cells)
             owner = owners or {}
@@ -138,6 +139,7 @@ class LastTurn:
             marks = _Marks.of([x for x, _ in cells], [y for _, y in cells], _CODE[change], owner)
         if len(marks.xs):
             self._blocks.append(marks)
+            self._listed = None
 
     def _merged(self) -> _Marks:
         """Every cell once, with its last change and owner, in the order of the last changes."""
@@ -183,12 +185,16 @@ class LastTurn:
 
     def to_json(self) -> dict[str, Any]:
         """The status file's ``last_turn`` (spec §6): ``{"player", "action", "cells": [[x, y, CHANGE], ...],
-        "reset"}``, cells ordered by row, then column."""
-        marks = self._merged()
-        order = np.lexsort((marks.xs, marks.ys))
-        changes = [CHANGES[code] for code in marks.changes[order].tolist()]
-        cells = [[x, y, change] for (x, y), change in zip(marks.cells(order), changes, strict=True)]
-        return {"player": self.player, "action": self.action, "cells": cells, "reset": self.reset}
+        "reset"}``, cells ordered by row, then column. The cells' list is made once and given again until the
+        next :meth:`mark` (the status file lists the previous turn after every action of the next one, and a
+        player leaving a large board made it 100 000 cells long): do not change it."""
+        if self._listed is None:
+            marks = self._merged()
+            order = np.lexsort((marks.xs, marks.ys))
+            changes = [CHANGES[code] for code in marks.changes[order].tolist()]
+            cells = zip(marks.cells(order), changes, strict=True)
+            self._listed = [[x, y, change] for (x, y), change in cells]
+        return {"player": self.player, "action": self.action, "cells": self._listed, "reset": self.reset}
 
     @classmethod
     def restore(cls, player: int, action: str, cells: dict[Cell, str], reset: bool,

@@ -176,6 +176,8 @@ def test_the_last_turns_marks_agree_with_a_dict_of_each_cells_last_change(marks,
                          np.array([x for x, _ in ordered], dtype=np.intp))
         turn.mark(as_event if len(ordered) % 2 else ordered, change, owner)
         reference.mark(ordered, change, owner)
+        by_row = sorted(reference.cells.items(), key=lambda item: (item[0][1], item[0][0]))
+        assert turn.to_json()["cells"] == [[x, y, change] for (x, y), change in by_row]   # after every mark
     assert list(turn.cells.items()) == list(reference.cells.items())
     assert turn.owners == reference.owners
     gained = [cell for cell, change in reference.cells.items() if change in GAINS]
@@ -184,8 +186,6 @@ def test_the_last_turns_marks_agree_with_a_dict_of_each_cells_last_change(marks,
     x0, y0, x1, y1 = box
     assert turn.gained(box) == [(x, y) for x, y in gained if x0 <= x < x1 and y0 <= y < y1]
     assert turn.lost(box) == [((x, y), owner) for (x, y), owner in lost if x0 <= x < x1 and y0 <= y < y1]
-    order = sorted(reference.cells.items(), key=lambda item: (item[0][1], item[0][0]))
-    assert turn.to_json()["cells"] == [[x, y, change] for (x, y), change in order]
     again = LastTurn(1, "attack", reference.cells, reference.owners)
     assert (list(again.cells.items()), again.owners) == (list(turn.cells.items()), turn.owners)
 
