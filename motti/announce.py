@@ -118,7 +118,9 @@ class LastTurn:
         self.action = action
         self.reset = reset
         self._blocks: list[_Marks] = []
-        self._listed: list[list[int | str]] | None = None   # to_json's cells, until the next mark
+        # What was read of the marks, kept until the next mark: the cells' dict and to_json's list.
+        self._cells: dict[Cell, str] | None = None
+        self._listed: list[list[int | str]] | None = None
         if cells:
             listed = list(cells)
             owner = owners or {}
@@ -139,7 +141,7 @@ class LastTurn:
             marks = _Marks.of([x for x, _ in cells], [y for _, y in cells], _CODE[change], owner)
         if len(marks.xs):
             self._blocks.append(marks)
-            self._listed = None
+            self._cells = self._listed = None
 
     def _merged(self) -> _Marks:
         """Every cell once, with its last change and owner, in the order of the last changes."""
@@ -162,8 +164,13 @@ class LastTurn:
 
     @property
     def cells(self) -> dict[Cell, str]:
-        marks = self._merged()
-        return dict(zip(marks.cells(), [CHANGES[code] for code in marks.changes.tolist()], strict=True))
+        """Each cell marked and its last change, in the order of the last changes; made once and given again
+        until the next :meth:`mark` (the console asks for it at every redraw): do not change it."""
+        if self._cells is None:
+            marks = self._merged()
+            changes = [CHANGES[code] for code in marks.changes.tolist()]
+            self._cells = dict(zip(marks.cells(), changes, strict=True))
+        return self._cells
 
     @property
     def owners(self) -> dict[Cell, int]:

@@ -178,7 +178,7 @@ def test_the_last_turns_marks_agree_with_a_dict_of_each_cells_last_change(marks,
         reference.mark(ordered, change, owner)
         by_row = sorted(reference.cells.items(), key=lambda item: (item[0][1], item[0][0]))
         assert turn.to_json()["cells"] == [[x, y, change] for (x, y), change in by_row]   # after every mark
-    assert list(turn.cells.items()) == list(reference.cells.items())
+        assert list(turn.cells.items()) == list(reference.cells.items())
     assert turn.owners == reference.owners
     gained = [cell for cell, change in reference.cells.items() if change in GAINS]
     lost = [(cell, reference.owners[cell]) for cell, change in reference.cells.items() if change in LOSSES]
