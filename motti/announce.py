@@ -13,14 +13,16 @@ and the console's message line.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from motti.rules import (
     ATTACKS_PER_TURN,
     AttackDrawn,
     CapitalCaptured,
+    Cells,
     CellsChanged,
     Eliminated,
     Encircled,
@@ -60,33 +62,146 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-@dataclass
+#: Every change a cell can have, by its code in :class:`LastTurn`'s arrays.
+CHANGES = GAINS + LOSSES
+_CODE = {change: code for code, change in enumerate(CHANGES)}
+_GAIN_CODES = np.array([_CODE[change] for change in GAINS], dtype=np.uint8)
+_LOSS_CODES = np.array([_CODE[change] for change in LOSSES], dtype=np.uint8)
+
+
+class _Marks(NamedTuple):
+    """Cells marked, in the order they were marked: columns, rows, change codes (:data:`CHANGES`), owners."""
+
+    xs: np.ndarray
+    ys: np.ndarray
+    changes: np.ndarray
+    owners: np.ndarray
+
+    @classmethod
+    def of(cls, xs: np.ndarray | Sequence[int], ys: np.ndarray | Sequence[int], change: int | Sequence[int],
+           owner: int | Sequence[int]) -> _Marks:
+        xs, ys = np.asarray(xs, dtype=np.int64), np.asarray(ys, dtype=np.int64)
+        return cls(xs, ys, np.broadcast_to(np.asarray(change, dtype=np.uint8), xs.shape),
+                   np.broadcast_to(np.asarray(owner, dtype=np.int64), xs.shape))
+
+    def cells(self, index: np.ndarray | slice = slice(None)) -> list[Cell]:
+        """The cells at *index* (default: all) as ``(x, y)`` tuples."""
+        return list(zip(self.xs[index].tolist(), self.ys[index].tolist(), strict=True))
+
+    def within(self, box: tuple[int, int, int, int] | None, codes: np.ndarray) -> np.ndarray:
+        """The indices of the marks with a change of *codes* inside *box* ``(x0, y0, x1, y1)`` (exclusive
+        ends; None: anywhere)."""
+        keep = np.isin(self.changes, codes)
+        if box is not None:
+            x0, y0, x1, y1 = box
+            xs, ys = self.xs, self.ys
+            keep &= (xs >= x0) & (xs < x1) & (ys >= y0) & (ys < y1)
+        return np.flatnonzero(keep)
+
+
 class LastTurn:
     """The cells one turn changed (spec §6): *player* the mover, *action* ``attack``, ``defend``,
     ``guerilla`` or ``pass`` (a turn without any action), *cells* each changed cell ``(x, y)`` with its last
-    change (``conquered``, ``occupied``, ``captured``, ``encircled``), *owners* the owner each cell went to,
-    *reset* whether a global reset (§2.8) happened in the turn (announced, not marked cell by cell)."""
+    change (``conquered``, ``occupied``, ``captured``, ``encircled``), in the order of their last change,
+    *owners* the owner each cell went to, *reset* whether a global reset (§2.8) happened in the turn
+    (announced, not marked cell by cell).
 
-    player: int
-    action: str = "pass"
-    cells: dict[Cell, str] = field(default_factory=dict)
-    owners: dict[Cell, int] = field(default_factory=dict)
-    reset: bool = False
+    The marks are kept in numpy arrays, one block per :meth:`mark`, and merged (each cell once, with its last
+    change) only when read: a player leaving a large board hands over some 100 000 cells in one action, and
+    marking them builds no Python object per cell. :attr:`cells` and :attr:`owners` build dicts when asked;
+    :meth:`gained`, :meth:`lost` and :meth:`to_json` read the arrays, the first two only the cells inside a
+    box when given one."""
 
-    def gained(self) -> list[Cell]:
-        """The cells the mover gained (outlined in the mover's colour)."""
-        return [cell for cell, change in self.cells.items() if change in GAINS]
+    def __init__(self, player: int, action: str = "pass", cells: Mapping[Cell, str] | None = None,
+                 owners: Mapping[Cell, int] | None = None, reset: bool = False) -> None:
+        self.player = player
+        self.action = action
+        self.reset = reset
+        self._blocks: list[_Marks] = []
+        # What was read of the marks, kept until the next mark: the cells' dict and to_json's list.
+        self._cells: dict[Cell, str] | None = None
+        self._listed: list[list[int | str]] | None = None
+        if cells:
+            listed = list(cells)
+            owner = owners or {}
+            self._blocks.append(_Marks.of([x for x, _ in listed], [y for _, y in listed],
+                                          [_CODE[cells[cell]] for cell in listed],
+                                          [owner.get(cell, player) for cell in listed]))
 
-    def lost(self) -> list[tuple[Cell, int]]:
-        """The cells lost to another player, with their new owner (outlined dashed in its colour)."""
-        return [(cell, self.owners[cell]) for cell, change in self.cells.items() if change in LOSSES]
+    def __repr__(self) -> str:
+        return (f"LastTurn({self.player!r}, {self.action!r}, {self.cells!r}, {self.owners!r}, "
+                f"{self.reset!r})")
+
+    def mark(self, cells: Sequence[Cell], change: str, owner: int) -> None:
+        """Mark *cells* (an event's :class:`motti.rules.Cells`, or ``(x, y)`` tuples) changed by *change*
+        to *owner*; a cell marked before keeps only this, its last change, and moves after the others."""
+        if isinstance(cells, Cells):
+            marks = _Marks.of(cells.xs, cells.ys, _CODE[change], owner)
+        else:
+            marks = _Marks.of([x for x, _ in cells], [y for _, y in cells], _CODE[change], owner)
+        if len(marks.xs):
+            self._blocks.append(marks)
+            self._cells = self._listed = None
+
+    def _merged(self) -> _Marks:
+        """Every cell once, with its last change and owner, in the order of the last changes."""
+        blocks = self._blocks
+        if not blocks:
+            return _Marks.of([], [], [], [])
+        if len(blocks) > 1:
+            xs = np.concatenate([block.xs for block in blocks])
+            ys = np.concatenate([block.ys for block in blocks])
+            key = ys * (int(xs.max()) + 1) + xs
+            order = np.argsort(key, kind="stable")
+            ordered = key[order]
+            last = np.ones(len(order), dtype=bool)
+            last[:-1] = ordered[1:] != ordered[:-1]
+            keep = np.sort(order[last])
+            blocks[:] = [_Marks(xs[keep], ys[keep],
+                                np.concatenate([block.changes for block in blocks])[keep],
+                                np.concatenate([block.owners for block in blocks])[keep])]
+        return blocks[0]
+
+    @property
+    def cells(self) -> dict[Cell, str]:
+        """Each cell marked and its last change, in the order of the last changes; made once and given again
+        until the next :meth:`mark` (the console asks for it at every redraw): do not change it."""
+        if self._cells is None:
+            marks = self._merged()
+            changes = [CHANGES[code] for code in marks.changes.tolist()]
+            self._cells = dict(zip(marks.cells(), changes, strict=True))
+        return self._cells
+
+    @property
+    def owners(self) -> dict[Cell, int]:
+        marks = self._merged()
+        return dict(zip(marks.cells(), marks.owners.tolist(), strict=True))
+
+    def gained(self, box: tuple[int, int, int, int] | None = None) -> list[Cell]:
+        """The cells the mover gained (outlined in the mover's colour); only those inside *box* ``(x0, y0,
+        x1, y1)`` (exclusive ends) when given."""
+        marks = self._merged()
+        return marks.cells(marks.within(box, _GAIN_CODES))
+
+    def lost(self, box: tuple[int, int, int, int] | None = None) -> list[tuple[Cell, int]]:
+        """The cells lost to another player, with their new owner (outlined dashed in its colour); only those
+        inside *box* when given."""
+        marks = self._merged()
+        index = marks.within(box, _LOSS_CODES)
+        return list(zip(marks.cells(index), marks.owners[index].tolist(), strict=True))
 
     def to_json(self) -> dict[str, Any]:
         """The status file's ``last_turn`` (spec §6): ``{"player", "action", "cells": [[x, y, CHANGE], ...],
-        "reset"}``, cells ordered by row, then column."""
-        order = sorted(self.cells.items(), key=lambda item: (item[0][1], item[0][0]))
-        cells = [[x, y, change] for (x, y), change in order]
-        return {"player": self.player, "action": self.action, "cells": cells, "reset": self.reset}
+        "reset"}``, cells ordered by row, then column. The cells' list is made once and given again until the
+        next :meth:`mark` (the status file lists the previous turn after every action of the next one, and a
+        player leaving a large board made it 100 000 cells long): do not change it."""
+        if self._listed is None:
+            marks = self._merged()
+            order = np.lexsort((marks.xs, marks.ys))
+            changes = [CHANGES[code] for code in marks.changes[order].tolist()]
+            cells = zip(marks.cells(order), changes, strict=True)
+            self._listed = [[x, y, change] for (x, y), change in cells]
+        return {"player": self.player, "action": self.action, "cells": self._listed, "reset": self.reset}
 
     @classmethod
     def restore(cls, player: int, action: str, cells: dict[Cell, str], reset: bool,
@@ -137,26 +252,26 @@ class Chronicle:
                 if event.cell is None:
                     parts.append(f"{head} failed")
                 else:
-                    self._mark(event.cell, "conquered", event.player)
+                    turn.mark([event.cell], "conquered", event.player)
                     parts.append(f"{head} took {event.cell[0]},{event.cell[1]}")
             elif isinstance(event, CellsChanged) and first_cells and action in ("defend", "guerilla"):
                 first_cells = False
                 turn.action = action
                 change = "occupied" if action == "defend" else "conquered"
-                self._mark_all(event.cells, change, turn.player)
+                turn.mark(event.cells, change, turn.player)
                 if action == "defend":
                     parts.append(f"{who(turn.player)} defended {plural(len(event.cells), 'cell')}")
                 else:
                     x, y = event.cells[0]
                     parts.append(f"{who(turn.player)} guerilla at {x},{y}")
             elif isinstance(event, Encircled):
-                self._mark_all(event.cells, "encircled", event.to)
+                turn.mark(event.cells, "encircled", event.to)
                 if not left:
                     taker = "" if event.to == turn.player else f"{who(event.to)} "
                     cells = plural(len(event.cells), "cell")
                     parts.append(f"{taker}encircled {cells} of {who(event.victim)}")
             elif isinstance(event, CapitalCaptured):
-                self._mark(event.cell, "captured", event.by)
+                turn.mark([event.cell], "captured", event.by)
                 taker = "" if event.by == turn.player else f"{who(event.by)} "
                 parts.append(f"{taker}captured the capital of {who(event.player)}")
             elif isinstance(event, Eliminated):
@@ -186,24 +301,6 @@ class Chronicle:
     def note(self, text: str) -> None:
         """Keep *text* (e.g. ``saved to FILE``) among the announcements shown by ``m``."""
         self.lines.append(text)
-
-    def _mark(self, cell: Cell, change: str, owner: int) -> None:
-        cell = (int(cell[0]), int(cell[1]))
-        self.turn.cells.pop(cell, None)   # its last change goes last
-        self.turn.cells[cell] = change
-        self.turn.owners[cell] = owner
-
-    def _mark_all(self, cells: Iterable[Cell], change: str, owner: int) -> None:
-        """:meth:`_mark` for many cells at once (a player leaving a large board hands over 100 000)."""
-        marked = dict.fromkeys(cells, change)     # the events' cells are tuples of ints already
-        turn = self.turn.cells
-        # The cells marked again lose their place (the last change goes last): looked for among the fewer
-        # of the two, so that the many events of one player leaving cost their cells, not their cells squared.
-        fewer, more = (turn, marked) if len(turn) < len(marked) else (marked, turn)
-        for cell in [cell for cell in fewer if cell in more]:
-            del turn[cell]
-        turn.update(marked)
-        self.turn.owners.update(dict.fromkeys(marked, owner))
 
     def _end_turn(self, to: int | None) -> None:
         self.last_turn = self.turn

@@ -48,13 +48,13 @@ if TYPE_CHECKING:
 
 
 class LastTurnMarks(Protocol):
-    """What :func:`draw_last_turn` reads of a motti.announce.LastTurn."""
+    """What :func:`draw_last_turn` reads of a motti.announce.LastTurn: the marks inside a box of cells."""
 
     player: int
 
-    def gained(self) -> list[tuple[int, int]]: ...
+    def gained(self, box: tuple[int, int, int, int] | None = None) -> list[tuple[int, int]]: ...
 
-    def lost(self) -> list[tuple[tuple[int, int], int]]: ...
+    def lost(self, box: tuple[int, int, int, int] | None = None) -> list[tuple[tuple[int, int], int]]: ...
 
 
 __all__ = ["BANDS", "LEGEND_HEIGHT", "TOOLBAR_HEIGHT", "Geometry", "Viewport"]  # re-exported geometry
@@ -295,6 +295,24 @@ def _draw_x(surface: pygame.Surface, rect: pygame.Rect, line: int) -> None:
     pygame.draw.line(surface, WHITE, (rect.left, rect.bottom - 1), (rect.right - 1, rect.top), line)
 
 
+#: The colours of :func:`_tiles`: the palette's, then the waves' and the grid's.
+_TILE_COLOURS = [tuple(int(v) for v in colour) for colour in _PALETTE] + [WAVE, GRID]
+
+
+@functools.lru_cache(maxsize=8)
+def _tiles(cell: int) -> np.ndarray:
+    """One whole cell of side *cell* per palette index: ``(19, c, c)`` indices into :data:`_TILE_COLOURS`,
+    indexed ``[index, x, y]``: the cell's fill, from 4 px the waves on sea (:func:`_waves`), from
+    :data:`GRID_MIN_CELL` the grid line on land's right and bottom edges."""
+    tiles = np.broadcast_to(np.arange(len(_PALETTE), dtype=np.uint8)[:, None, None],
+                            (len(_PALETTE), cell, cell)).copy()
+    if cell >= 4:
+        tiles[0][_waves(cell)] = len(_PALETTE)
+        if cell >= GRID_MIN_CELL:
+            tiles[1:, cell - 1, :] = tiles[1:, :, cell - 1] = len(_PALETTE) + 1
+    return tiles
+
+
 def _cell_inner(x0: int, y0: int, cell: int, x: int, y: int) -> pygame.Rect:
     """A cell's inner area: 2 px off its left/top edges, clear of the grid line on its right/bottom edges."""
     return pygame.Rect(x0 + cell * x + 2, y0 + cell * y + 2, cell - 4, cell - 4)
@@ -384,14 +402,8 @@ def _draw_cells(surface: pygame.Surface, game: Composer, geometry: Geometry) -> 
         return
     cell = int(geometry.c)
     columns, rows = cx1 - cx0, cy1 - cy0
-    rgb = np.repeat(np.repeat(_PALETTE[index], cell, axis=0), cell, axis=1)
-    if cell >= 4:
-        land = np.repeat(np.repeat(index > 0, cell, axis=0), cell, axis=1)   # (columns·c, rows·c) per pixel
-        if cell >= GRID_MIN_CELL:
-            edge = np.zeros((cell, cell), dtype=bool)
-            edge[cell - 1, :] = edge[:, cell - 1] = True
-            rgb[land & np.tile(edge, (columns, rows))] = GRID
-        rgb[~land & np.tile(_waves(cell), (columns, rows))] = WAVE
+    colours = np.array([surface.map_rgb(colour) for colour in _TILE_COLOURS], dtype=np.uint32)
+    pixels = colours[_tiles(cell)][index].transpose(0, 2, 1, 3).reshape(columns * cell, rows * cell)
     # The visible cells' block, cut to the board area (cells at its edges may be partly shown).
     block_left, block_top = geometry.x0 + cell * cx0, geometry.y0 + cell * cy0
     cut_left, cut_top = max(0, left - block_left), max(0, top - block_top)
@@ -401,7 +413,7 @@ def _draw_cells(surface: pygame.Surface, game: Composer, geometry: Geometry) -> 
         return
     target = surface.subsurface((block_left + cut_left, block_top + cut_top, cut_right - cut_left,
                                  cut_bottom - cut_top))
-    pygame.surfarray.blit_array(target, rgb[cut_left:cut_right, cut_top:cut_bottom])
+    pygame.surfarray.blit_array(target, pixels[cut_left:cut_right, cut_top:cut_bottom])
 
 
 def _draw_capital(surface: pygame.Surface, rect: pygame.Rect, occupied: bool, line: int) -> None:
@@ -484,7 +496,8 @@ def _draw_board(surface: pygame.Surface, game: Composer, geometry: Geometry,
         if geometry.c >= THREAT_MIN:
             marked += [cell for cell, _capital, _owner in explain.threat_cells(game.board)]
         if last_turn is not None:
-            marked += list(last_turn.gained()) + [cell for cell, _owner in last_turn.lost()]
+            near = _near_box(geometry)
+            marked += last_turn.gained(near) + [cell for cell, _owner in last_turn.lost(near)]
         _restore_probes(surface, game, geometry, marked)
     surface.set_clip(previous)
 
@@ -677,24 +690,29 @@ def draw_last_turn(surface: pygame.Surface, last_turn: LastTurnMarks | None, geo
         return
     cell = int(geometry.c)
     line = max(1, cell // 10) if cell >= MARK_MIN else 1
-    shown = _near_view(geometry)
-    for x, y in last_turn.gained():
-        if shown(x, y):
-            _outline(surface, mark_rect(geometry, x, y), bright(last_turn.player), line, dashed=False)
-    for (x, y), owner in last_turn.lost():
-        if shown(x, y):
-            _outline(surface, mark_rect(geometry, x, y), bright(owner), max(2, line), dashed=True)
+    near = _near_box(geometry)
+    for x, y in last_turn.gained(near):
+        _outline(surface, mark_rect(geometry, x, y), bright(last_turn.player), line, dashed=False)
+    for (x, y), owner in last_turn.lost(near):
+        _outline(surface, mark_rect(geometry, x, y), bright(owner), max(2, line), dashed=True)
+
+
+def _near_box(geometry: Geometry) -> tuple[int, int, int, int]:
+    """The cells whose marks can show in *geometry*'s view, ``(x0, y0, x1, y1)`` with exclusive ends: the
+    cells shown and, as a mark is at least :data:`MARK_MIN` px across (:func:`mark_rect`), those close enough
+    for it to reach in. A player leaving a large board marks 100 000 cells for the next turn; only these are
+    drawn."""
+    x0, y0, x1, y1 = geometry.view_cells()
+    near = MARK_MIN // max(1, int(geometry.c)) + 1
+    return x0 - near, y0 - near, x1 + near, y1 + near
 
 
 def _near_view(geometry: Geometry) -> Callable[[int, int], bool]:
-    """Whether a mark of cell (x, y) can show in *geometry*'s view: the cells shown and, as a mark is at least
-    :data:`MARK_MIN` px across (:func:`mark_rect`), those close enough for it to reach in. A player leaving a
-    large board marks 100 000 cells for the next turn; only these are drawn."""
-    x0, y0, x1, y1 = geometry.view_cells()
-    near = MARK_MIN // max(1, int(geometry.c)) + 1
+    """Whether a mark of cell (x, y) can show in *geometry*'s view (:func:`_near_box`)."""
+    x0, y0, x1, y1 = _near_box(geometry)
 
     def shown(x: int, y: int) -> bool:
-        return x0 - near <= x < x1 + near and y0 - near <= y < y1 + near
+        return x0 <= x < x1 and y0 <= y < y1
 
     return shown
 

@@ -3,11 +3,14 @@ played on the worked scenarios of spec/motti.md §9."""
 
 from __future__ import annotations
 
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from motti_maps import game
 
 from common.term import wrap
-from motti.announce import Chronicle, end_text, end_title, shorten
-from motti.rules import Eliminated, Encircled, GameOver
+from motti.announce import GAINS, LOSSES, Chronicle, LastTurn, end_text, end_title, shorten
+from motti.rules import Cells, Eliminated, Encircled, GameOver
 
 
 def play(g, chronicle: Chronicle, verb: str, *args):
@@ -142,3 +145,60 @@ def test_the_chronicle_announces_a_draw_in_the_same_words() -> None:
     chronicle = Chronicle(g.current_player)
     said = play(g, chronicle, "attack", [(2, 0)])
     assert said.endswith(" — draw: no player can reach another")
+
+
+class DictTurn:
+    """The last turn as it was kept before its marks went into numpy arrays (the reference :class:`LastTurn`
+    must agree with): a dict in the order of each cell's last change, and each cell's last owner."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], str] = {}
+        self.owners: dict[tuple[int, int], int] = {}
+
+    def mark(self, cells, change: str, owner: int) -> None:
+        for cell in cells:
+            self.cells.pop(cell, None)
+            self.cells[cell] = change
+            self.owners[cell] = owner
+
+
+_MARKS = st.lists(st.tuples(st.sets(st.tuples(st.integers(0, 7), st.integers(0, 5)), max_size=12),
+                            st.sampled_from(GAINS + LOSSES), st.integers(1, 9)), max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_MARKS, st.tuples(st.integers(-1, 8), st.integers(-1, 6), st.integers(-1, 8), st.integers(-1, 6)))
+def test_the_last_turns_marks_agree_with_a_dict_of_each_cells_last_change(marks, box) -> None:
+    turn, reference = LastTurn(1), DictTurn()
+    for cells, change, owner in marks:
+        ordered = sorted(cells, key=lambda cell: (cell[1], cell[0]))   # as the rules' events list them
+        as_event = Cells(np.array([y for _, y in ordered], dtype=np.intp),
+                         np.array([x for x, _ in ordered], dtype=np.intp))
+        turn.mark(as_event if len(ordered) % 2 else ordered, change, owner)
+        reference.mark(ordered, change, owner)
+        by_row = sorted(reference.cells.items(), key=lambda item: (item[0][1], item[0][0]))
+        assert turn.to_json()["cells"] == [[x, y, change] for (x, y), change in by_row]   # after every mark
+        assert list(turn.cells.items()) == list(reference.cells.items())
+    assert turn.owners == reference.owners
+    gained = [cell for cell, change in reference.cells.items() if change in GAINS]
+    lost = [(cell, reference.owners[cell]) for cell, change in reference.cells.items() if change in LOSSES]
+    assert (turn.gained(), turn.lost()) == (gained, lost)
+    x0, y0, x1, y1 = box
+    assert turn.gained(box) == [(x, y) for x, y in gained if x0 <= x < x1 and y0 <= y < y1]
+    assert turn.lost(box) == [((x, y), owner) for (x, y), owner in lost if x0 <= x < x1 and y0 <= y < y1]
+    again = LastTurn(1, "attack", reference.cells, reference.owners)
+    assert (list(again.cells.items()), again.owners) == (list(turn.cells.items()), turn.owners)
+
+
+def test_a_player_leaving_is_recorded_without_a_tuple_per_cell() -> None:
+    """Giving up on a 1000x1000 board hands over some 100 000 cells: the record keeps the events' arrays."""
+    g = game("aaaabbb/aAAAbbb/aABAbbb/aAaAbbb/aaaabbb", {1: (0, 0), 2: (6, 0)})
+    chronicle = Chronicle(g.current_player)
+    events = g.defeat([2], cause="quit")
+    handed = [event for event in events if isinstance(event, Encircled)]
+    assert handed and all(isinstance(event.cells, Cells) for event in handed)
+    assert chronicle.record(events) == "P2 quit, out — P1 wins after 0 turns"
+    assert all(event.cells._tuple is None for event in handed)
+    assert chronicle.last_turn is not None
+    assert {tuple(cell[:2]) for cell in chronicle.last_turn.to_json()["cells"]} == {
+        cell for event in handed for cell in event.cells}

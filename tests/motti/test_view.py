@@ -514,3 +514,33 @@ def test_a_last_turn_of_many_cells_draws_the_same_pixels_as_marking_every_cell(m
     assert geometry.view_cells() != (0, 0, 300, 240)
     assert pygame.image.tobytes(shown, "RGB") == pygame.image.tobytes(every, "RGB")
     assert view.dirty_rects(view.render(g, size, geometry=geometry), shown, geometry)   # marks are drawn
+
+
+@pytest.mark.parametrize("c", [1, 3, 4, 6, 7, 8, 13, 24, 30])
+def test_whole_cells_are_drawn_as_filling_each_cell_with_its_waves_or_grid_line(c):
+    """The cells of a zoomed and panned board, drawn at once from one tile per colour, are the pixels of
+    drawing each cell alone: its fill, from 4 px the waves on sea, from 8 px the grid line on land."""
+    g = _random_game(90, 70, c)
+    size = (437, 311)
+    geometry = view.Geometry(size, 90, 70, -3 * c - c // 2, 30 - 5 * c, c)
+    surface = pygame.Surface(size, 0, 32)
+    surface.fill(view.BACKGROUND)
+    view._draw_cells(surface, g, geometry)
+    expected = pygame.Surface(size, 0, 32)
+    expected.fill(view.BACKGROUND)
+    left, top, right, bottom = geometry.area()
+    expected.set_clip(pygame.Rect(left, top, right - left, bottom - top))
+    x0, y0, x1, y1 = geometry.view_cells()
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            px, py = geometry.x0 + c * x, geometry.y0 + c * y
+            expected.fill(_colour_of(g, x, y), (px, py, c, c))
+            land = g.board.land[y, x]
+            if land and c >= view.GRID_MIN_CELL:
+                expected.fill(view.GRID, (px + c - 1, py, 1, c))
+                expected.fill(view.GRID, (px, py + c - 1, c, 1))
+            elif not land and c >= 4:
+                for dx, dy in zip(*np.nonzero(view._waves(c)), strict=True):
+                    if expected.get_clip().collidepoint(px + dx, py + dy):
+                        expected.set_at((px + int(dx), py + int(dy)), view.WAVE)
+    assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(expected, "RGB")
