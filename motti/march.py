@@ -30,7 +30,15 @@ import random
 
 import numpy as np
 
-from motti.evaluate import capital_in_danger, cells_of, changes_nothing, land_distance, ring_of, shift_any
+from motti.evaluate import (
+    DANGER,
+    capital_in_danger,
+    cells_of,
+    changes_nothing,
+    land_distance,
+    ring_of,
+    shift_any,
+)
 from motti.rules import MAX_CROSSES, Action, Cell, Game, Move
 
 #: At most this many crosses of an attack go to its own cells an enemy wall could attack.
@@ -117,11 +125,35 @@ def foothold(game: Game, me: int) -> Move | None:
     return next((("guerilla", c) for c in cells if not changes_nothing(game, ("guerilla", c))), None)
 
 
-def choose_action(game: Game, rng: random.Random) -> Move:
+def fortress(game: Game, me: int) -> list[Cell]:
+    """The crosses that keep player *me*'s capital out of reach (spec §2.7, §2.8), in this order: the enemy
+    cells among the capital's 8 neighbours that *me* can cross (taken back, an enemy owning one strikes from
+    it after every reset), its own cells among those 8 that an enemy wall could attack now, and the capital
+    itself while it is open and an enemy owns a cell within :data:`motti.evaluate.DANGER` of it."""
+    board = game.board
+    capital = board.capitals[me]
+    if capital is None:
+        return []
+    cx, cy = capital
+    legal = game.legal_mask(Action.ATTACK)
+    enemy_walls = board.land & board.occupied & (board.owner != me)
+    attackable = shift_any(enemy_walls, diagonal=False)
+    around = [(cx + dx, cy + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
+              if (dx or dy) and board.inside(cx + dx, cy + dy) and legal[cy + dy, cx + dx]]
+    taken = [c for c in around if board.owner[c[1], c[0]] != me]
+    mended = [c for c in around if board.owner[c[1], c[0]] == me and attackable[c[1], c[0]]]
+    near = (slice(max(cy - DANGER, 0), cy + DANGER + 1), slice(max(cx - DANGER, 0), cx + DANGER + 1))
+    foreign = board.land[near] & (board.owner[near] != me)
+    guard = [capital] if legal[cy, cx] and foreign.any() else []
+    return taken + mended + guard
+
+
+def choose_action(game: Game, rng: random.Random, guarded: bool = False) -> Move:
     """The ``easy`` player's next action for the player in turn, in ``Game.apply`` form (spec §2.2):
     ``("guerilla", (x, y))``, ``("defend", cells)`` with 1..3 cells, ``("attack", cells)`` with 1..6 cells
-    (ONE attack), or ``("pass",)`` when no cell can be crossed. The game must not be over
-    (:func:`motti.levels.choose_action` checks that)."""
+    (ONE attack), or ``("pass",)`` when no cell can be crossed. With *guarded* (the policy the ``medium`` and
+    ``hard`` levels search with, motti/rollout.py) every attack crosses the :func:`fortress` cells first.
+    The game must not be over (:func:`motti.levels.choose_action` checks that)."""
     me = game.current_player
     if not game.attacked:
         guerilla = game.legal_mask(Action.GUERILLA)
@@ -133,4 +165,15 @@ def choose_action(game: Game, rng: random.Random) -> Move:
         hold = foothold(game, me)
         if hold is not None:
             return hold
-    return attack(game, me, rng)
+    move = attack(game, me, rng)
+    if not guarded or move[0] != "attack":
+        return move
+    first = fortress(game, me)
+    if not first:
+        return move
+    board = game.board
+    crosses = [*first, *(c for c in move[1] if c not in first)][: MAX_CROSSES[Action.ATTACK]]
+    foreign = [c for c in move[1] if board.owner[c[1], c[0]] != me]
+    if foreign and all(board.owner[y, x] == me for x, y in crosses):
+        crosses[-1] = foreign[0]
+    return ("attack", tuple(crosses))
