@@ -1,11 +1,11 @@
 """The computer players' levels of motti (spec/motti.md §2): one registry that dispatches each level's
 choice.
 
-``easy`` (:func:`motti.ai.choose_action`: one action ahead, scored by :func:`motti.evaluate.evaluate`),
-``medium`` (:func:`motti.search.choose_action`: the one-ply player's candidates searched by simulation, with
-the reset and capital-window timing) and ``hard`` (:func:`motti.march.choose_action`: marches its walls at
-the enemy capital, mends its own cells under attack and strikes at a free capital). Each level beats the
-one below (bench/motti_levels.py measures it). The command line's ``--level`` and ``--computer 2:hard``, a
+``easy`` (:func:`motti.march.choose_action`: marches its walls at the enemy capital, mends its own cells
+under attack and strikes at a free capital), ``medium`` and ``hard`` (:func:`motti.rollout.choose_action`
+with the budgets :data:`motti.rollout.MEDIUM` and :data:`motti.rollout.HARD`: the march guarding its
+capital, each turn's first move chosen by playing the candidates out). Each level beats the one below
+(bench/motti_levels.py measures it). The command line's ``--level`` and ``--computer 2:hard``, a
 save's ``computer K LEVEL`` lines and the thinking of the windows, the console and headless matches
 (motti/thinking.py) all go through this registry. Every level is deterministic given its ``random.Random``.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from motti import ai, march, search
+from motti import march, rollout
 from motti.rules import Event, Game, IllegalAction, Move
 
 #: A level's choice: ``(game, rng) -> action`` in ``Game.apply`` form for the player in turn.
@@ -23,9 +23,9 @@ Choose = Callable[[Game, random.Random], Move]
 
 #: The levels, weakest first, each with its choice.
 CHOOSERS: dict[str, Choose] = {
-    "easy": ai.choose_action,
-    "medium": search.choose_action,
-    "hard": march.choose_action,
+    "easy": march.choose_action,
+    "medium": lambda game, rng: rollout.choose_action(game, rng, rollout.MEDIUM),
+    "hard": lambda game, rng: rollout.choose_action(game, rng, rollout.HARD),
 }
 LEVELS = tuple(CHOOSERS)
 #: The level of a computer player no level is given for (``--computer 2`` without ``--level``).

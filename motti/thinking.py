@@ -14,9 +14,9 @@ import threading
 from collections.abc import Mapping
 
 from common.loop import Command, Inbox
+from motti.evaluate import clone
 from motti.levels import DEFAULT_LEVEL, choose_action
 from motti.rules import Game, Move
-from motti.search import clone
 
 #: ``Command.source`` of the answers.
 SOURCE = "motti-computer"
@@ -25,7 +25,7 @@ SOURCE = "motti-computer"
 def prepare(game: Game, rng: random.Random) -> tuple[Game, random.Random]:
     """What one decision thinks with: a copy of *game* (its own generator, so that the real game's draws stay
     untouched) and a generator seeded from *rng*, so that the decisions depend only on *rng* and the game."""
-    return clone(game, random.Random(0)), random.Random(rng.getrandbits(64))
+    return clone(game), random.Random(rng.getrandbits(64))
 
 
 def decide(game: Game, level: str, rng: random.Random) -> Move:

@@ -238,9 +238,9 @@ def test_p_on_a_saved_game_keeps_its_state_lines_for_the_players_left(tmp_path):
     (tmp_path / "saved.map").write_text(saved)
     done = motti(tmp_path, "saved.map", "-p", "2", "--headless", "--seed", "1", "--save", "again.map")
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "P1 wins after 8 turns\n"
+    assert done.stdout == "P2 wins on land after 9 turns: 17–10\n"
     again = (tmp_path / "again.map").read_text().splitlines()
-    assert {"turns 8", "reset-rule empty", "capital-rule v2", "max-turns 9", "computer 1 easy",
+    assert {"turns 9", "reset-rule empty", "capital-rule v2", "max-turns 9", "computer 1 easy",
             "computer 2 hard", "eliminated 3"} <= set(again)
     assert not any(line.startswith("computer 3") for line in again)
 

@@ -1,5 +1,6 @@
-"""motti's ``hard`` computer player (motti/march.py): what it defends, what it takes, where its crosses go,
-and that it never plays a pass in disguise (spec/motti.md §2.2, §2.5, §2.7, §2.8)."""
+"""motti's ``easy`` computer player, the march that ``medium`` and ``hard`` play guarded (motti/march.py):
+what it defends, what it takes, where its crosses go, and that it never plays a pass in disguise
+(spec/motti.md §2.2, §2.5, §2.7, §2.8)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,10 @@ def game_of(rows: list[str], capitals: list[tuple[int, int]], **kwargs: object) 
     return Game(parse_map(text).board, random.Random(0), **kwargs)
 
 
-def test_the_hard_level_is_this_module() -> None:
-    assert levels.CHOOSERS["hard"] is march.choose_action
+def test_the_easy_level_is_this_module() -> None:
+    assert levels.CHOOSERS["easy"] is march.choose_action
     game = game_of(["aaAbbb", "aaAbbb", "aaAbbb"], [(0, 0), (3, 1)])
-    assert levels.choose_action(game, random.Random(0), "hard") == ("guerilla", (3, 1))
+    assert levels.choose_action(game, random.Random(0), "easy") == ("guerilla", (3, 1))
 
 
 # ----------------------------------------------------------------------------------------------- it takes

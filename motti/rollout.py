@@ -1,0 +1,132 @@
+"""The ``medium`` and ``hard`` computer players of motti: the guarded march, with each turn's first move
+chosen by playing the candidates out (spec/motti.md §2).
+
+At the start of a turn (before its first attack) the player lists a few candidate moves:
+
+* the move of the guarded march (:func:`motti.march.choose_action` with ``guarded=True``: an enemy capital
+  taken by Guerilla, its own capital defended when in danger, a foothold, or an attack whose crosses keep
+  its capital out of reach and march its walls at the enemy capital);
+* Defend its open capital and two cells next to it (:func:`motti.march.defence`);
+* Defend its three cells an enemy wall could attack, those nearest its capital first;
+* the Guerillas that win the most cells (3 or more) and that the next player cannot undo at once
+  (:func:`motti.evaluate.futile`).
+
+Each candidate is played out :attr:`Budget.rollouts` times on copies of the game, every player then moving
+as the guarded march, until :attr:`Budget.turns` turns have been played (its own turn counted); a playout is
+worth the player's land minus the largest enemy's (§2.9), or ±1000 when the game ended in it. Every
+candidate meets the same draws (the same generator seeds), so that they differ only by the move. The best
+average wins; the guarded march's own move wins ties and gets :data:`LOYALTY` cells of credit, so that only
+a clearly better move replaces it. A capital taken by Guerilla is played at once. The rest of an attack
+turn is the guarded march's.
+
+What it leaves out: it looks only a few turns ahead, through a model of every player (the guarded march) that
+is not the opponent; the candidates hold no attack of its own invention. The default budgets are printed by
+bench/motti_levels.py with the CPU time of a decision; deterministic given its ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from motti import march
+from motti.evaluate import cells_of, cells_won, clone, futile, land_distance, shift_any
+from motti.rules import MAX_CROSSES, Action, Game, Move
+
+#: Cells of credit the guarded march's own move gets over the other candidates.
+LOYALTY = 0.5
+#: The value of a playout that ends the game: won, lost (a draw is 0).
+WON = 1000.0
+#: A Guerilla is a candidate when it wins at least this many cells (its cell included).
+GUERILLA_CELLS = 3
+#: Guerillas kept as candidates, those winning most first.
+GUERILLAS = 2
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard a level thinks: ``rollouts`` playouts per candidate, each ``turns`` turns long."""
+
+    rollouts: int
+    turns: int
+
+
+MEDIUM = Budget(rollouts=6, turns=4)
+HARD = Budget(rollouts=16, turns=6)
+
+
+def policy(game: Game, rng: random.Random) -> Move:
+    """The guarded march: the model every player follows in a playout, and the rest of an attack turn."""
+    return march.choose_action(game, rng, guarded=True)
+
+
+def value(game: Game, me: int) -> float:
+    """A playout's worth for player *me*: ±:data:`WON` once the game is over (0 for a draw), else its land
+    minus the largest enemy's (cells)."""
+    if game.is_terminal():
+        winner = game.winner
+        return 0.0 if winner is None else WON if winner == me else -WON
+    if me not in game.alive:
+        return -WON
+    land = game.land_counts()
+    return float(land[me] - max(n for p, n in land.items() if p != me))
+
+
+def playout(game: Game, me: int, move: Move, seed: int, end: int) -> float:
+    """Play *move* on a copy of *game* with generator seed *seed*, then the guarded march for every player
+    until *end* turns have been played; the :func:`value` for *me*. *game* is untouched."""
+    trial = clone(game).reseed(seed)
+    rng = random.Random(seed)
+    trial.apply(move)
+    while not trial.is_terminal() and trial.turns < end:
+        trial.apply(policy(trial, rng))
+    return value(trial, me)
+
+
+def candidates(game: Game, rng: random.Random) -> list[Move]:
+    """The moves weighed at the start of a turn (module docstring), the guarded march's first, no two the
+    same."""
+    board = game.board
+    me = game.current_player
+    moves = [policy(game, rng)]
+    capital = board.capitals[me]
+    assert capital is not None
+    if Action.DEFEND in game.possible_actions():
+        if not board.occupied[capital[1], capital[0]]:
+            moves.append(march.defence(game, me))
+        walls = board.land & board.occupied & (board.owner != me)
+        exposed = cells_of(shift_any(walls, diagonal=False) & game.legal_mask(Action.DEFEND))
+        if exposed:
+            steps = land_distance(board.land, capital)
+            exposed.sort(key=lambda c: float(steps[c[1], c[0]]))
+            moves.append(("defend", tuple(exposed[: MAX_CROSSES[Action.DEFEND]])))
+    guerillas = cells_of(game.legal_mask(Action.GUERILLA) & (board.owner != me))
+    won = sorted(((cells_won(game, ("guerilla", c)), c) for c in guerillas), key=lambda wc: -wc[0])
+    kept = [("guerilla", c) for n, c in won if n >= GUERILLA_CELLS and not futile(game, ("guerilla", c))]
+    moves += kept[:GUERILLAS]
+    unique: list[Move] = []
+    for move in moves:
+        if move not in unique:
+            unique.append(move)
+    return unique
+
+
+def choose_action(game: Game, rng: random.Random, budget: Budget = HARD) -> Move:
+    """The next action of the player in turn, in ``Game.apply`` form (spec §2.2): at the start of a turn the
+    candidate with the best playouts (module docstring), later in the turn the guarded march's attack. The
+    game must not be over (:func:`motti.levels.choose_action` checks that)."""
+    if game.attacked:
+        return policy(game, rng)
+    me = game.current_player
+    moves = candidates(game, rng)
+    first = moves[0]
+    capitals = {c for p, c in game.board.capitals.items() if p != me}
+    if len(moves) == 1 or (first[0] == "guerilla" and first[1] in capitals):
+        return first
+    seeds = [rng.getrandbits(32) for _ in range(budget.rollouts)]
+    end = game.turns + budget.turns
+    worth = [float(np.mean([playout(game, me, move, seed, end) for seed in seeds])) for move in moves]
+    worth[0] += LOYALTY
+    return moves[int(np.argmax(worth))]

@@ -1,0 +1,92 @@
+"""motti's ``medium`` and ``hard`` computer players (motti/rollout.py) and the guarded march they play out
+(motti/march.py ``guarded=True``): what they weigh at the start of a turn, what they choose, and that they
+are deterministic (spec/motti.md §2.2, §2.5, §2.7)."""
+
+from __future__ import annotations
+
+import random
+
+from motti import levels, march, rollout
+from motti.evaluate import cells_won
+from motti.mapfile import parse_map
+from motti.rules import Game
+
+#: A small budget for the tests; the levels' own are rollout.MEDIUM and rollout.HARD.
+QUICK = rollout.Budget(rollouts=4, turns=2)
+
+
+def game_of(rows: list[str], capitals: list[tuple[int, int]], **kwargs: object) -> Game:
+    lines = ["motti-map 1", f"size {len(rows[0])} {len(rows)}", f"players {len(capitals)}"]
+    lines += [f"capital {k} {x} {y}" for k, (x, y) in enumerate(capitals, start=1)]
+    text = "\n".join([*lines, "grid", *rows]) + "\n"
+    return Game(parse_map(text).board, random.Random(0), **kwargs)
+
+
+#: Player 2's eight cells left of the sea reach its capital (6,1) only through (4,2): a Guerilla of player 1
+#: there (diagonal to its wall (3,1)) closes the pocket and wins the nine cells; one on (3,2) wins less.
+POCKET = ["bbbA.bbb", "bbbA.bbb", "AAbbbbbb", "aaaa.bbb"]
+
+
+def test_the_levels_are_this_module_with_their_budgets() -> None:
+    game = game_of(POCKET, [(0, 3), (6, 1)])
+    assert levels.choose_action(game, random.Random(5), "medium") == rollout.choose_action(
+        game, random.Random(5), rollout.MEDIUM)
+    assert levels.choose_action(game, random.Random(5), "hard") == rollout.choose_action(
+        game, random.Random(5), rollout.HARD)
+    assert (rollout.MEDIUM.rollouts, rollout.MEDIUM.turns) < (rollout.HARD.rollouts, rollout.HARD.turns)
+
+
+def test_it_weighs_the_march_a_defence_and_the_guerillas_that_win_most() -> None:
+    game = game_of(POCKET, [(0, 3), (6, 1)])
+    moves = rollout.candidates(game, random.Random(0))
+    # The guarded march attacks, its open capital (0,3) first: player 2 owns (2,2), two cells from it.
+    assert moves[0] == march.choose_action(game, random.Random(0), guarded=True)
+    assert moves[0][0] == "attack" and moves[0][1][0] == (0, 3)
+    assert moves[1:] == [march.defence(game, 1), ("guerilla", (4, 2)), ("guerilla", (3, 2))]
+    assert cells_won(game, ("guerilla", (4, 2))) == 9
+    assert cells_won(game, ("guerilla", (3, 2))) < 9
+
+
+def test_the_playouts_choose_the_guerilla_that_closes_a_pocket() -> None:
+    game = game_of(POCKET, [(0, 3), (6, 1)])
+    for seed in range(3):
+        assert rollout.choose_action(game, random.Random(seed), QUICK) == ("guerilla", (4, 2))
+
+
+def test_a_capital_taken_by_guerilla_is_played_at_once() -> None:
+    # Player 2's open capital (3,1) is next to player 1's wall (2,1).
+    game = game_of(["aaAbbb", "aaAbbb", "aaAbbb"], [(0, 0), (3, 1)])
+    assert rollout.choose_action(game, random.Random(0), QUICK) == ("guerilla", (3, 1))
+
+
+def test_later_in_the_turn_it_attacks_as_the_guarded_march() -> None:
+    game = game_of(POCKET, [(0, 3), (6, 1)], attacks=5)
+    assert rollout.choose_action(game, random.Random(2), QUICK) == march.choose_action(
+        game, random.Random(2), guarded=True)
+
+
+def test_the_guarded_march_takes_back_and_mends_the_cells_round_its_capital_first() -> None:
+    # Player 1's capital (2,2) is open. Player 2 owns (3,1), diagonal to it, which player 1 can cross from its
+    # wall (3,0): taken back first. Player 2's wall (3,2) could attack player 1's (3,3): mended next. Then
+    # the capital itself, an enemy owning cells within two of it; the march's own crosses fill the rest.
+    rows = ["aaaA...", "aaab..b", "aaaB.bb", "aaaa.bb", "aaaa..b"]
+    game = game_of(rows, [(2, 2), (6, 4)], attacks=5)
+    assert march.fortress(game, 1) == [(3, 1), (3, 3), (2, 2)]
+    verb, crosses = march.choose_action(game, random.Random(0), guarded=True)
+    assert verb == "attack" and crosses[:3] == ((3, 1), (3, 3), (2, 2)) and len(crosses) == 6
+    assert march.choose_action(game, random.Random(0))[1][:3] != crosses[:3]
+
+
+def test_a_playout_is_worth_the_land_lead_or_the_end() -> None:
+    game = game_of(POCKET, [(0, 3), (6, 1)])
+    assert rollout.value(game, 1) == 8 - 21
+    assert rollout.value(game, 2) == 21 - 8
+    won = game_of(["aaAbbb", "aaAbbb", "aaAbbb"], [(0, 0), (3, 1)])
+    won.guerilla((3, 1))
+    assert rollout.value(won, 1) == rollout.WON and rollout.value(won, 2) == -rollout.WON
+
+
+def test_the_same_seed_gives_the_same_choice() -> None:
+    game = game_of(POCKET, [(0, 3), (6, 1)])
+    first = [rollout.choose_action(game, random.Random(s), QUICK) for s in range(4)]
+    assert first == [rollout.choose_action(game, random.Random(s), QUICK) for s in range(4)]
