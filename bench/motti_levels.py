@@ -2,7 +2,8 @@
 
 Every game starts as the program's would: a map generated from its seed (20x15, or a shipped map), the default
 rules (reset ``strict``, no turn cap of the rules), and the levels think through ``motti.thinking.decide``,
-medium with its default search budget (``search.DEFAULT_BUDGET``, printed). The bench stops a game at
+medium and hard with their default budgets (``rollout.MEDIUM``,
+``rollout.HARD``, printed). The bench stops a game at
 ``--cap`` turns (400, one player's turn each) and counts it as capped. Seats are alternated: in even games the
 first named player is player 1. ``rush`` is bench/_rush.py (a keen human's plain strategy), ``mcts`` the
 generic search of bench/_mcts.py at 1000 simulations playing motti through ``common.game``
@@ -51,7 +52,7 @@ import _rush
 from _bars import bar
 from _mcts import MCTS
 
-from motti import search
+from motti import rollout
 from motti.evaluate import changes_nothing
 from motti.game import GAME, MottiState
 from motti.levels import LEVELS
@@ -391,8 +392,9 @@ def main(argv: list[str]) -> int:
         parser.error(f"bad --parts {', '.join(sorted(unknown))}" if unknown else f"bad --pairings "
                      f"{', '.join(bad)}" if bad else "--scale, --cap and --jobs must be positive")
     jobs = plan(args)
-    print(f"{len(jobs)} games in {args.jobs} processes; medium searches {search.DEFAULT_BUDGET} simulations "
-          f"(its default), mcts {MCTS_SIMULATIONS}; reset rule {args.reset_rule}; load average "
+    print(f"{len(jobs)} games in {args.jobs} processes; medium plays out {rollout.MEDIUM}, hard "
+          f"{rollout.HARD} (their defaults), mcts {MCTS_SIMULATIONS} simulations; reset rule "
+          f"{args.reset_rule}; load average "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     began = time.perf_counter()
     outcomes: list[Outcome] = []
