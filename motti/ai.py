@@ -1,5 +1,6 @@
-"""The ``medium`` and ``easy`` computer players of motti (spec/motti.md §2), playing through the Game's public
-state and moves; the levels are dispatched by motti/levels.py, the evaluation is motti/evaluate.py's.
+"""The one-ply computer player of motti (spec/motti.md §2), playing through the Game's public state and
+moves, and the candidates of motti/search.py; the ``easy`` level until issue 28 (the levels are dispatched by
+motti/levels.py), the evaluation is motti/evaluate.py's.
 
 The player looks one action ahead: it plays each candidate move on a clone of the game (``Game.clone``,
 reseeded so that it never draws the real game's future), an attack with the outcome that conquers its first

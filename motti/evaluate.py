@@ -1,6 +1,6 @@
 """How good a motti position is for a player, and the board helpers the computer players share
-(spec/motti.md §2): the one evaluation of the ``medium`` player (motti/ai.py) and of the ``hard`` player's
-search (motti/search.py).
+(spec/motti.md §2): the one evaluation of the one-ply player (motti/ai.py) and of the search
+(motti/search.py), and the board arithmetic of the march (motti/march.py) and the playouts (motti/rollout.py).
 
 :func:`evaluate` scores a game for a player (material, occupied walls, the safety of its own capital, the
 reach towards the weakest enemy capital, eliminations) with the weights below; :func:`static_scores` is the

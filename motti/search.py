@@ -1,4 +1,5 @@
-"""The ``hard`` computer level of motti (spec/motti.md §2): capital windows, reset timing, a two-ply search.
+"""A two-ply search of motti (spec/motti.md §2): capital windows, reset timing. It was the ``medium`` level
+until motti/rollout.py took its place (issue 28); bench/motti_levels.py and its tests still measure it.
 
 An occupied capital cannot be attacked, so a capital falls only between a global reset (§2.8) and its owner's
 next turn. The cells orthogonally next to a capital are its *ring*: one occupied ring cell makes the capital
