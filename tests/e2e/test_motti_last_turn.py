@@ -459,14 +459,18 @@ def test_a_window_shows_safe_and_open_capitals_threats_the_reset_line_the_help_a
         # t: the medium player's choice as crosses, not performed
         key(xvfb, win, "t")
         status = game.wait(lambda s: s["tip"] is not None, "the tip")
-        assert status["tip"] == {"player": 1, "action": "guerilla", "cells": [[5, 2]],
+        tip = [[5, 0], [2, 1], [1, 1], [2, 2], [2, 0], [0, 1]]
+        assert status["tip"] == {"player": 1, "action": "attack", "cells": tip,
                                  "why": "takes a cell next to P2's capital"}
-        assert (status["crosses"], status["action"], status["turns"]) == ([[5, 2]], "guerilla", 0)
-        assert status["windows"][0]["note"] == "Tip for P1: guerilla 5,2 — takes a cell next to P2's capital"
-        click(xvfb, status["windows"][0], 3, (5, 2))                 # the right button performs it
-        status = game.wait(lambda s: s["turn"] == 2, "player 2's turn")
-        assert status["board"][2][5] == "A" and status["tip"] is None
-        assert status["land"] == {"1": 19, "2": 21}
+        assert (sorted(status["crosses"]), status["action"], status["turns"]) == (sorted(tip), "attack", 0)
+        assert status["windows"][0]["note"] == ("Tip for P1: attack 5,0 2,1 1,1 2,2 2,0 0,1 — takes a cell "
+                                                "next to P2's capital")
+        click(xvfb, status["windows"][0], 3, (5, 0))                 # the right button performs one attack
+        status = game.wait(lambda s: s["attacks_left"] == 5, "the tip's attack performed")
+        assert status["turn"] == 1 and status["tip"] is None
+        conquered = [cell for cell in tip if status["board"][cell[1]][cell[0]] == "A"]
+        # --seed 1 draws the second cross: player 1's own (2,1) is occupied, the land stays as it was.
+        assert (conquered, status["land"]) == ([[2, 1]], {"1": 18, "2": 22})
     finally:
         game.stop()
 
