@@ -56,10 +56,12 @@ def state_lines(game: Game, computer: Mapping[int, str] | None = None,
                 last_turn: LastTurn | None = None) -> list[str]:
     """The state lines of §3.2 after ``turn``/``attacks``: turns, the rule options (``Rules.save_lines``: the
     reset, capital and tie rules, the turn cap when there is one), the count of §2.8 (under a reset rule that
-    keeps it), the computer players ``{player: level}``, the turns of the resets so far and the *last_turn*
-    (spec §6: ``last-turn P ACTION [reset]``, then ``last-cell X Y CHANGE`` per cell by row)."""
+    keeps it, while the game runs), the computer players ``{player: level}``, the turns of the resets so far
+    and the *last_turn* (spec §6: ``last-turn P ACTION [reset]``, then ``last-cell X Y CHANGE`` per cell by
+    row)."""
     lines = [f"turns {game.turns}", *game.rules.save_lines()]
-    if game.rules.reset.counts_takeable:
+    if game.rules.reset.counts_takeable and not game.is_terminal():
+        # Once the game is over the count is that of its last running board; a loader computes it again.
         lines.append(f"takeable {game.takeable}")
     lines += [f"computer {p} {level}" for p, level in sorted((computer or {}).items())]
     if game.resets:
