@@ -43,6 +43,9 @@ WON = 1000.0
 GUERILLA_CELLS = 3
 #: Guerillas kept as candidates, those winning most first.
 GUERILLAS = 2
+#: Land cells up to which a level plays its whole budget out; on more land its playouts shrink in proportion
+#: (a playout's turn costs more on a bigger board), and below two it plays the guarded march alone.
+FULL_LAND = 400
 
 
 @dataclass(frozen=True)
@@ -115,8 +118,9 @@ def candidates(game: Game, rng: random.Random) -> list[Move]:
 
 def choose_action(game: Game, rng: random.Random, budget: Budget = HARD) -> Move:
     """The next action of the player in turn, in ``Game.apply`` form (spec §2.2): at the start of a turn the
-    candidate with the best playouts (module docstring), later in the turn the guarded march's attack. The
-    game must not be over (:func:`motti.levels.choose_action` checks that)."""
+    candidate with the best playouts (module docstring; fewer on more than :data:`FULL_LAND` land cells),
+    later in the turn the guarded march's attack. The game must not be over
+    (:func:`motti.levels.choose_action` checks that)."""
     if game.attacked:
         return policy(game, rng)
     me = game.current_player
@@ -125,7 +129,11 @@ def choose_action(game: Game, rng: random.Random, budget: Budget = HARD) -> Move
     capitals = {c for p, c in game.board.capitals.items() if p != me}
     if len(moves) == 1 or (first[0] == "guerilla" and first[1] in capitals):
         return first
-    seeds = [rng.getrandbits(32) for _ in range(budget.rollouts)]
+    land = int(game.board.land.sum())
+    rollouts = budget.rollouts if land <= FULL_LAND else budget.rollouts * FULL_LAND // land
+    if rollouts < 2:
+        return first
+    seeds = [rng.getrandbits(32) for _ in range(rollouts)]
     end = game.turns + budget.turns
     worth = [float(np.mean([playout(game, me, move, seed, end) for seed in seeds])) for move in moves]
     worth[0] += LOYALTY

@@ -90,3 +90,13 @@ def test_the_same_seed_gives_the_same_choice() -> None:
     game = game_of(POCKET, [(0, 3), (6, 1)])
     first = [rollout.choose_action(game, random.Random(s), QUICK) for s in range(4)]
     assert first == [rollout.choose_action(game, random.Random(s), QUICK) for s in range(4)]
+
+
+def test_on_a_big_board_the_playouts_shrink_and_then_the_guarded_march_plays_alone() -> None:
+    # 20 x 40 cells of land: twice FULL_LAND, so a budget of 16 playouts becomes 8, one of 3 becomes 1 (none).
+    rows = ["a" * 20] * 20 + ["b" * 20] * 20
+    game = game_of(rows, [(2, 2), (17, 37)])
+    assert int(game.board.land.sum()) == 2 * rollout.FULL_LAND
+    alone = rollout.Budget(rollouts=3, turns=2)
+    assert rollout.choose_action(game, random.Random(1), alone) == march.choose_action(
+        game, random.Random(1), guarded=True)
