@@ -74,6 +74,14 @@ def defence(game: Game, me: int) -> Move:
     return ("defend", (capital, *ring[: MAX_CROSSES[Action.DEFEND] - 1]))
 
 
+def under_fire(game: Game, me: int) -> np.ndarray:
+    """(H, W) bool: the cells orthogonally next to an occupied cell of another player than *me*, those an
+    enemy wall could attack (spec §2.2) were they *me*'s and unoccupied."""
+    board = game.board
+    fire: np.ndarray = shift_any(board.land & board.occupied & (board.owner != me), diagonal=False)
+    return fire
+
+
 def attack(game: Game, me: int, rng: random.Random) -> Move:
     """The next attack of player *me* (in turn): ``("attack", cells)`` with up to six crosses in the order of
     the module docstring, ties broken by *rng*; ``("pass",)`` when no cell can be crossed or no enemy is
@@ -85,7 +93,7 @@ def attack(game: Game, me: int, rng: random.Random) -> Move:
         return ("pass",)
     steps = _steps(game, targets)
     open_rings = {c for t in targets if not board.occupied[t[1], t[0]] for c in ring_of(game, t)}
-    exposed = shift_any(board.land & board.occupied & (board.owner != me), diagonal=False)
+    exposed = under_fire(game, me)
     cells = cells_of(legal)
     rng.shuffle(cells)
     cells.sort(key=lambda c: float(steps[c[1], c[0]]))
@@ -136,8 +144,7 @@ def fortress(game: Game, me: int) -> list[Cell]:
         return []
     cx, cy = capital
     legal = game.legal_mask(Action.ATTACK)
-    enemy_walls = board.land & board.occupied & (board.owner != me)
-    attackable = shift_any(enemy_walls, diagonal=False)
+    attackable = under_fire(game, me)
     around = [(cx + dx, cy + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
               if (dx or dy) and board.inside(cx + dx, cy + dy) and legal[cy + dy, cx + dx]]
     taken = [c for c in around if board.owner[c[1], c[0]] != me]

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from motti import march
-from motti.evaluate import cells_of, cells_won, clone, futile, land_distance, shift_any
+from motti.evaluate import cells_of, cells_won, clone, futile, land_distance
 from motti.rules import MAX_CROSSES, Action, Game, Move
 
 #: Cells of credit the guarded march's own move gets over the other candidates.
@@ -99,8 +99,7 @@ def candidates(game: Game, rng: random.Random) -> list[Move]:
     if Action.DEFEND in game.possible_actions():
         if not board.occupied[capital[1], capital[0]]:
             moves.append(march.defence(game, me))
-        walls = board.land & board.occupied & (board.owner != me)
-        exposed = cells_of(shift_any(walls, diagonal=False) & game.legal_mask(Action.DEFEND))
+        exposed = cells_of(march.under_fire(game, me) & game.legal_mask(Action.DEFEND))
         if exposed:
             steps = land_distance(board.land, capital)
             exposed.sort(key=lambda c: float(steps[c[1], c[0]]))
