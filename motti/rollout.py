@@ -88,12 +88,12 @@ def playout(game: Game, me: int, move: Move, seed: int, end: int) -> float:
     return value(trial, me)
 
 
-def candidates(game: Game, rng: random.Random) -> list[Move]:
-    """The moves weighed at the start of a turn (module docstring), the guarded march's first, no two the
-    same."""
+def candidates(game: Game, first: Move) -> list[Move]:
+    """The moves weighed at the start of a turn (module docstring), *first* (the guarded march's move) first,
+    no two the same."""
     board = game.board
     me = game.current_player
-    moves = [policy(game, rng)]
+    moves = [first]
     capital = board.capitals[me]
     assert capital is not None
     if Action.DEFEND in game.possible_actions():
@@ -123,14 +123,14 @@ def choose_action(game: Game, rng: random.Random, budget: Budget = HARD) -> Move
     if game.attacked:
         return policy(game, rng)
     me = game.current_player
-    moves = candidates(game, rng)
-    first = moves[0]
+    first = policy(game, rng)
     capitals = {c for p, c in game.board.capitals.items() if p != me}
-    if len(moves) == 1 or (first[0] == "guerilla" and first[1] in capitals):
-        return first
     land = int(game.board.land.sum())
     rollouts = budget.rollouts if land <= FULL_LAND else budget.rollouts * FULL_LAND // land
-    if rollouts < 2:
+    if rollouts < 2 or (first[0] == "guerilla" and first[1] in capitals):
+        return first
+    moves = candidates(game, first)
+    if len(moves) == 1:
         return first
     seeds = [rng.getrandbits(32) for _ in range(rollouts)]
     end = game.turns + budget.turns
