@@ -11,13 +11,15 @@ At the start of a turn (before its first attack) the player lists a few candidat
 * the Guerillas that win the most cells (3 or more) and that the next player cannot undo at once
   (:func:`motti.evaluate.futile`).
 
-Each candidate is played out :attr:`Budget.rollouts` times on copies of the game, every player then moving
-as the guarded march, until :attr:`Budget.turns` turns have been played (its own turn counted); a playout is
-worth the player's land minus the largest enemy's (§2.9), or ±1000 when the game ended in it. Every
-candidate meets the same draws (the same generator seeds), so that they differ only by the move. The best
-average wins; the guarded march's own move wins ties and gets :data:`LOYALTY` cells of credit, so that only
-a clearly better move replaces it. A capital taken by Guerilla is played at once. The rest of an attack
-turn is the guarded march's.
+Each candidate is played out on copies of the game, every player then moving as the guarded march, until
+:attr:`Budget.turns` turns have been played (its own turn counted); a playout is worth the player's land
+minus the largest enemy's (§2.9), or ±1000 when the game ended in it. Every candidate meets the same draws
+(the same generator seeds), so that they differ only by the move. Each plays the first half of the
+:attr:`Budget.rollouts` seeds; the guarded march's own move and the :data:`FINALISTS` others with the best
+average so far play the second half too, and the best average over all the seeds wins (this bounds the
+think time when many candidates are weighed). The guarded march's own move wins ties and gets
+:data:`LOYALTY` cells of credit, so that only a clearly better move replaces it. A capital taken by Guerilla
+is played at once. The rest of an attack turn is the guarded march's.
 
 What it leaves out: it looks only a few turns ahead, through a model of every player (the guarded march) that
 is not the opponent; the candidates hold no attack of its own invention. The default budgets are printed by
@@ -43,6 +45,8 @@ WON = 1000.0
 GUERILLA_CELLS = 3
 #: Guerillas kept as candidates, those winning most first.
 GUERILLAS = 2
+#: Candidates besides the guarded march's own move that play the second half of the playouts.
+FINALISTS = 2
 #: Land cells up to which a level plays its whole budget out; on more land its playouts shrink in proportion
 #: (a playout's turn costs more on a bigger board), and below two it plays the guarded march alone.
 FULL_LAND = 400
@@ -134,6 +138,11 @@ def choose_action(game: Game, rng: random.Random, budget: Budget = HARD) -> Move
         return first
     seeds = [rng.getrandbits(32) for _ in range(rollouts)]
     end = game.turns + budget.turns
-    worth = [float(np.mean([playout(game, me, move, seed, end) for seed in seeds])) for move in moves]
-    worth[0] += LOYALTY
-    return moves[int(np.argmax(worth))]
+    half = rollouts // 2
+    worth = [[playout(game, me, move, seed, end) for seed in seeds[:half]] for move in moves]
+    ranked = sorted(range(1, len(moves)), key=lambda i: -float(np.mean(worth[i])))
+    for i in [0, *ranked[:FINALISTS]]:
+        worth[i] += [playout(game, me, moves[i], seed, end) for seed in seeds[half:]]
+    finalists = [i for i in range(len(moves)) if len(worth[i]) == rollouts]
+    score = {i: float(np.mean(worth[i])) + (LOYALTY if i == 0 else 0.0) for i in finalists}
+    return moves[max(finalists, key=lambda i: (score[i], -i))]

@@ -5,11 +5,14 @@ are deterministic (spec/motti.md §2.2, §2.5, §2.7)."""
 from __future__ import annotations
 
 import random
+from collections import defaultdict
+
+import pytest
 
 from motti import levels, march, rollout
 from motti.evaluate import cells_won
 from motti.mapfile import parse_map
-from motti.rules import Game
+from motti.rules import Game, Move
 
 #: A small budget for the tests; the levels' own are rollout.MEDIUM and rollout.HARD.
 QUICK = rollout.Budget(rollouts=4, turns=2)
@@ -101,3 +104,27 @@ def test_on_a_big_board_the_playouts_shrink_and_then_the_guarded_march_plays_alo
     alone = rollout.Budget(rollouts=3, turns=2)
     assert rollout.choose_action(game, random.Random(1), alone) == march.choose_action(
         game, random.Random(1), guarded=True)
+
+
+def test_only_the_march_and_the_best_candidates_play_the_second_half(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Four candidates (the march, its defence, two Guerillas): each plays the first two of QUICK's four seeds,
+    # then the march's move and the FINALISTS (2) best of the other three the last two.
+    game = game_of(POCKET, [(0, 3), (6, 1)])
+    played: dict[Move, list[float]] = defaultdict(list)
+    real = rollout.playout
+
+    def counted(game: Game, me: int, move: Move, seed: int, end: int) -> float:
+        worth = real(game, me, move, seed, end)
+        played[move].append(worth)
+        return worth
+
+    monkeypatch.setattr(rollout, "playout", counted)
+    chosen = rollout.choose_action(game, random.Random(0), QUICK)
+    moves = rollout.candidates(game, march.choose_action(game, random.Random(0), guarded=True))
+    assert len(moves) == 4 and rollout.FINALISTS == 2
+    assert sorted(len(played[m]) for m in moves) == [2, 4, 4, 4]
+    assert len(played[moves[0]]) == 4
+    dropped = next(m for m in moves if len(played[m]) == 2)
+    assert sum(played[dropped]) <= min(sum(played[m][:2]) for m in moves[1:] if m != dropped)
+    assert chosen == ("guerilla", (4, 2)) and len(played[chosen]) == 4
+
