@@ -1,4 +1,5 @@
-"""The ``hard`` computer player of motti: it marches its walls at the enemy capital (spec/motti.md §2).
+"""The ``easy`` computer player of motti: it marches its walls at the enemy capital (spec/motti.md §2); and
+the guarded march that the ``medium`` and ``hard`` levels play out (motti/rollout.py).
 
 What it does, turn by turn:
 
@@ -15,12 +16,16 @@ What it does, turn by turn:
 * when it can cross no cell at all for an attack, it takes a foothold by Guerilla on the enemy cell nearest
   an enemy capital that stays its own; it passes only when there is none.
 
-What it leaves out: it looks no move ahead; it never times the global reset (§2.8), so it fills the
-board without caring who gets the first turn after it, and it strikes only from the cells it happens to hold;
-it does not look for the Guerilla that would encircle a pocket; it spreads its crosses over the front instead
-of closing one pocket at a time. It never plays a pass in disguise, a move that changes nothing once the
-encirclement it triggers is resolved (§2.5): a conquered cross joins the land of its own wall next to it, so
-the encirclement never takes it straight back, and a foothold is checked with
+The guarded march (``guarded=True``) also keeps its capital out of reach (:func:`fortress`) and times the
+global reset (:func:`reset_timing`): it brings the reset on early in its turn when it owns a cell next to an
+enemy capital, and holds it back late in its turn when an enemy owns one next to its own.
+
+What the plain march leaves out: it looks no move ahead; it never times the global reset (§2.8), so it
+fills the board without caring who gets the first turn after it, and it strikes only from the cells it
+happens to hold; it does not look for the Guerilla that would encircle a pocket; it spreads its crosses over
+the front instead of closing one pocket at a time. It never plays a pass in disguise, a move that changes
+nothing once the encirclement it triggers is resolved (§2.5): a conquered cross joins the land of its own
+wall next to it, so the encirclement never takes it straight back, and a foothold is checked with
 :func:`motti.evaluate.changes_nothing`. It decides in well under a millisecond of CPU on a 20x15 map, and is
 deterministic given its ``random.Random`` (which only breaks ties)."""
 
@@ -39,10 +44,14 @@ from motti.evaluate import (
     ring_of,
     shift_any,
 )
-from motti.rules import MAX_CROSSES, Action, Cell, Game, Move
+from motti.rules import MAX_CROSSES, Action, Cell, Game, Move, takeable_cells
 
 #: At most this many crosses of an attack go to its own cells an enemy wall could attack.
 MENDED = 2
+#: The guarded march brings the global reset on (§2.8) with at least this many attacks left in its turn...
+BRING_FROM = 4
+#: ... and holds it back with at most this many left.
+HOLD_UP_TO = 3
 
 # The order of an attack's crosses (lowest first); within a group, steps over land to the nearest enemy
 # capital, ties in the rng's order.
@@ -155,11 +164,53 @@ def fortress(game: Game, me: int) -> list[Cell]:
     return taken + mended + guard
 
 
+def strikes(game: Game, striker: int, target: int) -> int:
+    """How many cells orthogonally next to player *target*'s capital player *striker* owns: right after a
+    global reset (§2.8) a striker moving first can occupy one of them and take the capital from it in the same
+    turn (§2.2, §2.7). 0 when *target* has no capital."""
+    board = game.board
+    capital = board.capitals.get(target)
+    if capital is None:
+        return 0
+    return sum(1 for x, y in ring_of(game, capital) if board.owner[y, x] == striker)
+
+
+def reset_timing(game: Game, me: int, move: Move) -> Move:
+    """Player *me*'s attack *move* (in turn) timed against the global reset (spec §2.8), when the cells that
+    hold it back (``rules.takeable_cells``) number :data:`MAX_CROSSES` or fewer:
+
+    * if *me* owns a cell next to an enemy capital (:func:`strikes`) and no enemy owns one next to its own,
+      and at least :data:`BRING_FROM` attacks are left, the attack crosses exactly those cells (when it can
+      cross them all), so that the reset comes while it still has attacks to strike with;
+    * if an enemy owns a cell next to its capital and at most :data:`HOLD_UP_TO` attacks are left, those cells
+      are left out of the crosses, so that the reset does not hand the enemy the first move; with no cross
+      left the turn is passed.
+
+    Any other move is returned as it is."""
+    if move[0] != "attack" or not move[1]:
+        return move
+    held = takeable_cells(game.board)
+    cells = cells_of(held)
+    if not cells or len(cells) > MAX_CROSSES[Action.ATTACK]:
+        return move
+    enemies = [p for p in game.alive if p != me]
+    mine = any(strikes(game, me, p) for p in enemies)
+    theirs = any(strikes(game, p, me) for p in enemies)
+    legal = game.legal_mask(Action.ATTACK)
+    if mine and not theirs and game.attacks_left >= BRING_FROM and all(legal[y, x] for x, y in cells):
+        return ("attack", tuple(cells))
+    if theirs and game.attacks_left <= HOLD_UP_TO:
+        kept = tuple(c for c in move[1] if not held[c[1], c[0]])
+        return ("attack", kept) if kept else ("pass",)
+    return move
+
+
 def choose_action(game: Game, rng: random.Random, guarded: bool = False) -> Move:
     """The ``easy`` player's next action for the player in turn, in ``Game.apply`` form (spec §2.2):
     ``("guerilla", (x, y))``, ``("defend", cells)`` with 1..3 cells, ``("attack", cells)`` with 1..6 cells
     (ONE attack), or ``("pass",)`` when no cell can be crossed. With *guarded* (the policy the ``medium`` and
-    ``hard`` levels search with, motti/rollout.py) every attack crosses the :func:`fortress` cells first.
+    ``hard`` levels search with, motti/rollout.py) every attack crosses the :func:`fortress` cells first and
+    is timed against the global reset (:func:`reset_timing`).
     The game must not be over (:func:`motti.levels.choose_action` checks that)."""
     me = game.current_player
     if not game.attacked:
@@ -176,11 +227,11 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False) -> Move
     if not guarded or move[0] != "attack":
         return move
     first = fortress(game, me)
-    if not first:
-        return move
-    board = game.board
-    crosses = [*first, *(c for c in move[1] if c not in first)][: MAX_CROSSES[Action.ATTACK]]
-    foreign = [c for c in move[1] if board.owner[c[1], c[0]] != me]
-    if foreign and all(board.owner[y, x] == me for x, y in crosses):
-        crosses[-1] = foreign[0]
-    return ("attack", tuple(crosses))
+    if first:
+        board = game.board
+        crosses = [*first, *(c for c in move[1] if c not in first)][: MAX_CROSSES[Action.ATTACK]]
+        foreign = [c for c in move[1] if board.owner[c[1], c[0]] != me]
+        if foreign and all(board.owner[y, x] == me for x, y in crosses):
+            crosses[-1] = foreign[0]
+        move = ("attack", tuple(crosses))
+    return reset_timing(game, me, move)

@@ -10,9 +10,9 @@ from collections import defaultdict
 import pytest
 
 from motti import levels, march, rollout
-from motti.evaluate import cells_won
+from motti.evaluate import cells_of, cells_won
 from motti.mapfile import parse_map
-from motti.rules import Game, Move
+from motti.rules import Game, Move, takeable_cells
 
 #: A small budget for the tests; the levels' own are rollout.MEDIUM and rollout.HARD.
 QUICK = rollout.Budget(rollouts=4, turns=2)
@@ -128,3 +128,31 @@ def test_only_the_march_and_the_best_candidates_play_the_second_half(monkeypatch
     assert sum(played[dropped]) <= min(sum(played[m][:2]) for m in moves[1:] if m != dropped)
     assert chosen == ("guerilla", (4, 2)) and len(played[chosen]) == 4
 
+
+#: Player 1 owns (3,1), next to player 2's open capital (4,1); three cells hold the reset back (§2.8): (3,0)
+#: next to player 1's wall, (2,1) and (3,1) next to player 2's.
+STRIKE = ["AAAbB", "aaaab", "AAABB"]
+
+
+def test_the_guarded_march_brings_the_reset_on_while_it_can_strike_after_it() -> None:
+    game = game_of(STRIKE, [(0, 1), (4, 1)])
+    assert cells_of(takeable_cells(game.board)) == [(3, 0), (2, 1), (3, 1)]
+    assert (march.strikes(game, 1, 2), march.strikes(game, 2, 1)) == (1, 0)
+    assert march.choose_action(game, random.Random(0), guarded=True) == ("attack", ((3, 0), (2, 1), (3, 1)))
+    # The plain march (easy) crosses the enemy cell and its own nearest the enemy capital instead.
+    assert march.choose_action(game, random.Random(0))[1] != ((3, 0), (2, 1), (3, 1))
+    # With three attacks left the reset would give it too few to strike with.
+    late = game_of(STRIKE, [(0, 1), (4, 1)], attacks=3)
+    assert march.choose_action(late, random.Random(0), guarded=True) == march.choose_action(
+        late, random.Random(0))
+
+
+def test_the_guarded_march_holds_the_reset_back_late_in_its_turn_when_an_enemy_could_strike() -> None:
+    # Player 2 in turn: its fortress crosses take back (3,1), mend (3,0) and occupy its capital (4,1); with
+    # three attacks left, the two that hold the reset back are left out.
+    early = game_of(STRIKE, [(0, 1), (4, 1)], turn=2, attacks=4)
+    assert march.choose_action(early, random.Random(0), guarded=True) == ("attack", ((3, 1), (3, 0), (4, 1)))
+    late = game_of(STRIKE, [(0, 1), (4, 1)], turn=2, attacks=3)
+    assert march.choose_action(late, random.Random(0), guarded=True) == ("attack", ((4, 1),))
+    occupied = game_of(["AAAbB", "aaaaB", "AAABB"], [(0, 1), (4, 1)], turn=2, attacks=3)
+    assert march.reset_timing(occupied, 2, ("attack", ((3, 1), (3, 0)))) == ("pass",)
