@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from motti import evaluate, levels, search
+from motti import evaluate, levels
 from motti.mapfile import find_map, load_map, parse_map
 from motti.rules import Game
 
@@ -101,18 +101,12 @@ def test_the_swapped_guerillas_undo_each_other() -> None:
         assert np.array_equal(later.board.occupied, game.board.occupied)
 
 
+@pytest.mark.parametrize("level", levels.LEVELS)
 @pytest.mark.parametrize(("moves", "undone"), [(2, (1, 11)), (3, (1, 10))])
-def test_hard_does_not_swap_cells_for_ever(moves: int, undone: tuple[int, int]) -> None:
+def test_no_level_swaps_cells_for_ever(level: str, moves: int, undone: tuple[int, int]) -> None:
     game = swapping(moves)
-    move = search.choose_action(game, random.Random(moves), search.DEFAULT_BUDGET)
+    move = levels.choose_action(game, random.Random(moves), level)
     assert move != ("guerilla", undone)
-    assert not evaluate.futile(game, move), move
-
-
-@pytest.mark.parametrize("moves", [2, 3])
-def test_medium_does_not_swap_cells_for_ever(moves: int) -> None:
-    game = swapping(moves)
-    move = levels.choose_action(game, random.Random(moves), "medium")
     assert not evaluate.futile(game, move), move
 
 

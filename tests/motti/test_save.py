@@ -12,7 +12,7 @@ import pytest
 from motti_maps import THREE, TWO
 
 from common.loop import Click, Closed, Key
-from motti import ai, levels, savegame, view
+from motti import levels, savegame, view
 from motti.cli import main
 from motti.compose import Composer
 from motti.frontend import Frontend
@@ -66,8 +66,8 @@ def test_save_in_the_middle_of_a_turn_resumes_exactly_and_plays_on_identically()
     for _ in range(8):
         if game.is_terminal():
             break
-        action = ai.choose_action(game.game, players[game.current_player])
-        assert ai.choose_action(resumed.game, mirror[resumed.current_player]) == action
+        action = levels.choose_action(game.game, players[game.current_player], "hard")
+        assert levels.choose_action(resumed.game, mirror[resumed.current_player], "hard") == action
         game.apply(action)
         resumed.apply(action)
         same_state(game, resumed)
