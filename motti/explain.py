@@ -11,8 +11,8 @@ capital cannot fall yet, what brings the reset, what to try next).
   each text comes in variants, longest first, for the windows' widths and the console's columns;
 * the ``m`` view's first line, ``Resets: turns 31, 77``;
 * the help of ``?`` (F1 in a window): the rules in about ten lines, then every key and mouse button;
-* the tip of ``t``: the ``medium`` computer player's choice for the player in turn (motti.ai), with one
-  line saying why, computed on a copy of the game (the game never changes).
+* the tip of ``t``: the ``medium`` level's choice for the player in turn (motti/rollout.py, asked through
+  motti.thinking.decide), with one line saying why, computed on a copy of the game (the game never changes).
 
 Pure: no pygame, curses or X here; the views (motti/view.py, motti/console.py) draw these texts.
 """

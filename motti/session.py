@@ -70,8 +70,8 @@ class FrontEnd(Protocol):
 class Session:
     """One game's turn flow (see the module docstring) over *game*, a :class:`motti.compose.Composer`.
 
-    *computer* holds the players :mod:`motti.ai` plays (a mapping player -> level, or a collection of
-    players at ``medium``), thinking with *rng*, each of their actions staying *computer_delay* seconds
+    *computer* holds the computer players (a mapping player -> level of :mod:`motti.levels`, or a collection
+    of players at ``medium``), thinking with *rng*, each of their actions staying *computer_delay* seconds
     (``--delay``) before the next; *status* is the ``--status`` file, *save* the ``--save`` file (None: none);
     *last_turn* the last turn a resumed game's save holds (its marks are shown at once, spec §6).
     Front ends join with :meth:`attach`. Saving (motti/savegame.py): with *save*, the game is written after
