@@ -1,8 +1,8 @@
 """The computer player of motti as it was before the three levels, frozen for bench/motti_levels.py.
 
 Its evaluation raised the penalty per unoccupied land cell from 1.0 to 3.0 as soon as it owned a cell next to
-the enemy capital, so it never besieged a capital; the levels of motti/ai.py and motti/hard.py are measured
-against it. Do not change it: it is the fixed yardstick.
+the enemy capital, so it never besieged a capital. bench/motti_levels.py measures the levels against it on
+request (``--pairings hard-baseline``). Do not change it: it is the fixed yardstick.
 """
 
 from __future__ import annotations
