@@ -44,7 +44,7 @@ from motti.evaluate import (
     ring_of,
     shift_any,
 )
-from motti.rules import MAX_CROSSES, Action, Cell, Game, Move, takeable_cells
+from motti.rules import MAX_CROSSES, Action, Cell, Game, Move
 
 #: At most this many crosses of an attack go to its own cells an enemy wall could attack.
 MENDED = 2
@@ -176,8 +176,9 @@ def strikes(game: Game, striker: int, target: int) -> int:
 
 
 def reset_timing(game: Game, me: int, move: Move) -> Move:
-    """Player *me*'s attack *move* (in turn) timed against the global reset (spec §2.8), when the cells that
-    hold it back (``rules.takeable_cells``) number :data:`MAX_CROSSES` or fewer:
+    """Player *me*'s attack *move* (in turn) timed against the global reset (spec §2.8), when the cells
+    that hold it back (``game.rules.reset.holding``: under ``strict`` those another player can take, under
+    ``empty`` the free ones) number :data:`MAX_CROSSES` or fewer:
 
     * if *me* owns a cell next to an enemy capital (:func:`strikes`) and no enemy owns one next to its own,
       and at least :data:`BRING_FROM` attacks are left, the attack crosses exactly those cells (when it can
@@ -189,7 +190,7 @@ def reset_timing(game: Game, me: int, move: Move) -> Move:
     Any other move is returned as it is."""
     if move[0] != "attack" or not move[1]:
         return move
-    held = takeable_cells(game.board)
+    held = game.rules.reset.holding(game.board)
     cells = cells_of(held)
     if not cells or len(cells) > MAX_CROSSES[Action.ATTACK]:
         return move

@@ -1291,7 +1291,8 @@ class CapitalVariant(Variant):
 class ResetVariant(Variant):
     """A global reset rule (§2.8): ``stage`` is its reset stage of the pipeline (§2.4); ``counts_takeable``
     whether it keeps the count of §2.8 (edge-triggered; a save's ``takeable`` line); ``holding(board)`` the
-    ``(H, W)`` bool cells whose taking may bring the reset (the ``hard`` computer player's reset timing)."""
+    ``(H, W)`` bool cells whose taking may bring the reset (the guarded march's reset timing,
+    motti/march.py)."""
 
     stage: Stage
     counts_takeable: bool

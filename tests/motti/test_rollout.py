@@ -156,3 +156,6 @@ def test_the_guarded_march_holds_the_reset_back_late_in_its_turn_when_an_enemy_c
     assert march.choose_action(late, random.Random(0), guarded=True) == ("attack", ((4, 1),))
     occupied = game_of(["AAAbB", "aaaaB", "AAABB"], [(0, 1), (4, 1)], turn=2, attacks=3)
     assert march.reset_timing(occupied, 2, ("attack", ((3, 1), (3, 0)))) == ("pass",)
+    # Under the `empty` reset rule every free cell holds the reset back, its capital too: it passes.
+    empty = game_of(STRIKE, [(0, 1), (4, 1)], turn=2, attacks=3, reset_rule="empty")
+    assert march.choose_action(empty, random.Random(0), guarded=True) == ("pass",)
