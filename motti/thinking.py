@@ -1,10 +1,11 @@
 """The computer players' thinking off the event loop (motti/session.py, under the windows and the console).
 
-A search of the ``hard`` level takes about a second; run in the loop's thread it would freeze every window
-and leave a quitting player unanswered meanwhile. :class:`Thinker` computes the action in a worker thread, on
-a copy of the game, and posts the answer to the loop's :class:`common.loop.Inbox` as ``Command(SOURCE, "move",
-(ticket, action))``. Any change to the game in between (a player quits, a window closes) makes the loop call
-:meth:`Thinker.cancel`, and the stale answer is dropped by :meth:`Thinker.take`.
+The ``hard`` level's playouts at the start of a turn take up to about a second; run in the loop's thread they
+would freeze every window and leave a quitting player unanswered meanwhile. :class:`Thinker` computes the
+action in a worker thread, on a copy of the game, and posts the answer to the loop's
+:class:`common.loop.Inbox` as ``Command(SOURCE, "move", (ticket, action))``. Any change to the game in between
+(a player quits, a window closes) makes the loop call :meth:`Thinker.cancel`, and the stale answer is dropped
+by :meth:`Thinker.take`.
 """
 
 from __future__ import annotations
