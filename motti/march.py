@@ -101,30 +101,31 @@ def attack(game: Game, me: int, rng: random.Random) -> Move:
     if not legal.any() or not targets:
         return ("pass",)
     steps = _steps(game, targets)
-    open_rings = {c for t in targets if not board.occupied[t[1], t[0]] for c in ring_of(game, t)}
-    exposed = under_fire(game, me)
-    cells = cells_of(legal)
-    rng.shuffle(cells)
-    cells.sort(key=lambda c: float(steps[c[1], c[0]]))
-    under_attack = [c for c in cells if exposed[c[1], c[0]] and board.owner[c[1], c[0]] == me]
-    mended = set(under_attack[:MENDED])        # those nearest the enemy capital
-
-    def group(cell: Cell) -> int:
-        if cell in targets:
-            return _CAPITAL
-        if cell in open_rings:
-            return _OPEN_RING
-        if board.owner[cell[1], cell[0]] != me:
-            return _ENEMY
-        return _OWN_EXPOSED if cell in mended else _OWN
-
-    cells.sort(key=group)
-    crosses = cells[: MAX_CROSSES[Action.ATTACK]]
-    if all(board.owner[y, x] == me for x, y in crosses):
+    ys, xs = np.nonzero(legal)
+    order = list(range(xs.size))
+    rng.shuffle(order)
+    xs, ys = xs[order], ys[order]
+    nearest = np.argsort(steps[ys, xs], kind="stable")
+    xs, ys = xs[nearest], ys[nearest]
+    own = board.owner[ys, xs] == me
+    group = np.full(xs.size, _OWN)
+    group[np.flatnonzero(under_fire(game, me)[ys, xs] & own)[:MENDED]] = _OWN_EXPOSED  # nearest the enemy
+    group[~own] = _ENEMY
+    rings = np.zeros_like(legal)
+    capitals = np.zeros_like(legal)
+    for x, y in targets:
+        capitals[y, x] = True
+        if not board.occupied[y, x]:
+            for rx, ry in ring_of(game, (x, y)):
+                rings[ry, rx] = True
+    group[rings[ys, xs]] = _OPEN_RING
+    group[capitals[ys, xs]] = _CAPITAL
+    ranked = np.argsort(group, kind="stable")
+    crosses = [(int(xs[i]), int(ys[i])) for i in ranked[: MAX_CROSSES[Action.ATTACK]]]
+    foreign = ranked[~own[ranked]]
+    if foreign.size and own[ranked[: MAX_CROSSES[Action.ATTACK]]].all():
         # Its cells next to open enemy capitals took every cross: the nearest enemy cell still gets the last.
-        foreign = [c for c in cells if board.owner[c[1], c[0]] != me]
-        if foreign:
-            crosses[-1] = foreign[0]
+        crosses[-1] = (int(xs[foreign[0]]), int(ys[foreign[0]]))
     return ("attack", tuple(crosses))
 
 
