@@ -354,7 +354,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     levels = computer_levels(computer, args.level)
     last_turn = state.last_turn if state is not None else None
     if args.headless:
-        return _run_headless(args, game, levels, random.Random(f"{seed}:computer"), last_turn)
+        return _run_headless(args, game, levels, random.Random(f"{seed}:computer"), last_turn,
+                             None if args.seed is not None else seed)
     return _play(args, game, levels, random.Random(f"{seed}:computer"), last_turn)
 
 
@@ -437,9 +438,10 @@ def _write_initial_save(path: str, game: Composer, levels: dict[int, str]) -> No
 
 
 def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random,
-                  last_turn: SavedTurn | None = None) -> int:
+                  last_turn: SavedTurn | None = None, chosen_seed: int | None = None) -> int:
     """Play a game of computer players only to its end, with no display or terminal: the session's turn flow
-    with no front end, paced only by an explicit ``--delay``; print how it ended (one line). The ``--status``
+    with no front end, paced only by an explicit ``--delay``; print how it ended (one line), after the
+    *chosen_seed* on stderr when no ``--seed`` was given (so that the match can be replayed). The ``--status``
     and ``--save`` files are rewritten after every turn (with a resumed game's *last_turn* until its first
     turn ends); a failed write is said once on stderr and the game plays on (the last good save stays)."""
     from motti.announce import end_text
@@ -455,6 +457,8 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
         subject = (f"player {listed} is not a computer player" if len(humans) == 1
                    else f"players {listed} are not computer players")
         raise UsageError(f"--headless: {subject} (name every player with --computer)")
+    if chosen_seed is not None:
+        print(f"motti: seed {chosen_seed}", file=sys.stderr)
     game = Composer(rules)
     if args.status:
         _write_initial_status(args.status, game, None)

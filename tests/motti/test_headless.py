@@ -63,6 +63,18 @@ def test_headless_turn_cap_ends_on_land(tmp_path):
         assert status["winner"] is None and done.stdout == f"draw on land after 3 turns: {counts}\n"
 
 
+def test_headless_without_a_seed_says_the_one_it_chose_and_that_seed_replays_the_match(tmp_path):
+    argv = ("generate", "-w", "12", "-h", "9", "--computer", "1,2", "--level", "easy", "--headless",
+            "--max-turns", "40")
+    chosen = motti(tmp_path, *argv)
+    assert chosen.returncode == 0, chosen.stderr
+    found = re.fullmatch(r"motti: seed (\d+)\n", chosen.stderr)
+    assert found, chosen.stderr
+    again = motti(tmp_path, *argv, "--seed", found[1])
+    assert again.returncode == 0 and again.stderr == ""
+    assert again.stdout == chosen.stdout and re.fullmatch(r"(P[12] wins|draw) .*\n", again.stdout)
+
+
 def test_headless_islands_are_a_draw_at_once(tmp_path):
     (tmp_path / "islands.map").write_text(ISLANDS)
     done = motti(tmp_path, "islands.map", "--computer", "1,2", "--headless", "--seed", "3", "--status",
