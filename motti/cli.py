@@ -319,6 +319,10 @@ def run(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"{option} {path}: {problem}")
     if args.save and args.script:
         raise UsageError("--save is for interactive games (use --final with --script)")
+    # The status file is JSON; a map written to the same file would be overwritten by it, and it by the map.
+    for option, path in (("-o", args.output), ("--save", args.save), ("--final", args.final)):
+        if args.status and path and os.path.abspath(path) == os.path.abspath(args.status):
+            raise UsageError(f"--status and {option} name the same file {path}: each needs its own")
     if args.script:
         # Script mode plays every player from the file: seats, the terminal and computer players do not apply
         # (player strings only choose, with -p, which players stay: spec §3.1).

@@ -75,6 +75,15 @@ def test_headless_without_a_seed_says_the_one_it_chose_and_that_seed_replays_the
     assert again.stdout == chosen.stdout and re.fullmatch(r"(P[12] wins|draw) .*\n", again.stdout)
 
 
+@pytest.mark.parametrize("option", ["--save", "-o"])
+def test_the_status_file_and_a_map_file_must_differ(tmp_path, option):
+    done = motti(tmp_path, "generate", "--seed", "4", "--computer", "1,2", "--headless", "--status", "g.map",
+                 option, "./g.map")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"motti: --status and {option} name the same file ./g.map: each needs its own\n"
+    assert not (tmp_path / "g.map").exists()
+
+
 def test_headless_islands_are_a_draw_at_once(tmp_path):
     (tmp_path / "islands.map").write_text(ISLANDS)
     done = motti(tmp_path, "islands.map", "--computer", "1,2", "--headless", "--seed", "3", "--status",
