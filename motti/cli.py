@@ -519,7 +519,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
             seats = [Seat((), default_display)]
         else:
             raise UsageError("no display to watch the computer players on: $DISPLAY is not set (add "
-                             "0:DISPLAY, or watch in this terminal with -c)")
+                             "0:DISPLAY, watch in this terminal with -c, or play unwatched with --headless)")
     console_players = tuple(p for seat in seats if seat.display is None for p in seat.players
                             if p not in computer)
     if args.status:

@@ -143,7 +143,8 @@ def test_version(capsys):
     # -p 2 drops player 2 (the highest player no string names): only player 1 is left without a display.
     (["three.map", "-p", "2", "3:a:0"], "player 1 has no display"),
     (["three.map", "--computer", "1,2,3"], "no display to watch the computer players on: $DISPLAY is not set "
-                                           "(add 0:DISPLAY, or watch in this terminal with -c)"),
+                                           "(add 0:DISPLAY, watch in this terminal with -c, or play "
+                                           "unwatched with --headless)"),
     (["three.map", "-c", "--status", "."], "--status .: is a directory, not a regular file"),
     (["three.map", "-c", "--status", "/proc/x.json"],
      "--status /proc/x.json: cannot write in /proc: not writable"),
