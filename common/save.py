@@ -295,8 +295,14 @@ def validation_place(error: msgspec.ValidationError) -> tuple[str, str]:
     """msgspec's ``Expected `int`, got `str` - at `$.a[0]``` as (``$.a[0]``, ``expected int, got str``): the
     JSON path and what was expected, as every typed decoder of the project words them."""
     text, _, where = str(error).partition(" - at `")
-    text = text.replace("`", "")
-    return (where.rstrip("`") or "$"), text[:1].lower() + text[1:]
+    text = one_line(text.replace("`", ""))
+    return (one_line(where.rstrip("`")) or "$"), text[:1].lower() + text[1:]
+
+
+def one_line(text: str) -> str:
+    """*text* with every unprintable character (a newline in a JSON key the file holds) written as its Python
+    escape (``\\n``), so that an error quoting the file stays one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def decode_json(path: str | os.PathLike[str], type_: type[T]) -> T:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from starlanes.rules import Game, rule_set
@@ -70,6 +70,7 @@ def _assert_one_line_error_or_game(path: Path) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(where=st.sampled_from(PATHS), value=JSON, delete=st.booleans())
+@example(where=("game",), value={"\n": None}, delete=False)  # an unknown field named by a newline
 def test_any_field_replaced_or_removed(tmp_path: Path, where: tuple[Any, ...], value: Any,
                                        delete: bool) -> None:
     path = tmp_path / "game.json"
