@@ -157,10 +157,16 @@ def test_a_whole_game_at_80x24_takes_at_most_two_keys_per_move(tmp_path, rules):
                 replay.stock_value(player), replay.players[player].cash, replay.net_worth(player)], text
         assert messages.remaining_text(replay) in text and str(messages.end_reason(replay)) in text
         pane.send("Space")
-        chart = pane.wait_for(r"Net worth per turn").split("\n")
-        assert re.search(rf"turn 0 .* turn {len(replay.history) - 1}\s*$", chart[21]), chart
-        legend = "\n".join(chart[22:24])
-        assert all(name in legend for name in NAMES), chart
+        pane.wait_for(r"Net worth per turn")
+        axis = re.compile(rf"turn 0 .* turn {len(replay.history) - 1}\s*$")
+
+        def whole_chart() -> list[str] | None:
+            # The chart replaces the standings box line by line: wait until its axis and legend are drawn.
+            lines = pane.lines()
+            legend = "\n".join(lines[22:24])
+            return lines if axis.search(lines[21]) and all(name in legend for name in NAMES) else None
+
+        wait_until(whole_chart, "the net worth chart with its axis on row 21 and every name below it", 20)
         pane.send("Space")
         status = wait_until(lambda: pane.rc.exists() and pane.rc.read_text().strip(), "the exit status", 20)
         assert status == "0"
