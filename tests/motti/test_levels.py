@@ -422,8 +422,8 @@ def test_a_headless_match_plays_the_same_game_as_the_windows(capsys: pytest.Capt
     real = cli._run_headless
 
     def headless(args: object, rules: Game, levels: dict[int, str], rng: random.Random,
-                 last_turn: object = None) -> int:
-        code = real(args, rules, levels, rng, last_turn)  # type: ignore[arg-type]
+                 last_turn: object = None, chosen_seed: int | None = None) -> int:
+        code = real(args, rules, levels, rng, last_turn, chosen_seed)  # type: ignore[arg-type]
         boards.append(("headless", rules.board.owner.copy(), rules.board.occupied.copy()))
         return code
 
