@@ -191,20 +191,20 @@ def reset_timing(game: Game, me: int, move: Move) -> Move:
     Any other move is returned as it is."""
     if move[0] != "attack" or not move[1]:
         return move
+    enemies = [p for p in game.alive if p != me]
+    theirs = any(strikes(game, p, me) for p in enemies)
+    bring = not theirs and game.attacks_left >= BRING_FROM and any(strikes(game, me, p) for p in enemies)
+    if not bring and not (theirs and game.attacks_left <= HOLD_UP_TO):
+        return move
     held = game.rules.reset.holding(game.board)
     cells = cells_of(held)
     if not cells or len(cells) > MAX_CROSSES[Action.ATTACK]:
         return move
-    enemies = [p for p in game.alive if p != me]
-    mine = any(strikes(game, me, p) for p in enemies)
-    theirs = any(strikes(game, p, me) for p in enemies)
-    legal = game.legal_mask(Action.ATTACK)
-    if mine and not theirs and game.attacks_left >= BRING_FROM and all(legal[y, x] for x, y in cells):
-        return ("attack", tuple(cells))
-    if theirs and game.attacks_left <= HOLD_UP_TO:
-        kept = tuple(c for c in move[1] if not held[c[1], c[0]])
-        return ("attack", kept) if kept else ("pass",)
-    return move
+    if bring:
+        legal = game.legal_mask(Action.ATTACK)
+        return ("attack", tuple(cells)) if all(legal[y, x] for x, y in cells) else move
+    kept = tuple(c for c in move[1] if not held[c[1], c[0]])
+    return ("attack", kept) if kept else ("pass",)
 
 
 def choose_action(game: Game, rng: random.Random, guarded: bool = False) -> Move:
