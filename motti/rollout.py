@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from motti import march
-from motti.evaluate import cells_of, cells_won, clone, futile, land_distance
+from motti.evaluate import cells_of, cells_won, futile, land_distance
 from motti.rules import MAX_CROSSES, Action, Game, Move
 
 #: Cells of credit the guarded march's own move gets over the other candidates.
@@ -84,7 +84,7 @@ def value(game: Game, me: int) -> float:
 def playout(game: Game, me: int, move: Move, seed: int, end: int) -> float:
     """Play *move* on a copy of *game* with generator seed *seed*, then the guarded march for every player
     until *end* turns have been played; the :func:`value` for *me*. *game* is untouched."""
-    trial = clone(game).reseed(seed)
+    trial = game.clone().reseed(seed)
     rng = random.Random(seed)
     trial.apply(move)
     while not trial.is_terminal() and trial.turns < end:
