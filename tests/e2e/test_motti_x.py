@@ -374,15 +374,17 @@ def test_closing_a_window_under_a_window_manager_defeats_its_player(xvfb, maps, 
         wm = subprocess.Popen(["openbox", "--sm-disable"], env=env, stdout=log, stderr=log)
     game = None
     try:
-        end = time.monotonic() + DEADLINE_S
+        end = time.monotonic() + deadline(20)   # a first openbox run may build its font caches
         while subprocess.run(["wmctrl", "-m"], env=env, capture_output=True,
                              timeout=deadline(3)).returncode != 0:
-            assert time.monotonic() < end, "openbox did not start"
+            log_text = (tmp_path / "openbox.log").read_text(errors="replace")
+            assert wm.poll() is None, f"openbox exited with {wm.returncode}: {log_text}"
+            assert time.monotonic() < end, f"openbox did not start; its log: {log_text}"
             time.sleep(0.05)
         name = xvfb.name
         game = Game(["three.map", f"1:{name}", f"2:{name}", f"3:{name}", "--seed", "6"], maps, env)
         status = game.wait(lambda s: len(s["windows"]) == 3, "three windows on one display")
-        end = time.monotonic() + deadline(20)   # a first openbox run may build its font caches
+        end = time.monotonic() + deadline(20)
         while "motti: player 2" not in subprocess.run(["wmctrl", "-l"], env=env, capture_output=True,
                                                       text=True, timeout=deadline(3)).stdout:
             assert time.monotonic() < end, "openbox does not manage the windows"
