@@ -41,6 +41,7 @@ from motti.evaluate import (
     cells_of,
     changes_nothing,
     land_distance,
+    reach,
     ring_of,
     shift_any,
 )
@@ -56,6 +57,10 @@ HOLD_UP_TO = 3
 # The order of an attack's crosses (lowest first); within a group, steps over land to the nearest enemy
 # capital, ties in the rng's order.
 _CAPITAL, _OPEN_RING, _ENEMY, _OWN_EXPOSED, _OWN = range(5)
+# An odd multiplier: (i ^ salt) * _MIX mod 2**32 orders the cells 0..n-1 in one of 2**32 ways (both steps
+# are bijections), from a single draw of the rng instead of a shuffle's n draws.
+_MIX = np.uint64(0x9E3779B1)
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 
 def _enemy_capitals(game: Game, me: int) -> list[Cell]:
@@ -91,25 +96,28 @@ def under_fire(game: Game, me: int) -> np.ndarray:
     return fire
 
 
-def attack(game: Game, me: int, rng: random.Random) -> Move:
+def attack(game: Game, me: int, rng: random.Random, legal: np.ndarray | None = None,
+           fire: np.ndarray | None = None) -> Move:
     """The next attack of player *me* (in turn): ``("attack", cells)`` with up to six crosses in the order of
-    the module docstring, ties broken by *rng*; ``("pass",)`` when no cell can be crossed or no enemy is
-    left."""
+    the module docstring, ties broken by one draw of *rng*; ``("pass",)`` when no cell can be crossed or no
+    enemy is left. *legal* and *fire* are ``game.legal_mask(Action.ATTACK)`` and :func:`under_fire` when the
+    caller has them already."""
     board = game.board
     targets = _enemy_capitals(game, me)
-    legal = game.legal_mask(Action.ATTACK)
+    if legal is None:
+        legal = game.legal_mask(Action.ATTACK)
     if not legal.any() or not targets:
         return ("pass",)
     steps = _steps(game, targets)
     ys, xs = np.nonzero(legal)
-    order = list(range(xs.size))
-    rng.shuffle(order)
-    xs, ys = xs[order], ys[order]
-    nearest = np.argsort(steps[ys, xs], kind="stable")
+    ties = ((np.arange(xs.size, dtype=np.uint64) ^ np.uint64(rng.getrandbits(32))) * _MIX) & _LOW32
+    nearest = np.lexsort((ties, steps[ys, xs]))
     xs, ys = xs[nearest], ys[nearest]
     own = board.owner[ys, xs] == me
     group = np.full(xs.size, _OWN)
-    group[np.flatnonzero(under_fire(game, me)[ys, xs] & own)[:MENDED]] = _OWN_EXPOSED  # nearest the enemy
+    if fire is None:
+        fire = under_fire(game, me)
+    group[np.flatnonzero(fire[ys, xs] & own)[:MENDED]] = _OWN_EXPOSED  # nearest the enemy
     group[~own] = _ENEMY
     rings = np.zeros_like(legal)
     capitals = np.zeros_like(legal)
@@ -132,7 +140,8 @@ def attack(game: Game, me: int, rng: random.Random) -> Move:
 def foothold(game: Game, me: int) -> Move | None:
     """When player *me* (in turn, before its first attack) can cross no cell at all for an attack: the
     Guerilla onto the enemy cell nearest an enemy capital that the encirclement does not take straight back
-    (:func:`motti.evaluate.changes_nothing`), or None when there is none."""
+    (:func:`motti.evaluate.changes_nothing`; a cell its capital reaches, :func:`motti.evaluate.reach`, never
+    is), or None when there is none."""
     board = game.board
     targets = _enemy_capitals(game, me)
     if not targets or game.legal_mask(Action.ATTACK).any():
@@ -140,21 +149,25 @@ def foothold(game: Game, me: int) -> Move | None:
     cells = cells_of(game.legal_mask(Action.GUERILLA) & (board.owner != me))
     steps = _steps(game, targets)
     cells.sort(key=lambda c: float(steps[c[1], c[0]]))
-    return next((("guerilla", c) for c in cells if not changes_nothing(game, ("guerilla", c))), None)
+    held = reach(game, me)
+    return next((("guerilla", c) for c in cells
+                 if held[c[1], c[0]] or not changes_nothing(game, ("guerilla", c))), None)
 
 
-def fortress(game: Game, me: int) -> list[Cell]:
+def fortress(game: Game, me: int, legal: np.ndarray | None = None,
+             fire: np.ndarray | None = None) -> list[Cell]:
     """The crosses that keep player *me*'s capital out of reach (spec §2.7, §2.8), in this order: the enemy
     cells among the capital's 8 neighbours that *me* can cross (taken back, an enemy owning one strikes from
     it after every reset), its own cells among those 8 that an enemy wall could attack now, and the capital
-    itself while it is open and an enemy owns a cell within :data:`motti.evaluate.DANGER` of it."""
+    itself while it is open and an enemy owns a cell within :data:`motti.evaluate.DANGER` of it. *legal* and
+    *fire* as for :func:`attack`."""
     board = game.board
     capital = board.capitals[me]
     if capital is None:
         return []
     cx, cy = capital
-    legal = game.legal_mask(Action.ATTACK)
-    attackable = under_fire(game, me)
+    legal = game.legal_mask(Action.ATTACK) if legal is None else legal
+    attackable = under_fire(game, me) if fire is None else fire
     around = [(cx + dx, cy + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
               if (dx or dy) and board.inside(cx + dx, cy + dy) and legal[cy + dy, cx + dx]]
     taken = [c for c in around if board.owner[c[1], c[0]] != me]
@@ -176,7 +189,7 @@ def strikes(game: Game, striker: int, target: int) -> int:
     return sum(1 for x, y in ring_of(game, capital) if board.owner[y, x] == striker)
 
 
-def reset_timing(game: Game, me: int, move: Move) -> Move:
+def reset_timing(game: Game, me: int, move: Move, legal: np.ndarray | None = None) -> Move:
     """Player *me*'s attack *move* (in turn) timed against the global reset (spec §2.8), when the cells
     that hold it back (``game.rules.reset.holding``: under ``strict`` those another player can take, under
     ``empty`` the free ones) number :data:`MAX_CROSSES` or fewer:
@@ -188,7 +201,7 @@ def reset_timing(game: Game, me: int, move: Move) -> Move:
       are left out of the crosses, so that the reset does not hand the enemy the first move; with no cross
       left the turn is passed.
 
-    Any other move is returned as it is."""
+    Any other move is returned as it is. *legal* as for :func:`attack`."""
     if move[0] != "attack" or not move[1]:
         return move
     enemies = [p for p in game.alive if p != me]
@@ -201,7 +214,7 @@ def reset_timing(game: Game, me: int, move: Move) -> Move:
     if not cells or len(cells) > MAX_CROSSES[Action.ATTACK]:
         return move
     if bring:
-        legal = game.legal_mask(Action.ATTACK)
+        legal = game.legal_mask(Action.ATTACK) if legal is None else legal
         return ("attack", tuple(cells)) if all(legal[y, x] for x, y in cells) else move
     kept = tuple(c for c in move[1] if not held[c[1], c[0]])
     return ("attack", kept) if kept else ("pass",)
@@ -225,10 +238,12 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False) -> Move
         hold = foothold(game, me)
         if hold is not None:
             return hold
-    move = attack(game, me, rng)
+    legal = game.legal_mask(Action.ATTACK)
+    fire = under_fire(game, me)
+    move = attack(game, me, rng, legal, fire)
     if not guarded or move[0] != "attack":
         return move
-    first = fortress(game, me)
+    first = fortress(game, me, legal, fire)
     if first:
         board = game.board
         crosses = [*first, *(c for c in move[1] if c not in first)][: MAX_CROSSES[Action.ATTACK]]
@@ -236,4 +251,4 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False) -> Move
         if foreign and all(board.owner[y, x] == me for x, y in crosses):
             crosses[-1] = foreign[0]
         move = ("attack", tuple(crosses))
-    return reset_timing(game, me, move)
+    return reset_timing(game, me, move, legal)
