@@ -481,10 +481,10 @@ def test_a_newcomer_reads_the_capitals_the_turn_the_land_and_the_reset_at_80_and
     term.wait_text("Tip for P1")
     tip_row = term.lines()[10 if cols == 80 else 9].rstrip()
     if cols == 80:
-        assert tip_row == "Tip for P1: attack 5,0 2,1 1,1 2,2 2,0 0,1 — takes a cell next to P2's capital"
+        assert tip_row == "Tip for P1: attack 5,0 2,1 2,2 2,0 1,1 1,0 — takes a cell next to P2's capital"
     else:
         assert tip_row.startswith("Reset: P1 2 P2 0 · Tip for P1")
-    tip = [[5, 0], [2, 1], [1, 1], [2, 2], [2, 0], [0, 1]]
+    tip = [[5, 0], [2, 1], [2, 2], [2, 0], [1, 1], [1, 0]]
     term.wait_for(lambda t: all(t.cell(x, y) == "x" for x, y in tip), "the tip's crosses")
     status = json.loads((tmp_path / "s.json").read_text())
     assert status["tip"] == {"player": 1, "action": "attack", "cells": tip,

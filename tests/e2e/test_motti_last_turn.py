@@ -459,11 +459,11 @@ def test_a_window_shows_safe_and_open_capitals_threats_the_reset_line_the_help_a
         # t: the medium player's choice as crosses, not performed
         key(xvfb, win, "t")
         status = game.wait(lambda s: s["tip"] is not None, "the tip")
-        tip = [[5, 0], [2, 1], [1, 1], [2, 2], [2, 0], [0, 1]]
+        tip = [[5, 0], [2, 1], [2, 2], [2, 0], [1, 1], [1, 0]]
         assert status["tip"] == {"player": 1, "action": "attack", "cells": tip,
                                  "why": "takes a cell next to P2's capital"}
         assert (sorted(status["crosses"]), status["action"], status["turns"]) == (sorted(tip), "attack", 0)
-        assert status["windows"][0]["note"] == ("Tip for P1: attack 5,0 2,1 1,1 2,2 2,0 0,1 — takes a cell "
+        assert status["windows"][0]["note"] == ("Tip for P1: attack 5,0 2,1 2,2 2,0 1,1 1,0 — takes a cell "
                                                 "next to P2's capital")
         click(xvfb, status["windows"][0], 3, (5, 0))                 # the right button performs one attack
         status = game.wait(lambda s: s["attacks_left"] == 5, "the tip's attack performed")
