@@ -50,7 +50,7 @@ def reach(game: Game, me: int) -> np.ndarray:
     """(H, W) bool: Reach(*me*) of spec/motti.md §2.5, the cells 4-connected to *me*'s capital over its own
     land and other players' unoccupied land. A cell in it that *me* occupies is never encircled, and no move
     of *me*'s shrinks it. All False for a player without a capital."""
-    from scipy import ndimage   # here, not at the top: `motti --help` loads no scipy
+    from scipy import ndimage  # here, not at the top: `motti --help` loads no scipy
 
     board = game.board
     capital = board.capitals.get(me)
