@@ -136,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--level", choices=LEVELS,
                       help=f"the computer players' level (default {DEFAULT_LEVEL}; given, it also overrides"
                       " a loaded save's levels)")
-    play.add_argument("--seed", type=int, metavar="INT", help="seed of the random numbers (maps and attacks)")
+    play.add_argument("--seed", type=_at_least(0), metavar="INT",
+                      help="seed of the random numbers (maps and attacks)")
     play.add_argument("--delay", type=_delay, metavar="SECONDS",
                       help="how long each action of a computer player stays on screen before its next one "
                       "(default 0.4; 0 for none; a headless match has none unless given)")
@@ -323,6 +324,15 @@ def run(argv: Sequence[str] | None = None) -> int:
     for option, path in (("-o", args.output), ("--save", args.save), ("--final", args.final)):
         if args.status and path and os.path.abspath(path) == os.path.abspath(args.status):
             raise UsageError(f"--status and {option} name the same file {path}: each needs its own")
+    if args.status and args.map != "generate":
+        from motti.mapfile import find_map
+
+        try:
+            source = os.path.realpath(find_map(args.map))
+        except FileNotFoundError:
+            source = None
+        if source == os.path.realpath(args.status):
+            raise UsageError(f"--status {args.status} is the map being played: the status would overwrite it")
     if args.script:
         # Script mode plays every player from the file: seats, the terminal and computer players do not apply
         # (player strings only choose, with -p, which players stay: spec §3.1).

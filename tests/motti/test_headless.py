@@ -86,6 +86,15 @@ def test_the_status_file_and_a_map_file_must_differ(tmp_path, option):
     assert not (tmp_path / "g.map").exists()
 
 
+def test_the_status_file_must_not_be_the_map_being_played(tmp_path):
+    (tmp_path / "saved.map").write_text(ISLANDS)
+    done = motti(tmp_path, "saved.map", "--computer", "1,2", "--headless", "--status", "./saved.map")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("motti: --status ./saved.map is the map being played: the status would overwrite "
+                           "it\n")
+    assert (tmp_path / "saved.map").read_text() == ISLANDS
+
+
 def test_headless_islands_are_a_draw_at_once(tmp_path):
     (tmp_path / "islands.map").write_text(ISLANDS)
     done = motti(tmp_path, "islands.map", "--computer", "1,2", "--headless", "--seed", "3", "--status",
@@ -143,6 +152,13 @@ def test_max_turns_must_be_a_positive_number(tmp_path):
     done = motti(tmp_path, "generate", "--max-turns", "0", "--headless", "--computer", "1,2")
     assert done.returncode == 2
     assert done.stderr == "motti: argument --max-turns: expected a whole number of at least 1, found '0'\n"
+
+
+@pytest.mark.parametrize("seed", ["\u0663", " 5", "1_0", "1.5", "abc"])
+def test_a_seed_is_written_in_ascii_digits(tmp_path, seed):
+    done = motti(tmp_path, "generate", "--seed", seed, "--headless", "--computer", "1,2")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"motti: argument --seed: expected a whole number of at least 0, found {seed!r}\n"
 
 
 TWO_SAVED = """\
