@@ -53,7 +53,9 @@ def _player_list(text: str) -> dict[int, str | None]:
     for part in text.split(","):
         number, colon, level = part.partition(":")
         if not (number.isascii() and number.isdigit()):
-            raise argparse.ArgumentTypeError(f"not a comma-separated list of player numbers: {text!r}")
+            raise argparse.ArgumentTypeError(
+                f"not a comma-separated list of players, each a number or NUMBER:LEVEL with no spaces "
+                f"(2,3:hard): {text!r}")
         if colon and level not in LEVELS:
             raise argparse.ArgumentTypeError(f"{part!r}: the level is one of {', '.join(LEVELS)}")
         if int(number) in players:
