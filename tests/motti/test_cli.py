@@ -156,7 +156,7 @@ def test_version(capsys):
     (["three.map", "--script", "empty.txt", "--level", "hard"], "--level does not apply to --script"),
     (["three.map", "--script", "empty.txt", "--headless"], "--headless does not apply to --script"),
     (["three.map", "--script", "empty.txt", "1:a:0"], "player string '1:a:0'"),
-    (["three.map", "--computer", "\uff12"], "not a comma-separated list of players, each a number or NUMBER:LEVEL"),
+    (["three.map", "--computer", "\uff12"], "not a comma-separated list of players, each a number"),
     # A player named twice in --computer is refused, as twice in player strings or a save's computer lines.
     (["three.map", "--computer", "2:hard,2:easy"], "--computer: player 2 is named twice: '2:hard,2:easy'"),
     (["three.map", "--computer", "2,3,2"], "--computer: player 2 is named twice: '2,3,2'"),
