@@ -644,9 +644,10 @@ class Console:
         stdscr.refresh()
 
     def _draw_help(self, stdscr: curses.window, rows: int, cols: int) -> None:
-        """The ``?`` screen: the rules and the keys (motti.explain.help_lines), wrapped at word bounds."""
+        """The ``?`` screen: the rules and the keys (motti.explain.help_lines; a watching terminal's own),
+        wrapped at word bounds."""
         width = max(cols - 1, 1)
-        title, *lines = explain.help_lines("console")
+        title, *lines = explain.help_lines("console" if self.players else "watch")
         _put(stdscr, 0, 0, title[:width], curses.A_BOLD)
         wrapped: list[str] = []
         for line in lines:

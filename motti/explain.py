@@ -208,11 +208,18 @@ CONSOLE_KEYS = (
     "m: the last announcements; s: save; q: give up this terminal's players; ?: help",
 )
 
+#: The keys of a terminal that only watches (every player a computer, ``-c``).
+WATCH_KEYS = (
+    "arrows or h j k l: move the cursor. Inverse cells: the last turn's.",
+    "m: the last announcements; s: save; ?: help",
+    "q: stop watching (the game stops unfinished).",
+)
+
 
 def help_lines(where: str) -> tuple[str, ...]:
-    """The help of ``?``: a title, the rules, then the keys and mouse buttons of *where* (``"window"`` or
-    ``"console"``)."""
-    keys = WINDOW_KEYS if where == "window" else CONSOLE_KEYS
+    """The help of ``?``: a title, the rules, then the keys and mouse buttons of *where* (``"window"``,
+    ``"console"``, or ``"watch"`` for a terminal with no player of its own)."""
+    keys = {"window": WINDOW_KEYS, "console": CONSOLE_KEYS, "watch": WATCH_KEYS}[where]
     return ("motti: rules and keys (any key returns)", *RULES, "", *keys)
 
 

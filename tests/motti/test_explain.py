@@ -159,6 +159,9 @@ def test_question_mark_and_f1_show_the_help_until_any_key_and_m_starts_with_the_
         assert any(line.startswith("p: pass (end the turn now)") for line in lines)
         assert "t: a tip (the medium computer's move, as crosses); t again takes it away." in lines
     assert "m: the last announcements. Outlined cells: the last turn's (dashed: encircled)." in window
+    watch = explain.help_lines("watch")
+    assert watch[:13] == console[:13] and watch[13:] == explain.WATCH_KEYS
+    assert all(len(line) <= 79 for line in watch) and not any("z/x/c" in line for line in watch)
 
 
 def test_the_last_person_closing_the_window_while_a_computer_plays_suspends_the_game(tmp_path, capsys):
