@@ -302,14 +302,19 @@ def _run_script(args: argparse.Namespace, game: Game) -> int:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run motti with *argv* (default ``sys.argv[1:]``); return the exit status. Raises UsageError."""
-    args = build_parser().parse_intermixed_args(argv)
+    parser = build_parser()
+    args = parser.parse_intermixed_args(argv)
     for option, path in (("-o", args.output), ("--status", args.status), ("--save", args.save),
                          ("--script", args.script), ("--final", args.final)):
         if path == "":
             raise UsageError(f"{option}: empty file name")
     if args.map is None:
-        if args.script:
-            raise UsageError("--script needs a MAP")
+        # Without MAP motti lists the maps; an option for a game would be ignored, so it is refused.
+        defaults = vars(parser.parse_args([]))
+        changed = [name for name, value in vars(args).items() if value != defaults[name]]
+        if changed:
+            option = "--" + changed[0].replace("_", "-")
+            raise UsageError(f"{option} needs a MAP (run motti without arguments to list the shipped maps)")
         return _list_maps()
     if args.final and not args.script:
         raise UsageError("--final needs --script")

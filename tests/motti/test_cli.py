@@ -112,6 +112,11 @@ def test_version(capsys):
 
 @pytest.mark.parametrize(("argv", "culprit"), [
     (["--bogus"], "--bogus"),
+    # Without MAP motti lists the maps: an option for a game is refused, not ignored.
+    (["--computer", "1,2", "--headless"], "motti: --computer needs a MAP (run motti without arguments"),
+    (["--script", "empty.txt"], "motti: --script needs a MAP"),
+    (["-c"], "motti: --curses needs a MAP"),
+    (["--reset-rule", "empty"], "motti: --reset-rule needs a MAP"),
     (["generate", "-w", "wide"], "wide"),
     (["generate", "-r", "nan"], "-r/--randomness: not a finite number: 'nan'"),
     (["generate", "-r", "inf"], "-r/--randomness: not a finite number: 'inf'"),
