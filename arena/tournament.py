@@ -915,7 +915,8 @@ class GameRunner:
             if server.game is not None:
                 self._seat_results(record, game, server, table, ids, causes)
             else:  # stopped while its bots were starting: each seat's bot, whether it had joined, its exit
-                joined = {seat: wire_id for seat, wire_id in ids.items() if seat not in absent}
+                at_stop = watch.result() if watch.done() and not watch.cancelled() else {}
+                joined = {seat: wire_id for seat, wire_id in {**ids, **at_stop}.items() if seat not in absent}
                 record.seats = [SeatResult(p.bot, p.seat, joined.get(p.seat),
                                            status=OK if p.seat in joined else NEVER_JOINED)
                                 for p in processes]
@@ -951,11 +952,14 @@ class GameRunner:
                         result.status, result.limit = OVER_LIMIT, proc.limit
         return record
 
-    async def _watch(self, server: ArenaServer) -> None:
-        """Stop *server*'s game as soon as :attr:`stop_reason` gives a reason."""
+    async def _watch(self, server: ArenaServer) -> dict[int, int]:
+        """Stop *server*'s game as soon as :attr:`stop_reason` gives a reason; return the seats joined at that
+        moment (seat -> wire id), before the stop disconnects the bots waiting in the lobby."""
         while (reason := self.stop_reason()) is None:
             await asyncio.sleep(STOP_POLL_S)
+        joined = server.joined_seats
         server.stop(reason)
+        return joined
 
     async def _start_bot(self, folder: Path, seat: int, index: int, port: int, game_seed: int) -> _Process:
         bot = self.config.bots[index]
