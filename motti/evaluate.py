@@ -2,10 +2,9 @@
 (motti/march.py, the ``easy`` level) and of the playouts (motti/rollout.py, ``medium`` and ``hard``).
 
 :func:`clone` copies a game with a generator of its own; :func:`changes_nothing`, :func:`undone_at_once` and
-:func:`futile` tell a pass in disguise; :func:`cells_won` counts the cells a move wins; :func:`reach` is the
-land a capital holds together; :func:`ring_of` and :func:`capital_in_danger` look round a capital;
-:func:`land_distance`, :func:`shift_any` and :func:`cells_of` are the board arithmetic. Deterministic: nothing
-here draws from a generator of the caller's.
+:func:`futile` tell a pass in disguise; :func:`cells_won` counts the cells a move wins; :func:`ring_of` and
+:func:`capital_in_danger` look round a capital; :func:`land_distance`, :func:`shift_any` and :func:`cells_of`
+are the board arithmetic. Deterministic: nothing here draws from a generator of the caller's.
 """
 
 from __future__ import annotations
@@ -44,22 +43,6 @@ def changes_nothing(game: Game, move: Move) -> bool:
                 and np.array_equal(trial.board.occupied, board.occupied)):
             return False
     return True
-
-
-def reach(game: Game, me: int) -> np.ndarray:
-    """(H, W) bool: Reach(*me*) of spec/motti.md §2.5, the cells 4-connected to *me*'s capital over its own
-    land and other players' unoccupied land. A cell in it that *me* occupies is never encircled, and no move
-    of *me*'s shrinks it. All False for a player without a capital."""
-    from scipy import ndimage  # here, not at the top: `motti --help` loads no scipy
-
-    board = game.board
-    capital = board.capitals.get(me)
-    if capital is None:
-        return np.zeros(board.land.shape, dtype=bool)
-    passable = board.land & ((board.owner == me) | ~board.occupied)
-    labels, _ = ndimage.label(passable)
-    held: np.ndarray = labels == labels[capital[1], capital[0]]
-    return held
 
 
 def undone_at_once(game: Game, move: Move) -> bool:

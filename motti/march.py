@@ -41,11 +41,10 @@ from motti.evaluate import (
     cells_of,
     changes_nothing,
     land_distance,
-    reach,
     ring_of,
     shift_any,
 )
-from motti.rules import MAX_CROSSES, Action, Cell, Game, Move
+from motti.rules import MAX_CROSSES, Action, Cell, Game, Move, reach
 
 #: At most this many crosses of an attack go to its own cells an enemy wall could attack.
 MENDED = 2
@@ -140,7 +139,7 @@ def attack(game: Game, me: int, rng: random.Random, legal: np.ndarray | None = N
 def foothold(game: Game, me: int) -> Move | None:
     """When player *me* (in turn, before its first attack) can cross no cell at all for an attack: the
     Guerilla onto the enemy cell nearest an enemy capital that the encirclement does not take straight back
-    (:func:`motti.evaluate.changes_nothing`; a cell its capital reaches, :func:`motti.evaluate.reach`, never
+    (:func:`motti.evaluate.changes_nothing`; a cell its capital reaches, :func:`motti.rules.reach`, never
     is), or None when there is none."""
     board = game.board
     targets = _enemy_capitals(game, me)
@@ -149,7 +148,7 @@ def foothold(game: Game, me: int) -> Move | None:
     cells = cells_of(game.legal_mask(Action.GUERILLA) & (board.owner != me))
     steps = _steps(game, targets)
     cells.sort(key=lambda c: float(steps[c[1], c[0]]))
-    held = reach(game, me)
+    held = reach(board, me)
     return next((("guerilla", c) for c in cells
                  if held[c[1], c[0]] or not changes_nothing(game, ("guerilla", c))), None)
 

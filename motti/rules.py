@@ -461,6 +461,20 @@ def _passable(board: Board, player: int, window: tuple[slice, slice]) -> np.ndar
     return passable
 
 
+def reach(board: Board, player: int) -> np.ndarray:
+    """(H, W) bool: Reach(``player``) of §2.5, the cells 4-connected to its capital over :func:`_passable`
+    cells. A cell in it that ``player`` occupies is never encircled, and no move of ``player``'s shrinks it.
+    All False for a player without a capital."""
+    from scipy import ndimage
+
+    capital = board.capitals.get(player)
+    if capital is None:
+        return np.zeros(board.land.shape, dtype=bool)
+    labels, _ = ndimage.label(_passable(board, player, (slice(None), slice(None))), structure=_CROSS)
+    held: np.ndarray = labels == labels[capital[1], capital[0]]
+    return held
+
+
 def _open_border_ids(labels: np.ndarray, window: tuple[slice, slice], shape: tuple[int, int]) -> set[int]:
     """Component ids on the window's edges that are not board edges (components that may continue outside)."""
     ids: set[int] = set()

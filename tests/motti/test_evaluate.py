@@ -9,8 +9,7 @@ import numpy as np
 
 from motti import evaluate, levels
 from motti.generate import generate
-from motti.mapfile import parse_map
-from motti.rules import Action, Game
+from motti.rules import Action, Game, reach
 
 
 def test_clone_leaves_the_game_alone() -> None:
@@ -33,17 +32,6 @@ def test_land_distance_walks_around_the_sea() -> None:
                           np.array([[0, 1, inf, 5], [1, 2, 3, 4], [inf, inf, inf, 5]]))
 
 
-def test_reach_is_the_land_a_capital_holds_together() -> None:
-    # Player 1's capital (0,0). Player 2's wall (2,0),(2,1),(2,2) is occupied: player 1 reaches its own cells
-    # left of it and player 2's open cell (1,2), but not its cell (3,2) behind the wall (spec §2.5). Player 1
-    # occupies nothing, so player 2 passes through all of its land.
-    board = parse_map("motti-map 1\nsize 4 3\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\ngrid\n"
-                      "aaBb\naaBb\nabBa\n").board
-    game = Game(board, random.Random(0))
-    assert evaluate.reach(game, 1).astype(int).tolist() == [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0]]
-    assert evaluate.reach(game, 2).all()
-
-
 def test_a_guerilla_into_its_reach_is_never_a_pass_in_disguise() -> None:
     # march.foothold takes such a cell without trying it: check the claim against the trial on played games.
     checked = 0
@@ -53,7 +41,7 @@ def test_a_guerilla_into_its_reach_is_never_a_pass_in_disguise() -> None:
         while not game.is_terminal() and game.turns < 60:
             me = game.current_player
             if not game.attacked:
-                held = evaluate.reach(game, me)
+                held = reach(game.board, me)
                 guerillas = evaluate.cells_of(game.legal_mask(Action.GUERILLA) & (game.board.owner != me))
                 for x, y in guerillas:
                     if held[y, x]:

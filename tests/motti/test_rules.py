@@ -30,6 +30,7 @@ from motti.rules import (
     count_takeable,
     find_encircled,
     pipeline,
+    reach,
     stage_capital_capture_v2,
     stage_capital_capture_v3,
     stage_encirclement,
@@ -703,3 +704,13 @@ def test_a_small_pocket_is_divided_as_the_labelling_divides_it(tie_rule):
                 assert (small.heir[area[region]] == big.heir[area[region]]).all(), (player, cells)
                 compared += 1
     assert compared > 500
+
+
+def test_reach_is_the_land_a_capital_holds_together() -> None:
+    # Player 1's capital (0,0). Player 2's wall (2,0),(2,1),(2,2) is occupied: player 1 reaches its own cells
+    # left of it and player 2's open cell (1,2), but not its cell (3,2) behind the wall (spec §2.5). Player 1
+    # occupies nothing, so player 2 passes through all of its land.
+    board = parse_map("motti-map 1\nsize 4 3\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\ngrid\n"
+                      "aaBb\naaBb\nabBa\n").board
+    assert reach(board, 1).astype(int).tolist() == [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0]]
+    assert reach(board, 2).all()
