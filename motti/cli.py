@@ -42,6 +42,9 @@ if TYPE_CHECKING:  # the other modules of a game are imported when one is played
 
 T = TypeVar("T")
 
+#: The most digits a whole-number option may have (Python's limit for converting a string to an int).
+MAX_DIGITS = sys.int_info.default_max_str_digits
+
 #: Seconds after which generating or loading a map says so on stderr (a 2000x2000 map takes about one).
 PROGRESS_AFTER_S = 1.0
 
@@ -69,8 +72,9 @@ def _player_list(text: str) -> dict[int, str | None]:
 def _at_least(lowest: int) -> Callable[[str], int]:
     """The parser of a whole number of at least *lowest*."""
     def parse(text: str) -> int:
-        if not (text.isascii() and text.isdigit()) or int(text) < lowest:
-            raise argparse.ArgumentTypeError(f"expected a whole number of at least {lowest}, found {text!r}")
+        if not (text.isascii() and text.isdigit()) or len(text) > MAX_DIGITS or int(text) < lowest:
+            shown = text if len(text) <= 40 else text[:40] + "..."
+            raise argparse.ArgumentTypeError(f"expected a whole number of at least {lowest}, found {shown!r}")
         return int(text)
 
     return parse
@@ -302,18 +306,21 @@ def _run_script(args: argparse.Namespace, game: Game) -> int:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run motti with *argv* (default ``sys.argv[1:]``); return the exit status. Raises UsageError."""
-    parser = build_parser()
-    args = parser.parse_intermixed_args(argv)
+    args = build_parser().parse_intermixed_args(argv)
     for option, path in (("-o", args.output), ("--status", args.status), ("--save", args.save),
                          ("--script", args.script), ("--final", args.final)):
         if path == "":
             raise UsageError(f"{option}: empty file name")
     if args.map is None:
-        # Without MAP motti lists the maps; an option for a game would be ignored, so it is refused.
-        defaults = vars(parser.parse_args([]))
-        changed = [name for name, value in vars(args).items() if value != defaults[name]]
-        if changed:
-            option = "--" + changed[0].replace("_", "-")
+        # Without MAP motti lists the maps; an option for a game would be ignored, so it is refused, even
+        # at its default value: parsed again with a default no option can take, only those given differ.
+        unset = object()
+        probe = build_parser()
+        probe.set_defaults(**dict.fromkeys(vars(args), unset))
+        parsed = vars(probe.parse_intermixed_args(argv))
+        named = [name for name, value in parsed.items() if value is not unset]
+        if named:
+            option = "--" + named[0].replace("_", "-")
             raise UsageError(f"{option} needs a MAP (run motti without arguments to list the shipped maps)")
         return _list_maps()
     if args.final and not args.script:
@@ -335,10 +342,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         from motti.mapfile import find_map
 
         try:
-            source = os.path.realpath(find_map(args.map))
+            source = find_map(args.map)
         except FileNotFoundError:
             source = None
-        if source == os.path.realpath(args.status):
+        if source is not None and os.path.exists(args.status) and os.path.samefile(source, args.status):
             raise UsageError(f"--status {args.status} is the map being played: the status would overwrite it")
     if args.script:
         # Script mode plays every player from the file: seats, the terminal and computer players do not apply

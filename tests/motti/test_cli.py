@@ -117,6 +117,8 @@ def test_version(capsys):
     (["--script", "empty.txt"], "motti: --script needs a MAP"),
     (["-c"], "motti: --curses needs a MAP"),
     (["--reset-rule", "empty"], "motti: --reset-rule needs a MAP"),
+    (["-w", "20"], "motti: --width needs a MAP"),        # given at its default value, still refused
+    (["--level", "medium"], "motti: --level needs a MAP"),
     (["generate", "-w", "wide"], "wide"),
     (["generate", "-r", "nan"], "-r/--randomness: not a finite number: 'nan'"),
     (["generate", "-r", "inf"], "-r/--randomness: not a finite number: 'inf'"),

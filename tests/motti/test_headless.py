@@ -93,6 +93,11 @@ def test_the_status_file_must_not_be_the_map_being_played(tmp_path):
     assert done.stderr == ("motti: --status ./saved.map is the map being played: the status would overwrite "
                            "it\n")
     assert (tmp_path / "saved.map").read_text() == ISLANDS
+    os.link(tmp_path / "saved.map", tmp_path / "linked.map")   # the same file under another name
+    done = motti(tmp_path, "linked.map", "--computer", "1,2", "--headless", "--status", "saved.map")
+    assert done.returncode == 2
+    assert done.stderr == "motti: --status saved.map is the map being played: the status would overwrite it\n"
+    assert (tmp_path / "saved.map").read_text() == ISLANDS
 
 
 def test_headless_islands_are_a_draw_at_once(tmp_path):
@@ -159,6 +164,13 @@ def test_a_seed_is_written_in_ascii_digits(tmp_path, seed):
     done = motti(tmp_path, "generate", "--seed", seed, "--headless", "--computer", "1,2")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == f"motti: argument --seed: expected a whole number of at least 0, found {seed!r}\n"
+
+
+def test_a_seed_too_long_for_a_number_is_refused_and_quoted_short(tmp_path):
+    done = motti(tmp_path, "generate", "--seed", "9" * 5000, "--headless", "--computer", "1,2")
+    assert done.returncode == 2 and done.stdout == ""
+    shown = "9" * 40 + "..."
+    assert done.stderr == f"motti: argument --seed: expected a whole number of at least 0, found '{shown}'\n"
 
 
 TWO_SAVED = """\
