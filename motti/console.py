@@ -1,7 +1,8 @@
 """The curses console of motti for the players seated at the terminal (`-c`), spec/motti.md §7.
 
 Layout, top to bottom: the status line (`Player 2 | Attack: 5 left | Crosses: 4 | [A]ttack(z)
-[D]efend(x) [G]uerilla(c)`, shortened on narrow terminals down to `P2 | Att 5 | X 4 | z x c`), the
+[D]efend(x) [G]uerilla(c)`, shortened on narrow terminals down to `P2 | Att 5 | X 4 | z x c`; a terminal that
+only watches ends it with its own keys, ``watching (? keys, q stops)``), the
 information line (the turn with the cap of ``--max-turns``, each player's land: motti.explain), the map framed
 with ``-`` and ``|`` (one character per cell, scrolled with the cursor when the map is larger than the
 terminal), a one-line legend, the reset line (what stands between the game and the next global reset, in the
@@ -588,10 +589,14 @@ class Console:
             head = end_title(snap.end) if snap.end is not None else "Game over"
             _put(stdscr, 0, 0, f"{head} | q quits"[: cols - 1], curses.A_BOLD)
             return
-        head, labels = status_variant(snap, cols - 1)
-        col = 0
         attr = curses.color_pair(snap.current_player) | curses.A_BOLD if self._colour else curses.A_BOLD
-        col = _put(stdscr, 0, col, head, attr, cols)
+        if not self.players:
+            head, tail = watch_status(snap, cols - 1)
+            col = _put(stdscr, 0, 0, head, attr, cols)
+            _put(stdscr, 0, col, tail, curses.A_NORMAL, cols)
+            return
+        head, labels = status_variant(snap, cols - 1)
+        col = _put(stdscr, 0, 0, head, attr, cols)
         for i, (action, label) in enumerate(labels):
             if i:
                 col = _put(stdscr, 0, col, " ", curses.A_NORMAL, cols)
@@ -688,16 +693,35 @@ def status_variant(snap: Snapshot, width: int) -> tuple[str, tuple[tuple[Action,
     *width* columns: ``Player 2 | Attack: 5 left | Crosses: 4 |`` with ``[A]ttack(z)``…, then ``P2 | Att 5 |
     X 4 |`` with ``Att(z)``…, then with ``z x c`` (the windows' toolbar shortens to ``Att 5`` and ``X 4``
     too)."""
-    player, attacks, crosses = snap.current_player, snap.attacks_left, snap.crosses_left
-    doing = f"Attack: {attacks} left" if snap.selected is Action.ATTACK else snap.selected.value.capitalize()
-    short = f"Att {attacks}" if snap.selected is Action.ATTACK else snap.selected.value.capitalize()[:3]
-    heads = (f"Player {player} | {doing} | Crosses: {crosses} | ", f"P{player} | {short} | X {crosses} | ")
+    heads = _status_heads(snap)
     options = [(heads[0], ACTION_LABELS[0]), (heads[1], ACTION_LABELS[0]), (heads[1], ACTION_LABELS[1]),
                (heads[1], ACTION_LABELS[2])]
     for head, labels in options:
         if len(head) + sum(len(label) + 1 for _action, label in labels) - 1 <= width:
             return head, labels
     return options[-1]
+
+
+def _status_heads(snap: Snapshot) -> tuple[str, str]:
+    """The status line's head, long and short: ``Player 2 | Attack: 5 left | Crosses: 4 | `` and ``P2 | Att 5
+    | X 4 | ``."""
+    player, attacks, crosses = snap.current_player, snap.attacks_left, snap.crosses_left
+    doing = f"Attack: {attacks} left" if snap.selected is Action.ATTACK else snap.selected.value.capitalize()
+    short = f"Att {attacks}" if snap.selected is Action.ATTACK else snap.selected.value.capitalize()[:3]
+    return f"Player {player} | {doing} | Crosses: {crosses} | ", f"P{player} | {short} | X {crosses} | "
+
+
+#: The end of a watching terminal's status line, longest first: its keys instead of a player's actions.
+WATCH_TAILS = ("watching (? keys, q stops)", "watching (? keys)", "watching")
+
+
+def watch_status(snap: Snapshot, width: int) -> tuple[str, str]:
+    """The status line of a terminal that only watches, as a head (:func:`status_variant`'s) and a tail
+    (:data:`WATCH_TAILS`), the longest that fits *width* columns: ``Player 2 | Attack: 5 left | Crosses: 4 |
+    watching (? keys, q stops)`` down to ``P2 | Att 5 | X 4 | watching``."""
+    heads = _status_heads(snap)
+    options = [(head, tail) for head in heads for tail in WATCH_TAILS]
+    return next((o for o in options if len(o[0]) + len(o[1]) <= width), options[-1])
 
 
 def _why_not(snap: Snapshot, players: tuple[int, ...]) -> str:

@@ -431,6 +431,8 @@ def test_with_c_an_all_computer_game_is_watched_on_the_terminal(terminals, tmp_p
     status = wait_status(term, path, lambda s: s["attacks_left"] < 6 or s["turn"] == 2, "a computer move")
     assert status["console"] == [] and status["windows"] == []
     term.wait_text("(computer) is thinking")
+    term.wait_text("watching (? keys, q stops)")  # the status line: a watcher's keys, not the actions'
+    assert "[A]ttack(z)" not in term.text()
     term.send("?")                 # the help gives a watcher's keys, none of a player's
     term.wait_text("q: stop watching (the game stops unfinished).")
     assert "z/x/c" not in term.text() and "give up" not in term.text()

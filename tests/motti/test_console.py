@@ -9,7 +9,7 @@ import pytest
 from common.loop import Command
 from motti.commands import apply_command
 from motti.compose import Composer
-from motti.console import Snapshot, _scroll
+from motti.console import Snapshot, _scroll, status_variant, watch_status
 from motti.mapfile import parse_map
 from motti.rules import (
     Action,
@@ -112,3 +112,16 @@ def test_snapshot_predicts_what_the_game_accepts() -> None:
 ])
 def test_scroll_keeps_the_cursor_visible(origin: int, cursor: int, expected: int) -> None:
     assert _scroll(origin, cursor, 10, 40) == expected
+
+
+@pytest.mark.parametrize(("width", "line"), [
+    (80, "Player 1 | Attack: 6 left | Crosses: 6 | watching (? keys, q stops)"),
+    (60, "Player 1 | Attack: 6 left | Crosses: 6 | watching (? keys)"),
+    (40, "P1 | Att 6 | X 6 | watching (? keys)"),
+    (30, "P1 | Att 6 | X 6 | watching"),
+])
+def test_a_watching_terminal_shows_its_own_keys_instead_of_the_actions(width: int, line: str) -> None:
+    snap = Snapshot.of(t1())
+    assert "".join(watch_status(snap, width)) == line
+    head, labels = status_variant(snap, 80)   # a player's line, for comparison: the same head
+    assert head == "Player 1 | Attack: 6 left | Crosses: 6 | " and labels[0][1] == "[A]ttack(z)"
