@@ -279,8 +279,10 @@ def test_display_refused_no_such_display_and_silence_exit_2_and_close_the_others
     result = run_motti(["two.map", f"1:{xvfb.name}", f"2:{refused}"], maps, xvfb.env())
     assert_one_line_error(result, refused)
     assert motti_windows(xvfb) == ""
-    # No X server with that number (unix socket).
-    missing = ":" + str(xvfb.number + 57)
+    # No X server with that number (unix socket): the first from xvfb's number + 57 with no socket or lock.
+    free = next(n for n in range(xvfb.number + 57, xvfb.number + 1000)
+                if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists())
+    missing = f":{free}"
     result = run_motti(["two.map", f"1:{missing}", f"2:{xvfb.name}"], maps, xvfb.env())
     assert_one_line_error(result, missing)
     assert motti_windows(xvfb) == ""
