@@ -2,9 +2,10 @@
 choice.
 
 ``easy`` (:func:`motti.march.choose_action`: marches its walls at the enemy capital, mends its own cells
-under attack and strikes at a free capital), ``medium`` and ``hard`` (:func:`motti.rollout.choose_action`
-with the budgets :data:`motti.rollout.MEDIUM` and :data:`motti.rollout.HARD`: the march guarding its
-capital, each turn's first move chosen by playing the candidates out). Each level beats the one below
+under attack and strikes at a free capital), ``medium`` (:func:`motti.rollout.choose_action` with the budget
+:data:`motti.rollout.MEDIUM`: that march, each turn's first move chosen by playing the candidates out) and
+``hard`` (the budget :data:`motti.rollout.HARD`: the march guarding its capital and timing the reset, with
+more and longer playouts). Each level beats the one below
 (bench/motti_levels.py measures it). The command line's ``--level`` and ``--computer 2:hard``, a
 save's ``computer K LEVEL`` lines and the thinking of the windows, the console and headless matches
 (motti/thinking.py) all go through this registry. Every level is deterministic given its ``random.Random``.

@@ -1,5 +1,6 @@
-"""The ``easy`` computer player of motti: it marches its walls at the enemy capital (spec/motti.md §2); and
-the guarded march that the ``medium`` and ``hard`` levels play out (motti/rollout.py).
+"""The ``easy`` computer player of motti: it marches its walls at the enemy capital (spec/motti.md §2), the
+march that the ``medium`` level plays out; and the guarded march that the ``hard`` level plays out
+(motti/rollout.py).
 
 What it does, turn by turn:
 
@@ -222,8 +223,8 @@ def reset_timing(game: Game, me: int, move: Move, legal: np.ndarray | None = Non
 def choose_action(game: Game, rng: random.Random, guarded: bool = False) -> Move:
     """The ``easy`` player's next action for the player in turn, in ``Game.apply`` form (spec §2.2):
     ``("guerilla", (x, y))``, ``("defend", cells)`` with 1..3 cells, ``("attack", cells)`` with 1..6 cells
-    (ONE attack), or ``("pass",)`` when no cell can be crossed. With *guarded* (the policy the ``medium`` and
-    ``hard`` levels search with, motti/rollout.py) every attack crosses the :func:`fortress` cells first and
+    (ONE attack), or ``("pass",)`` when no cell can be crossed. With *guarded* (the policy the ``hard`` level
+    searches with, motti/rollout.py) every attack crosses the :func:`fortress` cells first and
     is timed against the global reset (:func:`reset_timing`).
     The game must not be over (:func:`motti.levels.choose_action` checks that)."""
     me = game.current_player

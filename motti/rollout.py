@@ -1,27 +1,28 @@
-"""The ``medium`` and ``hard`` computer players of motti: the guarded march, with each turn's first move
-chosen by playing the candidates out (spec/motti.md §2).
+"""The ``medium`` and ``hard`` computer players of motti: a march, with each turn's first move chosen by
+playing the candidates out (spec/motti.md §2). ``medium`` plays out the plain march of ``easy``, ``hard``
+the guarded march (:func:`motti.march.choose_action` with ``guarded=True``: it also keeps its capital out of
+reach and times the global reset), with more and longer playouts (:data:`MEDIUM`, :data:`HARD`).
 
 At the start of a turn (before its first attack) the player lists a few candidate moves:
 
-* the move of the guarded march (:func:`motti.march.choose_action` with ``guarded=True``: an enemy capital
-  taken by Guerilla, its own capital defended when in danger, a foothold, or an attack whose crosses keep
-  its capital out of reach and march its walls at the enemy capital);
+* the move of its march (an enemy capital taken by Guerilla, its own capital defended when in danger, a
+  foothold, or an attack marching its walls at the enemy capital);
 * Defend its open capital and two cells next to it (:func:`motti.march.defence`);
 * Defend its three cells an enemy wall could attack, those nearest its capital first;
 * the Guerillas that win the most cells (3 or more) and that the next player cannot undo at once
   (:func:`motti.evaluate.futile`).
 
-Each candidate is played out on copies of the game, every player then moving as the guarded march, until
+Each candidate is played out on copies of the game, every player then moving as its march, until
 :attr:`Budget.turns` turns have been played (its own turn counted); a playout is worth the player's land
 minus the largest enemy's (§2.9), or ±1000 when the game ended in it. Every candidate meets the same draws
 (the same generator seeds), so that they differ only by the move. Each plays the first half of the
-:attr:`Budget.rollouts` seeds; the guarded march's own move and the :data:`FINALISTS` others with the best
-average so far play the second half too, and the best average over all the seeds wins (this bounds the
-think time when many candidates are weighed). The guarded march's own move wins ties and gets
-:data:`LOYALTY` cells of credit, so that only a clearly better move replaces it. A capital taken by Guerilla
-is played at once. The rest of an attack turn is the guarded march's.
+:attr:`Budget.rollouts` seeds; the march's own move and the :data:`FINALISTS` others with the best average
+so far play the second half too, and the best average over all the seeds wins (this bounds the think time
+when many candidates are weighed). The march's own move wins ties and gets :data:`LOYALTY` cells of credit,
+so that only a clearly better move replaces it. A capital taken by Guerilla is played at once. The rest of
+an attack turn is the march's.
 
-What it leaves out: it looks only a few turns ahead, through a model of every player (the guarded march) that
+What it leaves out: it looks only a few turns ahead, through a model of every player (its own march) that
 is not the opponent; the candidates hold no attack of its own invention. The default budgets are printed by
 bench/motti_levels.py with the CPU time of a decision; deterministic given its ``random.Random``.
 """
@@ -37,7 +38,7 @@ from motti import march
 from motti.evaluate import cells_of, cells_won, futile, land_distance
 from motti.rules import MAX_CROSSES, Action, Game, Move
 
-#: Cells of credit the guarded march's own move gets over the other candidates.
+#: Cells of credit the march's own move gets over the other candidates.
 LOYALTY = 0.5
 #: The value of a playout that ends the game: won, lost (a draw is 0).
 WON = 1000.0
@@ -45,28 +46,32 @@ WON = 1000.0
 GUERILLA_CELLS = 3
 #: Guerillas kept as candidates, those winning most first.
 GUERILLAS = 2
-#: Candidates besides the guarded march's own move that play the second half of the playouts.
+#: Candidates besides the march's own move that play the second half of the playouts.
 FINALISTS = 2
 #: Land cells up to which a level plays its whole budget out; on more land its playouts shrink in proportion
-#: (a playout's turn costs more on a bigger board), and below two it plays the guarded march alone.
+#: (a playout's turn costs more on a bigger board), and below two it plays its march alone.
 FULL_LAND = 400
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How hard a level thinks: ``rollouts`` playouts per candidate, each ``turns`` turns long."""
+    """How hard a level thinks: ``rollouts`` playouts per candidate, each ``turns`` turns long, and the march
+    it plays them out with and plays the rest of its turns by: the guarded one (``guarded``), or the plain
+    march of ``easy``."""
 
     rollouts: int
     turns: int
+    guarded: bool = True
 
 
-MEDIUM = Budget(rollouts=6, turns=4)
+MEDIUM = Budget(rollouts=6, turns=4, guarded=False)
 HARD = Budget(rollouts=16, turns=6)
 
 
-def policy(game: Game, rng: random.Random) -> Move:
-    """The guarded march: the model every player follows in a playout, and the rest of an attack turn."""
-    return march.choose_action(game, rng, guarded=True)
+def policy(game: Game, rng: random.Random, guarded: bool = True) -> Move:
+    """The march (:func:`motti.march.choose_action`), *guarded* or plain: the model every player follows in a
+    playout, and the rest of an attack turn."""
+    return march.choose_action(game, rng, guarded=guarded)
 
 
 def value(game: Game, me: int) -> float:
@@ -81,19 +86,20 @@ def value(game: Game, me: int) -> float:
     return float(land[me] - max(n for p, n in land.items() if p != me))
 
 
-def playout(game: Game, me: int, move: Move, seed: int, end: int) -> float:
-    """Play *move* on a copy of *game* with generator seed *seed*, then the guarded march for every player
-    until *end* turns have been played; the :func:`value` for *me*. *game* is untouched."""
+def playout(game: Game, me: int, move: Move, seed: int, end: int, guarded: bool = True) -> float:
+    """Play *move* on a copy of *game* with generator seed *seed*, then the march (:func:`policy`, *guarded*
+    or plain) for every player until *end* turns have been played; the :func:`value` for *me*. *game* is
+    untouched."""
     trial = game.clone().reseed(seed)
     rng = random.Random(seed)
     trial.apply(move)
     while not trial.is_terminal() and trial.turns < end:
-        trial.apply(policy(trial, rng))
+        trial.apply(policy(trial, rng, guarded))
     return value(trial, me)
 
 
 def candidates(game: Game, first: Move) -> list[Move]:
-    """The moves weighed at the start of a turn (module docstring), *first* (the guarded march's move) first,
+    """The moves weighed at the start of a turn (module docstring), *first* (the march's move) first,
     no two the same."""
     board = game.board
     me = game.current_player
@@ -122,12 +128,12 @@ def candidates(game: Game, first: Move) -> list[Move]:
 def choose_action(game: Game, rng: random.Random, budget: Budget = HARD) -> Move:
     """The next action of the player in turn, in ``Game.apply`` form (spec §2.2): at the start of a turn the
     candidate with the best playouts (module docstring; fewer on more than :data:`FULL_LAND` land cells),
-    later in the turn the guarded march's attack. The game must not be over
+    later in the turn the attack of the *budget*'s march. The game must not be over
     (:func:`motti.levels.choose_action` checks that)."""
     if game.attacked:
-        return policy(game, rng)
+        return policy(game, rng, budget.guarded)
     me = game.current_player
-    first = policy(game, rng)
+    first = policy(game, rng, budget.guarded)
     capitals = {c for p, c in game.board.capitals.items() if p != me}
     land = int(game.board.land.sum())
     rollouts = budget.rollouts if land <= FULL_LAND else budget.rollouts * FULL_LAND // land
@@ -139,10 +145,10 @@ def choose_action(game: Game, rng: random.Random, budget: Budget = HARD) -> Move
     seeds = [rng.getrandbits(32) for _ in range(rollouts)]
     end = game.turns + budget.turns
     half = rollouts // 2
-    worth = [[playout(game, me, move, seed, end) for seed in seeds[:half]] for move in moves]
+    worth = [[playout(game, me, move, seed, end, budget.guarded) for seed in seeds[:half]] for move in moves]
     ranked = sorted(range(1, len(moves)), key=lambda i: -float(np.mean(worth[i])))
     for i in [0, *ranked[:FINALISTS]]:
-        worth[i] += [playout(game, me, moves[i], seed, end) for seed in seeds[half:]]
+        worth[i] += [playout(game, me, moves[i], seed, end, budget.guarded) for seed in seeds[half:]]
     finalists = [i for i in range(len(moves)) if len(worth[i]) == rollouts]
     score = {i: float(np.mean(worth[i])) + (LOYALTY if i == 0 else 0.0) for i in finalists}
     return moves[max(finalists, key=lambda i: (score[i], -i))]

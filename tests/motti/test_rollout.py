@@ -37,6 +37,11 @@ def test_the_levels_are_this_module_with_their_budgets() -> None:
     assert levels.choose_action(game, random.Random(5), "hard") == rollout.choose_action(
         game, random.Random(5), rollout.HARD)
     assert (rollout.MEDIUM.rollouts, rollout.MEDIUM.turns) < (rollout.HARD.rollouts, rollout.HARD.turns)
+    # medium plays out easy's march, hard the guarded one: later in a turn each attacks as its march
+    late = game_of(POCKET, [(0, 3), (6, 1)], attacks=5)
+    for level, guarded in (("medium", False), ("hard", True)):
+        assert levels.choose_action(late, random.Random(2), level) == march.choose_action(
+            late, random.Random(2), guarded=guarded)
 
 
 def test_it_weighs_the_march_a_defence_and_the_guerillas_that_win_most() -> None:
@@ -116,8 +121,8 @@ def test_only_the_march_and_the_best_candidates_play_the_second_half(monkeypatch
     played: dict[Move, list[float]] = defaultdict(list)
     real = rollout.playout
 
-    def counted(game: Game, me: int, move: Move, seed: int, end: int) -> float:
-        worth = real(game, me, move, seed, end)
+    def counted(game: Game, me: int, move: Move, seed: int, end: int, guarded: bool = True) -> float:
+        worth = real(game, me, move, seed, end, guarded)
         played[move].append(worth)
         return worth
 
