@@ -293,7 +293,8 @@ def chart_scale(history: Sequence[Sequence[int]]) -> ChartScale:
 class Session:
     """One game's turn flow. ``controllers``: per player ``"human"`` or a computer level of
     :mod:`starlanes.ai`; ``level``: who takes over a player whose window goes; ``delay``: seconds per computer
-    step and per computer announcement; ``save_path``: saved there at every prompt (None: not saved);
+    step and per computer announcement; ``save_path``: saved there at every prompt, announcement and
+    computer step, so that a game left with every window closed goes on from where it was (None: not saved);
     ``status``: a JSON file rewritten after every change (None: none); ``on_change``: called after every
     change (the front end draws again); ``status_extra``: more ``--status`` fields from the front end;
     ``echo_errors``: a failed save or status file is also reported on stderr (false where stderr is the curses
@@ -365,14 +366,13 @@ class Session:
     def advance(self) -> None:
         """Decide what comes next after a change: an announcement, a computer step, a prompt or the end."""
         game = self.game
+        ended = self.mode == OVER
         if self.pages:
             self.mode = ANNOUNCE
             if not self.is_human(self.page_owner):
                 self._schedule("page", self.delay)
         elif self.over:
-            if self.mode != OVER:
-                self.mode = OVER
-                self.autosave()
+            self.mode = OVER
         elif not self.is_human(game.current):
             self.mode = COMPUTER
             self._schedule("computer", self.delay)
@@ -382,6 +382,7 @@ class Session:
                 self._turn = turn
                 self.cursor = 0
             self.mode = MOVING if game.phase == MOVE else TRADING
+        if not ended:
             self.autosave()
         self.changed()
 
@@ -725,8 +726,8 @@ class Session:
 
     # ---- saving and status ---------------------------------------------------------------------------------
     def autosave(self) -> None:
-        """Save the game (at every prompt and at the end) through the save sink; a save that works again
-        takes the complaint of the failed one off the screen."""
+        """Save the game (at every prompt, announcement and computer step, and at the end) through the save
+        sink; a save that works again takes the complaint of the failed one off the screen."""
         complaint = self.saves.failure is not None and self.notice == self._save_complaint
         if self.saves.write(lambda path: save_game(path, self.game, self.controllers)) and complaint:
             self.notice = None

@@ -186,7 +186,8 @@ class XGame:
 
     @property
     def save_path(self) -> str | None:
-        return self.session.save_path
+        """Where the game as it stands is saved: None without ``--save`` or when its last write failed."""
+        return self.session.save_path if self.session.saves.failure is None else None
 
     def handle(self, event: object) -> None:
         """React to one inbox event."""

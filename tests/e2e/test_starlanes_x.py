@@ -268,6 +268,37 @@ def test_a_game_left_without_windows_says_so_and_resume_seats_lost_players_again
     assert "left unfinished" in out
 
 
+def test_a_game_of_computers_left_unwatched_is_saved_as_far_as_it_went(tmp_path):
+    """With every player a computer the save is written at each computer step, not only at a person's
+    prompt: the observer's display dies mid-game, and the save holds the game as the status file last showed
+    it (not the opening, nor nothing at all), and resuming it goes on from there."""
+    save = tmp_path / "g.json"
+    with Xvfb() as d1:
+        run = Run(["--seed", "8", "--players", "2", "--computer", "2", "--delay", "0.05", "--save", str(save),
+                   f"0:{d1.name}"], tmp_path, d1.env())
+        try:
+            run.wait(lambda s: len(s["game"]["history"]) >= 4, "four moves of the computers")
+            d1.stop()
+        finally:
+            code, out, err = run.finish()
+        last = run.status()
+    assert code == 0 and "Traceback" not in err, err
+    assert f"The game was left unfinished (no window is left); it is saved in {save}" in out.splitlines()
+    saved = json.loads(save.read_text())
+    assert saved["controllers"] == ["hard", "hard"]
+    assert last is not None and len(saved["game"]["history"]) >= 4 and saved["game"] == last["game"]
+    with Xvfb() as d2:
+        run = Run(["--resume", str(save), f"0:{d2.name}"], tmp_path, d2.env())
+        try:
+            status = run.wait(lambda s: len(s["windows"]) == 1, "the observer's window")
+            assert len(status["game"]["history"]) >= len(saved["game"]["history"])
+            assert status["game"]["history"][:4] == saved["game"]["history"][:4]
+            d2.stop()
+        finally:
+            code, out, err = run.finish()
+    assert code == 0 and "Traceback" not in err, err
+
+
 def run_starlanes(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run([*STARLANES, *args], env=env, capture_output=True, text=True, timeout=deadline(10),
                           stdin=subprocess.DEVNULL)
