@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from common.loop import Inbox, Key, Timer
+from common.loop import MAX_WAIT_S, Inbox, Key, Timer
 from common.term import (
     REDRAW,
     Cell,
@@ -473,7 +473,8 @@ class Console:
                 continue
             if self.dirty:
                 self.draw()
-            key = self.term.read_key(None if wait is None else max(1, math.ceil(wait * 1000)))
+            timeout = None if wait is None else max(1, math.ceil(min(wait, MAX_WAIT_S) * 1000))
+            key = self.term.read_key(timeout)
             if key is not None:
                 self.inbox.put(Key(TERMINAL_SOURCE, key))
 

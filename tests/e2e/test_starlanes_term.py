@@ -993,10 +993,11 @@ def test_1977_trading_asks_each_company_in_order_and_refuses_what_it_must(terms,
 
 
 def test_a_delay_of_ages_waits_for_a_key_instead_of_crashing(terms):
-    """--delay 1e300 is a finite number of seconds, so it is accepted; waiting that long for the next
-    computer step used to overflow curses' timeout (a traceback, exit 1). The step now waits, and a key goes
-    on at once, as with any delay."""
-    term = terms("--seed", "1", "--computer", "1", "--delay", "1e300")
+    """--delay 1e306 is a finite number of seconds, so it is accepted; waiting that long for the next
+    computer step used to overflow curses' timeout (a traceback, exit 1; 1e300 once did, then 1e306 still did,
+    its milliseconds past the largest float). The step now waits, and a key goes on at once, as with any
+    delay."""
+    term = terms("--seed", "1", "--computer", "1", "--delay", "1e306")
     term.wait_for(r"How many players \(1-4\)\?")
     term.send("2")
     for name in ("Al", "Co"):
