@@ -363,6 +363,14 @@ def test_port_in_use_is_one_line_exit_2(tmp_path):
     assert not (tmp_path / "r.jsonl").exists()
 
 
+@pytest.mark.parametrize(("command", "missing"), [("serve", "MAP"), ("play", "MAP"), ("replay", "FILE")])
+def test_a_missing_argument_names_only_what_is_required(command: str, missing: str) -> None:
+    # The spectators' 0:DISPLAY strings are optional: they were once listed as required too.
+    done = _arena(command)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == f"arena: the following arguments are required: {missing}"
+
+
 def test_bad_map_and_toxic_files_name_file_line_column(tmp_path):
     missing = _arena("serve", str(tmp_path / "nope.map"))
     assert missing.returncode == 2
