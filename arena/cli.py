@@ -272,7 +272,8 @@ def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms:
     parser.add_argument("--replay", metavar="FILE",
                         help="replay file (default in $XDG_STATE_HOME/arena/replays)")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
-    parser.add_argument("spectators", nargs="*", default=[], metavar="0:DISPLAY", help="spectator window on DISPLAY")
+    parser.add_argument("spectators", nargs="*", default=[], metavar="0:DISPLAY",
+                        help="spectator window on DISPLAY")
     _add_web_options(parser, "the game live in a browser")
 
 
@@ -377,7 +378,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 
     rep = sub.add_parser("replay", help="show or check a replay", description="Show a replay file.")
     rep.add_argument("file", metavar="FILE")
-    rep.add_argument("spectators", nargs="*", default=[], metavar="0:DISPLAY", help="window on DISPLAY (else print)")
+    rep.add_argument("spectators", nargs="*", default=[], metavar="0:DISPLAY",
+                     help="window on DISPLAY (else print)")
     rep.add_argument("--step-ms", type=_whole(MIN_STEP_MS, 86_400_000), default=250,
                      help=f"time per round in the window, at least {MIN_STEP_MS} (default 250)")
     rep.add_argument("--verify", action="store_true", help="re-simulate and compare every recorded state")
