@@ -80,13 +80,13 @@ def parse_toxic(rows: list[str], shape: tuple[int, int], file: str | Path = "<to
     missing rows are 0.01.
 
     Raises MapError for a character other than space, ``.``, ``0``-``9`` or ``#``, or a grid larger than the
-    map.
+    map, whichever comes first in the file.
     """
     height, width = shape
     tox = np.ones(shape, dtype=np.int16)
-    if len(rows) > height:
-        raise MapError(file, height + 1, 1, f"toxicity grid has more rows than the map ({height})")
-    for y, row in enumerate(rows):
+    for y, row in enumerate(rows):  # the first fault in the file's order is the one named
+        if y >= height:
+            raise MapError(file, y + 1, 1, f"toxicity grid has more rows than the map ({height})")
         for x, ch in enumerate(row):
             value = _TOXIC_VALUES.get(ch)
             if value is None:

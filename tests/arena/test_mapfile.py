@@ -70,6 +70,9 @@ def test_bad_map_character_names_file_line_col(tmp_path, text, line, col):
     ("  \n 3a\n", 2, 3, "unexpected character 'a'"),
     ("   \n", 1, 3, "wider than the map"),
     ("  \n  \n  \n", 3, 1, "more rows than the map"),
+    # the first fault in the file is named: a text file given as toxicity fails at its first letter
+    ("root:x:0\n  \n  \n", 1, 1, "unexpected character 'r'"),
+    ("  \n  \n  \n x\n", 3, 1, "more rows than the map"),
 ])
 def test_bad_toxic_file(tmp_path, text, line, col, what):
     write(tmp_path, "m.map", "..\n..\n")
