@@ -692,7 +692,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.verify:
         verdict = replay.verify(rep)
         if verdict.rounds:
-            differ = "1 round differs" if len(verdict.rounds) == 1 else f"{len(verdict.rounds)} rounds differ"
+            played = [r for r in verdict.rounds if r > 0]
+            differ = "1 round differs" if len(played) == 1 else f"{len(played)} rounds differ"
+            if len(played) < len(verdict.rounds):  # round 0: the state before round 1
+                differ = f"the start and {differ}" if played else "the start differs"
             print(f"{args.file}: {differ} from the re-simulation: {verdict.rounds[:10]}")
             for detail in verdict.details[:VERIFY_DETAILS]:
                 print(f"{args.file}: {detail}")

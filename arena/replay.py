@@ -369,7 +369,9 @@ def _check_header(head: HeaderLine) -> np.ndarray:
             f"hundredths 1..20")
     _expect(head.players <= int((~walls).sum()),
             "header: players must be 1..16 and no more than the free cells")
-    _expect(len(head.ids) == head.players, f"header: expected {head.players} wire ids")
+    _expect(len(head.ids) == head.players,
+            f"header: {len(head.ids)} wire ids for {head.players} player{'' if head.players == 1 else 's'} "
+            "(one each)")
     _expect(len(set(head.ids)) == len(head.ids), "header: wire ids must be distinct")
     _check_state(head.initial, head.players, walls)
     return walls

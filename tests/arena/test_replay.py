@@ -332,6 +332,7 @@ def _first_move(obj: dict, slot: int, value) -> None:
     (0, lambda h: h.update(walls=["#" * 3, *h["walls"][1:]]), "header: walls must be equal rows"),
     (0, lambda h: h.update(players=99), "$.players: expected int <= 16"),
     (0, lambda h: h.update(ids=[5] * len(h["ids"])), "header: wire ids must be distinct"),
+    (0, lambda h: h.update(players=1), "header: 4 wire ids for 1 player (one each)"),
     (0, lambda h: h["initial"]["players"][1].update(x=-1), "$.initial.players[1].x: expected int >= 0"),
     ("move", lambda r: _first_move(r, 1, "UP"), "$.moves[0][1]: invalid enum value 'UP'"),
     ("move", lambda r: _first_move(r, 0, 99), "moves: bad or repeated player 99"),
@@ -410,6 +411,28 @@ def test_verify_names_the_round_the_player_and_the_field(tmp_path):
     bad = tmp_path / "bad.jsonl"
     assert done.stdout.splitlines() == [f"{bad}: 1 round differs from the re-simulation: [2]",
                                         f"{bad}: {verdict.details[0]}"]
+
+
+def test_verify_counts_the_start_apart_from_the_rounds(tmp_path):
+    # Another seed gives another start (round 0, before round 1) as well as other rounds: "the start and N
+    # rounds differ", N the rounds of the game, where it once said N + 1 rounds.
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=3)
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["seed"] += 1
+    lines[0] = json.dumps(head)
+    path.write_text("\n".join(lines) + "\n")
+    verdict = replay.verify(replay.load(path))
+    played = len(replay.load(path).rounds)
+    assert verdict.rounds[0] == 0 and verdict.rounds[1:] and max(verdict.rounds) <= played
+    done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(path)],
+                          capture_output=True, text=True, timeout=deadline(20))
+    assert done.returncode == 1
+    rounds = len(verdict.rounds) - 1
+    differ = "1 round differs" if rounds == 1 else f"{rounds} rounds differ"
+    first = done.stdout.splitlines()[0]
+    assert first.startswith(f"{path}: the start and {differ} from the re-simulation: [0, ")
 
 
 def test_view_cones_are_clipped_to_the_board():
