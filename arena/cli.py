@@ -630,10 +630,12 @@ def _print_replay(rep: replay.Replay) -> None:
 
 
 def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
-    """The replay window: one round per *step_s*; space pauses, arrows step, q quits.
+    """The replay window: one round per *step_s*; space pauses, arrows step, q quits. The last round of a
+    replay with no final line (cut off) says so in the title band.
 
     The step timer runs only while playing and not at the end: paused or finished, the loop blocks on the
     window's events."""
+    from arena import look
     from common.loop import Key, Timer
 
     spectators = _open_spectators(rep.arena, [display], f"{rep.header['map']} (replay)")
@@ -643,8 +645,10 @@ def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
     index, paused = 0, False
 
     def show() -> None:
-        spectators.note = "paused" if paused else ""
-        spectators.show(states[index][1], table if index == len(states) - 1 else None)
+        end = index == len(states) - 1
+        notes = [look.CUT_OFF] if end and table is None else []
+        spectators.note = "   ".join([*notes, look.PAUSED] if paused else notes)
+        spectators.show(states[index][1], table if end else None)
 
     def schedule() -> None:
         spectators.inbox.cancel("step")
@@ -738,7 +742,8 @@ def _write_html(rep: replay.Replay, args: argparse.Namespace) -> int:
         web.write_page(rep, args.html, args.step_ms)
     except OSError as exc:
         raise UsageError(f"cannot write {args.html}: {exc.strerror or exc}") from None
-    print(f"page: {args.html} ({len(rep.rounds)} rounds)")
+    cut = "" if rep.final is not None else ", cut off: no final table"
+    print(f"page: {args.html} ({len(rep.rounds)} rounds{cut})")
     return 0
 
 

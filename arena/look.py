@@ -46,6 +46,8 @@ HEAD = "{title}  round {round}/{max_rounds}   blue {blues}  red {reds}"
 """The title band during a game (``str.format`` fields)."""
 GAME_OVER = "game over"
 PAUSED = "paused"
+CUT_OFF = "cut off: no final table"
+"""A replay's last round when the file ends before its final line (a game stopped, a file cut short)."""
 WAITING_PLAYERS = "{title}  waiting for the players"
 WAITING_BOTS = "{title}  waiting for {missing} bot{plural}"
 LEGEND = "shading: toxicity 0.01 (light) .. 0.20 (green)   bar: energy   arc: view cone"
@@ -97,6 +99,7 @@ def as_json() -> dict[str, Any]:
         "background": BACKGROUND_RGB, "text": TEXT_RGB, "rim": RIM_RGB, "disconnected": DISCONNECTED_RGB,
         "energy_back": ENERGY_BACK_RGB, "energy": ENERGY_RGB, "id": ID_RGB, "cone_shade": CONE_SHADE,
         "cone_half_degrees": CONE_HALF_DEGREES, "cone_cells": CONE_CELLS,
-        "head": HEAD, "game_over": GAME_OVER, "paused": PAUSED, "waiting_players": WAITING_PLAYERS,
+        "head": HEAD, "game_over": GAME_OVER, "paused": PAUSED, "cut_off": CUT_OFF,
+        "waiting_players": WAITING_PLAYERS,
         "legend": LEGEND, "panel_columns": PANEL_COLUMNS,
     }

@@ -95,6 +95,29 @@ def test_seeking_shows_every_bot_at_its_cell_of_that_round(office_page, browser)
     assert wait_round(browser, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
 
 
+def test_a_cut_off_replay_says_so_at_its_last_round(office_page, browser, tmp_path):
+    # A replay whose file ends before its final line (a game stopped, a file cut short): its last round says
+    # "cut off" in the title band, where a whole game's says "game over".
+    page, rep = office_page
+    cut = tmp_path / "cut.jsonl"
+    lines = page.with_name("game.jsonl").read_text().splitlines()
+    cut.write_text("\n".join(lines[:11]) + "\n")
+    out = tmp_path / "cut.html"
+    made = subprocess.run(arena_cmd("replay", str(cut), "--html", str(out)), capture_output=True, text=True,
+                          timeout=deadline(20))
+    assert made.returncode == 0 and made.stdout == f"page: {out} (10 rounds, cut off: no final table)\n"
+    browser.get(out.as_uri() + "#10")
+    wait_round(browser, 10)
+    assert "   cut off: no final table" in browser.execute_script("return document.body.dataset.head")
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    wait_round(browser, 9)
+    assert "cut off" not in browser.execute_script("return document.body.dataset.head")
+    browser.get(page.as_uri() + f"#{len(rep.rounds)}")
+    wait_round(browser, len(rep.rounds))
+    head = browser.execute_script("return document.body.dataset.head")
+    assert "   game over" in head and "cut off" not in head
+
+
 def test_play_reaches_the_last_round(office_page, browser):
     page, rep = office_page
     browser.get(page.as_uri() + "#0")

@@ -128,6 +128,41 @@ def test_replay_window_pixels_and_keys(room, tmp_path, xvfb):
             viewer.wait(deadline(3))
 
 
+def test_a_cut_off_replay_says_so_in_the_window_at_its_last_round(room, tmp_path, xvfb):
+    record = tmp_path / "game.jsonl"
+    made = subprocess.run(arena_cmd("play", str(room), "--bots", "3", "--seed", "2", "--no-window",
+                                    "--quiet-rounds", "4", "--round-ms", "0", "--replay", str(record), "-q"),
+                          capture_output=True, text=True, timeout=deadline(40))
+    assert made.returncode == 0, made.stderr
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(record.read_text().splitlines()[:3]) + "\n")  # the header and 2 rounds
+    rep = replay.load(cut)
+    assert rep.final is None and len(rep.rounds) == 2
+    viewer = subprocess.Popen(arena_cmd("replay", str(cut), f"0:{xvfb.name}", "--step-ms", "600000"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        geometry = poll(lambda: window_geometry(xvfb), "the replay window")
+        wx, wy, ww, wh = geometry
+        renderer = Renderer(rep.arena, title="room (replay)", ids=rep.header["ids"])
+        states = [state for _, state in rep.states()]
+        shot = tmp_path / "shot.png"
+        poll(lambda: title_band_is(xvfb, geometry, renderer.render(states[0], (ww, wh)), shot), "round 0")
+        xvfb.xdotool("mousemove", str(wx + ww // 2), str(wy + wh // 2))
+        xvfb.xdotool("key", "Right")
+        poll(lambda: title_band_is(xvfb, geometry, renderer.render(states[1], (ww, wh), note="paused"), shot),
+             "round 1, paused")
+        xvfb.xdotool("key", "Right")
+        note = "cut off: no final table   paused"
+        poll(lambda: title_band_is(xvfb, geometry, renderer.render(states[2], (ww, wh), note=note), shot),
+             "'cut off' in the title band at the last round")
+        xvfb.xdotool("key", "q")
+        assert viewer.wait(deadline(10)) == 0
+    finally:
+        if viewer.poll() is None:
+            viewer.kill()
+            viewer.wait(deadline(3))
+
+
 def test_live_spectators_survive_a_lost_display(room, tmp_path, xvfb):
     record = tmp_path / "live.jsonl"
     doomed = Xvfb()
