@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -83,17 +85,36 @@ def title_band_is(x: Xvfb, geometry, expected, shot: Path) -> bool:
                for py in range(band.height) for px in range(0, band.width, 2))
 
 
-def test_replay_window_pixels_and_keys(room, tmp_path, xvfb):
-    record = tmp_path / "game.jsonl"
+def record_game(room: Path, record: Path) -> None:
+    """A game of 3 example bots on *room* (seed 2), its replay written to *record*."""
     made = subprocess.run(arena_cmd("play", str(room), "--bots", "3", "--seed", "2", "--no-window",
                                     "--quiet-rounds", "4", "--round-ms", "0", "--replay", str(record), "-q"),
                           capture_output=True, text=True, timeout=deadline(40))
     assert made.returncode == 0, made.stderr
-    lines = [json.loads(line) for line in record.read_text().splitlines()]
-    initial, first = lines[0]["initial"], lines[1]["state"]
+
+
+@contextlib.contextmanager
+def replay_window(record: Path, xvfb: Xvfb) -> Iterator[subprocess.Popen]:
+    """``arena replay`` of *record* in a window on *xvfb*, one round every 10 minutes (the keys step it); it
+    must end with status 0 after ``q``."""
     viewer = subprocess.Popen(arena_cmd("replay", str(record), f"0:{xvfb.name}", "--step-ms", "600000"),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
+        yield viewer
+        xvfb.xdotool("key", "q")
+        assert viewer.wait(deadline(10)) == 0
+    finally:
+        if viewer.poll() is None:
+            viewer.kill()
+            viewer.wait(deadline(3))
+
+
+def test_replay_window_pixels_and_keys(room, tmp_path, xvfb):
+    record = tmp_path / "game.jsonl"
+    record_game(room, record)
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    initial, first = lines[0]["initial"], lines[1]["state"]
+    with replay_window(record, xvfb):
         geometry = poll(lambda: window_geometry(xvfb), "the replay window")
         wx, wy, ww, wh = geometry
         lay = layout((ww, wh), len(ROOM[0]), len(ROOM))
@@ -120,27 +141,16 @@ def test_replay_window_pixels_and_keys(room, tmp_path, xvfb):
         poll(lambda: title_band_is(xvfb, geometry, renderer.render(first, (ww, wh)), shot),
              "no 'paused' once space resumes")
         assert not title_band_is(xvfb, geometry, renderer.render(first, (ww, wh), note="paused"), shot)
-        xvfb.xdotool("key", "q")
-        assert viewer.wait(deadline(10)) == 0
-    finally:
-        if viewer.poll() is None:
-            viewer.kill()
-            viewer.wait(deadline(3))
 
 
 def test_a_cut_off_replay_says_so_in_the_window_at_its_last_round(room, tmp_path, xvfb):
     record = tmp_path / "game.jsonl"
-    made = subprocess.run(arena_cmd("play", str(room), "--bots", "3", "--seed", "2", "--no-window",
-                                    "--quiet-rounds", "4", "--round-ms", "0", "--replay", str(record), "-q"),
-                          capture_output=True, text=True, timeout=deadline(40))
-    assert made.returncode == 0, made.stderr
+    record_game(room, record)
     cut = tmp_path / "cut.jsonl"
     cut.write_text("\n".join(record.read_text().splitlines()[:3]) + "\n")  # the header and 2 rounds
     rep = replay.load(cut)
     assert rep.final is None and len(rep.rounds) == 2
-    viewer = subprocess.Popen(arena_cmd("replay", str(cut), f"0:{xvfb.name}", "--step-ms", "600000"),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    with replay_window(cut, xvfb):
         geometry = poll(lambda: window_geometry(xvfb), "the replay window")
         wx, wy, ww, wh = geometry
         renderer = Renderer(rep.arena, title="room (replay)", ids=rep.header["ids"])
@@ -155,12 +165,6 @@ def test_a_cut_off_replay_says_so_in_the_window_at_its_last_round(room, tmp_path
         note = "cut off: no final table   paused"
         poll(lambda: title_band_is(xvfb, geometry, renderer.render(states[2], (ww, wh), note=note), shot),
              "'cut off' in the title band at the last round")
-        xvfb.xdotool("key", "q")
-        assert viewer.wait(deadline(10)) == 0
-    finally:
-        if viewer.poll() is None:
-            viewer.kill()
-            viewer.wait(deadline(3))
 
 
 def test_live_spectators_survive_a_lost_display(room, tmp_path, xvfb):
