@@ -433,6 +433,8 @@ def test_with_c_an_all_computer_game_is_watched_on_the_terminal(terminals, tmp_p
     term.wait_text("(computer) is thinking")
     term.wait_text("watching (? keys, q stops)")  # the status line: a watcher's keys, not the actions'
     assert "[A]ttack(z)" not in term.text()
+    term.wait_for(lambda t: "then the turn ends" in t.text(), "the information line of an attack turn")
+    assert "ends it now" not in term.text()          # nor the pass key it cannot use
     term.send("?")                 # the help gives a watcher's keys, none of a player's
     term.wait_text("q: stop watching (the game stops unfinished).")
     assert "z/x/c" not in term.text() and "give up" not in term.text()

@@ -148,6 +148,11 @@ def test_the_information_line_says_how_the_turn_ends():
         "5 attacks left, then the turn ends (p ends it now)", "5 attacks left (p ends turn)", "5 att")
     assert explain.head_variants(g.game)[0] == (
         "Turn 1 · 5 attacks left, then the turn ends (p ends it now) · land P1 9, P2 9")
+    # a terminal that only watches cannot pass: its line names no pass key
+    assert explain.turn_end_variants(g.game, watching=True) == (
+        "5 attacks left, then the turn ends", "5 attacks left", "5 att")
+    assert explain.head_variants(g.game, watching=True)[0] == (
+        "Turn 1 · 5 attacks left, then the turn ends · land P1 9, P2 9")
     g.attack([], draw=5)
     g.game.attacks_left = 1
     assert explain.turn_end_variants(g.game)[0] == "1 attack left, then the turn ends (p ends it now)"
