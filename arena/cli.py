@@ -700,7 +700,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             differ = "1 round differs" if len(played) == 1 else f"{len(played)} rounds differ"
             if len(played) < len(verdict.rounds):  # round 0: the state before round 1
                 differ = f"the start and {differ}" if played else "the start differs"
-            print(f"{args.file}: {differ} from the re-simulation: {verdict.rounds[:10]}")
+            shown = ", ".join(map(str, verdict.rounds[:10])) + (", ..." if len(verdict.rounds) > 10 else "")
+            print(f"{args.file}: {differ} from the re-simulation: [{shown}]")
             for detail in verdict.details[:VERIFY_DETAILS]:
                 print(f"{args.file}: {detail}")
             if len(verdict.details) > VERIFY_DETAILS:

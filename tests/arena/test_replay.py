@@ -433,6 +433,7 @@ def test_verify_counts_the_start_apart_from_the_rounds(tmp_path):
     differ = "1 round differs" if rounds == 1 else f"{rounds} rounds differ"
     first = done.stdout.splitlines()[0]
     assert first.startswith(f"{path}: the start and {differ} from the re-simulation: [0, ")
+    assert len(verdict.rounds) > 10 and first.endswith(", ...]")  # the list is cut, and says so
 
 
 def test_view_cones_are_clipped_to_the_board():
