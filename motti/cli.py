@@ -99,6 +99,14 @@ def _delay(text: str) -> float:
     return value
 
 
+def _same_file(one: str | os.PathLike[str], other: str | os.PathLike[str]) -> bool:
+    """Whether two paths name the same file: by the file itself when both exist (a hard link, another
+    spelling of the path), else by their absolute paths (files still to be written)."""
+    if os.path.exists(one) and os.path.exists(other):
+        return os.path.samefile(one, other)
+    return os.path.abspath(one) == os.path.abspath(other)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: the manual's options and defaults (§3.1) plus the project's extras."""
     parser = Parser(
@@ -336,7 +344,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         raise UsageError("--save is for interactive games (use --final with --script)")
     # The status file is JSON; a map written to the same file would be overwritten by it, and it by the map.
     for option, path in (("-o", args.output), ("--save", args.save), ("--final", args.final)):
-        if args.status and path and os.path.abspath(path) == os.path.abspath(args.status):
+        if args.status and path and _same_file(path, args.status):
             raise UsageError(f"--status and {option} name the same file {path}: each needs its own")
     if args.status and args.map != "generate":
         from motti.mapfile import find_map
@@ -345,7 +353,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             source = find_map(args.map)
         except FileNotFoundError:
             source = None
-        if source is not None and os.path.exists(args.status) and os.path.samefile(source, args.status):
+        if source is not None and _same_file(source, args.status):
             raise UsageError(f"--status {args.status} is the map being played: the status would overwrite it")
     if args.script:
         # Script mode plays every player from the file: seats, the terminal and computer players do not apply
