@@ -85,24 +85,23 @@ def title_band_is(x: Xvfb, geometry, expected, shot: Path) -> bool:
                for py in range(band.height) for px in range(0, band.width, 2))
 
 
-def record_game(room: Path, record: Path) -> None:
-    """A game of 3 example bots on *room* (seed 2), its replay written to *record*."""
-    made = subprocess.run(arena_cmd("play", str(room), "--bots", "3", "--seed", "2", "--no-window",
-                                    "--quiet-rounds", "4", "--round-ms", "0", "--replay", str(record), "-q"),
+def record_game(room: Path, record: Path, seed: int = 2, quiet_rounds: int = 4) -> None:
+    """A game of 3 example bots on *room*, its replay written to *record*."""
+    made = subprocess.run(arena_cmd("play", str(room), "--bots", "3", "--seed", str(seed), "--no-window",
+                                    "--quiet-rounds", str(quiet_rounds), "--round-ms", "0", "--replay",
+                                    str(record), "-q"),
                           capture_output=True, text=True, timeout=deadline(40))
     assert made.returncode == 0, made.stderr
 
 
 @contextlib.contextmanager
-def replay_window(record: Path, xvfb: Xvfb) -> Iterator[subprocess.Popen]:
-    """``arena replay`` of *record* in a window on *xvfb*, one round every 10 minutes (the keys step it); it
-    must end with status 0 after ``q``."""
-    viewer = subprocess.Popen(arena_cmd("replay", str(record), f"0:{xvfb.name}", "--step-ms", "600000"),
+def replay_window(record: Path, xvfb: Xvfb, step_ms: int = 600_000) -> Iterator[subprocess.Popen]:
+    """``arena replay`` of *record* in a window on *xvfb*, one round every *step_ms* (by default 10 minutes:
+    the keys step it); killed at the end if the test did not end it."""
+    viewer = subprocess.Popen(arena_cmd("replay", str(record), f"0:{xvfb.name}", "--step-ms", str(step_ms)),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         yield viewer
-        xvfb.xdotool("key", "q")
-        assert viewer.wait(deadline(10)) == 0
     finally:
         if viewer.poll() is None:
             viewer.kill()
@@ -114,7 +113,7 @@ def test_replay_window_pixels_and_keys(room, tmp_path, xvfb):
     record_game(room, record)
     lines = [json.loads(line) for line in record.read_text().splitlines()]
     initial, first = lines[0]["initial"], lines[1]["state"]
-    with replay_window(record, xvfb):
+    with replay_window(record, xvfb) as viewer:
         geometry = poll(lambda: window_geometry(xvfb), "the replay window")
         wx, wy, ww, wh = geometry
         lay = layout((ww, wh), len(ROOM[0]), len(ROOM))
@@ -141,6 +140,8 @@ def test_replay_window_pixels_and_keys(room, tmp_path, xvfb):
         poll(lambda: title_band_is(xvfb, geometry, renderer.render(first, (ww, wh)), shot),
              "no 'paused' once space resumes")
         assert not title_band_is(xvfb, geometry, renderer.render(first, (ww, wh), note="paused"), shot)
+        xvfb.xdotool("key", "q")
+        assert viewer.wait(deadline(10)) == 0
 
 
 def test_a_cut_off_replay_says_so_in_the_window_at_its_last_round(room, tmp_path, xvfb):
@@ -150,7 +151,7 @@ def test_a_cut_off_replay_says_so_in_the_window_at_its_last_round(room, tmp_path
     cut.write_text("\n".join(record.read_text().splitlines()[:3]) + "\n")  # the header and 2 rounds
     rep = replay.load(cut)
     assert rep.final is None and len(rep.rounds) == 2
-    with replay_window(cut, xvfb):
+    with replay_window(cut, xvfb) as viewer:
         geometry = poll(lambda: window_geometry(xvfb), "the replay window")
         wx, wy, ww, wh = geometry
         renderer = Renderer(rep.arena, title="room (replay)", ids=rep.header["ids"])
@@ -165,6 +166,8 @@ def test_a_cut_off_replay_says_so_in_the_window_at_its_last_round(room, tmp_path
         note = "cut off: no final table   paused"
         poll(lambda: title_band_is(xvfb, geometry, renderer.render(states[2], (ww, wh), note=note), shot),
              "'cut off' in the title band at the last round")
+        xvfb.xdotool("key", "q")
+        assert viewer.wait(deadline(10)) == 0
 
 
 def test_live_spectators_survive_a_lost_display(room, tmp_path, xvfb):
@@ -239,14 +242,9 @@ def cpu_seconds(pid: int) -> float:
 
 def test_replay_window_at_step_0_idles_at_the_end_and_stops_on_sigterm(room, tmp_path, xvfb):
     record = tmp_path / "game.jsonl"
-    made = subprocess.run(arena_cmd("play", str(room), "--bots", "3", "--seed", "4", "--no-window",
-                                    "--quiet-rounds", "3", "--round-ms", "0", "--replay", str(record), "-q"),
-                          capture_output=True, text=True, timeout=deadline(40))
-    assert made.returncode == 0, made.stderr
+    record_game(room, record, seed=4, quiet_rounds=3)
     last = json.loads(record.read_text().splitlines()[-2])["state"]
-    viewer = subprocess.Popen(arena_cmd("replay", str(record), f"0:{xvfb.name}", "--step-ms", "20"),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    with replay_window(record, xvfb, step_ms=20) as viewer:
         geometry = poll(lambda: window_geometry(xvfb), "the replay window")
         team = {p["id"]: p["team"] for p in last["players"]}
         poll(lambda: shows(xvfb, geometry, last, lambda p: BLUE_RGB if team[p["id"]] == "BLUE" else RED_RGB),
@@ -256,10 +254,6 @@ def test_replay_window_at_step_0_idles_at_the_end_and_stops_on_sigterm(room, tmp
         assert cpu_seconds(viewer.pid) - before < 0.3, "the replay window spins at the end of the replay"
         viewer.terminate()
         assert viewer.wait(deadline(10)) == -15
-    finally:
-        if viewer.poll() is None:
-            viewer.kill()
-            viewer.wait(deadline(3))
 
 
 def test_serve_window_takes_round_ms_and_lingers_on_the_final_table(room, tmp_path, xvfb):
