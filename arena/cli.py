@@ -96,9 +96,8 @@ class Spectators:
         if self.state is None:
             return
         frames: dict[tuple[int, int], pygame.Surface] = {}
-        for window in list(self.windows):
-            if not window.alive:
-                self.windows.remove(window)
+        for window in self.windows:
+            if not window.alive:  # its DisplayLost is on its way: poll() drops it and says so
                 continue
             size = window.size
             if size not in frames:

@@ -170,6 +170,28 @@ def test_a_cut_off_replay_says_so_in_the_window_at_its_last_round(room, tmp_path
         assert viewer.wait(deadline(10)) == 0
 
 
+def test_a_display_lost_before_a_frame_is_still_named(room, caplog):
+    # The window's thread marks it lost, then sends DisplayLost. A frame drawn in between used to drop the
+    # dead window silently, so the event found no window and "gone" was never said (a flake under load of
+    # the test below). Here the frame comes first on purpose.
+    from arena.cli import Spectators
+    from arena.mapfile import load_arena
+
+    doomed = Xvfb()
+    spectators = Spectators(load_arena(room), [doomed.name], title="room")
+    try:
+        (window,) = spectators.windows
+        doomed.stop()
+        poll(lambda: not window.alive, "the window's thread to see its display gone")
+        spectators.show()
+        with caplog.at_level("WARNING", logger="arena"):
+            poll(lambda: spectators.poll() is None and not spectators.windows, "the lost window dropped")
+        assert f"spectator window on {doomed.name} gone: " in caplog.text
+    finally:
+        spectators.close()
+        doomed.stop()
+
+
 def test_live_spectators_survive_a_lost_display(room, tmp_path, xvfb):
     record = tmp_path / "live.jsonl"
     doomed = Xvfb()
