@@ -132,10 +132,10 @@ class Snapshot:
 
     @classmethod
     def of(cls, game: Composer, message: str = "", last_turn: LastTurn | None = None,
-           history: tuple[str, ...] = (), computer: Collection[int] = (), watching: bool = False) -> Snapshot:
+           history: tuple[str, ...] = (), computer: Collection[int] = (), can_pass: bool = True) -> Snapshot:
         """Copy *game*'s state (call in the thread that owns *game*); *last_turn* gives the cells to mark,
-        *history* the announcements ``m`` shows, *computer* the computer players; *watching* for a terminal
-        with no player of its own (its information line names no pass key)."""
+        *history* the announcements ``m`` shows, *computer* the computer players; *can_pass* when the
+        player in turn is at this terminal (elsewhere the information line names no pass key)."""
         board = game.board
         over = game.is_terminal()
         outlook = game.game.reset_outlook()
@@ -158,7 +158,7 @@ class Snapshot:
             marked=frozenset(() if last_turn is None else last_turn.cells),
             history=tuple(history),
             computer=frozenset(computer),
-            info=explain.head_variants(game.game, watching),
+            info=explain.head_variants(game.game, can_pass),
             reset=() if outlook is None else explain.reset_variants(outlook),
             resets=tuple(game.resets),
             threats=frozenset(cell for cell, _capital, _owner in explain.threat_cells(board)),
@@ -268,7 +268,8 @@ class Console:
         """Redraw from *game* (copied now, in the caller's thread): *message* on the message line, the cells
         of *last_turn* in reverse video, *history* (the announcements, oldest first) for ``m``; *computer*
         the computer players (named while they think)."""
-        snap = Snapshot.of(game, message or "", last_turn, history, computer, watching=not self.players)
+        snap = Snapshot.of(game, message or "", last_turn, history, computer,
+                           can_pass=game.current_player in self.players)
         with self._lock:
             self._snapshot = snap
         self._dirty.set()

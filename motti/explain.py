@@ -124,12 +124,12 @@ def reset_variants(outlook: ResetOutlook) -> tuple[str, str, str]:
             f"Reset when none can take: {middle}", f"Reset: {short}")
 
 
-def turn_end_variants(game: Game, watching: bool = False) -> tuple[str, str, str]:
+def turn_end_variants(game: Game, can_pass: bool = True) -> tuple[str, str, str]:
     """How the turn under way ends (§2.2), longest first: before its first attack ``("6 attacks left;
     Defend or Guerilla ends the turn", "6 attacks, or Defend/Guerilla", "6 att")``; once it has attacked
     ``("4 attacks left, then the turn ends (p ends it now)", "4 attacks left (p ends turn)", "4 att")``,
-    without the pass key for a terminal that only *watching* (it cannot pass); empty strings once the game is
-    over."""
+    the pass key named only where *can_pass* (the window or terminal holds the player in turn: elsewhere
+    ``p`` is refused); empty strings once the game is over."""
     if game.is_terminal():
         return "", "", ""
     left = game.attacks_left
@@ -137,19 +137,20 @@ def turn_end_variants(game: Game, watching: bool = False) -> tuple[str, str, str
     if game.attacks_left == ATTACKS_PER_TURN and not game.attacked:
         return f"{attacks} left; Defend or Guerilla ends the turn", f"{attacks}, or Defend/Guerilla", \
             f"{left} att"
-    if watching:
+    if not can_pass:
         return f"{attacks} left, then the turn ends", f"{attacks} left", f"{left} att"
     return (f"{attacks} left, then the turn ends ({PASS_KEY} ends it now)",
             f"{attacks} left ({PASS_KEY} ends turn)", f"{left} att")
 
 
-def info_variants(game: Game) -> tuple[str, ...]:
+def info_variants(game: Game, can_pass: bool = True) -> tuple[str, ...]:
     """The information line of the windows, longest first: turn, how the turn ends
-    (:func:`turn_end_variants`), land, reset line, e.g. ``Turn 12 of 400 · 6 attacks left; Defend or Guerilla
-    ends the turn · land P1 40, P2 38 · Reset when none can take: P1 5, P2 3``; the last variant is
+    (:func:`turn_end_variants`, *can_pass* as there), land, reset line, e.g. ``Turn 12 of 400 · 6 attacks
+    left; Defend or Guerilla ends the turn · land P1 40, P2 38 · Reset when none can take: P1 5, P2 3``; the
+    last variant is
     ``T12/400 · 6 att · 1:40 2:38 · Reset: P1 5 P2 3``. Once the game is over: turn and land only."""
     turn = turn_variants(game.turns, game.max_turns, game.is_terminal())
-    ends = turn_end_variants(game)
+    ends = turn_end_variants(game, can_pass)
     land = land_variants(game.land_counts())
     outlook = game.reset_outlook()
     reset = reset_variants(outlook) if outlook is not None else ("", "", "")
@@ -159,13 +160,13 @@ def info_variants(game: Game) -> tuple[str, ...]:
     return tuple(DOT.join(part for part in row if part) for row in rows)
 
 
-def head_variants(game: Game, watching: bool = False) -> tuple[str, ...]:
+def head_variants(game: Game, can_pass: bool = True) -> tuple[str, ...]:
     """Turn, how the turn ends and land without the reset line (the console's information line, where the
     reset line has a line of its own), the first that fits first: on a narrow terminal turn and land in words
-    (``Turn 1 of 50 · land P1 18, P2 22``) come before the shortest variant; *watching* as for
+    (``Turn 1 of 50 · land P1 18, P2 22``) come before the shortest variant; *can_pass* as for
     :func:`turn_end_variants`."""
     turn = turn_variants(game.turns, game.max_turns, game.is_terminal())
-    ends = turn_end_variants(game, watching)
+    ends = turn_end_variants(game, can_pass)
     land = land_variants(game.land_counts())
     rows = [(turn[0], ends[0], land[0]), (turn[0], ends[1], land[0]), (turn[1], ends[1], land[1]),
             (turn[0], "", land[0]), (turn[1], ends[2], land[1])]

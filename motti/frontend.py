@@ -294,6 +294,8 @@ class Frontend:
                                                           geometry=geometry)
                 surface = rendered[key] = base.copy()
                 view.draw_legend(surface, game, viewer, session.message, computer=computer, note=note)
+                if view.viewer_in_turn(game, viewer):   # the shared board names no pass key; here p passes
+                    view.draw_info(surface, game, size, True)
                 if state.history:
                     view.draw_history(surface, session.chronicle.lines, resets=game.resets)
                 if state.help:

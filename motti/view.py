@@ -167,21 +167,23 @@ def info_rect(size: tuple[int, int]) -> pygame.Rect:
     return pygame.Rect(0, BOX_HEIGHT, size[0], TOOLBAR_HEIGHT - BOX_HEIGHT)
 
 
-def info_text(game: Composer, width: int) -> str:
+def info_text(game: Composer, width: int, can_pass: bool = True) -> str:
     """The information line's text for *width* px (motti.explain.info_variants: the longest variant that
-    fits, else the shortest shortened at a word bound)."""
-    variants = explain.info_variants(game.game)
+    fits, else the shortest shortened at a word bound); the pass key is named only where *can_pass* (the
+    window holds the player in turn, :func:`viewer_in_turn`)."""
+    variants = explain.info_variants(game.game, can_pass)
     for text in variants:
         if _width(text, INFO_POINTS) <= width:
             return text
     return shorten(variants[-1], lambda t: _width(t, INFO_POINTS) <= width)
 
 
-def _draw_info(surface: pygame.Surface, game: Composer, size: tuple[int, int]) -> None:
+def draw_info(surface: pygame.Surface, game: Composer, size: tuple[int, int], can_pass: bool) -> None:
+    """Draw the information line (:func:`info_text`, *can_pass* as there) into a window of *size*."""
     rect = info_rect(size)
     surface.fill(INK, rect)
     area = rect.inflate(-12, 0)
-    _blit_text(surface, info_text(game, area.width), area, WHITE, INFO_POINTS, centre=False)
+    _blit_text(surface, info_text(game, area.width, can_pass), area, WHITE, INFO_POINTS, centre=False)
 
 
 def legend_rect(size: tuple[int, int]) -> pygame.Rect:
@@ -258,7 +260,7 @@ def turn_text(game: Composer, viewer: Collection[int] | None, computer: Collecti
     return f"Player {player} to move"
 
 
-def _draw_toolbar(surface: pygame.Surface, game: Composer, size: tuple[int, int]) -> None:
+def _draw_toolbar(surface: pygame.Surface, game: Composer, size: tuple[int, int], can_pass: bool) -> None:
     possible = game.possible_actions()
     attacks = game.attacks_left
     labels: tuple[tuple[str, ...], ...] = ((f"Attack {attacks}", f"Att {attacks}", f"A{attacks}"),
@@ -286,7 +288,7 @@ def _draw_toolbar(surface: pygame.Surface, game: Composer, size: tuple[int, int]
     pygame.draw.rect(surface, _ink_on(colour), rect.inflate(-2, -2), 1)
     label, points = fit_text(variants, rect.width - 10, bold=True)
     _blit_text(surface, label, rect.inflate(-10, 0), _ink_on(colour), points, bold=True)
-    _draw_info(surface, game, size)
+    draw_info(surface, game, size, can_pass)
 
 
 def _draw_x(surface: pygame.Surface, rect: pygame.Rect, line: int) -> None:
@@ -782,10 +784,11 @@ def render(game: Composer, size: tuple[int, int], viewer: Collection[int] | None
     """Draw *game* into a new 32-bit Surface of *size* ``(win_w, win_h)`` pixels (spec §6).
 
     *viewer* holds the players at the window (None or empty for an observer) and *computer* the computer
-    players; they only change the legend's turn text (:func:`turn_text`). *message* (an announcement) is
-    appended to that text. *last_turn* (motti.announce.LastTurn) adds the last turn's marks
-    (:func:`draw_last_turn`). *geometry* is the window's zoom and pan (motti.viewport; default: a new
-    window's, :func:`layout`); only the cells it shows are drawn.
+    players; they only change the legend's turn text (:func:`turn_text`) and whether the information line
+    names the pass key (:func:`draw_info`). *message* (an announcement) is appended to that text.
+    *last_turn* (motti.announce.LastTurn) adds the last turn's marks (:func:`draw_last_turn`). *geometry* is
+    the window's zoom and pan (motti.viewport; default: a new window's, :func:`layout`); only the cells it
+    shows are drawn.
     """
     win_w, win_h = size
     surface = pygame.Surface((max(1, win_w), max(1, win_h)), 0, 32)
@@ -794,7 +797,7 @@ def render(game: Composer, size: tuple[int, int], viewer: Collection[int] | None
         geometry = Viewport().geometry(size, game.board.width, game.board.height)
     _draw_board(surface, game, geometry, last_turn)
     draw_legend(surface, game, viewer, message, computer=computer)
-    _draw_toolbar(surface, game, size)
+    _draw_toolbar(surface, game, size, viewer_in_turn(game, viewer))
     return surface
 
 

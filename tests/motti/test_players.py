@@ -72,6 +72,24 @@ def test_p_passes_in_a_window_and_at_the_console_as_game_pass_turn_does():
     assert session.message == "P2 ended the turn"
 
 
+
+def test_the_windows_name_the_pass_key_only_where_the_player_in_turn_sits():
+    front = windows(t13())
+    g = front.game
+    front.session.command("seat0", Command("seat0", "toggle", ((0, 0),)))
+    front.session.command("seat0", Command("seat0", "perform"))
+    assert g.current_player == 1 and g.attacked
+    front.draw()
+    size = front.views["seat0"].window.size
+    band = view.info_rect(size)
+
+    def line(surface: pygame.Surface) -> bytes:
+        return pygame.image.tobytes(surface.subsurface(band), "RGB")
+
+    seat0, seat1 = (front.views[s].window.picture for s in ("seat0", "seat1"))
+    assert seat0 is not None and seat1 is not None
+    assert line(seat0) == line(view.render(g, size, (1,))) != line(view.render(g, size, (2,))) == line(seat1)
+
 def test_an_attack_without_crosses_is_refused_naming_the_pass_key():
     front = windows(t13())
     g, session = front.game, front.session
@@ -148,11 +166,12 @@ def test_the_information_line_says_how_the_turn_ends():
         "5 attacks left, then the turn ends (p ends it now)", "5 attacks left (p ends turn)", "5 att")
     assert explain.head_variants(g.game)[0] == (
         "Turn 1 · 5 attacks left, then the turn ends (p ends it now) · land P1 9, P2 9")
-    # a terminal that only watches cannot pass: its line names no pass key
-    assert explain.turn_end_variants(g.game, watching=True) == (
+    # a terminal or window without the player in turn cannot pass: its line names no pass key
+    assert explain.turn_end_variants(g.game, can_pass=False) == (
         "5 attacks left, then the turn ends", "5 attacks left", "5 att")
-    assert explain.head_variants(g.game, watching=True)[0] == (
+    assert explain.head_variants(g.game, can_pass=False)[0] == (
         "Turn 1 · 5 attacks left, then the turn ends · land P1 9, P2 9")
+    assert view.info_text(g, 2000, can_pass=False).startswith("Turn 1 · 5 attacks left, then the turn ends ·")
     g.attack([], draw=5)
     g.game.attacks_left = 1
     assert explain.turn_end_variants(g.game)[0] == "1 attack left, then the turn ends (p ends it now)"

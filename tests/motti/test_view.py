@@ -241,6 +241,27 @@ def test_a_legend_redrawn_for_another_viewer_equals_a_full_render_for_it():
     assert view.dirty_rects(shared, mine) == []
 
 
+
+def test_only_the_window_of_the_player_in_turn_names_the_pass_key():
+    g = game(T1, 5)
+    g.toggle_cross(0, 0)
+    g.perform()                                                   # a failed attack: 5 left, p would pass
+    size = (960, 200)
+    mine = view.render(g, size, (1,))
+    theirs = view.render(g, size, (2,))
+    watcher = view.render(g, size, None)
+    ends = "Turn 1 · 5 attacks left, then the turn ends"
+    assert view.info_text(g, 2000).startswith(f"{ends} (p ends it now) · ")
+    assert view.info_text(g, 2000, can_pass=False).startswith(f"{ends} · ")
+    assert view.dirty_rects(watcher, theirs) == [view.legend_rect(size)]
+    toolbar = pygame.Rect(0, 0, size[0], view.TOOLBAR_HEIGHT)     # the information line's band included
+    assert view.info_rect(size).colliderect(toolbar)
+    assert view.dirty_rects(watcher, mine) == [toolbar, view.legend_rect(size)]
+    # the windows' loop draws the shared board once (no pass key), then each window's own legend and line
+    view.draw_legend(watcher, g, (1,))
+    view.draw_info(watcher, g, size, True)
+    assert view.dirty_rects(watcher, mine) == []
+
 def test_dirty_rects_cover_exactly_what_changed():
     g = game()
     size = (480, 200)
