@@ -517,6 +517,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     from common.loop import Inbox
     from common.x11 import DisplayError
     from motti.compose import Composer
+    from motti.mapfile import find_map
 
     game = Composer(rules)
     computer = set(levels)
@@ -583,9 +584,10 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
             if isinstance(error, ConsoleError):
                 raise UsageError(str(error)) from None
             raise
+    resumed = None if args.map == "generate" else str(find_map(args.map))
     session = Session(game, inbox, computer=levels, rng=computer_rng, status=args.status, save=args.save,
                       computer_delay=COMPUTER_DELAY_S if args.delay is None else args.delay,
-                      last_turn=last_turn)
+                      last_turn=last_turn, resumed=resumed)
     Frontend(session, windows)
     if console is not None:
         console.attach(session)

@@ -13,7 +13,8 @@ else the defaults. Crosses that were placed but not performed and the random gen
 of a save.
 
 ``--save FILE`` keeps FILE up to date after every action; without it, the ``s`` key writes
-:func:`default_path`.
+:func:`default_path`, or beside it the first free name (:func:`free_default_path`) when another game is
+saved there.
 """
 
 from __future__ import annotations
@@ -42,6 +43,20 @@ def default_path() -> Path:
     state = os.environ.get("XDG_STATE_HOME", "")
     base = Path(state) if state and Path(state).is_absolute() else Path.home() / ".local" / "state"
     return base / "motti" / "saved.map"
+
+
+def free_default_path(resumed: str | os.PathLike[str] | None = None) -> Path:
+    """Where a game's ``s`` saves without ``--save``: :func:`default_path` when no file is there or the game
+    was resumed from it (*resumed*, the file the game was loaded from), else the first of ``saved-2.map``,
+    ``saved-3.map``, ... beside it with no file, so that ``s`` never replaces another game saved before."""
+    first = default_path()
+    same = resumed is not None and Path(resumed).absolute() == first.absolute()
+    if same or not first.exists():
+        return first
+    number = 2
+    while (path := first.with_name(f"{first.stem}-{number}{first.suffix}")).exists():
+        number += 1
+    return path
 
 
 def computer_levels(computer: Collection[int]) -> dict[int, str]:
@@ -87,11 +102,11 @@ def save_text(game: Game | Composer, computer: Mapping[int, str] | None = None,
 
 def save_game(game: Game | Composer, path: str | os.PathLike[str] | None = None,
               computer: Mapping[int, str] | None = None, last_turn: LastTurn | None = None) -> Path:
-    """Write *game* atomically to *path* (default :func:`default_path`, whose folder is created), with its
-    computer players ``{player: level}`` and the turn before (*last_turn*); return the absolute path written.
-    Raises OSError when it cannot be written (the old file is then unchanged)."""
+    """Write *game* atomically to *path* (default :func:`default_path`; the default's folder is created),
+    with its computer players ``{player: level}`` and the turn before (*last_turn*); return the absolute path
+    written. Raises OSError when it cannot be written (the old file is then unchanged)."""
     target = Path(path) if path is not None else default_path()
-    if path is None:
+    if target.parent == default_path().parent:
         target.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(target, save_text(game, computer, last_turn=last_turn))
     return target.absolute()

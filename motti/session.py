@@ -36,6 +36,8 @@ from motti.thinking import SOURCE as THINKER
 from motti.thinking import Thinker
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from motti.mapfile import SavedTurn
 
 #: How long each action of a computer player stays on screen before its next one (seconds; ``--delay``).
@@ -94,7 +96,7 @@ class Session:
     def __init__(self, game: Composer, inbox: Inbox | None = None, *, computer: Collection[int] = (),
                  rng: random.Random | None = None, status: str | None = None, save: str | None = None,
                  computer_delay: float = COMPUTER_DELAY_S, every_action: bool = True,
-                 last_turn: SavedTurn | None = None) -> None:
+                 last_turn: SavedTurn | None = None, resumed: str | None = None) -> None:
         self.game = game
         self.inbox = inbox if inbox is not None else Inbox()
         self.computer = frozenset(computer)
@@ -104,6 +106,8 @@ class Session:
         self.thinker = Thinker(self.inbox, self.levels, self.rng)
         self.status = status
         self.save = save
+        self.resumed = resumed   # the file the game was loaded from, if any
+        self._saved_to: Path | None = None   # where ``s`` saves without --save, chosen at its first use
         self.computer_delay = computer_delay
         self.every_action = every_action
         self._recorded_turns = game.turns   # the turns played when the files were last written
@@ -437,15 +441,17 @@ class Session:
         self.message = line if self.message is None else f"{self.message}; {line}"
 
     def save_now(self) -> None:
-        """The ``s`` key: save to the ``--save`` file or the default save path, and say where (or why not)."""
-        target = self.save if self.save is not None else savegame.default_path()
+        """The ``s`` key: save to the ``--save`` file, else to the default save path or, when another game is
+        saved there, a free name beside it (motti.savegame.free_default_path), and say where (or why not)."""
+        if self.save is None and self._saved_to is None:
+            self._saved_to = savegame.free_default_path(self.resumed)
+        target = self.save if self.save is not None else self._saved_to
         if self.save_suspended:
             # The last person's quit ended the game; an observer's s keeps the game before it to resume.
             self.message = self.saved_before_quit()
         else:
             try:
-                path = savegame.save_game(self.game, self.save, self.levels,
-                                          last_turn=self.chronicle.last_turn)
+                path = savegame.save_game(self.game, target, self.levels, last_turn=self.chronicle.last_turn)
             except OSError as error:
                 self.message = f"cannot save to {target}: {error.strerror or error}"
             else:

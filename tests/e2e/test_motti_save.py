@@ -144,6 +144,16 @@ def test_s_key_saves_to_the_state_folder_and_says_so(xvfb, tmp_path):
     saved = load_map(target)
     assert (saved.turn, saved.attacks) == (1, 6)
     assert "".join(status["board"]) == "".join(TWO.split("grid\n")[1].split())
+    # A new game's s leaves that save alone; the game resumed from it saves back there.
+    for args, where in ((["two.map"], target.with_name("saved-2.map")), ([str(target)], target)):
+        game = Motti([*args, "--seed", "5"], tmp_path, env)
+        try:
+            status = game.wait(lambda s: len(s["windows"]) == 1, "the window")
+            xvfb.xdotool(*pointer_to(xvfb, status), "key", "s")
+            game.wait(lambda s, where=where: s["message"] == f"saved to {where}", f"saved to {where.name}")
+        finally:
+            game.stop()
+    assert target.read_text() == target.with_name("saved-2.map").read_text()
 
 
 class Console:

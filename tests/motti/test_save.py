@@ -205,6 +205,29 @@ def test_s_key_saves_to_the_default_path_and_says_where(tmp_path, monkeypatch) -
     assert np.array_equal(saved.board.occupied, game.board.occupied)
 
 
+
+def test_s_key_never_replaces_another_game_saved_at_the_default_path(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    folder = tmp_path / "motti"
+    folder.mkdir()
+    (folder / "saved.map").write_text("yesterday's game\n")
+    (folder / "saved-2.map").write_text("the day before's\n")
+    game = Composer(Game(parse_map(TWO).board, random.Random(3)))
+    front = frontend(game, None, {"seat0": (1, 2)})
+    front.session.handle(Key("seat0", "s"))
+    assert front.session.message == f"saved to {folder / 'saved-3.map'}"
+    game.defend([(4, 1), (4, 2)])
+    front.session.handle(Key("seat0", "s"))                       # the same game: the same file again
+    assert front.session.message == f"saved to {folder / 'saved-3.map'}"
+    assert load_map(folder / "saved-3.map").turn == 2
+    assert (folder / "saved.map").read_text() == "yesterday's game\n"
+    assert (folder / "saved-2.map").read_text() == "the day before's\n"
+    # A game resumed from the default save is saved back there.
+    resumed = Session(Composer(Game(load_map(folder / "saved-3.map").board, random.Random(3))),
+                      resumed=str(folder / "saved.map"))
+    resumed.save_now()
+    assert resumed.message == f"saved to {folder / 'saved.map'}"
+
 def test_s_key_reports_a_save_that_fails(tmp_path, monkeypatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
