@@ -628,6 +628,13 @@ def _print_replay(rep: replay.Replay) -> None:
 
 
 
+def _say_cut_short(rep: replay.Replay) -> None:
+    """One line on stderr when the replay's file ends inside its last line (``FILE.partial``), which the
+    loader left out."""
+    if rep.cut_short:
+        print(f"arena: {rep.cut_short}", file=sys.stderr)
+
+
 def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
     """The replay window: one round per *step_s*; space pauses, arrows step, q quits. The last round of a
     replay with no final line (cut off) says so in the title band.
@@ -638,6 +645,7 @@ def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
     from common.loop import Key, Timer
 
     spectators = _open_spectators(rep.arena, [display], f"{rep.header['map']} (replay)")
+    _say_cut_short(rep)
     spectators.renderer.ids = rep.header["ids"]
     states = list(rep.states())
     table = rep.final["table"] if rep.final else None
@@ -693,6 +701,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.html is not None:
         return _write_html(rep, args)
     if args.verify:
+        _say_cut_short(rep)
         verdict = replay.verify(rep)
         if verdict.rounds:
             played = [r for r in verdict.rounds if r > 0]
@@ -726,6 +735,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if displays:
         _show_replay(rep, displays[0], args.step_ms / 1000)
     else:
+        _say_cut_short(rep)
         _print_replay(rep)
     return 0
 
@@ -738,6 +748,7 @@ def _write_html(rep: replay.Replay, args: argparse.Namespace) -> int:
         raise UsageError("--html writes a page: give no --verify and no 0:DISPLAY with it")
     if not args.html:
         raise UsageError("--html: expected a file name")
+    _say_cut_short(rep)
     try:
         web.write_page(rep, args.html, args.step_ms)
     except OSError as exc:

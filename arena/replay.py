@@ -238,12 +238,17 @@ def _set_aside(path: Path) -> Path | None:
 
 @dataclass
 class Replay:
-    """A loaded replay: header, round lines in order, final line (None if the game was cut off)."""
+    """A loaded replay: header, round lines in order, final line (None if the game was cut off).
+
+    *cut_short*: None, or one line ``FILE:LINE: the last line is cut short; using the R rounds before it``
+    when the file ends inside its last line (a game killed while writing, a full disk: ``FILE.partial``);
+    that line is left out, and *final* is None."""
 
     path: Path
     header: dict[str, Any]
     rounds: list[dict[str, Any]] = field(default_factory=list)
     final: dict[str, Any] | None = None
+    cut_short: str | None = None
 
     @property
     def arena(self) -> Arena:
@@ -259,6 +264,14 @@ class Replay:
 
 class _Bad(Exception):
     """What is wrong with one line (becomes ``FILE:LINE: message``)."""
+
+
+class _NotJson(_Bad):
+    """A line that is no JSON text; *ran_out*: the text ended before the JSON did (a line cut short)."""
+
+    def __init__(self, message: str, *, ran_out: bool) -> None:
+        super().__init__(message)
+        self.ran_out = ran_out
 
 
 def _expect(condition: bool, message: str) -> None:
@@ -403,7 +416,11 @@ def _decode(data: bytes) -> object:
     except RecursionError:
         raise _Bad("nested too deeply to be a replay line") from None
     except msgspec.DecodeError as exc:
-        raise _Bad(f"not JSON ({str(exc).split(' (byte')[0]})") from None
+        what, _, where = str(exc).partition(" (byte ")
+        # msgspec: "Input data was truncated", or a malformed number at the end ("12." cut from "12.5")
+        ran_out = "truncated" in what or ("trailing" not in what and where[:-1].isdigit()
+                                          and int(where[:-1]) >= len(data.rstrip()))
+        raise _NotJson(f"not JSON ({what})", ran_out=ran_out) from None
 
 
 def _typed(obj: object, kind: Any) -> Any:
@@ -415,11 +432,26 @@ def _typed(obj: object, kind: Any) -> Any:
         raise _Bad(f"{where}: {what}") from None
 
 
+def _rounds_before(count: int) -> str:
+    if count == 0:
+        return "the start before it (no round)"
+    return f"the {count} round{'' if count == 1 else 's'} before it"
+
+
+_HEADER_START = b'{"type":"header"'
+"""How the writer begins a header line: a first line cut short is recognised by it."""
+
+
 def load(path: str | os.PathLike[str]) -> Replay:
     """Read and check a replay file: the shapes, types and ranges of every line, typed with msgspec, and
     what they must agree on (not yet the game's rules: see :func:`verify`). Raises ReplayError with one line,
     ``FILE:LINE: $.json.path: what was expected`` or ``FILE:LINE: message``, for anything unreadable or
-    malformed; a leading UTF-8 byte-order mark is skipped."""
+    malformed; a leading UTF-8 byte-order mark is skipped.
+
+    A file that ends inside its last line (the last non-empty line is JSON that ends too early, or ends
+    inside a UTF-8 character) is read up to that line: the replay is cut off (``final`` None) and
+    ``cut_short`` says so. Such a line anywhere else is an error, and so is a header line cut short
+    (``FILE:1: the header line is cut short: there is nothing to replay``)."""
     path = Path(path)
     try:
         with path.open("rb") as handle:
@@ -433,16 +465,32 @@ def load(path: str | os.PathLike[str]) -> Replay:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        where = raw.count(b"\n", 0, exc.start) + 1
-        raise ReplayError(f"{path}:{where}: not a text file") from None
+        if exc.reason != "unexpected end of data":  # else the file ends inside a character: a line cut short
+            where = raw.count(b"\n", 0, exc.start) + 1
+            raise ReplayError(f"{path}:{where}: not a text file") from None
     replay: Replay | None = None
     head: HeaderLine | None = None
     walls = np.zeros((0, 0), dtype=bool)
-    for number, line in enumerate(raw.split(b"\n"), 1):
+    lines = raw.split(b"\n")
+    last = max((n for n, line in enumerate(lines, 1) if line.strip()), default=0)
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            obj = _decode(line)
+            try:
+                obj = _decode(line)
+            except _NotJson as exc:
+                stripped = line.strip()
+                after_final = replay is not None and replay.final is not None
+                if number != last or not exc.ran_out or not stripped.startswith(b"{") or after_final:
+                    raise  # every line begins with "{"; nothing follows the final line
+                if replay is None:
+                    if stripped.startswith(_HEADER_START) or _HEADER_START.startswith(stripped):
+                        raise _Bad("the header line is cut short: there is nothing to replay") from None
+                    raise
+                replay.cut_short = (f"{path}:{number}: the last line is cut short; using "
+                                    f"{_rounds_before(len(replay.rounds))}")
+                break
             record: dict[str, Any] = obj if isinstance(obj, dict) else {}
             kind = record.get("type")
             if replay is None or head is None:

@@ -460,3 +460,155 @@ def test_view_cones_are_clipped_to_the_board():
     # their cones on the board are drawn, nothing of them in the legend band, the margin or the panel
     assert cone_pixels(inside=True) > 0
     assert cone_pixels(inside=False) == 0
+
+
+def _line_spans(data: bytes) -> list[tuple[int, int]]:
+    """(start, end) byte offsets of each line of *data* (a file ending in a newline), the newline left out."""
+    spans, start = [], 0
+    for line in data.split(b"\n")[:-1]:
+        spans.append((start, start + len(line)))
+        start += len(line) + 1
+    return spans
+
+
+def _recorded(tmp_path) -> tuple[bytes, replay.Replay, list[tuple[int, int]]]:
+    """A game of seed 4 recorded by the server: the replay file's bytes, the replay and its lines' spans."""
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=4)
+    data = path.read_bytes()
+    return data, replay.load(path), _line_spans(data)
+
+
+def test_a_replay_cut_inside_its_last_line_keeps_the_rounds_before(tmp_path):
+    # A game stopped or a full disk leaves the last line cut mid-JSON (FILE.partial): the whole file was
+    # refused with "FILE:N: not JSON (Input data was truncated)" and the rounds before it were lost.
+    data, full, spans = _recorded(tmp_path)
+    rounds = len(full.rounds)
+    assert len(spans) == rounds + 2 and full.final is not None
+    cut = tmp_path / "game.jsonl.partial"
+    final_start, final_end = spans[-1]
+    for offset in (final_start + 1, (final_start + final_end) // 2, final_end - 1):  # inside the final line
+        cut.write_bytes(data[:offset])
+        rep = replay.load(cut)
+        assert rep.rounds == full.rounds and rep.final is None and rep.header == full.header
+        assert rep.cut_short == (f"{cut}:{rounds + 2}: the last line is cut short; using the {rounds} "
+                                 f"rounds before it")
+    cut.write_bytes(data[:spans[3][0] + 25] + b"\n \n\n")  # round 3 cut, and only whitespace after it
+    rep = replay.load(cut)
+    assert rep.rounds == full.rounds[:2] and rep.final is None
+    assert rep.cut_short == f"{cut}:4: the last line is cut short; using the 2 rounds before it"
+    cut.write_bytes(data[:spans[1][0] + 10])
+    rep = replay.load(cut)
+    assert rep.rounds == [] and rep.cut_short == f"{cut}:2: the last line is cut short; using the start " \
+                                                 f"before it (no round)"
+    cut.write_bytes(data[:spans[2][0]])  # cut at a line's end: complete rounds, nothing cut short
+    assert replay.load(cut).cut_short is None and len(replay.load(cut).rounds) == 1
+
+
+def _refusal(path, data: bytes) -> str:
+    """The one-line ReplayError of loading *data* written to *path*."""
+    path.write_bytes(data)
+    with pytest.raises(replay.ReplayError) as error:
+        replay.load(path)
+    return str(error.value)
+
+
+def test_a_line_cut_short_anywhere_but_at_the_end_is_still_an_error(tmp_path):
+    data, _, spans = _recorded(tmp_path)
+    bad = tmp_path / "bad.jsonl"
+    # round 3 cut, round 4 after it
+    assert _refusal(bad, data[:spans[3][0] + 25] + b"\n" + data[spans[4][0]:]) == (
+        f"{bad}:4: not JSON (Input data was truncated)")
+    assert _refusal(bad, data + data[:30]) == (  # a line cut short after the final table
+        f"{bad}:{len(spans) + 1}: not JSON (Input data was truncated)")
+    for last in (b"no replay line", b'{"type":"round",,"round":3}', b'{"type":"final"}}'):  # not cut: bad
+        assert _refusal(bad, data[:spans[2][0]] + last + b"\n").startswith(
+            f"{bad}:3: not JSON (JSON is malformed: ")
+    for offset in (1, 10, 300, spans[0][1] - 1):  # the header itself cut short
+        assert _refusal(bad, data[:offset]) == (
+            f"{bad}:1: the header line is cut short: there is nothing to replay")
+
+
+def test_a_replay_cut_inside_a_character_of_its_last_line(tmp_path):
+    # A replay holding UTF-8 (the writer escapes it, an edited file need not), cut inside a character of its
+    # last line, is cut short like any other; a broken character elsewhere is no text file.
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=4)
+    lines = path.read_text().splitlines()
+    final = json.loads(lines[-1])
+    final["diagnostics"][0]["left_reason"] = "déconnecté"
+    data = "\n".join([*lines[:-1], json.dumps(final, ensure_ascii=False)]).encode() + b"\n"
+    cut = tmp_path / "game.jsonl.partial"
+    cut.write_bytes(data[:data.index("é".encode()) + 1])
+    rep = replay.load(cut)
+    assert len(rep.rounds) == len(lines) - 2 and rep.final is None
+    assert rep.cut_short == f"{cut}:{len(lines)}: the last line is cut short; using the {len(lines) - 2} " \
+                            f"rounds before it"
+    broken = data[:data.index("é".encode()) + 1] + b"\n"
+    assert _refusal(cut, broken) == f"{cut}:{len(lines)}: not a text file"
+
+
+def test_a_replay_cut_at_any_byte_loads_the_lines_before_or_is_one_line_error(tmp_path):
+    # The file grows one byte at a time (appended: rewriting it each time costs a flush), and is loaded at
+    # every length: the header cut short is a one-line error, else every complete line is kept, and a line
+    # cut short at the end is said to be.
+    data, full, spans = _recorded(tmp_path)
+    cut = tmp_path / "cut.jsonl"
+    with cut.open("wb") as growing:
+        for offset in range(len(data) + 1):
+            growing.write(data[offset - 1:offset] if offset else b"")
+            growing.flush()
+            if offset < spans[0][1]:
+                with pytest.raises(replay.ReplayError) as error:
+                    replay.load(cut)
+                assert str(error.value) == (
+                    f"{cut}:1: empty file (expected an arena replay header)" if offset == 0 else
+                    f"{cut}:1: the header line is cut short: there is nothing to replay")
+                continue
+            rep = replay.load(cut)
+            complete = sum(1 for _, end in spans if end <= offset)
+            inside = [n for n, (start, end) in enumerate(spans, 1) if start < offset < end]
+            assert rep.header == full.header
+            assert rep.rounds == full.rounds[:complete - 1]
+            assert rep.final == (full.final if complete == len(spans) else None)
+            if inside:
+                before = f"the {complete - 1} round{'' if complete == 2 else 's'} before it" if complete > 1 \
+                    else "the start before it (no round)"
+                assert rep.cut_short == f"{cut}:{inside[0]}: the last line is cut short; using {before}"
+            else:
+                assert rep.cut_short is None
+
+
+def test_the_command_line_shows_and_verifies_a_replay_cut_short(tmp_path):
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=4)
+    data = path.read_bytes()
+    spans = _line_spans(data)
+    rounds = len(spans) - 2
+    cut = tmp_path / "game.jsonl.partial"
+    cut.write_bytes(data[:spans[-1][0] + 40])
+    note = f"arena: {cut}:{rounds + 2}: the last line is cut short; using the {rounds} rounds before it\n"
+    env = {**os.environ}
+    env.pop("DISPLAY", None)
+
+    def arena(*args):
+        return subprocess.run([sys.executable, "-m", "arena", "replay", *args], capture_output=True,
+                              text=True, timeout=deadline(20), env=env)
+
+    shown = arena(str(cut))
+    assert (shown.returncode, shown.stderr) == (0, note)
+    out = shown.stdout.splitlines()
+    assert out[0].startswith("map room, 4 players, seed 4") and len(out) == rounds + 2
+    assert out[-2].startswith(f"round {rounds:>4}: ") and out[-1] == "(no final table: the game was cut off)"
+    checked = arena("--verify", str(cut))
+    assert (checked.returncode, checked.stderr) == (1, note)
+    finished = replay.load(path).final["rounds"]
+    assert checked.stdout == f"{cut}: no final table (the game finished in round {finished})\n"
+    page = tmp_path / "page.html"
+    made = arena(str(cut), "--html", str(page))
+    assert (made.returncode, made.stderr) == (0, note)
+    assert made.stdout == f"page: {page} ({rounds} rounds, cut off: no final table)\n" and page.is_file()
+    cut.write_bytes(data[:100])
+    refused = arena(str(cut))
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == f"arena: {cut}:1: the header line is cut short: there is nothing to replay\n"
