@@ -15,8 +15,9 @@ SIGTERM                143
 ====================  ======
 
 A user error is one line on stderr, ``PROG: message``, never a usage block or a traceback; so is output that
-cannot be written (a full disk), with status 1. A closed pipe (``motti | head -1``) drops the rest of the
-output quietly.
+cannot be written (a full disk), with status 1. An argument missing or not known ends with where the usage is:
+``arena: the following arguments are required: MAP (arena serve --help shows the usage)``. A closed pipe
+(``motti | head -1``) drops the rest of the output quietly.
 """
 
 from __future__ import annotations
@@ -69,16 +70,44 @@ class UsageError(Exception):
 _NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 
 
+def _message_start(template: str) -> str:
+    """The text argparse's message *template* begins with, in the language argparse speaks (its gettext)."""
+    from gettext import gettext
+
+    return gettext(template).split("%s")[0]
+
+
+#: The errors of an argument missing or not known: the user is told where the usage is.
+_POINT_TO_HELP = ("the following arguments are required: %s", "unrecognized arguments: %s")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse whose errors raise :class:`UsageError` (one line, exit 2), never a usage block; a value such
     as ``-1e308`` or ``-1e-3`` is a negative number, not an option (argparse before Python 3.13 knows only
-    ``-1`` and ``-.5``)."""
+    ``-1`` and ``-.5``).
+
+    An argument missing or not known ends with where the usage is, the (sub)command as the user started it
+    (:meth:`invocation`): ``the following arguments are required: MAP (arena serve --help shows the
+    usage)``. Other errors say what was expected already (``argument --players: expected a number 2..16,
+    got '1'``, ``invalid choice: ... (choose from ...)``) and are left as they are."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = _NEGATIVE_NUMBER
 
+    def invocation(self) -> str:
+        """The (sub)command as typed: ``prog`` (``arena serve``), its first word ``python -m arena`` when the
+        program was started that way (the interpreter's name as :data:`sys.executable` has it)."""
+        program, _, rest = self.prog.partition(" ")
+        spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+        module = spec.name.removesuffix(".__main__") if spec is not None else ""
+        if module.partition(".")[0] == program:  # not another program's __main__, as pytest's
+            program = f"{os.path.basename(sys.executable) or 'python'} -m {module}"
+        return f"{program} {rest}".rstrip()
+
     def error(self, message: str) -> NoReturn:
+        if message.startswith(tuple(_message_start(template) for template in _POINT_TO_HELP)):
+            message += f" ({self.invocation()} --help shows the usage)"
         raise UsageError(message)
 
 

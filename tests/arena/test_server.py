@@ -368,7 +368,30 @@ def test_a_missing_argument_names_only_what_is_required(command: str, missing: s
     # The spectators' 0:DISPLAY strings are optional: they were once listed as required too.
     done = _arena(command)
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines()[-1] == f"arena: the following arguments are required: {missing}"
+    python = os.path.basename(sys.executable)
+    assert done.stderr == (f"arena: the following arguments are required: {missing} "
+                           f"({python} -m arena {command} --help shows the usage)\n")
+
+
+def test_a_missing_or_unknown_argument_says_where_the_usage_is(capsys) -> None:
+    # "arena" alone said "arena: the following arguments are required: COMMAND", and no more: a new user had
+    # no hint of where to look. The hint names the command as it was started: python -m arena, or arena.
+    from arena.cli import main
+
+    python = os.path.basename(sys.executable)
+    alone = _arena()
+    assert (alone.returncode, alone.stdout) == (2, "")
+    assert alone.stderr == (f"arena: the following arguments are required: COMMAND ({python} -m arena --help "
+                            f"shows the usage)\n")
+    unknown = _arena("replay", "game.jsonl", "--vrify")
+    assert (unknown.returncode, unknown.stdout) == (2, "")
+    assert unknown.stderr == (f"arena: unrecognized arguments: --vrify ({python} -m arena replay --help "
+                              f"shows the usage)\n")
+    assert main(["serve"]) == 2  # as the installed command: pytest's __main__ is not arena's
+    assert capsys.readouterr().err == ("arena: the following arguments are required: MAP (arena serve --help "
+                                       "shows the usage)\n")
+    assert main(["serve", "office", "--players", "1"]) == 2  # an error that says what was expected: no hint
+    assert capsys.readouterr().err == "arena: argument --players: expected a number 2..16, got '1'\n"
 
 
 def test_bad_map_and_toxic_files_name_file_line_column(tmp_path):

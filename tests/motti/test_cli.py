@@ -188,6 +188,19 @@ def test_user_errors_are_one_line_and_exit_2(capsys, here, argv, culprit):
     assert culprit in line
 
 
+def test_an_unknown_argument_says_where_the_usage_is(capsys, here):
+    # "motti: unrecognized arguments: --bogus" gave no hint of where to look; the hint names the program as
+    # it was started (python -m motti, or motti), and --help, since -h is motti's --height.
+    assert one_line_error(capsys, "three.map", "--bogus") == (
+        "motti: unrecognized arguments: --bogus (motti --help shows the usage)")
+    done = subprocess.run([sys.executable, "-m", "motti", "three.map", "--bogus"], capture_output=True,
+                          text=True, timeout=deadline(20))
+    python = os.path.basename(sys.executable)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"motti: unrecognized arguments: --bogus ({python} -m motti --help shows the "
+                           f"usage)\n")
+
+
 def test_maps_that_cannot_be_read_say_what_they_are(capsys, here):
     (here / "dir.map").mkdir()
     (here / "moves").mkdir()

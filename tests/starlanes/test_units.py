@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import curses
 import json
+import os
 import random
 import subprocess
 import sys
@@ -253,6 +254,19 @@ def test_save_round_trip_and_errors(tmp_path):
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "starlanes", *args], capture_output=True, text=True,
                           timeout=deadline(10), stdin=subprocess.DEVNULL)
+
+
+def test_an_unknown_argument_says_where_the_usage_is(capsys):
+    # "starlanes: unrecognized arguments: --bogus" gave no hint of where to look; the hint names the program
+    # as it was started (python -m starlanes, or starlanes).
+    result = run_cli("--bogus")
+    python = os.path.basename(sys.executable)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (f"starlanes: unrecognized arguments: --bogus ({python} -m starlanes --help "
+                             f"shows the usage)\n")
+    assert cli.main(["--bogus"]) == 2
+    assert capsys.readouterr().err == ("starlanes: unrecognized arguments: --bogus (starlanes --help shows "
+                                       "the usage)\n")
 
 
 def test_version_exits_zero():
