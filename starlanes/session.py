@@ -180,20 +180,20 @@ def amount_prompt(low: int, high: int, typed: str, room: int | None = None,
     return line(chars, typed if keep == len(typed) else "…" + typed[len(typed) - keep + 1:])
 
 
-#: A name in a panel title is shortened (with "…") to no fewer characters than this.
-TITLE_NAME_CHARS = 8
-
-
 def fit_name(name: str, title: Callable[[str], str], width: int | None,
              measure: Callable[[str], int] = text_width) -> str:
-    """``title(name)``, or with ``name`` cut short and ended with "…" until the title is at most ``width``
-    wide as ``measure`` counts (terminal columns, pixels), keeping at least :data:`TITLE_NAME_CHARS`
-    characters of the name."""
+    """``title(name)`` when it is at most ``width`` wide as ``measure`` counts (terminal columns, pixels;
+    None: no limit), else ``title`` of the longest start of ``name`` (one character at least) that fits with
+    "…" after it; a wide character counts as wide as it is drawn. When not even one character and "…" fit,
+    ``title(name)``: the width is too small for the title's own words, and shortening would only lose the
+    name."""
     text = title(name)
-    keep = len(name)
-    while width is not None and keep > TITLE_NAME_CHARS and measure(text) > width:
-        keep -= 1
-        text = title(name[:keep] + "…")
+    if width is None or measure(text) <= width:
+        return text
+    for keep in range(len(name) - 1, 0, -1):
+        shortened = title(name[:keep] + "…")
+        if measure(shortened) <= width:
+            return shortened
     return text
 
 

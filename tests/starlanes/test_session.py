@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from common.loop import Inbox
+from common.term import text_width
 from starlanes.rules import CELLS, CELLS_1977, RULES_1977, Company, Game, Player, cell_index
 from starlanes.save import HUMAN
 from starlanes.session import (
@@ -17,6 +20,8 @@ from starlanes.session import (
     TRADING,
     Session,
     chart_scale,
+    fit_name,
+    holdings_title,
     standings_page,
 )
 
@@ -203,3 +208,32 @@ def test_a_quit_game_says_it_was_left_unfinished_and_how_to_go_on(tmp_path):
         ("The game was left unfinished: Ann quit.", "bold"), ("It is saved: go on with it by", ""),
         (f"starlanes --resume {save} PLAYERSTRING...", ""), ("", ""), ("final", "hint")]
     assert save.exists()
+
+
+@pytest.mark.parametrize("name", ["日本語" * 6 + "日本", "Zoë日本 ab語" + "x日" * 5, "W" * 20,
+                                  "a日b本c語d" * 2 + "xy"], ids=["cjk", "mixed", "ascii", "alternating"])
+def test_a_name_cut_for_a_title_ends_with_an_ellipsis_and_keeps_within_the_width(name):
+    """A 20-character CJK name in "Companies (holdings: …)" kept 8 characters (16 columns) whatever the room,
+    so the terminal clipped the title's end and its "…" went with it; ASCII names ended with "…". A name now
+    gives way as far as the width needs, counted in columns."""
+    full = text_width(holdings_title(name))
+    for width in range(text_width(holdings_title(name[0] + "…")), full + 2):
+        title = fit_name(name, holdings_title, width)
+        shown = title.removeprefix("Companies (holdings: ").removesuffix(")")
+        assert text_width(title) <= width, (width, title)
+        if width >= full:
+            assert shown == name
+        else:
+            # the longest start of the name that fits, then "…"
+            assert shown.endswith("…") and name.startswith(shown[:-1]), (width, title)
+            assert text_width(holdings_title(name[:len(shown)] + "…")) > width, (width, title)
+
+
+def test_names_in_the_terminals_company_title():
+    """The room of the company window's title at 80 columns: 34 columns."""
+    assert fit_name("日本語" * 6 + "日本", holdings_title, 34) == "Companies (holdings: 日本語日本…)"
+    assert fit_name("Zoë日本 ab語" + "x日" * 5, holdings_title, 34) == "Companies (holdings: Zoë日本 ab…)"
+    assert fit_name("W" * 20, holdings_title, 34) == "Companies (holdings: WWWWWWWWWWW…)"
+    assert fit_name("Ann", holdings_title, 34) == "Companies (holdings: Ann)"
+    # too narrow for the title's own words: the name is kept whole rather than lost
+    assert fit_name("日本語", holdings_title, 10) == "Companies (holdings: 日本語)"
