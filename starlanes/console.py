@@ -84,6 +84,7 @@ _HINTS = {
     "final": "Press any key to continue.",
 }
 LEVEL_KEYS = {"h": HUMAN, "H": HUMAN, "1": "easy", "2": "medium", "3": "hard"}
+QUIT_QUESTION = "Really Quit? (y/n)"
 
 # colour pair numbers
 _STAR, _HOLE, _OUTPOST, _BORDER, _CANDIDATE, _COMPANY = 1, 2, 3, 4, 5, 6
@@ -94,7 +95,8 @@ _PLAYER_COLOURS = (curses.COLOR_CYAN, curses.COLOR_MAGENTA, curses.COLOR_GREEN, 
 
 
 class QuitGame(Exception):
-    """The players confirmed "Really Quit?" (or pressed ^C while naming players)."""
+    """The players confirmed "Really Quit?" (or pressed ^C while naming players, or ``q`` and ``y`` there
+    while the terminal was too small)."""
 
 
 class Setup:
@@ -104,7 +106,7 @@ class Setup:
     players (at least ``computers``) is asked unless only one is possible. None: who plays each is asked.
     A computer's name field starts with :func:`computer_name` (Enter keeps it, a typed character replaces
     it, Backspace edits it). ``step`` is ``"count"``, ``"who"``, ``"name"``, then ``"done"`` (or ``"quit"``
-    after ^C)."""
+    after ^C, or after :meth:`ask_quit` and ``y``)."""
 
     def __init__(self, computers: int | None, level: str) -> None:
         self.computers = computers
@@ -117,12 +119,15 @@ class Setup:
         self.default = False
         self.note = ""
         self.step = "count"
+        self.quitting = False
         if self.fewest == MAX_PLAYERS:
             self.count = MAX_PLAYERS
             self._next()
 
     def body(self) -> list[tuple[str, int]]:
         """The lines of the question asked now."""
+        if self.quitting:
+            return [(QUIT_QUESTION, curses.A_BOLD)]
         if self.step == "count":
             body = [("Welcome to Star Lanes!", curses.A_BOLD), ("", 0),
                     (f"How many players ({self.fewest}-{MAX_PLAYERS})? ", 0)]
@@ -139,10 +144,17 @@ class Setup:
         return [(f"Player {number}, enter your name:", curses.A_BOLD), ("", 0),
                 (printable(self.text) + "_", curses.A_BOLD), ("", 0), (self.note, 0), (hint, curses.A_DIM)]
 
+    def ask_quit(self) -> None:
+        """Ask "Really Quit? (y/n)" (a quit key where the questions cannot be seen: a too-small terminal)."""
+        self.quitting = True
+
     def key(self, key: str) -> None:
-        """Take one key name (^C quits)."""
-        if key == "^C":
+        """Take one key name (^C quits; at :meth:`ask_quit`'s question ``y`` quits and any other key goes
+        back to the question asked before)."""
+        if key == "^C" or (self.quitting and key in ("y", "Y")):
             self.step = "quit"
+        elif self.quitting:
+            self.quitting = False
         elif self.step == "count":
             if key in [str(n) for n in range(self.fewest, MAX_PLAYERS + 1)]:
                 self.count = int(key)
@@ -319,6 +331,7 @@ class Console:
             self.compose()
         elif self.asking is not None:
             self.popup = (" New game ", self.asking.body())
+            self.small_hint = self.leave_hint()
         if clear:
             self.screen.clear()
         self.screen.erase()
@@ -431,7 +444,8 @@ class Console:
 
     def setup(self, computers: int | None, level: str) -> tuple[list[str], list[str]]:
         """Ask the number of players, their names and who plays each (:class:`Setup`); returns ``(names,
-        controllers)``. Raises :class:`QuitGame` on ^C."""
+        controllers)``. Raises :class:`QuitGame` on ^C, or on ``q`` (``Q``) then ``y`` while the terminal is
+        too small to show the questions."""
         self.asking = Setup(computers, level)
         self.dirty = True
         self._loop(lambda: self.asking is None or self.asking.step in ("done", "quit"))
@@ -493,7 +507,11 @@ class Console:
             return
         self.dirty = True
         if self.asking is not None:
-            self.asking.key(key)
+            if self.too_small() and key in QUIT_KEYS and key != "^C" and not self.asking.quitting:
+                # The questions cannot be seen, so q is no letter of a name here: it asks to quit, as in play.
+                self.asking.ask_quit()
+            else:
+                self.asking.key(key)
         elif self.stage != "play":
             self.stage = "chart" if self.stage == "final" else "done"
             self.dirty = True
@@ -504,10 +522,12 @@ class Console:
 
     def leave_hint(self) -> str | None:
         """What a too-small terminal asks besides enlarging it: the quit question, or how to leave."""
+        if self.asking is not None:
+            return QUIT_QUESTION if self.asking.quitting else None
         if self.stage != "play":
             return "Press any key to leave the game."
         if self.session is not None and self.session.mode == QUIT:
-            return "Really Quit? (y/n)"
+            return QUIT_QUESTION
         return None
 
     def compose(self) -> None:

@@ -50,6 +50,14 @@ NUM_MOVES = 5
 MAX_PLAYERS = 4
 END_SECTORS = 65
 MAX_NAME = 20
+#: The most company sectors one move adds: the move cell and the outposts on its four sides (§3), so no 1995
+#: game ends with more than ``END_SECTORS - 1 + MOVE_SECTORS`` = 69.
+MOVE_SECTORS = 5
+#: Bits of the players' cash and shares together at the start: 4 × $6000 (+3, the slack of the growth bound)
+#: is below 2**15.
+START_BITS = 15
+#: Bits the players' cash and shares together can grow by in one turn: below 2**17-fold (see check_growth).
+TURN_BITS = 17
 
 # The 1977 original (spec/starlanes-1977.md §1): 9 rows, stars only, a base price for inactive companies and
 # 48 moves.
@@ -491,10 +499,15 @@ class TradingInOrder:
 
 
 def check_sizes_are_sectors(game: Game) -> None:
-    """1995 (§3): a company's size equals its sectors on the map; an active company's price is above $0."""
+    """1995 (§3, §4, §7): a company's size equals its sectors on the map; an active company's price is above
+    $0; no price is above $3000 (a price above it splits at once, and a company merged away keeps the price it
+    had then)."""
     for letter, company in zip(LETTERS, game.companies, strict=True):
         if company.size < 0 or company.price < 0:
             raise ValueError(f"companies: {letter} has a negative size or price")
+        if company.price > SPLIT_PRICE:
+            raise ValueError(f"companies: {letter} has price ${_compact(company.price)}; no price stays "
+                             f"above ${SPLIT_PRICE} (it splits at once)")
         if company.size != game.grid.count(letter):
             raise ValueError(f"companies: {letter} has size {company.size} but {game.grid.count(letter)} "
                              "sectors on the map")
@@ -533,6 +546,31 @@ def check_money(game: Game) -> None:
             raise ValueError(f"players: {player.name!r} holds shares of an inactive company")
 
 
+def check_growth(game: Game) -> None:
+    """Both rule sets: every player's cash and holdings stay within what ``game.moves`` finished turns and the
+    turn under way can yield: below 2 ** (15 + 17 × (moves + 1)).
+
+    Why (X = all players' cash + all their shares, prices $1–$3000 between actions): X starts at 4 × $6000 at
+    most. In one turn a move adds 5 founder shares, or up to three mergers each pay at most 10 × $3000 in
+    bonuses, and up to four splits (three mergers, the growth) double the survivor's shares; the dividend pays
+    at most $150 a share; trading keeps the mover's worth, so the mover ends with at most that worth in cash
+    and in shares (at $1 or more each). Together X' ≤ 100816 × X + 211505, so X + 3 grows at most 100816-fold
+    (below 2**17) a turn, from at most 24003 (below 2**15). Real games stay far below: in 400 seeded games of
+    each rule set between the computer levels and random players, and 300 of uniformly random play, about 1
+    bit a turn at the most (18 bits under the bound at the closest).
+    """
+    limit = START_BITS + TURN_BITS * (game.moves + 1)
+    turns = _turns(game.moves + 1)
+    for player in game.players:
+        if player.cash.bit_length() > limit:
+            raise ValueError(f"players: {player.name!r} has cash ${_compact(player.cash)}, more than a game "
+                             f"reaches in {turns} (below ${_compact(2 ** limit)})")
+        for letter, held in zip(LETTERS, player.holdings, strict=True):
+            if held.bit_length() > limit:
+                raise ValueError(f"players: {player.name!r} holds {_compact(held)} shares of {letter}, more "
+                                 f"than a game reaches in {turns} (below {_compact(2 ** limit)})")
+
+
 def check_outposts_alone(game: Game) -> None:
     """1995 (§3): an outpost ``+`` has only ``.`` around it."""
     for cell, symbol in enumerate(game.grid):
@@ -550,8 +588,12 @@ def check_outposts_apart(game: Game) -> None:
 
 def check_phase_sectors(game: Game) -> None:
     """1995 (§9): no move or trading at 65 company sectors; trading needs an active company; the game is only
-    over with 65 sectors or no cell to offer."""
+    over with 65 sectors or no cell to offer, and with at most 69 (the last move adds at most 5 to 64)."""
     full = game.sectors() >= END_SECTORS
+    most = END_SECTORS - 1 + MOVE_SECTORS
+    if game.sectors() > most:
+        raise ValueError(f"companies: {game.sectors()} company sectors; no game goes past {most} (the game "
+                         f"ends at {END_SECTORS} and a move adds at most {MOVE_SECTORS})")
     if game.phase == MOVE and full:
         raise ValueError(f"phase: {game.sectors()} company sectors end the game")
     if game.phase == TRADE and (full or not game.active_companies()):
@@ -597,10 +639,17 @@ def check_candidates(game: Game) -> None:
 
 
 def check_history(game: Game) -> None:
-    """Both rule sets: a row of net worths ≥ 0 per player for the start and every finished turn."""
+    """Both rule sets: a row of net worths ≥ 0 per player for the start and every finished turn, each below
+    2 ** (12 + 15 + 17 × (moves + 1)): cash and shares as :func:`check_growth` bounds them, a share worth at
+    most $3000 (below 2**12)."""
     history = game.history
     if not history or set(map(len, history)) != {len(game.players)} or min(map(min, history)) < 0:
         raise ValueError(f"history: rows of {len(game.players)} net worths ≥ 0, at least one")
+    limit = (SPLIT_PRICE - 1).bit_length() + START_BITS + TURN_BITS * (game.moves + 1)
+    if max(map(max, history)).bit_length() > limit:
+        turn, row = next((turn, row) for turn, row in enumerate(history) if max(row).bit_length() > limit)
+        raise ValueError(f"history: row {turn} holds a net worth of ${_compact(max(row))}, more than a game "
+                         f"reaches in {_turns(game.moves + 1)} (below ${_compact(2 ** limit)})")
 
 
 # -------------------------------------------------------------------------------------------------- rule sets
@@ -654,7 +703,7 @@ RULES_1995 = RuleSet(
     turn_end=(record_turn, next_player),
     trading=FreeTrading(),
     checks=(check_sizes_are_sectors, check_money, check_outposts_alone, check_phase_sectors,
-            check_counters_1995, check_candidates, check_history),
+            check_counters_1995, check_growth, check_candidates, check_history),
     split_price=lambda price: (price + 1) // 2,
     splits_after_growth=lambda price: price > SPLIT_PRICE,
     splits_after_absorption=lambda price: price > SPLIT_PRICE,
@@ -673,8 +722,8 @@ RULES_1977 = RuleSet(
     after_move=(pay_dividend, open_trading, pass_the_turn),
     turn_end=(record_turn, end_at_move_limit, next_player),
     trading=TradingInOrder(),
-    checks=(check_size_counters, check_money, check_outposts_apart, check_phase_moves, check_candidates,
-            check_history),
+    checks=(check_size_counters, check_money, check_outposts_apart, check_phase_moves, check_growth,
+            check_candidates, check_history),
     split_price=lambda price: price // 2,
     splits_after_growth=lambda price: price >= SPLIT_PRICE,
     splits_after_absorption=lambda price: price > SPLIT_PRICE,
@@ -1189,18 +1238,33 @@ class Game:
         """Check the invariants every reachable state keeps (the rule set's ``checks``); raises ValueError
         naming the first one broken.
 
-        1995: company sizes equal their letters on the map and an active company's price is above $0 (§3);
-        cash and holdings are ≥ 0 and nobody holds shares of an inactive company; an outpost ``+`` has only
-        ``.`` around it (§3); the phase fits the state: ``"move"`` offers 1–5 distinct legal cells,
-        ``"trade"`` needs an active company, neither at 65 company sectors (§9); ``"over"`` needs 65 sectors
-        or no legal cell; ``history`` has a row of net worths ≥ 0 per player for every finished turn. Prices
-        above the split price are allowed (they split at the next growth); the moves counter is ≥ 0 and no
-        company is asked. 1977: a size counter lies between 1
-        and the company's sectors (0 with none), prices are $100 inactive and $200–$3000 active, outposts have
-        no star or outpost around, at most 48 moves, and trading asks an active company.
+        1995: company sizes equal their letters on the map, an active company's price is above $0 and no
+        price is above $3000 (§3, §7); cash and holdings are ≥ 0 and nobody holds shares of an inactive
+        company; an outpost ``+`` has only ``.`` around it (§3); the phase fits the state: ``"move"`` offers
+        1–5 distinct legal cells, ``"trade"`` needs an active company, neither at 65 company sectors (§9);
+        ``"over"`` needs 65 sectors (69 at most) or no legal cell; ``history`` has a row of net worths ≥ 0 per
+        player for every finished turn; the moves counter is ≥ 0 and no company is asked. 1977: a size
+        counter lies between 1 and the company's sectors (0 with none), prices are $100 inactive and
+        $200–$3000 active, outposts have no star or outpost around, at most 48 moves, and trading asks an
+        active company. Both: cash, holdings and the history's net worths stay below what the turns played can
+        yield (:func:`check_growth`, :func:`check_history`); the 1995 rules bound neither money nor the number
+        of turns (a move into a black hole changes nothing and can be made again and again).
         """
         for check in self.rules.checks:
             check(self)
+
+
+def _turns(count: int) -> str:
+    """``1 turn``, ``2 turns``."""
+    return f"{count} turn{'' if count == 1 else 's'}"
+
+
+def _compact(value: int) -> str:
+    """A number of any size in at most 15 digits: ``123456``, or ``1.234e20`` (truncated) beyond."""
+    digits = str(value)
+    if len(digits) <= 15:
+        return digits
+    return f"{digits[0]}.{digits[1:4]}e{len(digits) - 1}"
 
 
 def _quoted(value: object, most: int = 30) -> str:

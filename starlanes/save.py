@@ -7,6 +7,8 @@ Format (``"format": "starlanes-save-1"``)::
      "game": Game.to_dict()}                        # map rows, companies [size, price], players, phase, rng
 
 The game is saved at every prompt, so ``starlanes --resume FILE`` continues at the prompt where it stopped.
+Loading refuses a state the rules cannot reach (:meth:`starlanes.rules.Game.check`), numbers included: prices
+above $3000, more than 69 company sectors, more cash or shares than ``moves`` finished turns can yield.
 """
 
 from __future__ import annotations

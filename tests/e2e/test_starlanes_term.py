@@ -284,7 +284,10 @@ def test_t26_sell_one_of_the_second_company_then_invalid(terms, tmp_path):
     assert "Cash: $1700" in term.text()
 
 
-def move_save(tmp_path: Path, a_size: int = 3, cash: int = 6000, price: int = 2000) -> tuple[str, Game]:
+def move_save(tmp_path: Path, a_size: int = 3, cash: int = 6000, price: int = 2000, held: int = 10,
+              moves: int = 0) -> tuple[str, Game]:
+    """Ann at her move prompt, holding ``held`` shares of A (``a_size`` sectors at ``price``); ``moves`` turns
+    played before (a save refuses more money than they can yield)."""
     grid = ["."] * CELLS
     for x in range(3):
         grid[cell_index(x, 5)] = "A"
@@ -294,9 +297,10 @@ def move_save(tmp_path: Path, a_size: int = 3, cash: int = 6000, price: int = 20
     spare = [c for c in reversed(range(CELLS)) if grid[c] == "." and c not in candidates]
     for cell in spare[:a_size - 3]:
         grid[cell] = "A"
-    players = [Player("Ann", cash, [10, 0, 0, 0, 0]), Player("Bob")]
+    players = [Player("Ann", cash, [held, 0, 0, 0, 0]), Player("Bob")]
     companies = [Company(a_size, price)] + [Company() for _ in range(4)]
-    game = Game(grid, players, random.Random(5), companies, current=0, phase="move", candidates=candidates)
+    game = Game(grid, players, random.Random(5), companies, current=0, phase="move", candidates=candidates,
+                moves=moves)
     return crafted(tmp_path, "move.json", game), game
 
 
@@ -444,7 +448,7 @@ def popup_intact(term: Term) -> None:
 
 
 def test_big_numbers_are_shown_in_full_when_they_fit(terms, tmp_path):
-    path, _ = move_save(tmp_path, cash=10**13, price=10**12)
+    path, _ = move_save(tmp_path, cash=10**13, held=5 * 10**9, moves=1)
     term = terms("--resume", path)
     term.wait_for(r"Ann, enter your move")
     assert_frames_intact(term)
@@ -454,28 +458,29 @@ def test_big_numbers_are_shown_in_full_when_they_fit(terms, tmp_path):
     assert [int(v) for v in re.search(money_row("Ann"), term.text()).groups()] == [10**13, 10**13, 2 * 10**13]
     term.send("x", "c")
     term.wait_for(r"Total Worth")
-    assert re.search(r"Altair Starways\s+\$1000000000000\s+3\s+\$10000000000000\b", term.text())
+    assert re.search(r"Altair Starways\s+\$2000\s+3\s+\$10000000000000\b", term.text())
 
 
 def test_huge_numbers_never_break_a_window(terms, tmp_path):
-    path, _ = move_save(tmp_path, cash=10**60, price=10**50)
+    """Shares and cash as 10 turns can yield at the most; prices stay at $3000 or less."""
+    path, _ = move_save(tmp_path, cash=10**60, price=2950, held=10**50, moves=10)
     term = terms("--resume", path)
     term.wait_for(r"Ann, enter your move")
     assert_frames_intact(term)
-    assert re.search(r"\$1(\.\d+)?e50", term.text())
+    assert re.search(r"Altair Starways\s+\$2950\s+1e50\b", term.screen.display[3])
     term.send("s")
     term.wait_for(r"Standings")
     popup_intact(term)
-    assert re.search(r"Ann\s+\$1(\.\d+)?e51\s+\$1(\.\d+)?e60", term.text())
+    assert re.search(r"Ann\s+\$2\.95e53\s+\$1e60\s+\$1\.000000295e60", term.text())
     term.send("x", "1")
     term.wait_for(r"The stock of Altair Starways has split two-for-one!")
     assert_frames_intact(term)
     term.send("x")
     term.wait_for(r"Trade: up/down")
-    assert re.search(r"Altair Starways\s+\$5e49\s+20\b", term.screen.display[3])
-    assert re.search(r"Altair Starways  \$5e49  +20\b", "\n".join(term.screen.display[14:23]))
+    assert re.search(r"Altair Starways\s+\$1525\s+2e50\b", term.screen.display[3])
+    assert re.search(r"Altair Starways  \$1525  +2e50\b", "\n".join(term.screen.display[14:23]))
     term.send("\r")
-    term.wait_for(r"Amount \(-20 to \d+\)")
+    term.wait_for(r"Amount \(-2e50 to 6\.5573e56\)")
     assert_frames_intact(term)
 
 
@@ -563,6 +568,39 @@ def test_a_too_small_terminal_asks_in_full_and_can_be_quit(terms, tmp_path, size
     term.send("x")
     assert term.finish() == 0
     assert re.search(rb"Ann\s+\$20000\s+\$6000\s+\$26000", term.raw)
+
+
+@pytest.mark.parametrize(("step", "quit_key"), [("count", "Q"), ("name", "q")])
+def test_a_too_small_terminal_can_be_quit_while_the_players_are_set_up(terms, step, quit_key):
+    """While the players were asked for, q did nothing at the request to enlarge the terminal (only ^C left):
+    q, then y, leaves there as ^C does (no game, the thanks, status 0); another key at "Really Quit?" goes
+    back, and the q is no letter of the name being typed."""
+    term = terms("--computer", "0")
+    term.wait_for(r"How many players")
+    if step == "name":
+        term.send("2")
+        term.wait_for(r"Player 1, enter your name:")
+        term.send("A")
+        term.wait_for(r"A_")
+    resize(term, 20, 60)
+    term.wait_for(r"needs a terminal")
+    if step == "name":
+        term.send(quit_key)
+        term.wait_for(r"Really Quit\? \(y/n\)")
+        term.send("n")
+        wait_until(lambda: term.pump() or "Really Quit" not in term.text(), "the question gone")
+        resize(term, 25, 80)
+        term.wait_for(r"Player 1, enter your name:")
+        assert "A_" in [line.strip("│ ") for line in term.screen.display], term.text()
+        resize(term, 20, 60)
+        term.wait_for(r"needs a terminal")
+    term.send(quit_key)
+    term.wait_for(r"Really Quit\? \(y/n\)")
+    assert "80x24;" in term.text()
+    term.send("y")
+    assert term.finish() == 0
+    assert term.raw.endswith(b"Thank you for playing Star Lanes!\r\n"), term.raw[-200:]
+    assert b"\x1b[?1049l" in term.raw and b"Final Standings" not in term.raw
 
 
 def process_state(pid: int) -> str:
@@ -829,17 +867,20 @@ def test_the_name_prompt_forgets_its_complaint_at_the_next_key(terms):
 
 
 def test_long_names_and_numbers_keep_their_room(terms, tmp_path):
-    """A 20-character wide name in the standings and the chart legend, and the company names at 80x25."""
+    """A 20-character wide name in the standings, the chart legend and the company window's title, and the
+    company names at 80x25."""
     name = "日本語" * 6 + "日本"
     grid = ["."] * CELLS
     grid[cell_index(0, 0)] = "A"
     grid[cell_index(2, 0)] = "B"
-    companies = [Company(1, 123456789012345), Company(1, 700)] + [Company() for _ in range(3)]
-    game = Game(grid, [Player(name, 10**12, [196728559506, 4, 0, 0, 0]), Player("Bob")], random.Random(3),
-                companies, current=0, phase="trade")
+    companies = [Company(1, 3000), Company(1, 700)] + [Company() for _ in range(3)]
+    game = Game(grid, [Player(name, 10**12, [8_095_823_400_000_000_000_000, 4, 0, 0, 0]), Player("Bob")],
+                random.Random(3), companies, current=0, phase="trade", moves=3)
     term = terms("--resume", crafted(tmp_path, "long.json", game))
     term.wait_for(r"Trade: up/down")
     assert "Altair Starways" in term.screen.display[3] and "Beetlejuice, Ltd." in term.screen.display[5]
+    # the name in the company window's title gives way with "…" (its end and the "…" were clipped)
+    assert term.screen.display[1].endswith("┌─ Companies (holdings: 日本語日本…) ──┐ ")
     term.send("s")
     term.wait_for(r"Available company sectors")
     assert name in term.text()
@@ -877,7 +918,7 @@ def test_the_company_window_shows_every_digit_that_fits(terms, tmp_path):
     grid[cell_index(2, 0)] = "B"
     companies = [Company(1, 300), Company(1, 700)] + [Company() for _ in range(3)]
     game = Game(grid, [Player("Ann", 0, [10**13, 4, 0, 0, 0]), Player("Bob")], random.Random(3), companies,
-                current=0, phase="trade")
+                current=0, phase="trade", moves=1)
     term = terms("--resume", crafted(tmp_path, "digits.json", game))
     term.wait_for(r"Trade: up/down")
     panel = [line[40:] for line in term.screen.display[2:6]]
@@ -893,7 +934,7 @@ def test_a_sale_of_more_than_999999999_shares_can_be_typed(terms, tmp_path):
     grid[cell_index(0, 0)] = "A"
     companies = [Company(1, 300)] + [Company() for _ in range(4)]
     game = Game(grid, [Player("Ann", 0, [10**12, 0, 0, 0, 0]), Player("Bob")], random.Random(3), companies,
-                current=0, phase="trade")
+                current=0, phase="trade", moves=1)
     term = terms("--resume", crafted(tmp_path, "many.json", game))
     term.wait_for(r"Trade: up/down")
     term.send("\r")
@@ -1064,14 +1105,16 @@ def test_the_1977_amount_shows_what_was_typed_and_refuses_what_is_no_whole_numbe
     assert saved.players[0].cash == 1170
 
 
-def five_companies_save(tmp_path: Path, cash: int, holdings: list[int], price: int = 300) -> str:
-    """Ann trading (1995) with all five companies active, one sector each, A at ``price``."""
+def five_companies_save(tmp_path: Path, cash: int, holdings: list[int], price: int = 300,
+                        moves: int = 0) -> str:
+    """Ann trading (1995) with all five companies active, one sector each, A at ``price``, after ``moves``
+    turns."""
     grid = ["."] * CELLS
     for company in range(5):
         grid[cell_index(2 * company, 0)] = "ABCDE"[company]
     companies = [Company(1, price)] + [Company(1, 100 * (company + 2)) for company in range(1, 5)]
     game = Game(grid, [Player("Ann", cash, holdings), Player("Bob")], random.Random(3), companies, current=0,
-                phase="trade")
+                phase="trade", moves=moves)
     return crafted(tmp_path, "five.json", game)
 
 
@@ -1099,7 +1142,7 @@ def test_an_amount_of_30_digits_keeps_what_is_typed_in_view(terms, tmp_path):
     """With $10^30 of cash the prompt "Amount (-5000000000000000000000000000 to 500000000000000000000000000):
     " filled the line and hid the typed digits: the range is abbreviated and every typed digit stays in view,
     up to the amount of 27 digits the range allows."""
-    path = five_companies_save(tmp_path, 10**30 + 7, [5 * 10**27, 0, 0, 0, 0], price=2000)
+    path = five_companies_save(tmp_path, 10**30 + 7, [5 * 10**27, 0, 0, 0, 0], price=2000, moves=5)
     term = terms("--resume", path, rows=24)
     term.wait_for(r"Trade: up/down")
     term.send("\r")
@@ -1124,7 +1167,7 @@ def test_the_chart_legend_keeps_its_entries_apart_at_any_size(terms, tmp_path):
     grid = ["."] * CELLS
     game = Game(grid, [Player("Ann", 8788782966848787531904259 * 10**7), Player("Computer 2", 3036396)],
                 random.Random(3), [Company() for _ in range(5)], current=0, phase="move",
-                candidates=[cell_index(3, 3)])
+                candidates=[cell_index(3, 3)], moves=6)
     term = terms("--resume", crafted(tmp_path, "rich.json", game), rows=24)
     term.wait_for(r"Ann, enter your move")
     term.send("q", "y")
