@@ -81,6 +81,15 @@ def _message_start(template: str) -> str:
 _POINT_TO_HELP = ("the following arguments are required: %s", "unrecognized arguments: %s")
 
 
+def _as_typed(path: str) -> str:
+    """*path*'s bare name when the shell's search path finds *path* under it, else *path* itself."""
+    import shutil
+
+    name = os.path.basename(path)
+    found = shutil.which(name)
+    return name if found is not None and os.path.abspath(found) == os.path.abspath(path) else path
+
+
 class Parser(argparse.ArgumentParser):
     """argparse whose errors raise :class:`UsageError` (one line, exit 2), never a usage block; a value such
     as ``-1e308`` or ``-1e-3`` is a negative number, not an option (argparse before Python 3.13 knows only
@@ -96,13 +105,16 @@ class Parser(argparse.ArgumentParser):
         self._negative_number_matcher = _NEGATIVE_NUMBER
 
     def invocation(self) -> str:
-        """The (sub)command as typed: ``prog`` (``arena serve``), its first word ``python -m arena`` when the
-        program was started that way (the interpreter's name as :data:`sys.executable` has it)."""
+        """The (sub)command as the user can type it again: ``prog`` (``arena serve``) with its first word as
+        it was started, ``.venv/bin/arena`` or ``/path/to/python -m arena``; a bare name (``arena``,
+        ``python``) only when the shell's search path finds that same file under it."""
         program, _, rest = self.prog.partition(" ")
         spec = getattr(sys.modules.get("__main__"), "__spec__", None)
         module = spec.name.removesuffix(".__main__") if spec is not None else ""
         if module.partition(".")[0] == program:  # not another program's __main__, as pytest's
-            program = f"{os.path.basename(sys.executable) or 'python'} -m {module}"
+            program = f"{_as_typed(sys.executable)} -m {module}"
+        elif os.path.basename(sys.argv[0]) == program:   # the installed command
+            program = _as_typed(sys.argv[0])
         return f"{program} {rest}".rstrip()
 
     def error(self, message: str) -> NoReturn:

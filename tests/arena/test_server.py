@@ -366,28 +366,42 @@ def test_port_in_use_is_one_line_exit_2(tmp_path):
 @pytest.mark.parametrize(("command", "missing"), [("serve", "MAP"), ("play", "MAP"), ("replay", "FILE")])
 def test_a_missing_argument_names_only_what_is_required(command: str, missing: str) -> None:
     # The spectators' 0:DISPLAY strings are optional: they were once listed as required too.
-    done = _arena(command)
+    done = _arena(command, PATH="/usr/bin:/bin")
     assert done.returncode == 2
-    python = os.path.basename(sys.executable)
     assert done.stderr == (f"arena: the following arguments are required: {missing} "
-                           f"({python} -m arena {command} --help shows the usage)\n")
+                           f"({sys.executable} -m arena {command} --help shows the usage)\n")
 
 
 def test_a_missing_or_unknown_argument_says_where_the_usage_is(capsys) -> None:
     # "arena" alone said "arena: the following arguments are required: COMMAND", and no more: a new user had
-    # no hint of where to look. The hint names the command as it was started: python -m arena, or arena.
+    # no hint of where to look. The hint names the command as the user can type it again: its bare name only
+    # where the search path finds it, else as it was started (.venv/bin/arena, /path/to/python -m arena).
     from arena.cli import main
 
+    bin_dir = os.path.dirname(sys.executable)
     python = os.path.basename(sys.executable)
-    alone = _arena()
-    assert (alone.returncode, alone.stdout) == (2, "")
-    assert alone.stderr == (f"arena: the following arguments are required: COMMAND ({python} -m arena --help "
-                            f"shows the usage)\n")
-    unknown = _arena("replay", "game.jsonl", "--vrify")
+    installed = os.path.join(bin_dir, "arena")
+    elsewhere = "/usr/bin:/bin"                                  # the venv not on the search path
+    runs = [
+        ([sys.executable, "-m", "arena"], elsewhere, "COMMAND", f"{sys.executable} -m arena"),
+        ([sys.executable, "-m", "arena"], f"{bin_dir}:{elsewhere}", "COMMAND", f"{python} -m arena"),
+        ([installed, "serve"], elsewhere, "MAP", f"{installed} serve"),
+        (["arena", "serve"], f"{bin_dir}:{elsewhere}", "MAP", "arena serve"),
+    ]
+    for argv, path, missing, hint in runs:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=deadline(20),
+                              env={**os.environ, "PATH": path})
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == (f"arena: the following arguments are required: {missing} ({hint} --help "
+                               f"shows the usage)\n")
+        usage = subprocess.run([*hint.split(), "--help"], capture_output=True, text=True,
+                               timeout=deadline(20), env={**os.environ, "PATH": path})   # runs as typed
+        assert usage.returncode == 0 and usage.stdout.startswith("usage: arena"), usage.stderr
+    unknown = _arena("replay", "game.jsonl", "--vrify", PATH=elsewhere)
     assert (unknown.returncode, unknown.stdout) == (2, "")
-    assert unknown.stderr == (f"arena: unrecognized arguments: --vrify ({python} -m arena replay --help "
-                              f"shows the usage)\n")
-    assert main(["serve"]) == 2  # as the installed command: pytest's __main__ is not arena's
+    assert unknown.stderr == (f"arena: unrecognized arguments: --vrify ({sys.executable} -m arena replay "
+                              f"--help shows the usage)\n")
+    assert main(["serve"]) == 2  # run in-process: pytest's __main__ is not arena's, nor its command
     assert capsys.readouterr().err == ("arena: the following arguments are required: MAP (arena serve --help "
                                        "shows the usage)\n")
     assert main(["serve", "office", "--players", "1"]) == 2  # an error that says what was expected: no hint
