@@ -12,9 +12,9 @@ those rules and those computer players; a save without some of these lines takes
 else the defaults. Crosses that were placed but not performed and the random generator's state are not part
 of a save.
 
-``--save FILE`` keeps FILE up to date after every action; without it, the ``s`` key writes
-:func:`default_path`, or beside it the first free name (:func:`free_default_path`) when another game is
-saved there.
+``--save FILE`` keeps FILE up to date after every action; without it, the ``s`` key writes a file of the
+game's own in the folder of :func:`default_path` (:func:`claim_default_path`; motti.session says when it
+is still the game's own).
 """
 
 from __future__ import annotations
@@ -45,18 +45,28 @@ def default_path() -> Path:
     return base / "motti" / "saved.map"
 
 
-def free_default_path(resumed: str | os.PathLike[str] | None = None) -> Path:
-    """Where a game's ``s`` saves without ``--save``: :func:`default_path` when no file is there or the game
-    was resumed from it (*resumed*, the file the game was loaded from), else the first of ``saved-2.map``,
-    ``saved-3.map``, ... beside it with no file, so that ``s`` never replaces another game saved before."""
+def claim_default_path() -> Path:
+    """A file of its own for a game's ``s`` without ``--save``: the first of :func:`default_path`,
+    ``saved-2.map``, ``saved-3.map``, ... beside it that nothing holds, created empty at once (exclusively, so
+    that two games saving at the same moment never take the same name; the folder is made when missing).
+    Raises OSError when the folder cannot hold it."""
     first = default_path()
-    same = resumed is not None and Path(resumed).absolute() == first.absolute()
-    if same or not first.exists():
-        return first
-    number = 2
-    while (path := first.with_name(f"{first.stem}-{number}{first.suffix}")).exists():
-        number += 1
-    return path
+    first.parent.mkdir(parents=True, exist_ok=True)
+    number = 1
+    while True:
+        path = first if number == 1 else first.with_name(f"{first.stem}-{number}{first.suffix}")
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+        except FileExistsError:
+            number += 1
+        else:
+            return path
+
+
+def in_default_folder(path: str | os.PathLike[str]) -> bool:
+    """True when *path* is a file in the folder of :func:`default_path` (symbolic links and ``..`` resolved):
+    a game resumed from there saves back to it."""
+    return Path(path).resolve().parent == default_path().parent.resolve()
 
 
 def computer_levels(computer: Collection[int]) -> dict[int, str]:

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from common.cli import exit_on_signals
 from common.loop import Command, Inbox, Timer
-from common.save import Sink
+from common.save import Sink, write_atomic
 from motti import explain, savegame
 from motti import status as status_json
 from motti.announce import Chronicle, end_text, who
@@ -36,8 +37,6 @@ from motti.thinking import SOURCE as THINKER
 from motti.thinking import Thinker
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from motti.mapfile import SavedTurn
 
 #: How long each action of a computer player stays on screen before its next one (seconds; ``--delay``).
@@ -106,8 +105,13 @@ class Session:
         self.thinker = Thinker(self.inbox, self.levels, self.rng)
         self.status = status
         self.save = save
-        self.resumed = resumed   # the file the game was loaded from, if any
-        self._saved_to: Path | None = None   # where ``s`` saves without --save, chosen at its first use
+        # Where ``s`` saves without --save, and what it wrote there (motti.savegame.claim_default_path): a
+        # game resumed from the default save folder starts with its file, as it was loaded.
+        self._saved_to: Path | None = None
+        self._saved_text: str | None = None
+        if resumed is not None and savegame.in_default_folder(resumed):
+            self._saved_to = Path(resumed).resolve()
+            self._saved_text = _text_of(self._saved_to)
         self.computer_delay = computer_delay
         self.every_action = every_action
         self._recorded_turns = game.turns   # the turns played when the files were last written
@@ -441,23 +445,45 @@ class Session:
         self.message = line if self.message is None else f"{self.message}; {line}"
 
     def save_now(self) -> None:
-        """The ``s`` key: save to the ``--save`` file, else to the default save path or, when another game is
-        saved there, a free name beside it (motti.savegame.free_default_path), and say where (or why not)."""
-        if self.save is None and self._saved_to is None:
-            self._saved_to = savegame.free_default_path(self.resumed)
-        target = self.save if self.save is not None else self._saved_to
+        """The ``s`` key: save to the ``--save`` file, else to the game's own file in the default save folder
+        (:meth:`save_to_own_file`), and say where (or why not)."""
         if self.save_suspended:
             # The last person's quit ended the game; an observer's s keeps the game before it to resume.
             self.message = self.saved_before_quit()
         else:
             try:
-                path = savegame.save_game(self.game, target, self.levels, last_turn=self.chronicle.last_turn)
+                if self.save is not None:
+                    path = savegame.save_game(self.game, self.save, self.levels,
+                                              last_turn=self.chronicle.last_turn)
+                else:
+                    path = self.save_to_own_file()
             except OSError as error:
+                target = self.save or self._saved_to or savegame.default_path()
                 self.message = f"cannot save to {target}: {error.strerror or error}"
             else:
                 self.message = f"saved to {path}"
         self.chronicle.note(self.message)
         self.changed()
+
+    def save_to_own_file(self) -> Path:
+        """Write the game to its own file in the default save folder and return that file: the one it wrote
+        last (or was resumed from) while that still holds what it wrote (or what was loaded), else a new one
+        (motti.savegame.claim_default_path), so that ``s`` never replaces another game's save, not even one
+        saved since under a name this game used before. Raises OSError when it cannot be written."""
+        text = savegame.save_text(self.game, self.levels, last_turn=self.chronicle.last_turn)
+        target = self._saved_to
+        claimed = target is None or self._saved_text is None or _text_of(target) != self._saved_text
+        if claimed:
+            target = savegame.claim_default_path()
+        assert target is not None
+        try:
+            write_atomic(target, text)
+        except OSError:
+            if claimed:
+                target.unlink(missing_ok=True)   # the empty file that held the name
+            raise
+        self._saved_to, self._saved_text = target, text
+        return target.absolute()
 
     # ---- computer players ----------------------------------------------------------------------------------
     def schedule_computer(self) -> None:
@@ -496,3 +522,11 @@ class Session:
     def write_status(self) -> None:
         """Rewrite the ``--status`` file atomically (no-op without one)."""
         self.status_file.write(lambda path: status_json.write_status(path, self.status_data()))
+
+
+def _text_of(path: Path) -> str | None:
+    """The text *path* holds now, or None when it cannot be read as text (gone, no file, not UTF-8)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None

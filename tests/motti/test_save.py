@@ -211,22 +211,42 @@ def test_s_key_never_replaces_another_game_saved_at_the_default_path(tmp_path, m
     folder = tmp_path / "motti"
     folder.mkdir()
     (folder / "saved.map").write_text("yesterday's game\n")
-    (folder / "saved-2.map").write_text("the day before's\n")
+    (folder / "saved-2.map").mkdir()                              # nothing that holds a name is touched
     game = Composer(Game(parse_map(TWO).board, random.Random(3)))
     front = frontend(game, None, {"seat0": (1, 2)})
     front.session.handle(Key("seat0", "s"))
     assert front.session.message == f"saved to {folder / 'saved-3.map'}"
     game.defend([(4, 1), (4, 2)])
-    front.session.handle(Key("seat0", "s"))                       # the same game: the same file again
+    front.session.handle(Key("seat0", "s"))                       # the same game: its own file again
     assert front.session.message == f"saved to {folder / 'saved-3.map'}"
     assert load_map(folder / "saved-3.map").turn == 2
+    # Another game saved under that name since (it was moved away, its name taken): this game takes a new one.
+    (folder / "saved-3.map").write_text("another game\n")
+    front.session.handle(Key("seat0", "s"))
+    assert front.session.message == f"saved to {folder / 'saved-4.map'}"
+    assert (folder / "saved-3.map").read_text() == "another game\n"
     assert (folder / "saved.map").read_text() == "yesterday's game\n"
-    assert (folder / "saved-2.map").read_text() == "the day before's\n"
-    # A game resumed from the default save is saved back there.
-    resumed = Session(Composer(Game(load_map(folder / "saved-3.map").board, random.Random(3))),
-                      resumed=str(folder / "saved.map"))
-    resumed.save_now()
-    assert resumed.message == f"saved to {folder / 'saved.map'}"
+
+
+def test_a_game_resumed_from_the_default_save_folder_saves_back_to_its_file(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state" / ".." / "state"))
+    folder = tmp_path / "state" / "motti"
+    game = Composer(Game(parse_map(TWO).board, random.Random(3)))
+    assert [savegame.claim_default_path() for _ in range(2)] == [  # two games saving at once: two names
+        tmp_path / "state" / ".." / "state" / "motti" / name for name in ("saved.map", "saved-2.map")]
+    savegame.save_game(game, folder / "saved-2.map")
+    (tmp_path / "link.map").symlink_to(folder / "saved-2.map")
+    for resumed in (folder / "saved-2.map", tmp_path / "link.map"):
+        session = Session(Composer(Game(load_map(resumed).board, random.Random(3))), resumed=str(resumed))
+        session.save_now()
+        assert session.message == f"saved to {folder / 'saved-2.map'}"
+    # A map elsewhere is never written: its game saves to a file of its own.
+    (tmp_path / "two.map").write_text(TWO)
+    session = Session(Composer(Game(load_map(tmp_path / "two.map").board, random.Random(3))),
+                      resumed=str(tmp_path / "two.map"))
+    session.save_now()
+    assert session.message.endswith("motti/saved-3.map") and (tmp_path / "two.map").read_text() == TWO
+
 
 def test_s_key_reports_a_save_that_fails(tmp_path, monkeypatch) -> None:
     blocker = tmp_path / "file"
