@@ -238,6 +238,7 @@ def _run(argv: Sequence[str] | None) -> int:
         raise UsageError("needs a terminal (standard input and output)")
     save_path = args.save or args.resume
     game = None
+    left: list[str] = []   # why a game the players quit ended, and how to go on with it
     try:
         with Terminal(args.colour) as term:
             console = Console(term, save_path)
@@ -252,6 +253,8 @@ def _run(argv: Sequence[str] | None) -> int:
                     game = new_game(names, args)
             if game is not None:
                 console.play(game, controllers, args.delay)
+                if console.session is not None:
+                    left = [text for text, _ in console.session.left_lines() if isinstance(text, str)]
     except TerminalError as exc:
         raise UsageError(str(exc)) from None
     except (KeyboardInterrupt, SystemExit):
@@ -262,6 +265,8 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_FAULT
     if game is not None:
         print(standings_text(game))
+        if left:
+            print("\n".join(left))
     print("Thank you for playing Star Lanes!")
     return 0
 

@@ -513,7 +513,8 @@ class Console:
             else:
                 self.asking.key(key)
         elif self.stage != "play":
-            self.stage = "chart" if self.stage == "final" else "done"
+            # Too small for the standings and the chart, the key leaves at once, as the request says.
+            self.stage = "chart" if self.stage == "final" and not self.too_small() else "done"
             self.dirty = True
         elif self.flow.actor() is None:
             self.flow.skip()

@@ -564,10 +564,13 @@ def test_a_too_small_terminal_asks_in_full_and_can_be_quit(terms, tmp_path, size
     assert "80x24;" in term.text()
     term.send("y")
     term.wait_for(r"Press any key to leave the game")
-    term.send("x")
-    term.send("x")
+    term.send("x")                                       # one key leaves, as it says
     assert term.finish() == 0
     assert re.search(rb"Ann\s+\$20000\s+\$6000\s+\$26000", term.raw)
+    # what the final page would have said, in the shell: why the game ended and how to go on with it
+    said = b" ".join(term.raw.split())
+    assert b"The game was left unfinished: Ann quit. It is saved: go on with it by starlanes --resume " \
+           + path.encode() in said
 
 
 @pytest.mark.parametrize(("step", "quit_key"), [("count", "Q"), ("name", "q")])
