@@ -1202,7 +1202,8 @@ class Game:
             for entry in data["players"]:
                 name = entry["name"]
                 if not isinstance(name, str) or not name or len(name) > MAX_NAME:
-                    raise ValueError(f"players: bad name {_quoted(name)}")
+                    raise ValueError(f"players: a name is text of 1 to {MAX_NAME} characters, not "
+                                     f"{_quoted(name)}")
                 holdings = [_int(h, "holdings") for h in entry["holdings"]]
                 if len(holdings) != NUM_COMPANIES or min(holdings) < 0:
                     raise ValueError("players: holdings must be 5 numbers ≥ 0")

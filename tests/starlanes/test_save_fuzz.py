@@ -143,3 +143,15 @@ def test_round_trip_under_both_rule_sets(tmp_path: Path) -> None:
         save_game(path, game, doc["controllers"])
         again, _ = load_game(path)
         assert again.to_dict() == doc["game"]
+
+
+@pytest.mark.parametrize(("name", "shown"), [("", "''"), ("A" * 21, "'" + "A" * 21 + "'")])
+def test_a_name_out_of_bounds_says_what_a_name_is(tmp_path: Path, name: str, shown: str) -> None:
+    doc = json.loads(json.dumps(VALID))
+    doc["game"]["players"][0]["name"] = name
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SaveError) as error:
+        load_game(path)
+    assert str(error.value) == (f"{path}: $.game: bad game state: players: a name is text of 1 to 20 "
+                                f"characters, not {shown}")
