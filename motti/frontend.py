@@ -171,7 +171,7 @@ class Frontend:
         session = self.session
         if not session.in_turn(state.humans):
             on_board = self._geometry(state, size).cell_at(click.x, click.y) is not None
-            if state.humans and (on_board or view.toolbar_box_at(click.x, click.y, size) is not None):
+            if on_board or view.toolbar_box_at(click.x, click.y, size) is not None:
                 state.note = session.why_not(state.humans)
                 session.changed()
             return
@@ -238,9 +238,8 @@ class Frontend:
         """The pass key: end the turn at once (``Game.pass_turn``), or say why not."""
         session = self.session
         if not session.in_turn(state.humans):
-            if state.humans:
-                state.note = session.why_not(state.humans)
-                session.changed()
+            state.note = session.why_not(state.humans)
+            session.changed()
             return
         state.note = None
         session.command(source, Command(source, "pass"))

@@ -242,10 +242,12 @@ class Session:
         return not self.game.is_terminal() and self.game.current_player in humans
 
     def why_not(self, humans: Collection[int]) -> str:
-        """Why input at a seat of *humans* does nothing now."""
+        """Why input at a seat of *humans* (none: an observer) does nothing now."""
         game = self.game
         if game.is_terminal():
             return "the game is over"
+        if not humans:
+            return "you are watching"
         if not any(p in game.alive for p in humans):
             return "you are out of the game: watching"
         player = game.current_player

@@ -90,6 +90,19 @@ def test_the_windows_name_the_pass_key_only_where_the_player_in_turn_sits():
     assert seat0 is not None and seat1 is not None
     assert line(seat0) == line(view.render(g, size, (1,))) != line(view.render(g, size, (2,))) == line(seat1)
 
+
+def test_an_observer_window_says_it_is_watching_when_p_or_a_click_does_nothing():
+    g = t13()
+    size = view.default_size(g.board.width, g.board.height)
+    front = Frontend(Session(g), {"seat0": (FakeWindow(size), Seat((1, 2), ":99")),
+                                  "watch": (FakeWindow(size), Seat((), ":99"))})
+    front.draw()
+    front.session.handle(Key("watch", "p"))
+    assert g.current_player == 1 and status(front)["windows"][1]["note"] == "you are watching"
+    geometry = view.Viewport().geometry(size, g.board.width, g.board.height)
+    front.session.handle(Click("watch", geometry.x0 + 1, geometry.y0 + 1, 1))
+    assert g.crosses == [] and status(front)["windows"][1]["note"] == "you are watching"
+
 def test_an_attack_without_crosses_is_refused_naming_the_pass_key():
     front = windows(t13())
     g, session = front.game, front.session

@@ -71,7 +71,7 @@ def test_a_tip_is_a_session_command_shown_to_the_seat_that_asked_until_the_game_
     seats = Seats()
     session.attach(seats, {"console": (1,), "watch": ()})
     session.command("watch", Command("watch", "tip"))          # an observer cannot ask
-    assert seats.refused == [("watch", "you are out of the game: watching")] and session.tip is None
+    assert seats.refused == [("watch", "you are watching")] and session.tip is None
     session.command("console", Command("console", "tip"))
     assert (game.selected, game.crosses, game.turns) == (Action.GUERILLA, [(3, 1)], 0)   # not performed
     assert session.note_for("console") == "Tip for P1: guerilla 3,1 — takes P2's capital"
