@@ -112,11 +112,11 @@ def save_text(game: Game | Composer, computer: Mapping[int, str] | None = None,
 
 def save_game(game: Game | Composer, path: str | os.PathLike[str] | None = None,
               computer: Mapping[int, str] | None = None, last_turn: LastTurn | None = None) -> Path:
-    """Write *game* atomically to *path* (default :func:`default_path`; the default's folder is created),
-    with its computer players ``{player: level}`` and the turn before (*last_turn*); return the absolute path
-    written. Raises OSError when it cannot be written (the old file is then unchanged)."""
+    """Write *game* atomically to *path* (default :func:`default_path`, whose folder is created), with its
+    computer players ``{player: level}`` and the turn before (*last_turn*); return the absolute path written.
+    Raises OSError when it cannot be written (the old file is then unchanged)."""
     target = Path(path) if path is not None else default_path()
-    if target.parent == default_path().parent:
+    if path is None:
         target.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(target, save_text(game, computer, last_turn=last_turn))
     return target.absolute()
