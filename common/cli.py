@@ -95,9 +95,9 @@ class Parser(argparse.ArgumentParser):
     as ``-1e308`` or ``-1e-3`` is a negative number, not an option (argparse before Python 3.13 knows only
     ``-1`` and ``-.5``).
 
-    An argument missing or not known ends with where the usage is, the (sub)command as the user started it
-    (:meth:`invocation`): ``the following arguments are required: MAP (arena serve --help shows the
-    usage)``. Other errors say what was expected already (``argument --players: expected a number 2..16,
+    An argument missing or not known ends with where the usage is, the (sub)command as the user can type
+    it again (:meth:`invocation`): ``the following arguments are required: MAP (arena serve --help shows
+    the usage)``. Other errors say what was expected already (``argument --players: expected a number 2..16,
     got '1'``, ``invalid choice: ... (choose from ...)``) and are left as they are."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
