@@ -19,8 +19,11 @@ is still the game's own).
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,9 +52,10 @@ def claim_default_path() -> Path:
     """A file of its own for a game's ``s`` without ``--save``: the first of :func:`default_path`,
     ``saved-2.map``, ``saved-3.map``, ... beside it that nothing holds, created empty at once (exclusively, so
     that two games saving at the same moment never take the same name; the folder is made when missing).
-    Raises OSError when the folder cannot hold it."""
+    Call it holding :func:`save_folder_lock`. Raises OSError when the folder cannot hold it (``NOT A
+    FOLDER`` when a file is where the folder should be)."""
     first = default_path()
-    first.parent.mkdir(parents=True, exist_ok=True)
+    _make_folder(first.parent)
     number = 1
     while True:
         path = first if number == 1 else first.with_name(f"{first.stem}-{number}{first.suffix}")
@@ -61,6 +65,27 @@ def claim_default_path() -> Path:
             number += 1
         else:
             return path
+
+
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a folder") from None
+
+
+@contextmanager
+def save_folder_lock() -> Iterator[None]:
+    """Hold the default save folder's lock (``.lock`` in it, made with the folder when missing) while a game
+    checks that its own file is still its own and writes it, so that two games never take the same file."""
+    folder = default_path().parent
+    _make_folder(folder)
+    with open(folder / ".lock", "a", encoding="utf-8") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
 
 
 def in_default_folder(path: str | os.PathLike[str]) -> bool:

@@ -109,6 +109,7 @@ class Session:
         # game resumed from the default save folder starts with its file, as it was loaded.
         self._saved_to: Path | None = None
         self._saved_text: str | None = None
+        self._trying: Path | None = None   # the file the last s tried to write
         if resumed is not None and savegame.in_default_folder(resumed):
             self._saved_to = Path(resumed).resolve()
             self._saved_text = _text_of(self._saved_to)
@@ -460,11 +461,12 @@ class Session:
                 else:
                     path = self.save_to_own_file()
             except OSError as error:
-                target = self.save or self._saved_to or savegame.default_path()
+                target = self.save or self._trying or savegame.default_path()
                 self.message = f"cannot save to {target}: {error.strerror or error}"
             else:
                 self.message = f"saved to {path}"
         self.chronicle.note(self.message)
+        self.said += 1   # where it is saved is news for every window, an observer's too
         self.changed()
 
     def save_to_own_file(self) -> Path:
@@ -473,17 +475,20 @@ class Session:
         (motti.savegame.claim_default_path), so that ``s`` never replaces another game's save, not even one
         saved since under a name this game used before. Raises OSError when it cannot be written."""
         text = savegame.save_text(self.game, self.levels, last_turn=self.chronicle.last_turn)
-        target = self._saved_to
-        claimed = target is None or self._saved_text is None or _text_of(target) != self._saved_text
-        if claimed:
-            target = savegame.claim_default_path()
-        assert target is not None
-        try:
-            write_atomic(target, text)
-        except OSError:
+        self._trying = None
+        with savegame.save_folder_lock():
+            target = self._saved_to
+            claimed = target is None or self._saved_text is None or _text_of(target) != self._saved_text
             if claimed:
-                target.unlink(missing_ok=True)   # the empty file that held the name
-            raise
+                target = savegame.claim_default_path()
+            assert target is not None
+            self._trying = target
+            try:
+                write_atomic(target, text)
+            except OSError:
+                if claimed:
+                    target.unlink(missing_ok=True)   # the empty file that held the name
+                raise
         self._saved_to, self._saved_text = target, text
         return target.absolute()
 

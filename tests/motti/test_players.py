@@ -103,6 +103,23 @@ def test_an_observer_window_says_it_is_watching_when_p_or_a_click_does_nothing()
     front.session.handle(Click("watch", geometry.x0 + 1, geometry.y0 + 1, 1))
     assert g.crosses == [] and status(front)["windows"][1]["note"] == "you are watching"
 
+
+def test_where_s_saved_shows_in_every_window_over_its_note(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    g = t13()
+    size = view.default_size(g.board.width, g.board.height)
+    front = Frontend(Session(g), {"seat0": (FakeWindow(size), Seat((1,), ":99")),
+                                  "seat1": (FakeWindow(size), Seat((2,), ":99")),
+                                  "watch": (FakeWindow(size), Seat((), ":99"))})
+    front.draw()
+    front.session.handle(Key("watch", "p"))
+    front.session.handle(Key("seat1", "p"))
+    assert [w["note"] for w in status(front)["windows"]] == [None, "not your turn: waiting for P1",
+                                                              "you are watching"]
+    front.session.handle(Key("watch", "s"))
+    saved = f"saved to {tmp_path / 'motti' / 'saved.map'}"
+    assert all(w["note"] is None and w["legend"].endswith(saved) for w in status(front)["windows"])
+
 def test_an_attack_without_crosses_is_refused_naming_the_pass_key():
     front = windows(t13())
     g, session = front.game, front.session

@@ -248,6 +248,15 @@ def test_a_game_resumed_from_the_default_save_folder_saves_back_to_its_file(tmp_
     assert session.message.endswith("motti/saved-3.map") and (tmp_path / "two.map").read_text() == TWO
 
 
+def test_s_key_names_a_file_where_the_save_folder_should_be(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    (tmp_path / "motti").write_text("not a folder\n")
+    front = frontend(Composer(Game(parse_map(TWO).board, random.Random(3))), None, {"seat0": (1, 2)})
+    front.session.handle(Key("seat0", "s"))
+    assert front.session.message == (f"cannot save to {tmp_path / 'motti' / 'saved.map'}: "
+                                     f"{tmp_path / 'motti'} is not a folder")
+
+
 def test_s_key_reports_a_save_that_fails(tmp_path, monkeypatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
