@@ -82,12 +82,15 @@ _POINT_TO_HELP = ("the following arguments are required: %s", "unrecognized argu
 
 
 def _as_typed(path: str) -> str:
-    """*path*'s bare name when the shell's search path finds *path* under it, else *path* itself."""
+    """*path*'s bare name when the shell's search path finds *path* under it, else *path* itself; quoted for
+    the shell where it needs it (a space)."""
+    import shlex
     import shutil
 
     name = os.path.basename(path)
     found = shutil.which(name)
-    return name if found is not None and os.path.abspath(found) == os.path.abspath(path) else path
+    on_path = found is not None and os.path.abspath(found) == os.path.abspath(path)
+    return shlex.quote(name if on_path else path)
 
 
 class Parser(argparse.ArgumentParser):
@@ -111,9 +114,10 @@ class Parser(argparse.ArgumentParser):
         program, _, rest = self.prog.partition(" ")
         spec = getattr(sys.modules.get("__main__"), "__spec__", None)
         module = spec.name.removesuffix(".__main__") if spec is not None else ""
+        entry = getattr(sys.modules.get("__main__"), "main", None)
         if module.partition(".")[0] == program:  # not another program's __main__, as pytest's
             program = f"{_as_typed(sys.executable)} -m {module}"
-        elif os.path.basename(sys.argv[0]) == program:   # the installed command
+        elif getattr(entry, "__module__", "").partition(".")[0] == program:   # the installed command
             program = _as_typed(sys.argv[0])
         return f"{program} {rest}".rstrip()
 

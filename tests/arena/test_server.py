@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import shlex
 import socket
 import subprocess
 import sys
@@ -372,7 +373,7 @@ def test_a_missing_argument_names_only_what_is_required(command: str, missing: s
                            f"({sys.executable} -m arena {command} --help shows the usage)\n")
 
 
-def test_a_missing_or_unknown_argument_says_where_the_usage_is(capsys) -> None:
+def test_a_missing_or_unknown_argument_says_where_the_usage_is(capsys, tmp_path) -> None:
     # "arena" alone said "arena: the following arguments are required: COMMAND", and no more: a new user had
     # no hint of where to look. The hint names the command as the user can type it again: its bare name only
     # where the search path finds it, else as it was started (.venv/bin/arena, /path/to/python -m arena).
@@ -382,11 +383,15 @@ def test_a_missing_or_unknown_argument_says_where_the_usage_is(capsys) -> None:
     python = os.path.basename(sys.executable)
     installed = os.path.join(bin_dir, "arena")
     elsewhere = "/usr/bin:/bin"                                  # the venv not on the search path
+    link = tmp_path / "my tools" / "ar"                           # the command under another name and a space
+    link.parent.mkdir()
+    link.symlink_to(installed)
     runs = [
         ([sys.executable, "-m", "arena"], elsewhere, "COMMAND", f"{sys.executable} -m arena"),
         ([sys.executable, "-m", "arena"], f"{bin_dir}:{elsewhere}", "COMMAND", f"{python} -m arena"),
         ([installed, "serve"], elsewhere, "MAP", f"{installed} serve"),
         (["arena", "serve"], f"{bin_dir}:{elsewhere}", "MAP", "arena serve"),
+        ([str(link), "serve"], elsewhere, "MAP", f"'{link}' serve"),
     ]
     for argv, path, missing, hint in runs:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=deadline(20),
@@ -394,7 +399,7 @@ def test_a_missing_or_unknown_argument_says_where_the_usage_is(capsys) -> None:
         assert (done.returncode, done.stdout) == (2, "")
         assert done.stderr == (f"arena: the following arguments are required: {missing} ({hint} --help "
                                f"shows the usage)\n")
-        usage = subprocess.run([*hint.split(), "--help"], capture_output=True, text=True,
+        usage = subprocess.run([*shlex.split(hint), "--help"], capture_output=True, text=True,
                                timeout=deadline(20), env={**os.environ, "PATH": path})   # runs as typed
         assert usage.returncode == 0 and usage.stdout.startswith("usage: arena"), usage.stderr
     unknown = _arena("replay", "game.jsonl", "--vrify", PATH=elsewhere)
