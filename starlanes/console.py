@@ -518,6 +518,8 @@ class Console:
             self.dirty = True
         elif self.flow.actor() is None:
             self.flow.skip()
+        elif self.too_small() and key in QUIT_KEYS and self.flow.mode == AMOUNT:
+            self.flow.press("^C")   # the amount cannot be seen, so q is no digit of it: it asks to quit
         else:
             self.flow.press(key)
 

@@ -462,7 +462,11 @@ class Session:
         elif mode == TRADING:
             self._trade_key(key)
         elif mode == AMOUNT and self.field is not None:
-            if self.field.feed(key):
+            if key == "^C":   # it quits from the amount too, dropping what was typed (spec §10)
+                self.field = None
+                self.mode = TRADING
+                self._common_key(key)
+            elif self.field.feed(key):
                 self._finish_amount()
             else:
                 self.changed()

@@ -573,6 +573,24 @@ def test_a_too_small_terminal_asks_in_full_and_can_be_quit(terms, tmp_path, size
            + path.encode() in said
 
 
+
+def test_a_too_small_terminal_can_be_quit_from_the_amount_field(terms, tmp_path):
+    # The amount cannot be seen there, so q is no digit of it: q asked nothing and went into the hidden
+    # field, and nothing could quit the game.
+    term = terms("--resume", trading_save(tmp_path))
+    term.wait_for(r"Trade: up/down")
+    term.send("\r")
+    term.wait_for(r"Amount \(-2 to 3\)")
+    resize(term, 20, 70)
+    term.wait_for(r"needs a terminal")
+    term.send("q")
+    term.wait_for(r"Really Quit\? \(y/n\)")
+    term.send("y")
+    term.wait_for(r"Press any key to leave the game")
+    term.send("x")
+    assert term.finish() == 0
+    assert b"The game was left unfinished: Ann quit." in b" ".join(term.raw.split())
+
 @pytest.mark.parametrize(("step", "quit_key"), [("count", "Q"), ("name", "q")])
 def test_a_too_small_terminal_can_be_quit_while_the_players_are_set_up(terms, step, quit_key):
     """While the players were asked for, q did nothing at the request to enlarge the terminal (only ^C left):

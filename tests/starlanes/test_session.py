@@ -17,6 +17,7 @@ from starlanes.session import (
     COMPUTER,
     INVALID,
     MOVING,
+    QUIT,
     TRADING,
     Session,
     chart_scale,
@@ -108,6 +109,22 @@ def trading_1995() -> Game:
     return Game(grid, [Player("Ann", 1000, [2, 0, 0, 0, 0]), Player("Bob")], random.Random(3), companies,
                 current=0, phase="trade")
 
+
+
+def test_ctrl_c_in_the_amount_field_asks_to_quit_and_no_goes_back_to_trading():
+    session = Session(trading_1995(), [HUMAN, HUMAN], Inbox(), delay=0.0)
+    session.advance()
+    session.press("ENTER")
+    session.press("1")
+    assert session.mode == AMOUNT
+    session.press("^C")                                   # it said "Ctrl-C cannot be typed"
+    assert session.mode == QUIT and session.popup == (" Quit ", [("Really Quit? (y/n)", "bold")])
+    session.press("n")
+    assert session.mode == TRADING and session.field is None and session.game.players[0].holdings[0] == 2
+    session.press("ENTER")
+    session.press("^C")
+    session.press("y")
+    assert session.quit and session.quitter == 0
 
 def test_the_1995_amount_field_refuses_what_spec_8_does_not_take_and_says_so():
     session = Session(trading_1995(), [HUMAN, HUMAN], Inbox(), delay=0.0)
