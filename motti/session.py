@@ -110,6 +110,7 @@ class Session:
         self._saved_to: Path | None = None
         self._saved_text: str | None = None
         self._trying: Path | None = None   # the file the last s tried to write
+        self._left: Path | None = None     # the file it left then, another game's now
         if resumed is not None and savegame.in_default_folder(resumed):
             self._saved_to = Path(resumed).resolve()
             self._saved_text = _text_of(self._saved_to)
@@ -465,6 +466,8 @@ class Session:
                 self.message = f"cannot save to {target}: {error.strerror or error}"
             else:
                 self.message = f"saved to {path}"
+                if self._left is not None:
+                    self.message += f" ({self._left.name} no longer holds this game)"
         self.chronicle.note(self.message)
         self.said += 1   # where it is saved is news for every window, an observer's too
         self.changed()
@@ -475,11 +478,12 @@ class Session:
         (motti.savegame.claim_default_path), so that ``s`` never replaces another game's save, not even one
         saved since under a name this game used before. Raises OSError when it cannot be written."""
         text = savegame.save_text(self.game, self.levels, last_turn=self.chronicle.last_turn)
-        self._trying = None
+        self._trying = self._left = None
         with savegame.save_folder_lock():
             target = self._saved_to
             claimed = target is None or self._saved_text is None or _text_of(target) != self._saved_text
             if claimed:
+                self._left = target
                 target = savegame.claim_default_path()
             assert target is not None
             self._trying = target

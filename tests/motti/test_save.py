@@ -223,6 +223,9 @@ def test_s_key_never_replaces_another_game_saved_at_the_default_path(tmp_path, m
     # Another game saved under that name since (it was moved away, its name taken): this game takes a new one.
     (folder / "saved-3.map").write_text("another game\n")
     front.session.handle(Key("seat0", "s"))
+    assert front.session.message == (f"saved to {folder / 'saved-4.map'} (saved-3.map no longer holds this "
+                                     f"game)")
+    front.session.handle(Key("seat0", "s"))
     assert front.session.message == f"saved to {folder / 'saved-4.map'}"
     assert (folder / "saved-3.map").read_text() == "another game\n"
     assert (folder / "saved.map").read_text() == "yesterday's game\n"
