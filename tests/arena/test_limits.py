@@ -213,14 +213,17 @@ def test_the_bots_of_arena_play_run_in_their_own_groups_folders_and_limits(tmp_p
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     bots: dict[int, Path] = {}
 
-    def three_bots() -> bool:  # processes running "arena bot" in a folder of arena play's
+    def three_bots() -> bool:  # this arena play's children running "arena bot" in a folder of its own
         for entry in Path("/proc").iterdir():
             try:
                 words = (entry / "cmdline").read_bytes().split(b"\0")
                 folder = Path(os.readlink(entry / "cwd"))
-            except OSError:
+                parent = (entry / "status").read_text().split("\nPPid:")[1].split()[0]
+            except (OSError, IndexError):
                 continue
-            if words[2:4] == [b"arena", b"bot"] and folder.parent.name.startswith("arena-play-"):
+            # another test's arena play, beside this one, has bots of its own with other limits
+            if (words[2:4] == [b"arena", b"bot"] and folder.parent.name.startswith("arena-play-")
+                    and int(parent) == play.pid):
                 bots[int(entry.name)] = folder
         return len(bots) == 3
 
