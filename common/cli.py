@@ -46,9 +46,11 @@ __all__ = [
     "EXIT_USAGE",
     "Parser",
     "UsageError",
+    "as_typed",
     "exit_on_signals",
     "program_version",
     "run_main",
+    "typed_command",
 ]
 
 EXIT_OK = 0
@@ -81,7 +83,7 @@ def _message_start(template: str) -> str:
 _POINT_TO_HELP = ("the following arguments are required: %s", "unrecognized arguments: %s")
 
 
-def _as_typed(path: str) -> str:
+def as_typed(path: str) -> str:
     """*path*'s bare name when the shell's search path finds *path* under it, else *path* itself; quoted for
     the shell where it needs it (a space)."""
     import shlex
@@ -91,6 +93,22 @@ def _as_typed(path: str) -> str:
     found = shutil.which(name)
     on_path = found is not None and os.path.abspath(found) == os.path.abspath(path)
     return shlex.quote(name if on_path else path)
+
+
+def typed_command(program: str) -> str:
+    """How the user can type *program* (``motti``, ``starlanes``, ``arena``) again, as this process was
+    started: ``.venv/bin/arena`` (the installed command, through a link of another name too) or
+    ``/path/to/python -m arena``; a bare name (``arena``, ``python``) only when the shell's search path finds
+    that same file under it; *program* itself when it runs inside another program (a test runner)."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    module = spec.name.removesuffix(".__main__") if spec is not None else ""
+    entry = getattr(main, "main", None)
+    if module.partition(".")[0] == program:  # not another program's __main__, as pytest's
+        return f"{as_typed(sys.executable)} -m {module}"
+    if getattr(entry, "__module__", "").partition(".")[0] == program:   # the installed command
+        return as_typed(sys.argv[0])
+    return program
 
 
 class Parser(argparse.ArgumentParser):
@@ -109,17 +127,9 @@ class Parser(argparse.ArgumentParser):
 
     def invocation(self) -> str:
         """The (sub)command as the user can type it again: ``prog`` (``arena serve``) with its first word as
-        it was started, ``.venv/bin/arena`` or ``/path/to/python -m arena``; a bare name (``arena``,
-        ``python``) only when the shell's search path finds that same file under it."""
+        :func:`typed_command` gives it."""
         program, _, rest = self.prog.partition(" ")
-        spec = getattr(sys.modules.get("__main__"), "__spec__", None)
-        module = spec.name.removesuffix(".__main__") if spec is not None else ""
-        entry = getattr(sys.modules.get("__main__"), "main", None)
-        if module.partition(".")[0] == program:  # not another program's __main__, as pytest's
-            program = f"{_as_typed(sys.executable)} -m {module}"
-        elif getattr(entry, "__module__", "").partition(".")[0] == program:   # the installed command
-            program = _as_typed(sys.argv[0])
-        return f"{program} {rest}".rstrip()
+        return f"{typed_command(program)} {rest}".rstrip()
 
     def error(self, message: str) -> NoReturn:
         if message.startswith(tuple(_message_start(template) for template in _POINT_TO_HELP)):

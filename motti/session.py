@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from common.cli import exit_on_signals
+from common.cli import exit_on_signals, typed_command
 from common.loop import Command, Inbox, Timer
 from common.save import Sink, write_atomic
 from motti import explain, savegame
@@ -232,11 +232,14 @@ class Session:
         if self.save_suspended:
             return f"{said}; {self.saved_before_quit()}"
         if self.save is not None:
-            return f"{said}; it is saved in {self.save} (motti {self.save} resumes it)"
+            return f"{said}; it is saved in {self.save} ({typed_command('motti')} {self.save} resumes it)"
         return said
 
     def saved_before_quit(self) -> str:
-        return f"the game before the quit is saved in {self.save} (motti {self.save} resumes it)"
+        """Where the game before the quit is saved, and the command that resumes it, as the user can type it
+        (common.cli.typed_command)."""
+        resume = f"{typed_command('motti')} {self.save}"
+        return f"the game before the quit is saved in {self.save} ({resume} resumes it)"
 
     # ---- people --------------------------------------------------------------------------------------------
     def in_turn(self, humans: Collection[int]) -> bool:

@@ -28,7 +28,7 @@ import traceback
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from common.cli import EXIT_FAULT, Parser, UsageError, program_version, run_main
+from common.cli import EXIT_FAULT, Parser, UsageError, program_version, run_main, typed_command
 from common.save import write_problem
 from common.term import Terminal, TerminalError
 from starlanes.ai import LEVELS
@@ -178,7 +178,7 @@ def unfinished_text(save_path: str | None) -> str:
         return "The game was left unfinished (no window is left) and was not saved (see --save)."
     where = os.path.abspath(save_path)
     return (f"The game was left unfinished (no window is left); it is saved in {where}\n"
-            f"Go on with: starlanes --resume {where} PLAYERSTRING...")
+            f"Go on with: {typed_command('starlanes')} --resume {where} PLAYERSTRING...")
 
 
 def check_save_path(path: str | None, option: str) -> None:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from common.cli import typed_command
 from common.loop import Inbox
 from common.save import Sink
 from common.term import Cell, fit_number, printable, text_width
@@ -721,7 +722,7 @@ class Session:
         if self.save_path is None or self.saves.failure is not None:
             return [*lines, ("It was not saved (--save FILE saves a game to go on with later).", "")]
         return [*lines, ("It is saved: go on with it by", ""),
-                (f"starlanes --resume {self.save_path}{self.resume_args}", "")]
+                (f"{typed_command('starlanes')} --resume {self.save_path}{self.resume_args}", "")]
 
     def final_page(self) -> list[Line]:
         """The final standings (:func:`final_page`) with why the game ended, the rules' reason or

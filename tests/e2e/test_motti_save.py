@@ -21,6 +21,7 @@ from motti_maps import THREE, TWO
 from statusrun import StatusRun
 from xvfb import origin
 
+from common.cli import as_typed
 from motti.mapfile import load_map
 
 MOTTI = [sys.executable, "-m", "motti"]
@@ -207,8 +208,9 @@ def test_console_saves_after_each_action_and_on_quit(tmp_path):
         wait_for(str(tmp_path / "saved.map"), across_lines=True)
         child.send(" ")
         wait_for("Player 1 | Attack: 5 left")
+        resume = f"{as_typed(sys.executable)} -m motti saved.map"
         assert console.quit() == ("motti: P1 quit, out — P2 quit, out — everyone left: game over; the game "
-                                  "before the quit is saved in saved.map (motti saved.map resumes it)")
+                                  f"before the quit is saved in saved.map ({resume} resumes it)")
     finally:
         child.close(force=True)
     assert child.exitstatus == 0

@@ -22,12 +22,15 @@ import pyte
 import pytest
 from deadline import deadline, wait_until
 
+from common.cli import as_typed
 from starlanes import ai
 from starlanes.rules import CELLS, CELLS_1977, RULES_1977, Company, EndTurn, Game, Player, Trade, cell_index
 from starlanes.save import save_game
 
 UP, DOWN, ESC = "\x1bOA", "\x1bOB", "\x1b"
 DEADLINE = deadline(10)
+#: How the game, started as python -m starlanes, names itself in the command that resumes a game.
+STARTED = f"{as_typed(sys.executable)} -m starlanes"
 
 # A minimal job-control shell: it runs the program in its own foreground process group, so that ^Z really
 # stops it (a stop signal to an orphaned process group is discarded), prints "[stopped]" when it stops and
@@ -362,7 +365,7 @@ def test_quit_yes_shows_final_standings_and_exits_zero(terms, tmp_path, quit_key
     # why the game ended and how to go on with it (a long path wraps, within itself too, at the edge)
     shown = "".join("".join(line.strip("│ ") for line in term.screen.display).split())
     expected = ("The game was left unfinished: Ann quit. It is saved: go on with it by "
-                f"starlanes --resume {path} Press any key to continue.")
+                f"{STARTED} --resume {path} Press any key to continue.")
     assert "".join(expected.split()) in shown, term.text()
     term.send("x")
     term.wait_for(r"Net worth per turn")
@@ -569,8 +572,8 @@ def test_a_too_small_terminal_asks_in_full_and_can_be_quit(terms, tmp_path, size
     assert re.search(rb"Ann\s+\$20000\s+\$6000\s+\$26000", term.raw)
     # what the final page would have said, in the shell: why the game ended and how to go on with it
     said = b" ".join(term.raw.split())
-    assert b"The game was left unfinished: Ann quit. It is saved: go on with it by starlanes --resume " \
-           + path.encode() in said
+    assert (f"The game was left unfinished: Ann quit. It is saved: go on with it by {STARTED} --resume "
+            f"{path}").encode() in said
 
 
 

@@ -19,6 +19,7 @@ from deadline import deadline
 from statusrun import StatusRun
 from xvfb import Xvfb, grab, origin, window_of
 
+from common.cli import as_typed
 from common.render import render_text
 from starlanes import view
 from starlanes.rules import CELLS_1977, RULES_1977, Company, EndTurn, Game, Move, Player, Trade, cell_index
@@ -253,7 +254,8 @@ def test_a_game_left_without_windows_says_so_and_resume_seats_lost_players_again
             code, out, err = run.finish()
     assert code == 0 and "Traceback" not in err, err
     assert f"The game was left unfinished (no window is left); it is saved in {save}" in out.splitlines()
-    assert f"Go on with: starlanes --resume {save} PLAYERSTRING..." in out.splitlines()
+    resume = f"{as_typed(STARLANES[0])} -m starlanes --resume {save} PLAYERSTRING..."
+    assert f"Go on with: {resume}" in out.splitlines()
     with Xvfb() as d3, Xvfb() as d4:
         run = Run(["--resume", str(save), f"1:{d3.name}", f"2:{d4.name}"], tmp_path, d3.env())
         try:
