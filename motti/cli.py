@@ -587,7 +587,8 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     resumed = None if args.map == "generate" else str(find_map(args.map))
     session = Session(game, inbox, computer=levels, rng=computer_rng, status=args.status, save=args.save,
                       computer_delay=COMPUTER_DELAY_S if args.delay is None else args.delay,
-                      last_turn=last_turn, resumed=resumed)
+                      last_turn=last_turn, resumed=resumed,
+                      resume_args=" -c" if console is not None and not windows else "")
     Frontend(session, windows)
     if console is not None:
         console.attach(session)

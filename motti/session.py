@@ -20,6 +20,7 @@ its only consumer.
 from __future__ import annotations
 
 import random
+import shlex
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -95,8 +96,11 @@ class Session:
     def __init__(self, game: Composer, inbox: Inbox | None = None, *, computer: Collection[int] = (),
                  rng: random.Random | None = None, status: str | None = None, save: str | None = None,
                  computer_delay: float = COMPUTER_DELAY_S, every_action: bool = True,
-                 last_turn: SavedTurn | None = None, resumed: str | None = None) -> None:
+                 last_turn: SavedTurn | None = None, resumed: str | None = None,
+                 resume_args: str = "") -> None:
         self.game = game
+        #: What the command that resumes the game needs besides the file (:meth:`resume_command`).
+        self.resume_args = resume_args
         self.inbox = inbox if inbox is not None else Inbox()
         self.computer = frozenset(computer)
         # Saves name the computer players with their levels (``computer K LEVEL``, §3.2).
@@ -232,14 +236,17 @@ class Session:
         if self.save_suspended:
             return f"{said}; {self.saved_before_quit()}"
         if self.save is not None:
-            return f"{said}; it is saved in {self.save} ({typed_command('motti')} {self.save} resumes it)"
+            return f"{said}; it is saved in {self.save} ({self.resume_command()} resumes it)"
         return said
 
     def saved_before_quit(self) -> str:
-        """Where the game before the quit is saved, and the command that resumes it, as the user can type it
-        (common.cli.typed_command)."""
-        resume = f"{typed_command('motti')} {self.save}"
-        return f"the game before the quit is saved in {self.save} ({resume} resumes it)"
+        return f"the game before the quit is saved in {self.save} ({self.resume_command()} resumes it)"
+
+    def resume_command(self) -> str:
+        """The command that resumes the ``--save`` file, as the user can type it (common.cli.typed_command),
+        saving on into it, with :attr:`resume_args` (``-c`` for a game played at the terminal)."""
+        save = shlex.quote(str(self.save))
+        return f"{typed_command('motti')} {save}{self.resume_args} --save {save}"
 
     # ---- people --------------------------------------------------------------------------------------------
     def in_turn(self, humans: Collection[int]) -> bool:

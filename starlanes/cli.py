@@ -23,6 +23,7 @@ import argparse
 import math
 import os
 import random
+import shlex
 import sys
 import traceback
 from collections.abc import Sequence
@@ -178,7 +179,7 @@ def unfinished_text(save_path: str | None) -> str:
         return "The game was left unfinished (no window is left) and was not saved (see --save)."
     where = os.path.abspath(save_path)
     return (f"The game was left unfinished (no window is left); it is saved in {where}\n"
-            f"Go on with: {typed_command('starlanes')} --resume {where} PLAYERSTRING...")
+            f"Go on with: {typed_command('starlanes')} --resume {shlex.quote(where)} PLAYERSTRING...")
 
 
 def check_save_path(path: str | None, option: str) -> None:

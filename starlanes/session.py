@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shlex
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -721,8 +722,8 @@ class Session:
         lines: list[Line] = [(f"The game was left unfinished{who}.", "bold")]
         if self.save_path is None or self.saves.failure is not None:
             return [*lines, ("It was not saved (--save FILE saves a game to go on with later).", "")]
-        return [*lines, ("It is saved: go on with it by", ""),
-                (f"{typed_command('starlanes')} --resume {self.save_path}{self.resume_args}", "")]
+        resume = f"{typed_command('starlanes')} --resume {shlex.quote(self.save_path)}{self.resume_args}"
+        return [*lines, ("It is saved: go on with it by", ""), (resume, "")]
 
     def final_page(self) -> list[Line]:
         """The final standings (:func:`final_page`) with why the game ended, the rules' reason or

@@ -208,7 +208,7 @@ def test_console_saves_after_each_action_and_on_quit(tmp_path):
         wait_for(str(tmp_path / "saved.map"), across_lines=True)
         child.send(" ")
         wait_for("Player 1 | Attack: 5 left")
-        resume = f"{as_typed(sys.executable)} -m motti saved.map"
+        resume = f"{as_typed(sys.executable)} -m motti saved.map -c --save saved.map"  # as it was played
         assert console.quit() == ("motti: P1 quit, out — P2 quit, out — everyone left: game over; the game "
                                   f"before the quit is saved in saved.map ({resume} resumes it)")
     finally:

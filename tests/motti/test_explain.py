@@ -173,7 +173,7 @@ def test_the_last_person_closing_the_window_while_a_computer_plays_suspends_the_
     session.inbox.put(Closed("seat0"))
     assert session.run() == 0
     said = (f"P1 left — nobody is left at a window or the terminal: the game stops unfinished; it is saved "
-            f"in {save} (motti {save} resumes it)")
+            f"in {save} (motti {save} --save {save} resumes it)")
     data = json.loads(status_path.read_text())
     assert (data["message"], data["winner"], data["alive"]) == (said, None, [1, 2])
     assert capsys.readouterr().out == f"motti: {said}\n"

@@ -353,7 +353,7 @@ def test_the_last_person_leaving_while_computers_play_on_ends_the_session_and_th
     data = json.loads(status.read_text())
     assert data["message"] == ("P1 quit, out — nobody is left at a window or the terminal: the game stops "
                                f"unfinished; the game before the quit is saved in {save} (motti {save} "
-                               "resumes it)")
+                               f"--save {save} resumes it)")
     assert data["alive"] == [2, 3] and data["winner"] is None and data["windows"] == []
     assert load_map(save).board.alive_players() == [1, 2, 3]
     assert capsys.readouterr().out == f"motti: {data['message']}\n"     # and the shell is told the same
@@ -381,7 +381,8 @@ def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_
     assert front.session.run() == 0                        # the observer leaves: the session ends unfinished
     data = json.loads(status.read_text())
     assert data["message"] == ("P2 attack 1 of 6 failed — nobody is left at a window or the terminal: the "
-                               f"game stops unfinished; it is saved in {save} (motti {save} resumes it)")
+                               f"game stops unfinished; it is saved in {save} (motti {save} --save {save} "
+                               "resumes it)")
     saved = load_map(save)
     assert saved.board.alive_players() == [2, 3] and (saved.turn, saved.attacks) == (2, 5)
     assert capsys.readouterr().out == f"motti: {data['message']}\n"
@@ -402,7 +403,7 @@ def test_a_last_quit_that_ends_the_game_says_in_the_status_where_the_game_before
     front.session.handle(Key("seat0", "q"))
     front.session.handle(Key("seat0", "y"))        # the only person quits: the computer player 2 is left
     assert game.winner == 2
-    said = f"the game before the quit is saved in {save} (motti {save} resumes it)"
+    said = f"the game before the quit is saved in {save} (motti {save} --save {save} resumes it)"
     if observer:
         front.session.handle(Key("watch", "s"))            # an observer's s keeps the game before the quit
         assert front.session.message == said
