@@ -51,11 +51,9 @@ def default_path() -> Path:
 def claim_default_path() -> Path:
     """A file of its own for a game's ``s`` without ``--save``: the first of :func:`default_path`,
     ``saved-2.map``, ``saved-3.map``, ... beside it that nothing holds, created empty at once (exclusively, so
-    that two games saving at the same moment never take the same name; the folder is made when missing).
-    Call it holding :func:`save_folder_lock`. Raises OSError when the folder cannot hold it (``NOT A
-    FOLDER`` when a file is where the folder should be)."""
+    that two games saving at the same moment never take the same name). Call it holding
+    :func:`save_folder_lock`, which makes the folder. Raises OSError when the folder cannot hold it."""
     first = default_path()
-    _make_folder(first.parent)
     number = 1
     while True:
         path = first if number == 1 else first.with_name(f"{first.stem}-{number}{first.suffix}")
@@ -68,6 +66,7 @@ def claim_default_path() -> Path:
 
 
 def _make_folder(folder: Path) -> None:
+    """Make *folder* when missing; a file where it should be is named (``... is not a folder``)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):

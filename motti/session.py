@@ -114,7 +114,6 @@ class Session:
         self._saved_to: Path | None = None
         self._saved_text: str | None = None
         self._trying: Path | None = None   # the file the last s tried to write
-        self._left: Path | None = None     # the file it left then, another game's now
         if resumed is not None and savegame.in_default_folder(resumed):
             self._saved_to = Path(resumed).resolve()
             self._saved_text = _text_of(self._saved_to)
@@ -469,32 +468,35 @@ class Session:
                 if self.save is not None:
                     path = savegame.save_game(self.game, self.save, self.levels,
                                               last_turn=self.chronicle.last_turn)
+                    left = None
                 else:
-                    path = self.save_to_own_file()
+                    path, left = self.save_to_own_file()
             except OSError as error:
                 target = self.save or self._trying or savegame.default_path()
                 self.message = f"cannot save to {target}: {error.strerror or error}"
             else:
                 self.message = f"saved to {path}"
-                if self._left is not None:
-                    self.message += f" ({self._left.name} no longer holds this game)"
+                if left is not None:
+                    self.message += f" ({left.name} no longer holds this game)"
         self.chronicle.note(self.message)
         self.said += 1   # where it is saved is news for every window, an observer's too
         self.changed()
 
-    def save_to_own_file(self) -> Path:
-        """Write the game to its own file in the default save folder and return that file: the one it wrote
-        last (or was resumed from) while that still holds what it wrote (or what was loaded), else a new one
-        (motti.savegame.claim_default_path), so that ``s`` never replaces another game's save, not even one
-        saved since under a name this game used before. Raises OSError when it cannot be written."""
+    def save_to_own_file(self) -> tuple[Path, Path | None]:
+        """Write the game to its own file in the default save folder and return that file, with the file it
+        left for it (None when it kept its file): the one it wrote last (or was resumed from) while that still
+        holds what it wrote (or what was loaded), else a new one (motti.savegame.claim_default_path), so that
+        ``s`` never replaces another game's save, not even one saved since under a name this game used before.
+        Raises OSError when it cannot be written (:attr:`_trying` is then the file it tried)."""
         text = savegame.save_text(self.game, self.levels, last_turn=self.chronicle.last_turn)
-        self._trying = self._left = None
+        self._trying = None
         with savegame.save_folder_lock():
-            target = self._saved_to
+            target = left = self._saved_to
             claimed = target is None or self._saved_text is None or _text_of(target) != self._saved_text
             if claimed:
-                self._left = target
                 target = savegame.claim_default_path()
+            else:
+                left = None
             assert target is not None
             self._trying = target
             try:
@@ -504,7 +506,7 @@ class Session:
                     target.unlink(missing_ok=True)   # the empty file that held the name
                 raise
         self._saved_to, self._saved_text = target, text
-        return target.absolute()
+        return target.absolute(), left
 
     # ---- computer players ----------------------------------------------------------------------------------
     def schedule_computer(self) -> None:

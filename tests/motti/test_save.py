@@ -235,7 +235,9 @@ def test_a_game_resumed_from_the_default_save_folder_saves_back_to_its_file(tmp_
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state" / ".." / "state"))
     folder = tmp_path / "state" / "motti"
     game = Composer(Game(parse_map(TWO).board, random.Random(3)))
-    assert [savegame.claim_default_path() for _ in range(2)] == [  # two games saving at once: two names
+    with savegame.save_folder_lock():
+        claimed = [savegame.claim_default_path() for _ in range(2)]
+    assert claimed == [  # two games saving at once: two names
         tmp_path / "state" / ".." / "state" / "motti" / name for name in ("saved.map", "saved-2.map")]
     savegame.save_game(game, folder / "saved-2.map")
     (tmp_path / "link.map").symlink_to(folder / "saved-2.map")
