@@ -49,7 +49,9 @@ __all__ = [
     "as_typed",
     "exit_on_signals",
     "program_version",
+    "refuse_same_file",
     "run_main",
+    "same_file",
     "typed_command",
 ]
 
@@ -135,6 +137,28 @@ class Parser(argparse.ArgumentParser):
         if message.startswith(tuple(_message_start(template) for template in _POINT_TO_HELP)):
             message += f" ({self.invocation()} --help shows the usage)"
         raise UsageError(message)
+
+
+def same_file(one: str | os.PathLike[str], other: str | os.PathLike[str]) -> bool:
+    """Whether two paths name the same file: by the file itself when both exist (a hard link, a symbolic link,
+    another spelling of the path), else by the paths with every link resolved (a file still to be written,
+    reached through a linked folder or a dangling link)."""
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return os.path.realpath(one) == os.path.realpath(other)
+
+
+def refuse_same_file(option: str, path: str | None, others: Sequence[tuple[str, str | None]]) -> None:
+    """Refuse, before anything starts, a file that *option* writes (``--status``) when one of *others*
+    (``(option, path)`` pairs; None or empty: not given) names the same file (:func:`same_file`): one would
+    overwrite the other. Raises :class:`UsageError`: ``--status and --save name the same file st2.json: each
+    needs its own``."""
+    if not path:
+        return
+    for other, given in others:
+        if given and same_file(given, path):
+            raise UsageError(f"{option} and {other} name the same file {given}: each needs its own")
 
 
 def program_version() -> str:

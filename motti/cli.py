@@ -30,7 +30,15 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from common.cli import EXIT_OK, Parser, UsageError, program_version, run_main
+from common.cli import (
+    EXIT_OK,
+    Parser,
+    UsageError,
+    program_version,
+    refuse_same_file,
+    run_main,
+    same_file,
+)
 from common.save import file_problem
 from motti.levels import DEFAULT_LEVEL, LEVELS
 from motti.rules import RULE_OPTIONS, Rules
@@ -97,14 +105,6 @@ def _delay(text: str) -> float:
     if value < 0:
         raise argparse.ArgumentTypeError(f"a delay cannot be negative: {text!r}")
     return value
-
-
-def _same_file(one: str | os.PathLike[str], other: str | os.PathLike[str]) -> bool:
-    """Whether two paths name the same file: by the file itself when both exist (a hard link, another
-    spelling of the path), else by their absolute paths (files still to be written)."""
-    if os.path.exists(one) and os.path.exists(other):
-        return os.path.samefile(one, other)
-    return os.path.abspath(one) == os.path.abspath(other)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -343,9 +343,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.save and args.script:
         raise UsageError("--save is for interactive games (use --final with --script)")
     # The status file is JSON; a map written to the same file would be overwritten by it, and it by the map.
-    for option, path in (("-o", args.output), ("--save", args.save), ("--final", args.final)):
-        if args.status and path and _same_file(path, args.status):
-            raise UsageError(f"--status and {option} name the same file {path}: each needs its own")
+    refuse_same_file("--status", args.status,
+                     (("-o", args.output), ("--save", args.save), ("--final", args.final)))
     if args.status and args.map != "generate":
         from motti.mapfile import find_map
 
@@ -353,7 +352,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             source = find_map(args.map)
         except FileNotFoundError:
             source = None
-        if source is not None and _same_file(source, args.status):
+        if source is not None and same_file(source, args.status):
             raise UsageError(f"--status {args.status} is the map being played: the status would overwrite it")
     if args.script:
         # Script mode plays every player from the file: seats, the terminal and computer players do not apply

@@ -29,7 +29,15 @@ import traceback
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from common.cli import EXIT_FAULT, Parser, UsageError, program_version, run_main, typed_command
+from common.cli import (
+    EXIT_FAULT,
+    Parser,
+    UsageError,
+    program_version,
+    refuse_same_file,
+    run_main,
+    typed_command,
+)
 from common.save import write_problem
 from common.term import Terminal, TerminalError
 from starlanes.ai import LEVELS
@@ -38,6 +46,7 @@ from starlanes.rules import MAX_NAME, MAX_PLAYERS, RULE_SETS, Game, rule_set
 from starlanes.save import HUMAN, SaveError, load_game
 
 if TYPE_CHECKING:
+    from starlanes.session import Session
     from starlanes.xfront import XGame
 
 
@@ -172,13 +181,21 @@ def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> 
     return played
 
 
-def unfinished_text(save_path: str | None) -> str:
-    """What the shell is told when every window closed before the game's end: where the game was saved and
-    how to go on, or that it was not saved."""
-    if save_path is None:
-        return "The game was left unfinished (no window is left) and was not saved (see --save)."
-    where = os.path.abspath(save_path)
-    return (f"The game was left unfinished (no window is left); it is saved in {where}\n"
+def unfinished_text(session: Session) -> str:
+    """What the shell is told of a game in X windows left before its end. After ``q`` and ``y``: the lines the
+    windows show (:meth:`~starlanes.session.Session.left_lines`: who quit, then where the game is saved and
+    how to go on, that it could not be saved and why, or that it was not saved), as the terminal game does.
+    When every window closed: that no window is left, then where the game is saved and how to go on, that it
+    could not be saved (:meth:`~starlanes.session.Session.save_lines`), or that it was not saved."""
+    if session.quit:
+        return "\n".join(text for text, _ in session.left_lines() if isinstance(text, str))
+    gone = "The game was left unfinished (no window is left)"
+    if session.save_path is None:
+        return f"{gone} and was not saved (see --save)."
+    if session.saves.failure is not None:
+        return "\n".join([f"{gone}.", *(text for text, _ in session.save_lines() if isinstance(text, str))])
+    where = os.path.abspath(session.save_path)
+    return (f"{gone}; it is saved in {where}\n"
             f"Go on with: {typed_command('starlanes')} --resume {shlex.quote(where)} PLAYERSTRING...")
 
 
@@ -216,6 +233,9 @@ def _run(argv: Sequence[str] | None) -> int:
         if path == "":
             raise UsageError(f"{option}: empty file name")
     check_save_path(args.save, "--save")
+    # The status file is JSON rewritten after every change: on the save's file (or the one resumed) it would
+    # overwrite the game with what no --resume reads.
+    refuse_same_file("--status", args.status, (("--save", args.save), ("--resume", args.resume)))
     resumed = None
     if args.resume is not None:
         try:
@@ -229,7 +249,7 @@ def _run(argv: Sequence[str] | None) -> int:
         played = play_x(args, resumed)
         print(standings_text(played.game))
         if not played.over:
-            print(unfinished_text(played.save_path))
+            print(unfinished_text(played.session))
         print("Thank you for playing Star Lanes!")
         return 0
     for option in ("players", "names", "status"):

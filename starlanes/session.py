@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import shlex
 from collections import deque
@@ -31,7 +32,7 @@ from typing import Any
 
 from common.cli import typed_command
 from common.loop import Inbox
-from common.save import Sink
+from common.save import Sink, write_failure
 from common.term import Cell, fit_number, printable, text_width
 from starlanes import ai, messages
 from starlanes.rules import MOVE, TRADE, Action, Game, Move, Trade
@@ -302,7 +303,9 @@ class Session:
     ``echo_errors``: a failed save or status file is also reported on stderr (false where stderr is the curses
     screen); ``resume_args``: what follows ``starlanes --resume FILE`` in the words on how to go on with a
     game left unfinished (``" PLAYERSTRING..."`` in X windows). Saving follows :class:`common.save.Sink`: a
-    failure is shown once as the notice, retried at the next prompt, and the last good file stays.
+    failure is shown once as the notice, retried at the next prompt, and the last good file stays;
+    ``save_problem`` says why the last save failed (None while saving works) and ``saved`` whether this
+    session has written the file at all.
     """
 
     def __init__(self, game: Game, controllers: Sequence[str], inbox: Inbox, *, level: str = "hard",
@@ -331,6 +334,8 @@ class Session:
         self.back = MOVING
         self.notice: str | None = None
         self._save_complaint: str | None = None
+        self.save_problem: str | None = None
+        self.saved = False
         self.quit = False
         self.quitter: int | None = None
         self.resume_args = resume_args
@@ -714,16 +719,30 @@ class Session:
 
     def left_lines(self) -> list[Line]:
         """Why a game the players quit ended and how to go on with it: ``The game was left unfinished: Ann
-        quit.``, then where it is saved and the command that resumes it (``starlanes --resume game.json``),
-        or that it was not saved; none while the game goes on or when it ended by the rules."""
+        quit.``, then :meth:`save_lines` (where it is saved and the command that resumes it, ``starlanes
+        --resume game.json``; that it could not be saved and why; or that it was not saved); none while the
+        game goes on or when it ended by the rules."""
         if not self.quit or self.game.is_terminal():
             return []
         who = f": {self.names[self.quitter]} quit" if self.quitter is not None else ""
-        lines: list[Line] = [(f"The game was left unfinished{who}.", "bold")]
-        if self.save_path is None or self.saves.failure is not None:
-            return [*lines, ("It was not saved (--save FILE saves a game to go on with later).", "")]
+        return [(f"The game was left unfinished{who}.", "bold"), *self.save_lines()]
+
+    def save_lines(self) -> list[Line]:
+        """Where a game left unfinished stands: saved, with the command that goes on with it; or, when its
+        last save failed, that it could not be saved to the file and why (``It could not be saved to
+        sd2/x.json (cannot write in /home/ann/sd2: no such folder).``), with the command that goes on from
+        the earlier save the file still holds, if this game wrote one; or, without a save file, that it was
+        not saved."""
+        if self.save_path is None:
+            return [("It was not saved (--save FILE saves a game to go on with later).", "")]
         resume = f"{typed_command('starlanes')} --resume {shlex.quote(self.save_path)}{self.resume_args}"
-        return [*lines, ("It is saved: go on with it by", ""), (resume, "")]
+        if self.saves.failure is None:
+            return [("It is saved: go on with it by", ""), (resume, "")]
+        why = f" ({self.save_problem})" if self.save_problem else ""
+        lines: list[Line] = [(f"It could not be saved to {self.save_path}{why}.", "")]
+        if self.saved and os.path.isfile(self.save_path):
+            lines += [("The last good save is still there: go on from it by", ""), (resume, "")]
+        return lines
 
     def final_page(self) -> list[Line]:
         """The final standings (:func:`final_page`) with why the game ended, the rules' reason or
@@ -735,9 +754,21 @@ class Session:
         """Save the game (at every prompt, announcement and computer step, and at the end) through the save
         sink; a save that works again takes the complaint of the failed one off the screen."""
         complaint = self.saves.failure is not None and self.notice == self._save_complaint
-        if self.saves.write(lambda path: save_game(path, self.game, self.controllers)) and complaint:
+        if self.saves.write(self._write_save) and complaint:
             self.notice = None
             self.on_change()
+
+    def _write_save(self, path: str) -> None:
+        """Write the save to ``path``, keeping why it failed (:func:`common.save.write_failure`: ``cannot
+        write in /home/ann/sd2: no such folder``) in ``save_problem`` for :meth:`save_lines`. Raises
+        OSError."""
+        try:
+            save_game(path, self.game, self.controllers)
+        except OSError as error:
+            self.save_problem = write_failure(path, error)
+            raise
+        self.save_problem = None
+        self.saved = True
 
     def _save_failed(self, line: str) -> None:
         reason = line.removeprefix("cannot write the save ")

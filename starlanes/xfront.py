@@ -184,11 +184,6 @@ class XGame:
         (the shell is then told how to go on with it)."""
         return self.game.is_terminal()
 
-    @property
-    def save_path(self) -> str | None:
-        """Where the game as it stands is saved: None without ``--save`` or when its last write failed."""
-        return self.session.save_path if self.session.saves.failure is None else None
-
     def handle(self, event: object) -> None:
         """React to one inbox event."""
         if isinstance(event, Key):

@@ -7,73 +7,22 @@ every prompt) equalling a replay of the same seeded game with the rules."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import shutil
-import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 from deadline import deadline, wait_until
+from tmux_pane import Pane
 
 from starlanes import ai, messages
 from starlanes.console import computer_name
 from starlanes.rules import RULE_SETS, Game, Move
 
 DEADLINE_S = deadline(20)
-COMMAND_S = deadline(7)
-"""How long one tmux command may take."""
 NAMES = ["Ann", *(computer_name(n) for n in (2, 3, 4))]
-
-
-class Pane:
-    """A command in a detached tmux session of ``cols`` x ``rows`` on a server of its own (``-L``), kept on
-    screen after it exits (``remain-on-exit``)."""
-
-    def __init__(self, command: list[str], cwd: Path, rows: int = 24, cols: int = 80) -> None:
-        if shutil.which("tmux") is None:
-            pytest.fail("tmux is not installed (Debian package tmux)")
-        self.socket = f"starlanes-{uuid.uuid4().hex[:12]}"
-        config = cwd / "tmux.conf"
-        config.write_text("set -g remain-on-exit on\nset -g status off\n"
-                          "set -g default-terminal tmux-256color\n")
-        env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "LINES", "COLUMNS")}
-        shell = " ".join(_quote(part) for part in command) + "; echo $? > rc"
-        subprocess.run(["tmux", "-L", self.socket, "-f", str(config), "new-session", "-d", "-x", str(cols),
-                        "-y", str(rows), "-c", str(cwd), "sh", "-c", shell], check=True, env=env,
-                       timeout=COMMAND_S)
-        self.rc = cwd / "rc"
-
-    def text(self) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, "capture-pane", "-p"], capture_output=True,
-                              text=True, timeout=COMMAND_S, check=True).stdout
-
-    def lines(self) -> list[str]:
-        return self.text().split("\n")
-
-    def send(self, *keys: str) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "send-keys", *keys], check=True, timeout=COMMAND_S)
-
-    def wait_for(self, pattern: str, within: float = DEADLINE_S) -> str:
-        end = time.monotonic() + within
-        while True:
-            text = self.text()
-            if re.search(pattern, text):
-                return text
-            if time.monotonic() > end:
-                raise AssertionError(f"{pattern!r} never appeared; screen:\n{text}")
-            time.sleep(0.03)
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=COMMAND_S)
-
-
-def _quote(part: str) -> str:
-    return "'" + part.replace("'", "'\\''") + "'"
 
 
 def saved(path: Path) -> dict | None:

@@ -534,4 +534,5 @@ def test_the_really_quit_box_is_drawn_whole(tmp_path):
         finally:
             code, out, err = run.finish()
     assert code == 0, err
-    assert "The game was left unfinished (no window is left) and was not saved (see --save)." in out
+    assert ("The game was left unfinished: Ann quit.\n"
+            "It was not saved (--save FILE saves a game to go on with later).\n") in out
