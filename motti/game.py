@@ -62,6 +62,7 @@ from motti.rules import (
     MAX_CROSSES,
     RULE_OPTIONS,
     Action,
+    Board,
     Game,
     GameOver,
     IllegalAction,
@@ -318,6 +319,16 @@ class MottiState:
         return dump_map(self.game.board)
 
 
+def _map_board(name: str) -> Board:
+    """The board of the map *name* (a file, else a shipped map; §3.1). Raises ValueError (``MapError`` for a
+    file that does not load) naming the map, also when none is found."""
+    try:
+        path = find_map(name)
+    except FileNotFoundError as error:
+        raise ValueError(str(error)) from None
+    return load_map(path).board
+
+
 class MottiGame:
     """The motti game for common/game.py."""
 
@@ -331,7 +342,7 @@ class MottiGame:
         checked = check_options(GAME_TYPE, options)
         rules = {k: checked[k] for k in _RULE_OPTIONS}
         if checked["map"] is not None:
-            board = load_map(find_map(str(checked["map"]))).board
+            board = _map_board(str(checked["map"]))
             if "players" in options and options["players"] != board.players:
                 raise ValueError(f"players {options['players']!r}: the map {checked['map']!r} is for "
                                  f"{board.players} players")
@@ -348,7 +359,7 @@ class MottiGame:
         checked = check_options(GAME_TYPE, options)
         players = checked["players"]
         if checked["map"] is not None:
-            players = load_map(find_map(str(checked["map"]))).board.players
+            players = _map_board(str(checked["map"])).players
         turns = checked["max_turns"]
         if turns is None:
             return GameInfo(players, None, "none: max_turns None")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -226,6 +227,18 @@ def test_bad_options_are_value_errors(name: str) -> None:
                 game.new_initial_state(seed=1, **{p.name: value})
             with pytest.raises(ValueError, match=p.name):
                 game.game_info(**{p.name: value})
+
+
+MAP_GAMES = [g for g in GAMES if any(p.name == "map" for p in load(g).game_type.parameters)]
+
+
+@pytest.mark.parametrize("name", MAP_GAMES)
+def test_a_map_not_found_is_a_value_error(name: str, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``map`` naming no file and no shipped map is a bad option like the others: ValueError naming it."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="no-such-map"):
+        load(name).new_initial_state(seed=1, map="no-such-map")
 
 
 @pytest.mark.parametrize("name", GAMES)
