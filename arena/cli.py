@@ -24,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from arena import STOP_SIGNALS, STRATEGIES
-from common.cli import Parser, UsageError, program_version, run_main
+from common.cli import Parser, UsageError, program_version, run_main, same_file
 
 # The commands import what they need when they run: --help and --version stay fast, and so does the start of
 # ``arena bot``, which a tournament runs for every seat of every game (not even logging or typing).
@@ -180,11 +180,41 @@ def _load(map_name: str, toxic: str | None, players: int) -> Arena:
     return arena
 
 
-def _replay_writer(path: str | None, arena: Arena, seed: int) -> replay.ReplayWriter:
+def _refuse_overwriting(option: str, output: str, what: str, inputs: Sequence[tuple[str, str]]) -> None:
+    """Raise UsageError (one line) when *option*'s file *output* is one of *inputs*, ``(file, what it
+    is)`` pairs of the files the command reads: ``--replay m.map is the map being played: the replay would
+    overwrite it`` (*what*: ``the replay``), naming the input too when it is spelled otherwise (a link)."""
+    for name, kind in inputs:
+        if same_file(output, name):
+            spelled = "" if os.path.abspath(output) == os.path.abspath(name) else f" ({name})"
+            raise UsageError(f"{option} {output} is {kind}{spelled}: {what} would overwrite it")
+
+
+def _game_inputs(arena: Arena, toxic: str | None) -> list[tuple[str, str]]:
+    """The files a game of *arena* reads, with what they are: the map, and its toxicity file (``--toxic``
+    *toxic*, else the ``.toxic`` beside the map when there is one, as :func:`arena.mapfile.load_arena`
+    reads it)."""
+    from pathlib import Path
+
+    inputs = [(arena.path, "the map being played")] if arena.path else []
+    beside = Path(arena.path).with_suffix(".toxic") if arena.path else None
+    if toxic is None and beside is not None and beside.exists():
+        toxic = str(beside)
+    if toxic is not None:
+        inputs.append((toxic, "the toxicity file of the map being played"))
+    return inputs
+
+
+def _replay_writer(path: str | None, arena: Arena, seed: int, toxic: str | None) -> replay.ReplayWriter:
+    """The writer of the game's replay, to ``--replay`` *path* or the default path, checked before the
+    server starts. Raises UsageError (one line) for a file that cannot be written or one the game reads
+    (the map, its toxicity file *toxic*: :func:`_game_inputs`)."""
     from pathlib import Path
 
     from arena import replay
 
+    if path:
+        _refuse_overwriting("--replay", path, "the replay", _game_inputs(arena, toxic))
     target = Path(path) if path else replay.default_path(arena.name, seed)
     writer = replay.ReplayWriter(target, last=path is None)
     try:
@@ -484,7 +514,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     arena = _load(args.map, args.toxic, args.players)
     displays = _observer_displays(args.spectators)
-    writer = _replay_writer(args.replay, arena, args.seed)
+    writer = _replay_writer(args.replay, arena, args.seed, args.toxic)
     sock = _web_socket(args)
     spectators = _open_spectators(arena, displays, arena.name) if displays else None
     observers = [writer] + ([spectators] if spectators else [])
@@ -505,7 +535,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     local = os.environ.get("DISPLAY")
     if not displays and local and not args.no_window:
         displays = [local]
-    writer = _replay_writer(args.replay, arena, args.seed)
+    writer = _replay_writer(args.replay, arena, args.seed, args.toxic)
     sock = _web_socket(args)
     spectators = None
     if displays:
@@ -748,6 +778,7 @@ def _write_html(rep: replay.Replay, args: argparse.Namespace) -> int:
         raise UsageError("--html writes a page: give no --verify and no 0:DISPLAY with it")
     if not args.html:
         raise UsageError("--html: expected a file name")
+    _refuse_overwriting("--html", args.html, "the page", [(args.file, "the replay being read")])
     _say_cut_short(rep)
     try:
         web.write_page(rep, args.html, args.step_ms)
@@ -780,6 +811,31 @@ def _claim_results_folder(out: Path) -> None:
                          f"give another --out")
 
 
+def _results_folder(name: str | None) -> Path:
+    """The results folder of a tournament, claimed (:func:`_claim_results_folder`): ``--out`` *name*, or
+    without it (None) ``tournaments/YYYYmmdd-HHMMSS`` beside the replays' folder, ``-2``, ``-3``, ... after
+    it when another tournament started in the same second has it. Raises UsageError (one line)."""
+    from pathlib import Path
+
+    from arena import replay
+
+    if name:
+        _claim_results_folder(Path(name))
+        return Path(name)
+    # two tournaments started in the same second get folders of their own
+    stamp = replay.replay_dir().parent / "tournaments" / time.strftime("%Y%m%d-%H%M%S")
+    out, n = stamp, 1
+    while True:
+        try:
+            _claim_results_folder(out)
+            return out
+        except UsageError:
+            if not (out / "games").is_dir():
+                raise
+        n += 1
+        out = stamp.with_name(f"{stamp.name}-{n}")
+
+
 def _ratings(name: str | None) -> tuple[dict[str, Rating], Path | None]:
     """The ratings ``--ratings FILE`` starts from (none when FILE does not exist yet) and the file's path.
     Raises UsageError (one line) for a file that is no ratings file or cannot be read, or a folder that
@@ -807,7 +863,7 @@ def _ratings(name: str | None) -> tuple[dict[str, Rating], Path | None]:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from arena import replay, tournament
+    from arena import tournament
 
     try:
         entrants = tournament.parse_bots(args.bots)
@@ -831,22 +887,15 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if arena.name in maps:
             raise UsageError(f"--maps: two maps are named {arena.name}")
         maps[arena.name] = arena
-    if args.out:
-        out = Path(args.out)
-        _claim_results_folder(out)
-    else:  # two tournaments started in the same second get folders of their own
-        stamp = replay.replay_dir().parent / "tournaments" / time.strftime("%Y%m%d-%H%M%S")
-        out, n = stamp, 1
-        while True:
-            try:
-                _claim_results_folder(out)
-                break
-            except UsageError:
-                if not (out / "games").is_dir():
-                    raise
-            n += 1
-            out = stamp.with_name(f"{stamp.name}-{n}")
+    # The port before the results folder: a port in use left DIR/games behind, and the same --out was then
+    # refused as holding a tournament. Like every refusal at the start, it leaves nothing behind.
     sock = _web_socket(args)
+    try:
+        out = _results_folder(args.out)
+    except BaseException:
+        if sock is not None:
+            sock.close()
+        raise
     config = tournament.Config(entrants, maps, args.games, players, out, jobs=args.jobs, seed=args.seed,
                                prep_ms=args.prep_ms, move_ms=args.move_ms, quiet_rounds=args.quiet_rounds,
                                connect_ms=args.connect_ms, cluster=args.cluster, ratings=prior,

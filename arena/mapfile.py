@@ -10,6 +10,7 @@ as integer hundredths 1..20); shorter rows and missing rows are 0.01.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from arena.maptext import read_file, split_rows
 from arena.rules import Arena
 from common.data import shipped_dir
+from common.save import special_kind
 
 _TOXIC_VALUES = {" ": 1, ".": 1, "0": 20, "#": 20, **{str(d): 2 * d for d in range(1, 10)}}
 _MAP_CHARS = "'#', ' ' or '.'"
@@ -119,7 +121,8 @@ def load_arena(map_path: str | Path, toxic_path: str | Path | None = None, playe
     (:func:`validate`). Raises MapError.
     """
     map_path = Path(map_path)
-    walls = parse_map(_read_rows(map_path, _MAP_CHARS), map_path)
+    rows = _read_rows(map_path, _MAP_CHARS)
+    walls = parse_map(rows, map_path)
     if toxic_path is None:
         candidate = map_path.with_suffix(".toxic")
         toxic_path = candidate if candidate.exists() else None
@@ -128,18 +131,20 @@ def load_arena(map_path: str | Path, toxic_path: str | Path | None = None, playe
     else:
         tox = parse_toxic(_read_rows(Path(toxic_path), _TOXIC_CHARS), walls.shape, toxic_path)
     arena = Arena(walls=walls, toxicity=tox, name=map_path.stem, path=str(map_path))
-    validate(arena, players)
+    validate(arena, players, [len(row) for row in rows])
     return arena
 
 
-def validate(arena: Arena, n_players: int) -> None:
+def validate(arena: Arena, n_players: int, row_lengths: Sequence[int] | None = None) -> None:
     """Check that ``arena`` can host ``n_players`` (§2.2).
 
     At least one free cell per player, and all free cells connected under the movement rules of §2.4.
 
     Diagonal moves need both orthogonal corners free, so they connect nothing that side steps don't: the test
     joins free cells by side steps (:func:`_first_unreached`). Raises MapError (line/col of an unreachable
-    cell; no place for the count).
+    cell; no place for the count). *row_lengths*, the length of each row in the file (:func:`load_arena`),
+    lets the message say when a cell it names lies past the end of a short line, where the file has no
+    character: the free padding of §2.2 (:func:`_past_the_end`).
     """
     file = arena.path or arena.name
     free = ~arena.walls
@@ -150,10 +155,24 @@ def validate(arena: Arena, n_players: int) -> None:
         raise MapError(file, 0, 0, f"{cells}, but {need}")
     unreached = _first_unreached(free)
     if unreached is not None:
-        y0, x0 = np.unravel_index(np.flatnonzero(free)[0], free.shape)
-        raise MapError(file, unreached[0] + 1, unreached[1] + 1,
-                       f"free cell cannot be reached from the free cell at line {y0 + 1}, column {x0 + 1} "
-                       f"(all free cells must be connected)")
+        y, x = unreached
+        y0, x0 = (int(i) for i in np.unravel_index(np.flatnonzero(free)[0], free.shape))
+        lengths = row_lengths or ()
+        first = _past_the_end(y0, x0, lengths)
+        start = f"the free cell at line {y0 + 1}, column {x0 + 1}{',' if first else ''}{first}"
+        raise MapError(file, y + 1, x + 1, f"free cell{_past_the_end(y, x, lengths)} cannot be reached from "
+                                           f"{start} (all free cells must be connected)")
+
+
+def _past_the_end(y: int, x: int, row_lengths: Sequence[int]) -> str:
+    """``""``, or when the cell at row *y*, column *x* (0-based) lies past the end of its line in the file
+    (*row_lengths*), words saying so: `` past the end of line 2 (4 characters long; short lines are padded
+    with free cells)``. No character of the file stands there, so the column alone would not show it."""
+    if y >= len(row_lengths) or x < row_lengths[y]:
+        return ""
+    length = row_lengths[y]
+    long = "an empty line" if length == 0 else f"{length} character{'' if length == 1 else 's'} long"
+    return f" past the end of line {y + 1} ({long}; short lines are padded with free cells)"
 
 
 def _first_unreached(free: np.ndarray) -> tuple[int, int] | None:
@@ -199,22 +218,29 @@ def normalised_text(arena: Arena) -> str:
 
 
 def find_map(name: str | Path) -> Path:
-    """Resolve a map argument: an existing path, else a shipped name ("office" -> maps/arena/office.map).
+    """Resolve a map argument: an existing file, else a shipped name ("office" -> maps/arena/office.map).
 
-    Raises MapError naming the shipped maps when neither exists, or saying that *name* is a directory.
+    As motti's lookup (:func:`motti.mapfile.find_map`), a file is looked for first, so that a folder, FIFO
+    or device of that name in the current folder does not hide a shipped map; such a name that is no
+    shipped map is refused saying what it is (``/dev/zero: is a character device, not a map file``,
+    :func:`common.save.special_kind`). Raises MapError naming the shipped maps when nothing of that name
+    exists.
     """
     path = Path(name)
+    shipped = shipped_dir("arena")
     try:
         if path.is_file():
             return path
-        if path.is_dir():
-            raise MapError(str(name), 0, 0, "is a directory, not a map file")
-    except OSError as exc:  # a name too long for the file system
+        candidate = shipped / f"{path.name}.map" if path.suffix != ".map" else shipped / path.name
+        if str(name) == path.name and candidate.is_file():
+            return candidate
+        kind = special_kind(path)
+    except NotADirectoryError:  # "file.map/x": nothing of that name
+        kind = None
+    except OSError as exc:  # a name too long for the file system, a folder that may not be searched
         raise MapError(str(name), 0, 0, f"cannot read: {exc.strerror or exc}") from None
-    shipped = shipped_dir("arena")
-    candidate = shipped / f"{path.name}.map" if path.suffix != ".map" else shipped / path.name
-    if str(name) == path.name and candidate.is_file():
-        return candidate
+    if kind is not None:
+        raise MapError(str(name), 0, 0, f"is {kind}, not a map file")
     names = sorted(p.stem for p in shipped.glob("*.map")) if shipped.is_dir() else []
     known = ", ".join(names) if names else "none"
     raise MapError(str(name), 0, 0, f"no such map file or shipped map (shipped maps: {known})")

@@ -432,6 +432,30 @@ def _typed(obj: object, kind: Any) -> Any:
         raise _Bad(f"{where}: {what}") from None
 
 
+def _json_text(value: object, limit: int = 40) -> str:
+    """*value* as JSON text, as it stands in the file, cut to about *limit* characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in the words of the JSON format: ``null``, ``an array``, ``a number``...; an
+    object is ``an object without "type"``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return _json_text(value)
+    kinds = ((dict, 'an object without "type"'), (list, "an array"), (str, "a string"),
+             (int | float, "a number"))
+    return next((words for kind, words in kinds if isinstance(value, kind)), "another value")
+
+
+def _line_kind(record: dict[str, Any]) -> str:
+    """A line named by its ``"type"`` for a message: ``a "round" line``, or ``a line`` without one."""
+    kind = record.get("type")
+    return f"a {_json_text(kind)} line" if isinstance(kind, str) else "a line"
+
+
 def _rounds_before(count: int) -> str:
     if count == 0:
         return "the start before it (no round)"
@@ -500,15 +524,17 @@ def load(path: str | os.PathLike[str]) -> Replay:
                 walls = _check_header(head)
                 replay = Replay(path, record)
             elif replay.final is not None:
-                raise _Bad(f"a {kind!r} line after the final table")
+                raise _Bad(f"{_line_kind(record)} after the final table (nothing follows it)")
             elif kind == "round":
                 _check_round(_typed(obj, RoundLine), head, walls, len(replay.rounds) + 1)
                 replay.rounds.append(record)
             elif kind == "final":
                 _check_final(_typed(obj, FinalLine), head)
                 replay.final = record
+            elif "type" not in record:  # not an object, or one without a "type"
+                raise _Bad(f'$: expected an object with "type" "round" or "final", got {_json_kind(obj)}')
             else:
-                raise _Bad(f"unexpected line type {kind!r}")
+                raise _Bad(f'$.type: expected "round" or "final", got {_json_text(kind)}')
         except _Bad as exc:
             raise ReplayError(f"{path}:{number}: {exc}") from None
     if replay is None:

@@ -47,6 +47,9 @@ WRITE_BUFFER_LIMIT = 1 << 20
 LOGGED_IGNORED = 3
 """Ignored messages logged one by one per client; later ones are only counted (one summary line when the
 client leaves or the game ends)."""
+LOGGED_MISSING = 3
+"""Rounds without a MOVE in time logged one by one per client; later ones are only counted, as ignored
+messages are (:data:`LOGGED_IGNORED`): a silent bot is not one line per round."""
 
 
 @dataclass
@@ -262,6 +265,8 @@ class _Client:
     player: int | None = None
     count: int = 0
     ignored: int = 0
+    unanswered: int = 0
+    """Rounds whose deadline passed without a MOVE from this client (:data:`LOGGED_MISSING`)."""
     task: asyncio.Task[None] | None = None
     id_timer: asyncio.TimerHandle | None = None
     seat: int | None = None
@@ -565,7 +570,7 @@ class ArenaServer:
 
     def _ignore(self, client: _Client, what: str) -> None:
         """Log an ignored message (*what*: the message or the reason, naming its text once); from the
-        LOGGED_IGNORED-th on per client only count it (:meth:`_sum_ignored`)."""
+        LOGGED_IGNORED-th on per client only count it (:meth:`_sum_counted`)."""
         client.ignored += 1
         client.diagnostics.ignored += 1
         if client.ignored < LOGGED_IGNORED:
@@ -574,10 +579,32 @@ class ArenaServer:
             log.warning("client %d: ignored %s (further ignored messages are only counted)", client.id, what)
 
     @staticmethod
-    def _sum_ignored(client: _Client) -> None:
+    def _sum_counted(client: _Client) -> None:
+        """The summary lines of what was only counted of *client*: ignored messages (:meth:`_ignore`) and
+        rounds without a MOVE in time (:meth:`_no_move_in_time`); nothing when every one was logged."""
         if client.ignored > LOGGED_IGNORED:
             log.warning("client %d: %d messages ignored in all, %d of them not logged", client.id,
                         client.ignored, client.ignored - LOGGED_IGNORED)
+        if client.unanswered > LOGGED_MISSING:
+            log.info("client %d: %d rounds without a MOVE in time in all, %d of them not logged", client.id,
+                     client.unanswered, client.unanswered - LOGGED_MISSING)
+
+    def _no_move_in_time(self, number: int) -> None:
+        """Log the players still connected that have not moved when round *number*'s deadline passed: each
+        client's first :data:`LOGGED_MISSING` such rounds, the last of them saying that later ones are only
+        counted (:meth:`_sum_counted` sums them up when the client leaves or the game ends)."""
+        late = [c for index, c in enumerate(self._players) if c.alive and index not in self._moved]
+        for client in late:
+            client.unanswered += 1
+        logged = [c.id for c in late if c.unanswered <= LOGGED_MISSING]
+        if not logged:
+            return
+        last = [str(c.id) for c in late if c.unanswered == LOGGED_MISSING]
+        counted = ""
+        if last:
+            who = f"client {last[0]}" if len(last) == 1 else f"clients {', '.join(last)}"
+            counted = f" (further rounds without a MOVE from {who} are only counted)"
+        log.info("round %d: no MOVE in time from %s%s", number, logged, counted)
 
     def _join(self, client: _Client) -> None:
         if client.id_timer is not None:
@@ -639,7 +666,7 @@ class ArenaServer:
         client.alive = False
         if client.id_timer is not None:
             client.id_timer.cancel()
-        self._sum_ignored(client)
+        self._sum_counted(client)
         if reason:
             log.warning("client %d disconnected: %s", client.id, reason)
             if self._started and client.player is not None:
@@ -747,9 +774,7 @@ class ArenaServer:
         try:
             await asyncio.wait_for(self._all_moved.wait(), self.settings.move_ms / 1000)
         except TimeoutError:
-            late = [self.wire_ids[index] for index, c in enumerate(self._players)
-                    if c.alive and index not in self._moved]
-            log.info("round %d: no MOVE in time from %s", number, late)
+            self._no_move_in_time(number)
         self._window = None
         if self.stopped:
             return
@@ -788,7 +813,7 @@ class ArenaServer:
             self._send(client, *last, wire.Disconnect())
         for client in self._players:
             if client.alive:
-                self._sum_ignored(client)
+                self._sum_counted(client)
             client.alive = False
             if client.writer is not None:
                 client.writer.close()

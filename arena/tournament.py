@@ -53,7 +53,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -85,6 +85,8 @@ SHELL_NOT_A_PATH = re.compile(r"(?:^|[;&|()<>])\s*$")
 """The text before a word that makes it a command's name or a redirection's target (not an argument)."""
 SHELL_CD = re.compile(r"(?:^|[;&|(])\s*cd\s+$")
 """The text before a word that makes it the folder of a ``cd``."""
+SHELL_CD_FIRST = re.compile(r"""\s*cd\s+(?:[^\s'"\\;&|<>()]|'[^']*'|"[^"\\$`]*")+\s*(?:&&|;)""")
+"""A ``cd DIR &&`` (or ``cd DIR;``) at the start of a command: the command after it labels the bot."""
 LABEL_CHARS = 32
 """Longest label of a bot given as a command."""
 JOIN_POLL_S = 0.02
@@ -119,6 +121,8 @@ OK, NEVER_JOINED, CRASHED, LEFT, HUNG = "ok", "never connected", "crashed", "lef
 OVER_LIMIT = "over a limit"
 """A bot stopped by one of its limits (:class:`arena.limits.BotLimits`; the seat's ``limit`` names it)."""
 STATUSES = (OK, NEVER_JOINED, CRASHED, LEFT, HUNG, OVER_LIMIT)
+SAFE_PATH = "PYTHONSAFEPATH"
+"""The environment variable that starts Python with a safe path (``python -P``; :func:`_safe_path`)."""
 POLICE_S = 0.25
 """How often a game checks whether a bot has reached its processes' cap (:meth:`arena.limits.Guard.over`)."""
 
@@ -210,13 +214,40 @@ INTERPRETERS: tuple[tuple[re.Pattern[str], frozenset[str], frozenset[str]], ...]
 the main class, module or archive)."""
 
 
+def _label_words(command: str) -> list[str]:
+    """The words of *command* as the shell splits it at spaces, quotes and escapes removed (``python3 "my
+    bots/b.py"`` is ``python3``, ``my bots/b.py``); ``#`` is a word like any other. Split at spaces alone
+    when its quotes are unbalanced."""
+    lexer = shlex.shlex(command, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:
+        return command.split()
+
+
 def command_label(spec: str) -> str:
-    """The label in the standings of a bot given as a command: its words without the placeholders, paths cut
-    to their last part; for an interpreter (java, python, node, ...) its options are left out, so the main
-    class or script always shows (``java -cp classes de.binfalse.mar.Main {port}`` is ``java
-    de.binfalse.mar.Main``). Words after those two are kept while the label is at most :data:`LABEL_CHARS`
-    characters; the two are cut only beyond twice that."""
-    words = [Path(w).name if "/" in w else w for w in spec.split() if "{" not in w]
+    """The label in the standings of a bot given as a command: its words (as the shell splits them: a quoted
+    path with spaces is one word) without the placeholders, paths cut to their last part, a word that still
+    holds a space quoted (``'my bot.py'``); a ``cd DIR &&`` (or ``cd DIR;``) it starts with and an ``exec``
+    are left out, so that the command run labels it (``cd "my bots" && python3 b.py {port}`` is ``python3
+    b.py``). For an interpreter (java, python, node, ...) its options are left out, so the main class or
+    script always shows (``java -cp classes de.binfalse.mar.Main {port}`` is ``java de.binfalse.mar.Main``).
+    Words after those two are kept while the label is at most :data:`LABEL_CHARS` characters; the two are
+    cut only beyond twice that."""
+    command = spec
+    while (cd := SHELL_CD_FIRST.match(command)) and command[cd.end():].strip():
+        command = command[cd.end():]
+    words = []
+    for word in _label_words(command):
+        if "{" in word:
+            continue
+        if "/" in word:
+            word = Path(word).name or word
+        words.append(shlex.quote(word) if not word or any(c.isspace() for c in word) else word)
+    if words[:1] == ["exec"] and len(words) > 1:
+        words = words[1:]
     if not words:
         return "bot"
     program, rest = words[0], words[1:]
@@ -248,7 +279,7 @@ def parse_bots(specs: Sequence[str], base: Path | None = None) -> list[Bot]:
     """Bots from the command line: an example bot's name or a command containing ``{port}`` (relative paths
     in it resolved against *base*, default the current folder: :func:`absolute_paths`). Repeated names get
     ``#2``, ``#3``; a command is labelled by its words without the placeholders, paths shortened to their
-    last part (``java -jar a.jar``). Raises TournamentError."""
+    last part (``java -jar a.jar``; :func:`command_label`). Raises TournamentError."""
     out: list[Bot] = []
     taken: set[str] = set()
     for spec in specs:
@@ -600,9 +631,32 @@ _forks: list[multiprocessing.context.ForkServerContext] = []
 """The game process's fork server (:func:`_start_fork_server`)."""
 
 
+@contextlib.contextmanager
+def _safe_path() -> Iterator[None]:
+    """Within it, the Python interpreters this process starts run with a safe path (``PYTHONSAFEPATH``, as
+    ``python -P``): the folder they start in is not put first on their ``sys.path``. The variable is as
+    before afterwards, so that the bots given as commands, started later, get the environment they had."""
+    before = os.environ.get(SAFE_PATH)
+    os.environ[SAFE_PATH] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[SAFE_PATH]
+        else:
+            os.environ[SAFE_PATH] = before
+
+
 def _start_fork_server() -> multiprocessing.context.ForkServerContext:
     """The game process's fork server of example bots, started on the first call (the game process starts
-    it as it begins, so that its imports overlap the game's preparation)."""
+    it as it begins, so that its imports overlap the game's preparation).
+
+    The fork server is an interpreter started with ``-c`` in the folder the tournament was started from,
+    which such an interpreter puts first on its ``sys.path``, and Python 3.11's fork server does not take
+    the game process's ``sys.path`` for its imports: a ``common.py`` or ``arena.py`` there was imported in
+    place of the project's packages, and every example bot failed to start (``No module named
+    'common.cli'``). It runs with a safe path (:func:`_safe_path`); the bots it forks take the game
+    process's ``sys.path`` (multiprocessing's preparation), which holds no such folder either."""
     if not _forks:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["arena.bots", "arena.smart", "common.cli", "socket",
@@ -612,7 +666,8 @@ def _start_fork_server() -> multiprocessing.context.ForkServerContext:
         # server ends with it). Blocked, not ignored, while it starts: this process still gets them after.
         signal.pthread_sigmask(signal.SIG_BLOCK, FORK_SERVER_SPARED)
         try:
-            multiprocessing.forkserver.ensure_running()
+            with _safe_path():
+                multiprocessing.forkserver.ensure_running()
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, FORK_SERVER_SPARED)
         _forks.append(context)

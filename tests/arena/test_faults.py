@@ -17,7 +17,7 @@ from arena_helpers import ServerThread, in_threads, join, play_out
 from deadline import deadline
 
 from arena import replay
-from arena.mapfile import MapError, load_arena
+from arena.mapfile import MapError, find_map, load_arena
 
 ROOM = "\n".join(["#########", "#       #", "#  ###  #", "#       #", "#########"]) + "\n"
 
@@ -94,6 +94,42 @@ def test_a_replay_path_that_can_never_be_written_is_refused_before_any_bot_joins
                           capture_output=True, text=True, timeout=deadline(20))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [f"arena: cannot write the replay {target}: Not a directory"]
+
+
+def test_a_replay_is_not_written_over_the_map_or_its_toxicity_file(tmp_path, monkeypatch):
+    # "arena play myoffice.map ... --replay myoffice.map" played and wrote the replay over the map
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "myoffice.map").write_text(ROOM)
+    (tmp_path / "myoffice.toxic").write_text("\n 9\n")
+    (tmp_path / "other.toxic").write_text("0\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.map").symlink_to("myoffice.map")
+    os.link(tmp_path / "myoffice.toxic", tmp_path / "hard.jsonl")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    map_is, toxic_is = "the map being played", "the toxicity file of the map being played"
+    cases = [
+        (["play", "myoffice.map", "--bots", "2"], "myoffice.map", map_is, ""),
+        (["serve", "myoffice.map"], "myoffice.map", map_is, ""),
+        (["serve", "myoffice.map"], "sub/../myoffice.map", map_is, ""),
+        (["play", "link.map", "--bots", "2"], "myoffice.map", map_is, " (link.map)"),
+        (["serve", "myoffice.map"], "myoffice.toxic", toxic_is, ""),
+        (["play", "myoffice.map", "--bots", "2"], "hard.jsonl", toxic_is, " (myoffice.toxic)"),
+        (["serve", "myoffice.map", "--toxic", "other.toxic"], "other.toxic", toxic_is, ""),
+        (["serve", "office"], str(find_map("office")), map_is, ""),
+    ]
+    for command, target, what, spelled in cases:
+        quiet = "--no-window" if command[0] == "play" else "-q"
+        done = subprocess.run(arena_cmd(*command, "--port", "0", quiet, "--prep-ms", "0", "--replay", target),
+                              capture_output=True, text=True, timeout=deadline(20))
+        assert (done.returncode, done.stdout, done.stderr) == (
+            2, "", f"arena: --replay {target} is {what}{spelled}: the replay would overwrite it\n"), command
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+    # another file beside them is written as before
+    done = subprocess.run(arena_cmd("play", "myoffice.map", "--bots", "2", "--no-window", "--prep-ms", "0",
+                                    "--round-ms", "0", "--replay", "game.jsonl"),
+                          capture_output=True, text=True, timeout=deadline(60))
+    assert done.returncode == 0, done.stderr
+    assert replay.load(tmp_path / "game.jsonl").header["map"] == "myoffice"
 
 
 def test_no_room_names_the_players_that_need_a_cell(tmp_path):

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import codecs
+import json
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
+from deadline import deadline
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import ndimage
@@ -146,6 +150,30 @@ def test_disconnected_map_is_refused_with_the_place(tmp_path):
                                "column 1 (all free cells must be connected)")
 
 
+def _refusal(path):
+    with pytest.raises(MapError) as info:
+        load_arena(path)
+    return str(info.value)
+
+
+def test_an_unreached_cell_past_the_end_of_a_short_line_says_so(tmp_path):
+    # "ragged.map:2:5: free cell cannot be reached": line 2 is "#  #", so column 5 held no character; it is
+    # a free cell of the padding (§2.2), walled off from the rest by the '#' that ends the line.
+    path = write(tmp_path, "ragged.map", "#####\n#  #\n#####\n")
+    assert _refusal(path) == (f"{path}:2:5: free cell past the end of line 2 (4 characters long; short "
+                              "lines are padded with free cells) cannot be reached from the free cell at "
+                              "line 2, column 2 (all free cells must be connected)")
+    # the cell reached from can be padding too, and an empty line is all padding
+    path = write(tmp_path, "empty-line.map", "###\n\n###\n#.#\n")
+    assert _refusal(path) == (f"{path}:4:2: free cell cannot be reached from the free cell at line 2, "
+                              "column 1, past the end of line 2 (an empty line; short lines are padded with "
+                              "free cells) (all free cells must be connected)")
+    # a cell that the file holds is named as before
+    path = write(tmp_path, "written.map", "#####\n#  # \n#####\n")
+    assert _refusal(path) == (f"{path}:2:5: free cell cannot be reached from the free cell at line 2, "
+                              "column 2 (all free cells must be connected)")
+
+
 def test_diagonal_only_link_is_not_a_connection():
     arena = arena_from_text(".#\n#.")
     with pytest.raises(MapError, match=":2:2: free cell cannot be reached"):
@@ -181,6 +209,39 @@ def test_find_map_path_and_shipped_name(tmp_path):
     with pytest.raises(MapError) as info:
         find_map(long)
     assert str(info.value) == f"{long}: cannot read: File name too long"
+
+
+def test_a_folder_in_the_current_folder_does_not_hide_a_shipped_map(tmp_path, monkeypatch):
+    # "arena serve office" with a folder office/ here said "office: is a directory, not a map file"; motti
+    # takes its shipped map then, and so does arena now.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "office").mkdir()
+    (tmp_path / "field.map").mkdir()
+    os.mkfifo(tmp_path / "maze")
+    assert find_map("office") == shipped_dir("arena") / "office.map"
+    assert find_map("field.map") == shipped_dir("arena") / "field.map"
+    assert find_map("maze") == shipped_dir("arena") / "maze.map"
+    done = subprocess.run([sys.executable, "-m", "arena", "play", "office", "--bots", "2", "--no-window",
+                           "-q", "--prep-ms", "0", "--round-ms", "0", "--replay", "game.jsonl"],
+                          capture_output=True, text=True, timeout=deadline(60))
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "game.jsonl").read_text().splitlines()[0])["map"] == "office"
+    # one that is no shipped map is refused saying what it is
+    (tmp_path / "mine").mkdir()
+    os.mkfifo(tmp_path / "pipe.map")
+    for name, what in (("mine", "a directory"), ("pipe.map", "a FIFO"), ("./office", "a directory"),
+                       ("/dev/zero", "a character device")):
+        with pytest.raises(MapError) as info:
+            find_map(name)
+        assert str(info.value) == f"{name}: is {what}, not a map file"
+
+
+def test_a_device_given_as_the_map_says_what_it_is():
+    # "arena serve /dev/zero" said "no such map file or shipped map", of a file that exists
+    done = subprocess.run([sys.executable, "-m", "arena", "serve", "/dev/zero", "--port", "0"],
+                          capture_output=True, text=True, timeout=deadline(20))
+    refused = "arena: /dev/zero: is a character device, not a map file\n"
+    assert (done.returncode, done.stderr, done.stdout) == (2, refused, "")
 
 
 @pytest.mark.parametrize("name", SHIPPED)

@@ -356,6 +356,50 @@ def test_malformed_replay_lines_are_file_line_errors(tmp_path, line, edit, messa
     assert str(error.value).startswith(f"{bad}:{line + 1}: {message}")
 
 
+def _played_with(tmp_path, name, where, text):
+    """The replay of a played game (seed 4) written to *name* with the line *text* put before its line
+    *where* (0-based; None: after the last), and the 1-based number of that line."""
+    path = tmp_path / "game.jsonl"
+    play_game(path, seed=4)
+    lines = path.read_text().splitlines()
+    where = len(lines) if where is None else where
+    bad = tmp_path / name
+    bad.write_text("\n".join([*lines[:where], text, *lines[where:]]) + "\n")
+    return bad, where + 1
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("{}", '$: expected an object with "type" "round" or "final", got an object without "type"'),
+    ('{"round": 5}', '$: expected an object with "type" "round" or "final", got an object without "type"'),
+    ("[1,2,3]", '$: expected an object with "type" "round" or "final", got an array'),
+    ("null", '$: expected an object with "type" "round" or "final", got null'),
+    ('"round"', '$: expected an object with "type" "round" or "final", got a string'),
+    ('{"type": "bogus"}', '$.type: expected "round" or "final", got "bogus"'),
+    ('{"type": null}', '$.type: expected "round" or "final", got null'),
+    ('{"type": "header", "format": 1}', '$.type: expected "round" or "final", got "header"'),
+])
+def test_a_line_of_no_known_type_names_what_was_expected(tmp_path, text, message):
+    # "obj.jsonl:5: unexpected line type None": a word of Python's, not of the replay format
+    bad, _ = _played_with(tmp_path, "obj.jsonl", 4, text)
+    env = {**os.environ}
+    env.pop("DISPLAY", None)
+    for args in ([str(bad)], ["--verify", str(bad)]):
+        done = subprocess.run([sys.executable, "-m", "arena", "replay", *args], capture_output=True,
+                              text=True, timeout=deadline(20), env=env)
+        assert (done.returncode, done.stdout, done.stderr) == (2, "", f"arena: {bad}:5: {message}\n")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("{}", "a line after the final table (nothing follows it)"),
+    ('{"type": "round"}', 'a "round" line after the final table (nothing follows it)'),
+])
+def test_a_line_after_the_final_table_is_named_in_the_formats_words(tmp_path, text, message):
+    bad, line = _played_with(tmp_path, "after.jsonl", None, text)
+    with pytest.raises(replay.ReplayError) as error:
+        replay.load(bad)
+    assert str(error.value) == f"{bad}:{line}: {message}"
+
+
 def test_binary_and_cut_replays_from_the_command_line(tmp_path):
     path = tmp_path / "game.jsonl"
     play_game(path, seed=4)

@@ -246,6 +246,29 @@ def test_ignored_messages_are_logged_once_each_then_only_counted(caplog):
     ]
 
 
+def test_rounds_without_a_move_are_logged_three_times_then_only_counted(caplog):
+    # "round N: no MOVE in time from [2]" was logged in every one of 90 rounds for a silent bot
+    caplog.set_level(logging.INFO, logger="arena.server")
+    st = ServerThread(players=2, quiet_rounds=3, move_ms=50)
+    (a, _), (b, _) = join(st.port), join(st.port)
+    threads = in_threads(a.eof, b.eof)  # both read everything and never move, until the server closes
+    st.join()
+    for t in threads:
+        t.join(deadline(3))
+    rounds = st.states[-1]["round"]
+    assert rounds == 6  # MAXR = 2 players × F 3: nobody catches anybody
+    lines = [r.getMessage() for r in caplog.records if "MOVE" in r.getMessage()]
+    assert lines == [
+        "round 1: no MOVE in time from [0, 1]",
+        "round 2: no MOVE in time from [0, 1]",
+        "round 3: no MOVE in time from [0, 1] "
+        "(further rounds without a MOVE from clients 0, 1 are only counted)",
+        "client 0: 6 rounds without a MOVE in time in all, 3 of them not logged",
+        "client 1: 6 rounds without a MOVE in time in all, 3 of them not logged",
+    ]
+    assert [d.missing for d in st.server.diagnostics()] == [6, 6]
+
+
 def test_unknown_command_and_flood(caplog):
     caplog.set_level(logging.INFO, logger="arena.server")
     st = ServerThread(players=3, quiet_rounds=2, move_ms=20000)

@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -22,7 +23,7 @@ from deadline import deadline
 
 from arena import replay
 from arena.mapfile import find_map, load_arena
-from arena.server import Diagnostics
+from arena.server import Diagnostics, copy_name
 from arena.tournament import (
     BOT_GROUPS,
     Bot,
@@ -109,6 +110,12 @@ def test_schedule_balances_bots_per_map_and_pairs_overall():
     ("python3 -m mybots.smart {port}", "python3 mybots.smart"),
     ("./bots/runme --level 3 {port}", "runme --level 3"),
     ("sleep 600 # {port}", "sleep 600 #"),
+    # a quoted path with a space was split at it: `python3 "my aimless.py"`
+    ('python3 "my bots/aimless.py" {port}', "python3 aimless.py"),
+    ("python3 'my bots/my bot.py' {port}", "python3 'my bot.py'"),
+    # the command after a `cd` was cut off: `cd "my bots" && python3`, no script
+    ('cd "my bots" && python3 aimless.py {port}', "python3 aimless.py"),
+    ("cd bots; exec java -jar a.jar {port}", "java a.jar"),
 ])
 def test_a_command_bot_is_labelled_by_its_main_class_or_script(command, label):
     (entrant,) = parse_bots([command])
@@ -159,6 +166,16 @@ def test_a_file_named_without_a_folder_is_made_absolute_unless_a_command_or_a_re
                     f"cd {tmp_path}/arena && echo arena {{port}}")
 
 
+def test_quoted_paths_with_spaces_are_made_absolute_and_labelled_by_their_script(tmp_path):
+    (tmp_path / "my bots").mkdir()
+    (tmp_path / "my bots" / "aimless.py").write_text("")
+    commands = ['python3 "my bots/aimless.py" {port}', 'cd "my bots" && python3 aimless.py {port}']
+    entrants = parse_bots(commands, base=tmp_path)
+    assert [b.name for b in entrants] == ["python3 aimless.py", "python3 aimless.py#2"]
+    assert [b.spec for b in entrants] == [f"python3 '{tmp_path}/my bots/aimless.py' {{port}}",
+                                          f"cd '{tmp_path}/my bots' && python3 aimless.py {{port}}"]
+
+
 def test_a_results_folder_holding_a_tournament_is_refused(tmp_path, capsys):
     # Games of two runs once mixed in one folder (and a rerun's bots found the last run's files in theirs).
     from arena.cli import main
@@ -170,6 +187,90 @@ def test_a_results_folder_holding_a_tournament_is_refused(tmp_path, capsys):
     assert capsys.readouterr().err == (f"arena: the results folder {out} already holds a tournament (games); "
                                        f"give another --out\n")
     assert [p.name for p in (out / "games").iterdir()] == ["001-office-s5"]
+
+
+@pytest.mark.e2e
+def test_a_web_port_in_use_leaves_no_results_folder_behind(tmp_path, monkeypatch, capsys):
+    # The refusal left DIR/games behind, and the next run with the same --out was refused as a tournament's.
+    from arena.cli import main
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    out = tmp_path / "results"
+    taken = socket.socket()
+    try:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for where in (["--out", str(out)], []):  # without --out: nothing under $XDG_STATE_HOME either
+            assert main(["tournament", "hunt", "flee", "--games", "1", "--web", str(port), *where]) == 2
+            assert capsys.readouterr().err == (f"arena: --web: cannot listen on 127.0.0.1:{port}: Address "
+                                               f"already in use\n")
+    finally:
+        taken.close()
+    assert not out.exists() and not (tmp_path / "state").exists()
+    # a results folder refused after the port was taken gives the port back
+    (tmp_path / "other" / "games").mkdir(parents=True)
+    assert main(["tournament", "hunt", "flee", "--games", "1", "--web", str(port),
+                 "--out", str(tmp_path / "other")]) == 2
+    assert "already holds a tournament (games)" in capsys.readouterr().err
+    with socket.socket() as again:
+        again.bind(("127.0.0.1", port))
+        again.listen()
+    # the same --out is a tournament's results folder now
+    assert main(["tournament", "hunt", "flee", "--games", "1", "--seed", "3", "--prep-ms", "20",
+                 "--move-ms", "100", "--out", str(out), "-q"]) == 0
+    assert json.loads((out / "standings.json").read_text())["played"] == 1
+    assert capsys.readouterr().out.endswith(f"results: {out}\n")
+
+
+STARTED_HERE_BOT = """\
+import os, sys
+import helper  # beside this script: its folder is first on its sys.path
+print(helper.WORD, os.getcwd(), os.environ.get("PYTHONSAFEPATH"), sep="\\n")
+"""
+
+
+@pytest.mark.e2e
+def test_a_tournament_started_beside_a_common_py_and_an_arena_py_plays_its_example_bots(tmp_path):
+    # A common.py in the folder the tournament was started from took the place of the project's common
+    # package in the example bots' fork server: every one failed ("No module named 'common.cli'") and never
+    # connected, with a traceback per game on stderr; an arena.py there ended the fork server itself.
+    here = tmp_path / "here"
+    (here / "my bots").mkdir(parents=True)
+    for name in ("common", "arena"):
+        (here / f"{name}.py").write_text(f"raise RuntimeError('the folder\\'s {name}.py was imported')\n")
+    (here / "my bots" / "helper.py").write_text("WORD = 'helped'\n")
+    (here / "my bots" / "run.py").write_text(STARTED_HERE_BOT)
+    arena = Path(sys.executable).with_name("arena")  # the console script, as a user runs it
+    assert arena.is_file(), "make install puts the arena command beside the venv's python"
+    command = f'{sys.executable} "my bots/run.py" {{port}}'
+    out = tmp_path / "results"
+    done = subprocess.run([str(arena), "tournament", "hunt", "flee", command, "--games", "1", "--jobs", "1",
+                           "--seed", "1", "--prep-ms", "100", "--move-ms", "200", "--out", str(out)],
+                          cwd=here, capture_output=True, text=True, timeout=deadline(60))
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "imported" not in done.stderr
+    data = json.loads((out / "standings.json").read_text())
+    assert data["played"] == 1
+    (game,) = data["games"]
+    seats = {s["bot"]: s for s in game["seats"]}
+    label = f"{Path(sys.executable).name} run.py"
+    assert set(seats) == {"hunt", "flee", label}
+    for name in ("hunt", "flee"):
+        assert seats[name]["status"] == "ok" and seats[name]["diagnostics"]["joined"]
+        assert seats[name]["exit"] == 0
+    assert sum(Fraction(seats[name]["points"]) for name in ("hunt", "flee")) > 0
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("game 1/1 done")]
+    shown = {name: f"{name} {seats[name]['shown']}" for name in ("hunt", "flee")}
+    assert shown["hunt"] + "," in line or shown["hunt"] + " |" in line
+    assert shown["flee"] + "," in line or shown["flee"] + " |" in line
+    assert f"{label} 0.00 (never connected)" in line and line.count("never connected") == 1
+    # the bot given as a command ran in its own folder, its environment as the tournament's, and found its
+    # module beside its script
+    seat = seats[label]
+    folder = (out / game["folder"] / f"{seat['seat']}-{copy_name(label)}").resolve()
+    assert (folder / "stdout.txt").read_text().splitlines() == ["helped", str(folder), "None"]
+    assert seat["status"] == "never connected" and seat["exit"] == 0
 
 
 @pytest.mark.e2e

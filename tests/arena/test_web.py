@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import socket
 import subprocess
@@ -80,6 +81,30 @@ def test_replay_html_errors_are_one_line(tmp_path):
     assert made.returncode == 0
     _, records = page_data((tmp_path / "x.html").read_text(encoding="utf-8"))
     assert records == [json.loads(line) for line in game.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_page_is_not_written_over_the_replay_it_shows(tmp_path, monkeypatch):
+    # "arena replay srv.jsonl --html srv.jsonl" printed "page: srv.jsonl (90 rounds)": the replay was lost
+    monkeypatch.chdir(tmp_path)
+    game = tmp_path / "srv.jsonl"
+    played = subprocess.run(arena_cmd("play", "office", "--bots", "2", "--no-window", "--round-ms", "0",
+                                      "--prep-ms", "0", "--seed", "5", "--replay", str(game), "-q"),
+                            capture_output=True, text=True, timeout=deadline(40))
+    assert played.returncode == 0, played.stderr
+    recorded = game.read_bytes()
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.jsonl").symlink_to(game)
+    os.link(game, tmp_path / "hard.html")
+    for read, page, spelled in (("srv.jsonl", "srv.jsonl", ""), ("srv.jsonl", "sub/../srv.jsonl", ""),
+                                ("srv.jsonl", "link.jsonl", " (srv.jsonl)"),
+                                ("link.jsonl", "hard.html", " (link.jsonl)"),
+                                (str(game), "./srv.jsonl", "")):
+        refused = subprocess.run(arena_cmd("replay", read, "--html", page), capture_output=True, text=True,
+                                 timeout=deadline(20))
+        assert (refused.returncode, refused.stdout, refused.stderr) == (
+            2, "", f"arena: --html {page} is the replay being read{spelled}: the page would overwrite it\n")
+        assert game.read_bytes() == recorded
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hard.html", "link.jsonl", "srv.jsonl", "sub"]
 
 
 def test_a_web_port_in_use_is_refused_before_anything_starts(tmp_path):
