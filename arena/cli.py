@@ -180,28 +180,36 @@ def _load(map_name: str, toxic: str | None, players: int) -> Arena:
     return arena
 
 
-def _refuse_overwriting(option: str, output: str, what: str, inputs: Sequence[tuple[str, str]]) -> None:
-    """Raise UsageError (one line) when *option*'s file *output* is one of *inputs*, ``(file, what it
-    is)`` pairs of the files the command reads: ``--replay m.map is the map being played: the replay would
-    overwrite it`` (*what*: ``the replay``), naming the input too when it is spelled otherwise (a link)."""
-    for name, kind in inputs:
+def _refuse_overwriting(option: str, output: str, what: str, inputs: Sequence[tuple[str, str, str]]) -> None:
+    """Raise UsageError (one line) when *option*'s file *output* is one of *inputs*, ``(file, what it is,
+    what writing there would do)`` triples of the files the command reads: ``--replay m.map is the map being
+    played: the replay would overwrite it`` (*what*: ``the replay``), naming the input too when it is spelled
+    otherwise (a link)."""
+    for name, kind, harm in inputs:
         if same_file(output, name):
             spelled = "" if os.path.abspath(output) == os.path.abspath(name) else f" ({name})"
-            raise UsageError(f"{option} {output} is {kind}{spelled}: {what} would overwrite it")
+            raise UsageError(f"{option} {output} is {kind}{spelled}: {what} {harm}")
 
 
-def _game_inputs(arena: Arena, toxic: str | None) -> list[tuple[str, str]]:
-    """The files a game of *arena* reads, with what they are: the map, and its toxicity file (``--toxic``
-    *toxic*, else the ``.toxic`` beside the map when there is one, as :func:`arena.mapfile.load_arena`
-    reads it)."""
+def _game_inputs(arena: Arena, toxic: str | None) -> list[tuple[str, str, str]]:
+    """The files a game of *arena* reads, as :func:`_refuse_overwriting` takes them: the map, and its
+    toxicity file (``--toxic`` *toxic*, else the ``.toxic`` beside the map, as
+    :func:`arena.mapfile.load_arena` looks for it: while there is none, a file written there would be read
+    as the map's toxicity from then on)."""
     from pathlib import Path
 
-    inputs = [(arena.path, "the map being played")] if arena.path else []
-    beside = Path(arena.path).with_suffix(".toxic") if arena.path else None
-    if toxic is None and beside is not None and beside.exists():
-        toxic = str(beside)
+    if not arena.path:
+        return []
+    overwrite = "would overwrite it"
+    inputs = [(arena.path, "the map being played", overwrite)]
+    beside = Path(arena.path).with_suffix(".toxic")
     if toxic is not None:
-        inputs.append((toxic, "the toxicity file of the map being played"))
+        inputs.append((toxic, "the toxicity file of the map being played", overwrite))
+    elif beside.exists():
+        inputs.append((str(beside), "the toxicity file of the map being played", overwrite))
+    else:
+        inputs.append((str(beside), "where the map's toxicity file is looked for",
+                       "would be read as its toxicity in every later game"))
     return inputs
 
 
@@ -778,7 +786,8 @@ def _write_html(rep: replay.Replay, args: argparse.Namespace) -> int:
         raise UsageError("--html writes a page: give no --verify and no 0:DISPLAY with it")
     if not args.html:
         raise UsageError("--html: expected a file name")
-    _refuse_overwriting("--html", args.html, "the page", [(args.file, "the replay being read")])
+    _refuse_overwriting("--html", args.html, "the page",
+                        [(args.file, "the replay being read", "would overwrite it")])
     _say_cut_short(rep)
     try:
         web.write_page(rep, args.html, args.step_ms)

@@ -228,6 +228,10 @@ def find_map(name: str | Path) -> Path:
     """
     path = Path(name)
     shipped = shipped_dir("arena")
+    names = sorted(p.stem for p in shipped.glob("*.map")) if shipped.is_dir() else []
+    known = ", ".join(names) if names else "none"
+    if not str(name):  # Path("") is the current folder
+        raise MapError("''", 0, 0, f"an empty name is no map file or shipped map (shipped maps: {known})")
     try:
         if path.is_file():
             return path
@@ -241,6 +245,4 @@ def find_map(name: str | Path) -> Path:
         raise MapError(str(name), 0, 0, f"cannot read: {exc.strerror or exc}") from None
     if kind is not None:
         raise MapError(str(name), 0, 0, f"is {kind}, not a map file")
-    names = sorted(p.stem for p in shipped.glob("*.map")) if shipped.is_dir() else []
-    known = ", ".join(names) if names else "none"
     raise MapError(str(name), 0, 0, f"no such map file or shipped map (shipped maps: {known})")

@@ -460,8 +460,10 @@ def find_map(name: str) -> Path:
     directory (``common.data.shipped_dir("motti")``); when no file matches, an existing non-file ``name``
     (directory, FIFO, device) is returned for :func:`load_map` to refuse. Raises ``FileNotFoundError`` saying
     where it looked."""
-    names = [name] if name.endswith(".map") else [name, name + ".map"]
     shipped = shipped_dir("motti")
+    if not name:  # Path("") is the current folder
+        raise FileNotFoundError(f"an empty map name is no map file in the current directory or in {shipped}")
+    names = [name] if name.endswith(".map") else [name, name + ".map"]
     for base in (Path.cwd(), shipped):
         for candidate in names:
             path = base / candidate

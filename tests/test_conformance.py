@@ -239,6 +239,9 @@ def test_a_map_not_found_is_a_value_error(name: str, tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ValueError, match="no-such-map"):
         load(name).new_initial_state(seed=1, map="no-such-map")
+    # not the current folder (Path("") is "."): "a directory, not a file"
+    with pytest.raises(ValueError, match=r"an empty (map )?name is no map file"):
+        load(name).new_initial_state(seed=1, map="")
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -123,6 +123,15 @@ def test_a_replay_is_not_written_over_the_map_or_its_toxicity_file(tmp_path, mon
                               capture_output=True, text=True, timeout=deadline(20))
         assert (done.returncode, done.stdout, done.stderr) == (
             2, "", f"arena: --replay {target} is {what}{spelled}: the replay would overwrite it\n"), command
+    # a map with no toxicity file yet: a replay written where it is looked for would become it
+    (tmp_path / "plain.map").write_text(ROOM)
+    before["plain.map"] = ROOM.encode()
+    for command in (["play", "plain.map", "--bots", "2", "--no-window"], ["serve", "plain.map", "-q"]):
+        done = subprocess.run(arena_cmd(*command, "--port", "0", "--prep-ms", "0", "--replay", "plain.toxic"),
+                              capture_output=True, text=True, timeout=deadline(20))
+        assert (done.returncode, done.stdout, done.stderr) == (
+            2, "", "arena: --replay plain.toxic is where the map's toxicity file is looked for: the replay "
+                   "would be read as its toxicity in every later game\n"), command
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
     # another file beside them is written as before
     done = subprocess.run(arena_cmd("play", "myoffice.map", "--bots", "2", "--no-window", "--prep-ms", "0",

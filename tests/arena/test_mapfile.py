@@ -244,6 +244,15 @@ def test_a_device_given_as_the_map_says_what_it_is():
     assert (done.returncode, done.stderr, done.stdout) == (2, refused, "")
 
 
+def test_an_empty_map_name_says_so():
+    # "arena serve ''" said ": is a directory, not a map file": Path("") is the current folder
+    done = subprocess.run([sys.executable, "-m", "arena", "serve", "", "--port", "0"],
+                          capture_output=True, text=True, timeout=deadline(20))
+    refused = ("arena: '': an empty name is no map file or shipped map (shipped maps: "
+               f"{', '.join(sorted(SHIPPED))})\n")
+    assert (done.returncode, done.stderr, done.stdout) == (2, refused, "")
+
+
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_maps_load_and_host_16_players(name):
     path = find_map(name)

@@ -213,6 +213,10 @@ def test_find_map_cwd_first_then_shipped(tmp_path, monkeypatch):
         FileNotFoundError, match=f"map 'nowhere' not found in the current directory or in {shipped}"
     ):
         find_map("nowhere")
+    # "motti ''" said ".: is a directory, not a file to read"
+    empty = f"an empty map name is no map file in the current directory or in {shipped}"
+    with pytest.raises(FileNotFoundError, match=empty):
+        find_map("")
 
 
 def test_list_maps(tmp_path, monkeypatch):
