@@ -77,16 +77,24 @@ COMBINATION_LIMIT = 3000
 """Up to this many possible line-ups a game's bots are chosen from all of them, beyond it one by one."""
 SCHEDULE_TRIES = 16
 """Greedy scheduling passes (different tie-breaks) of which the most even is kept."""
-SHELL_WORD = re.compile(r"""(?:[^\s'"\\;&|<>()]|'[^']*'|"[^"\\$`]*")+""")
-"""A shell word: unquoted characters other than operators, and quoted strings without escapes."""
-SHELL_EXPANSION = re.compile(r"[$`\\*?\[~]")
-"""Characters a shell expands or unescapes: a word holding one is left as written."""
-SHELL_NOT_A_PATH = re.compile(r"(?:^|[;&|()<>])\s*$")
-"""The text before a word that makes it a command's name or a redirection's target (not an argument)."""
-SHELL_CD = re.compile(r"(?:^|[;&|(])\s*cd\s+$")
-"""The text before a word that makes it the folder of a ``cd``."""
-SHELL_CD_FIRST = re.compile(r"""\s*cd\s+(?:[^\s'"\\;&|<>()]|'[^']*'|"[^"\\$`]*")+\s*(?:&&|;)""")
-"""A ``cd DIR &&`` (or ``cd DIR;``) at the start of a command: the command after it labels the bot."""
+SHELL_OPERATORS = ("<<-", "&&", "||", ";;", "<<", ">>", "<&", ">&", "<>", ">|", ";", "&", "|", "(", ")", "<",
+                   ">", "\n")
+"""The shell's operators, longest first (:func:`shell_tokens`); a newline ends a command as ``;`` does."""
+SHELL_CONTROL = frozenset({"&&", "||", ";;", ";", "&", "|", "(", ")", "\n"})
+"""The operators that end a command; the others are redirections."""
+SHELL_RESERVED = frozenset({"!", "{", "}", "if", "then", "else", "elif", "fi", "while", "until", "do",
+                            "done"})
+"""Reserved words: the word after one in a command's place is a command's name too (``if cd bots; then``)."""
+SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+"""How a ``NAME=VALUE`` word starts: an assignment in front of a command, or one of ``env``'s."""
+SHELL_POSITIONAL = re.compile(r"\$(?:[0-9@*]|\{[0-9@*]\})")
+"""A positional parameter (``$1``, ``"$@"``): where ``sh -c 'CMD "$1"' sh {port}`` puts the port."""
+SHELLS = re.compile(r"(?:ba|da|z|k|mk|a)?sh")
+"""Shells, whose ``-c`` runs the command string after their options."""
+SHELL_OPTION_VALUES = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+"""Options of a shell that take a value (the word after them)."""
+ENV_OPTION_VALUES = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
+"""Options of ``env`` that take a value (the word after them)."""
 LABEL_CHARS = 32
 """Longest label of a bot given as a command."""
 JOIN_POLL_S = 0.02
@@ -168,37 +176,137 @@ class Bot:
         return ["/bin/sh", "-c", self.spec.replace("{host}", HOST).replace("{port}", str(port))]
 
 
+@dataclass(frozen=True)
+class ShellToken:
+    """A word or an operator of a shell command (:func:`shell_tokens`): ``text`` as written, from ``start``
+    to ``end``. For a word, ``value`` is the word as the shell passes it on when it expands nothing (quotes
+    and escapes removed, a backslash-newline gone: ``my\\ bots`` and ``"my bots"`` are ``my bots``) and
+    ``plain`` says that the shell does expand nothing in it (no variable, command substitution, glob or
+    ``~``); an operator's ``value`` is None."""
+
+    text: str
+    start: int
+    end: int
+    value: str | None = None
+    plain: bool = True
+
+
+def shell_tokens(command: str) -> list[ShellToken]:
+    """The words and operators (:data:`SHELL_OPERATORS`) of *command* as ``/bin/sh`` splits it, in order; a
+    backslash-newline is a line continuation (nothing), ``#`` a word like any other. An unclosed quote runs to
+    the end (:func:`absolute_paths` refuses such a command)."""
+    tokens: list[ShellToken] = []
+    i, n = 0, len(command)
+    while i < n:
+        if command.startswith("\\\n", i) or command[i] in " \t":
+            i += 2 if command[i] == "\\" else 1
+            continue
+        op = next((o for o in SHELL_OPERATORS if command.startswith(o, i)), None)
+        if op is not None:
+            tokens.append(ShellToken(op, i, i + len(op)))
+            i += len(op)
+            continue
+        start, value, plain = i, [], True
+        while i < n and command[i] not in " \t\n;&|()<>":
+            c = command[i]
+            if c == "\\":  # the next character as it is; a newline: nothing; none: the backslash
+                escaped = command[i + 1:i + 2]
+                value.append("" if escaped == "\n" else escaped or c)
+                i += 2
+            elif c == "'":
+                end = command.find("'", i + 1) % (n + 1)
+                value.append(command[i + 1:end])
+                i = end + 1
+            elif c == '"':
+                i += 1
+                while i < n and command[i] != '"':
+                    if command[i] == "\\" and command[i + 1:i + 2] in ("$", "`", '"', "\\", "\n"):
+                        value.append(command[i + 1].replace("\n", ""))
+                        i += 2
+                        continue
+                    plain = plain and command[i] not in "$`"
+                    value.append(command[i])
+                    i += 1
+                i += 1
+            else:
+                plain = plain and c not in "$`*?[" and not (c == "~" and i == start)
+                value.append(c)
+                i += 1
+        i = min(i, n)
+        tokens.append(ShellToken(command[start:i], start, i, "".join(value), plain))
+    return tokens
+
+
+def _redirected(tokens: Sequence[ShellToken], i: int) -> bool:
+    """Whether word *i* of *tokens* is a redirection's target (``> log.txt``) or its file descriptor (the
+    ``2`` of ``2>&1``)."""
+    before = tokens[i - 1] if i else None
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if before is not None and before.value is None and before.text not in SHELL_CONTROL:
+        return True
+    value = tokens[i].value or ""
+    return (value.isdigit() and after is not None and after.value is None and after.text not in SHELL_CONTROL
+            and after.start == tokens[i].end)
+
+
 def absolute_paths(command: str, base: Path) -> str:
     """*command* with every word that names an existing file or folder relative to *base* made absolute (a
     bot runs in its own working folder: ``java -jar bots/a.jar {port}``, ``python3 b.py {port}`` and
     ``cd bots && ./b {port}`` must still find ``bots/a.jar``, ``b.py`` and ``bots``). A word without a ``/``
     counts only as a file, or as the folder of a ``cd`` (``python3 -m arena`` keeps its module name), and
     not as a command's name (looked up in ``PATH``) or after a redirection (``> log.txt`` stays in the
-    bot's folder). Operators, redirections, variables and quoting stay as written. Raises TournamentError
-    for unbalanced quotes."""
+    bot's folder). A word is taken as the shell takes it (``my\\ bots``, ``"my bots"`` and ``'my bots'`` are
+    one folder) and made absolute quoted; one the shell expands (a variable, a glob, ``~``) is left as
+    written, as are operators, redirections and whatever follows a ``cd``, which the shell finds in the
+    folder it changed to (``cd "my bots" && python3 aimless.py {port}`` runs ``my bots/aimless.py`` whatever
+    lies beside ``my bots``), up to the end of the subshell the ``cd`` is in (``(cd bots && make); python3
+    b.py {port}``). Raises TournamentError for unbalanced quotes."""
     try:
         shlex.split(command)
     except ValueError as exc:
         raise TournamentError(f"bot {command!r}: {exc}") from None
-
-    def absolute(match: re.Match[str]) -> str:
-        word = match.group(0)
-        if SHELL_EXPANSION.search(word):
-            return word
-        (path,) = shlex.split(word)
+    tokens = shell_tokens(command)
+    pieces: list[str] = []
+    written = 0
+    """How much of *command* is in *pieces*."""
+    here = True
+    """Whether the shell is still in the folder it started in: no ``cd`` so far (but in a subshell ended)."""
+    outer: list[bool] = []
+    """``here`` as each subshell open began."""
+    words: list[str] = []
+    """The words of the command so far, the name first (no assignments, reserved words or redirections)."""
+    for i, token in enumerate(tokens):
+        if token.value is None:
+            if token.text in SHELL_CONTROL:
+                here = here and words[:1] != ["cd"]
+                if token.text == "(":
+                    outer.append(here)
+                elif token.text == ")":
+                    here = outer.pop() if outer else False
+                words = []
+            continue
+        role = "name" if not words else "argument"
+        if _redirected(tokens, i):
+            role = "redirection"
+        elif not words and (token.value in SHELL_RESERVED or SHELL_ASSIGNMENT.match(token.text)):
+            role = "prefix"
+        else:
+            words.append(token.value)
+        path = token.value
+        if not here or not token.plain or not path or path.startswith("/") or "{" in path:
+            continue
         try:
-            if path.startswith("/") or "{" in path or not path or not (base / path).exists():
-                return word
-            if "/" not in path:
-                before = command[:match.start()]
-                named = (base / path).is_file() or SHELL_CD.search(before)
-                if SHELL_NOT_A_PATH.search(before) or not named:
-                    return word
+            if not (base / path).exists():
+                continue
+            if "/" not in path and (role != "argument"
+                                    or not ((base / path).is_file() or words[:-1] == ["cd"])):
+                continue
+            absolute = shlex.quote(str((base / path).resolve()))
         except OSError:  # a word too long to be a file's name is left to the shell
-            return word
-        return shlex.quote(str((base / path).resolve()))
-
-    return SHELL_WORD.sub(absolute, command)
+            continue
+        pieces += [command[written:token.start], absolute]
+        written = token.end
+    return "".join(pieces) + command[written:]
 
 
 INTERPRETERS: tuple[tuple[re.Pattern[str], frozenset[str], frozenset[str]], ...] = (
@@ -214,43 +322,71 @@ INTERPRETERS: tuple[tuple[re.Pattern[str], frozenset[str], frozenset[str]], ...]
 the main class, module or archive)."""
 
 
-def _label_words(command: str) -> list[str]:
-    """The words of *command* as the shell splits it at spaces, quotes and escapes removed (``python3 "my
-    bots/b.py"`` is ``python3``, ``my bots/b.py``); ``#`` is a word like any other. Split at spaces alone
-    when its quotes are unbalanced."""
-    lexer = shlex.shlex(command, posix=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    try:
-        return list(lexer)
-    except ValueError:
-        return command.split()
-
-
 def command_label(spec: str) -> str:
     """The label in the standings of a bot given as a command: its words (as the shell splits them: a quoted
-    path with spaces is one word) without the placeholders, paths cut to their last part, a word that still
-    holds a space quoted (``'my bot.py'``); a ``cd DIR &&`` (or ``cd DIR;``) it starts with and an ``exec``
-    are left out, so that the command run labels it (``cd "my bots" && python3 b.py {port}`` is ``python3
-    b.py``). For an interpreter (java, python, node, ...) its options are left out, so the main class or
-    script always shows (``java -cp classes de.binfalse.mar.Main {port}`` is ``java de.binfalse.mar.Main``).
-    Words after those two are kept while the label is at most :data:`LABEL_CHARS` characters; the two are
-    cut only beyond twice that."""
-    command = spec
-    while (cd := SHELL_CD_FIRST.match(command)) and command[cd.end():].strip():
-        command = command[cd.end():]
-    words = []
-    for word in _label_words(command):
-        if "{" in word:
+    or backslash-escaped path with spaces is one word, a backslash-newline nothing) without the
+    placeholders, positional parameters (``"$1"``) and redirections (``> log.txt``), paths cut to their last
+    part, a word that still holds a space quoted (``'my bot.py'``) and no control character (a tab or a
+    newline in a word is a space, any other a ``?``). Left out, so that the command run labels it: a ``cd
+    DIR &&`` (or ``cd DIR;``) it starts with (``cd "my bots" && python3 b.py {port}`` is ``python3 b.py``),
+    the parentheses of a subshell it starts with, an ``exec``, ``NAME=VALUE`` assignments and ``env`` with
+    its options and assignments (``env -i PATH=/usr/bin python3 b.py {port}`` is ``python3 b.py``); a shell
+    given a command with ``-c`` is labelled by that command (``sh -c 'python3 "my bots/b.py" "$1"' sh
+    {port}`` is ``python3 b.py``). For an interpreter (java, python, node, ...) its options are left out, so
+    the main class or script always shows (``java -cp classes de.binfalse.mar.Main {port}`` is ``java
+    de.binfalse.mar.Main``). Words after those two are kept while the label is at most :data:`LABEL_CHARS`
+    characters; the two are cut only beyond twice that."""
+    return _label(shell_tokens(spec)) or "bot"
+
+
+def _label(tokens: list[ShellToken]) -> str:
+    """The label of the command of *tokens* (:func:`command_label`); empty when no word is left."""
+    tokens = [t for i, t in enumerate(tokens)  # no redirections
+              if (t.text in SHELL_CONTROL if t.value is None else not _redirected(tokens, i))]
+    while tokens:
+        if tokens[0].value is None and tokens[0].text == "(":  # a subshell first: its command
+            depth = itertools.accumulate({"(": 1, ")": -1}.get(t.text, 0) if t.value is None else 0
+                                         for t in tokens)
+            end = next((i for i, d in enumerate(depth) if d == 0), len(tokens))
+            tokens = tokens[1:end] + tokens[end + 1:]
             continue
-        if "/" in word:
-            word = Path(word).name or word
-        words.append(shlex.quote(word) if not word or any(c.isspace() for c in word) else word)
-    if words[:1] == ["exec"] and len(words) > 1:
-        words = words[1:]
-    if not words:
-        return "bot"
-    program, rest = words[0], words[1:]
+        end = next((i for i, t in enumerate(tokens) if t.value is None), len(tokens))
+        if tokens[0].value != "cd" or end + 1 >= len(tokens) or tokens[end].text not in ("&&", ";", "\n"):
+            break
+        tokens = tokens[end + 1:]
+    while len(tokens) > 1 and (first := tokens[0].value) is not None:
+        if first == "exec" or SHELL_ASSIGNMENT.match(tokens[0].text):
+            tokens = tokens[1:]
+        elif Path(first).name == "env":
+            tokens = _after_options(tokens[1:], ENV_OPTION_VALUES, assignments=True)
+        else:
+            break
+    if tokens and tokens[0].value is not None and SHELLS.fullmatch(Path(tokens[0].value).name):
+        options = _after_options(tokens[1:], SHELL_OPTION_VALUES)
+        given = [t.value or "" for t in tokens[1:len(tokens) - len(options)]]
+        command = any(o.startswith("-") and not o.startswith("--") and "c" in o for o in given)
+        if command and options and options[0].value is not None and (inner := _label(shell_tokens(
+                options[0].value))):
+            return inner
+    items: list[str] = []
+    glued, end = False, -1
+    for token in tokens:
+        if token.value is None:
+            text = ";" if token.text == "\n" else token.text
+        elif "{" in token.value or SHELL_POSITIONAL.fullmatch(token.value):
+            continue
+        else:
+            word = Path(token.value).name or token.value if "/" in token.value else token.value
+            word = "".join(c if c.isprintable() else " " if c.isspace() else "?" for c in word)
+            text = shlex.quote(word) if not word or " " in word else word
+        if items and (glued or token.start == end or text in (";", ";;", ")")):
+            items[-1] += text
+        else:
+            items.append(text)
+        glued, end = text == "(", token.end if token.text != "\n" else -1
+    if not items:
+        return ""
+    program, rest = items[0], items[1:]
     for name, takes_value, names_main in INTERPRETERS:
         if name.fullmatch(program):
             kept, skip = [], False
@@ -273,6 +409,24 @@ def command_label(spec: str) -> str:
             break
         label += " " + word
     return label
+
+
+def _after_options(tokens: list[ShellToken], take_values: frozenset[str],
+                   assignments: bool = False) -> list[ShellToken]:
+    """*tokens* from the first word after a program's options (``-x``, ``+o``, ``--long``; those of
+    *take_values* with the word after them; and ``NAME=VALUE`` words too when *assignments*, as ``env``
+    takes them), past a ``--`` that ends them."""
+    i = 0
+    while i < len(tokens) and (word := tokens[i].value) is not None:
+        if word == "--":
+            return tokens[i + 1:]
+        if word in take_values:
+            i += 2
+        elif (len(word) > 1 and word[0] in "-+") or (assignments and SHELL_ASSIGNMENT.match(word)):
+            i += 1
+        else:
+            break
+    return tokens[i:]
 
 
 def parse_bots(specs: Sequence[str], base: Path | None = None) -> list[Bot]:
@@ -629,6 +783,10 @@ class _Forked:
 
 _forks: list[multiprocessing.context.ForkServerContext] = []
 """The game process's fork server (:func:`_start_fork_server`)."""
+_command_env: dict[str, str] | None = None
+"""The environment the bots given as commands start with: the tournament's as it was given it, before
+:func:`python_safe_path` (None: this process's own, as for ``arena play`` and on a cluster's workers). The
+tournament hands it to its game processes (:func:`start_game_process`)."""
 
 
 @contextlib.contextmanager
@@ -645,6 +803,27 @@ def _safe_path() -> Iterator[None]:
             del os.environ[SAFE_PATH]
         else:
             os.environ[SAFE_PATH] = before
+
+
+@contextlib.contextmanager
+def python_safe_path() -> Iterator[None]:
+    """Within it, every Python this process starts runs with a safe path (:func:`_safe_path`), and so does
+    every one those start in turn: multiprocessing's resource tracker, the game processes and their fork
+    servers. Each starts as ``python -c ...`` in the folder the tournament was started from, which such an
+    interpreter puts first on its ``sys.path``: a ``socket.py`` (``signal.py``, ``threading.py``, ...)
+    there was imported in place of Python's own as they started, and every game process died. The bots given
+    as commands start with the environment as it was (:data:`_command_env`, ``PYTHONSAFEPATH`` set or not
+    as the user had it). Within one already, it changes nothing."""
+    global _command_env
+    if _command_env is not None:
+        yield
+        return
+    _command_env = dict(os.environ)
+    try:
+        with _safe_path():
+            yield
+    finally:
+        _command_env = None
 
 
 def _start_fork_server() -> multiprocessing.context.ForkServerContext:
@@ -707,8 +886,9 @@ async def _start_guarded(folder: Path, limits: BotLimits, argv: list[str] | None
                          example: tuple[str, int, int] | None = None,
                          ) -> tuple[asyncio.subprocess.Process | _Forked, Guard]:
     """Start a bot in the working folder *folder* (made), its output in ``stdout.txt`` and ``stderr.txt``
-    there, in a process group of its own, within *limits*: the command *argv*, or the example bot
-    *example* (strategy, port, seed) forked from the fork server (:func:`_fork_example_bot`)."""
+    there, in a process group of its own, within *limits*: the command *argv* (in the environment
+    :data:`_command_env`), or the example bot *example* (strategy, port, seed) forked from the fork server
+    (:func:`_fork_example_bot`)."""
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / "stdout.txt", "wb") as out, open(folder / "stderr.txt", "wb") as err:
         guard = Guard(limits, folder)
@@ -718,7 +898,7 @@ async def _start_guarded(folder: Path, limits: BotLimits, argv: list[str] | None
                 return _fork_example_bot(*example, folder, guard), guard
             process = await asyncio.create_subprocess_exec(
                 *argv, cwd=folder, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err,
-                start_new_session=True, preexec_fn=guard.apply)
+                start_new_session=True, preexec_fn=guard.apply, env=_command_env)
         except BaseException:
             guard.close()
             raise
@@ -1083,9 +1263,12 @@ _playing = threading.Lock()
 """Held while this game process plays a game."""
 
 
-def start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], parent: int) -> None:
-    """Initialise a game process (``ProcessPoolExecutor`` initializer) of the tournament *parent*."""
-    global _runner
+def start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], parent: int,
+                       command_env: dict[str, str] | None = None) -> None:
+    """Initialise a game process (``ProcessPoolExecutor`` initializer) of the tournament *parent*; its bots
+    given as commands start with the environment *command_env* (None: the game process's own)."""
+    global _runner, _command_env
+    _command_env = command_env
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in STOP_SIGNALS:
         if sig != signal.SIGINT:
@@ -1179,8 +1362,9 @@ class Tournament:
     async def _play_here(self, queue: list[Scheduled]) -> None:
         loop = asyncio.get_running_loop()
         self.slots = max(1, min(self.config.jobs, len(queue)))
-        with ProcessPoolExecutor(self.slots, mp_context=self._context, initializer=start_game_process,
-                                 initargs=(self.config, self._flag, os.getpid())) as pool:
+        with python_safe_path(), ProcessPoolExecutor(
+                self.slots, mp_context=self._context, initializer=start_game_process,
+                initargs=(self.config, self._flag, os.getpid(), _command_env)) as pool:
 
             async def play(game: Scheduled) -> GameRecord:
                 try:
@@ -1345,6 +1529,13 @@ def run(config: Config, *, show: Callable[[str], None],
     The game processes are started the ``spawn`` way, which imports the main module again: a script calling
     this must do so under ``if __name__ == "__main__":`` (the ``arena`` command does)."""
     tournament = Tournament(config, lambda t, r: show(progress_line(t, r)))
+    with python_safe_path():
+        return tournament, _run(tournament, elsewhere, serve)
+
+
+def _run(tournament: Tournament, elsewhere: Elsewhere | None,
+         serve: Callable[[Tournament], Awaitable[None]] | None) -> list[Standing]:
+    """:func:`run` once its Pythons start with a safe path (:func:`python_safe_path`)."""
     # multiprocessing's resource tracker, a child of this process, ignores SIGINT and SIGTERM but not SIGHUP:
     # started now with SIGHUP ignored, it outlives a closed terminal to the end of the tournament.
     previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -1367,4 +1558,4 @@ def run(config: Config, *, show: Callable[[str], None],
                 site.cancel()
                 await asyncio.gather(site, return_exceptions=True)
 
-    return tournament, asyncio.run(main())
+    return asyncio.run(main())

@@ -9,6 +9,7 @@ import itertools
 import json
 import logging
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 from deadline import deadline
 
-from arena import replay
+from arena import replay, tournament
 from arena.mapfile import find_map, load_arena
 from arena.server import Diagnostics, copy_name
 from arena.tournament import (
@@ -39,6 +40,7 @@ from arena.tournament import (
     clean_up_killed_game,
     format_standings,
     parse_bots,
+    python_safe_path,
     schedule,
     seat_status,
     standings,
@@ -116,10 +118,36 @@ def test_schedule_balances_bots_per_map_and_pairs_overall():
     # the command after a `cd` was cut off: `cd "my bots" && python3`, no script
     ('cd "my bots" && python3 aimless.py {port}', "python3 aimless.py"),
     ("cd bots; exec java -jar a.jar {port}", "java a.jar"),
+    # a backslash-escaped space was a word's end: `cd 'my bots' && python3`, no script
+    (r"cd my\ bots && python3 aimless.py {port}", "python3 aimless.py"),
+    (r"python3 my\ bots/aimless.py {port}", "python3 aimless.py"),
+    # a backslash-newline (a line continuation) was a word holding a newline: `python3 aimless.py '\n'`
+    ("python3 aimless.py \\\n  {port}", "python3 aimless.py"),
+    ("python3 aim\\\nless.py {port}", "python3 aimless.py"),
+    ("python3 'my\nbot.py' {port}", "python3 'my bot.py'"),
+    ("python3 'bot\x1b[2J.py' {port}", "python3 bot?[2J.py"),
+    # a shell's -c command (the word holding {port}) was left out: `sh`, `bash`
+    ('sh -c "python3 bots/b.py {port}"', "python3 b.py"),
+    ("bash -c 'exec python3 bots/b.py {port}'", "python3 b.py"),
+    ("/bin/sh -e -o pipefail -c 'java -jar bots/a.jar {port}'", "java a.jar"),
+    # ... and one taking the port as $1 was garbled: `sh 'b.py" "$1"' sh`
+    ("""sh -c 'python3 "my bots/b.py" "$1"' sh {port}""", "python3 b.py"),
+    # env, its options and assignments came first: `env -i bin python3 b.py`
+    ("env -i PATH=/usr/bin python3 b.py {port}", "python3 b.py"),
+    ("/usr/bin/env -u HOME -- LANG=C python3 b.py {port}", "python3 b.py"),
+    ("PYTHONPATH=bots OMP_NUM_THREADS=1 python3 b.py {port}", "python3 b.py"),
+    # a redirection was part of the label: `python3 b.py null`
+    ("python3 b.py {port} > /dev/null 2>&1", "python3 b.py"),
 ])
 def test_a_command_bot_is_labelled_by_its_main_class_or_script(command, label):
     (entrant,) = parse_bots([command])
     assert entrant.name == label
+
+
+def test_bots_run_by_a_shell_are_labelled_by_their_own_commands():
+    # two different bots given as `sh -c '...'` were `sh` and `sh#2`
+    bots = ["sh -c 'python3 a.py {port}'", "sh -c 'python3 b.py {port}'", "sh -c 'exec python3 b.py {port}'"]
+    assert [b.name for b in parse_bots(bots)] == ["python3 a.py", "python3 b.py", "python3 b.py#2"]
 
 
 def test_parse_bots_names_commands_and_relative_paths(tmp_path):
@@ -140,14 +168,15 @@ def test_parse_bots_names_commands_and_relative_paths(tmp_path):
 
 def test_relative_paths_made_absolute_keep_the_shell_syntax_around_them(tmp_path):
     # Operators, redirections and variables once came out quoted ('&&', '>'), so the shell ran something else.
+    # What follows a cd is the shell's to find in the folder it went to.
     (tmp_path / "bots").mkdir()
     (tmp_path / "bots" / "my bot.py").write_text("")
     (tmp_path / "bots" / "b.py").write_text("")
-    command = ("cd bots && python3 bots/b.py {host} $HOME {port} > log.txt 2>&1 | tee -a x; "
-               "exec 'bots/my bot.py' {port}")
+    command = ("python3 bots/b.py {host} $HOME {port} > log.txt 2>&1 | tee -a x; "
+               "exec 'bots/my bot.py' {port}; cd bots && python3 b.py {port}")
     (spec,) = [b.spec for b in parse_bots([command], base=tmp_path)]
-    assert spec == (f"cd {tmp_path}/bots && python3 {tmp_path}/bots/b.py {{host}} $HOME {{port}} > log.txt "
-                    f"2>&1 | tee -a x; exec '{tmp_path}/bots/my bot.py' {{port}}")
+    assert spec == (f"python3 {tmp_path}/bots/b.py {{host}} $HOME {{port}} > log.txt 2>&1 | tee -a x; "
+                    f"exec '{tmp_path}/bots/my bot.py' {{port}}; cd {tmp_path}/bots && python3 b.py {{port}}")
     with pytest.raises(TournamentError, match="No closing quotation"):
         parse_bots(["python3 'bots/b.py {port}"], base=tmp_path)
 
@@ -231,13 +260,23 @@ print(helper.WORD, os.getcwd(), os.environ.get("PYTHONSAFEPATH"), sep="\\n")
 
 
 @pytest.mark.e2e
-def test_a_tournament_started_beside_a_common_py_and_an_arena_py_plays_its_example_bots(tmp_path):
+@pytest.mark.parametrize(("modules", "safe_path"), [
+    (("common", "arena"), None),
+    (("socket", "threading", "signal"), None),
+    (("socket", "threading", "signal", "common", "arena"), ""),
+])
+def test_a_tournament_started_beside_modules_named_as_python_s_or_the_project_s_plays_its_example_bots(
+        tmp_path, modules, safe_path):
     # A common.py in the folder the tournament was started from took the place of the project's common
     # package in the example bots' fork server: every one failed ("No module named 'common.cli'") and never
-    # connected, with a traceback per game on stderr; an arena.py there ended the fork server itself.
+    # connected, with a traceback per game on stderr; an arena.py there ended the fork server itself. A
+    # socket.py, threading.py or signal.py there was imported by the game processes and multiprocessing's
+    # resource tracker as they started: every game process died and no game was played (exit status 1).
+    # The bot given as a command keeps PYTHONSAFEPATH as the user had it: unset, or set (to nothing here,
+    # which leaves the safe path off, so that its script still finds its module beside it).
     here = tmp_path / "here"
     (here / "my bots").mkdir(parents=True)
-    for name in ("common", "arena"):
+    for name in modules:
         (here / f"{name}.py").write_text(f"raise RuntimeError('the folder\\'s {name}.py was imported')\n")
     (here / "my bots" / "helper.py").write_text("WORD = 'helped'\n")
     (here / "my bots" / "run.py").write_text(STARTED_HERE_BOT)
@@ -245,11 +284,15 @@ def test_a_tournament_started_beside_a_common_py_and_an_arena_py_plays_its_examp
     assert arena.is_file(), "make install puts the arena command beside the venv's python"
     command = f'{sys.executable} "my bots/run.py" {{port}}'
     out = tmp_path / "results"
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONSAFEPATH"}
+    if safe_path is not None:
+        env["PYTHONSAFEPATH"] = safe_path
     done = subprocess.run([str(arena), "tournament", "hunt", "flee", command, "--games", "1", "--jobs", "1",
                            "--seed", "1", "--prep-ms", "100", "--move-ms", "200", "--out", str(out)],
-                          cwd=here, capture_output=True, text=True, timeout=deadline(60))
+                          cwd=here, env=env, capture_output=True, text=True, timeout=deadline(60))
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "imported" not in done.stderr
+    assert "Warning" not in done.stderr and "died" not in done.stderr
     data = json.loads((out / "standings.json").read_text())
     assert data["played"] == 1
     (game,) = data["games"]
@@ -269,8 +312,75 @@ def test_a_tournament_started_beside_a_common_py_and_an_arena_py_plays_its_examp
     # module beside its script
     seat = seats[label]
     folder = (out / game["folder"] / f"{seat['seat']}-{copy_name(label)}").resolve()
-    assert (folder / "stdout.txt").read_text().splitlines() == ["helped", str(folder), "None"]
+    assert (folder / "stdout.txt").read_text().splitlines() == ["helped", str(folder), str(safe_path)]
     assert seat["status"] == "never connected" and seat["exit"] == 0
+
+
+def test_the_tournament_s_pythons_start_with_a_safe_path_and_its_command_bots_with_the_user_s(monkeypatch):
+    monkeypatch.setenv("PYTHONSAFEPATH", "")
+    with python_safe_path():
+        assert os.environ["PYTHONSAFEPATH"] == "1"
+        assert tournament._command_env is not None and tournament._command_env["PYTHONSAFEPATH"] == ""
+        given = tournament._command_env
+        with python_safe_path():  # within one already: nothing changes
+            assert os.environ["PYTHONSAFEPATH"] == "1" and tournament._command_env is given
+        assert tournament._command_env is given
+    assert os.environ["PYTHONSAFEPATH"] == "" and tournament._command_env is None
+    monkeypatch.delenv("PYTHONSAFEPATH")
+    with python_safe_path():
+        assert os.environ["PYTHONSAFEPATH"] == "1"
+        assert tournament._command_env is not None and "PYTHONSAFEPATH" not in tournament._command_env
+    assert "PYTHONSAFEPATH" not in os.environ and tournament._command_env is None
+
+
+AIMLESS_HERE = """\
+import os, sys
+print("the aimless.py in", os.path.basename(os.path.dirname(os.path.abspath(__file__))), "port", sys.argv[1])
+"""
+
+
+@pytest.mark.e2e
+def test_a_bot_given_with_a_cd_runs_the_script_in_the_folder_it_went_to(tmp_path):
+    # `cd "my bots" && python3 aimless.py {port}` ran the aimless.py beside "my bots", made absolute against
+    # the folder the tournament was started from; `cd my\ bots && ...` could not cd ("can't cd to my bots")
+    # and was labelled `cd 'my bots' && python3`; `python3 my\ bots/aimless.py` was not made absolute.
+    here = tmp_path / "here"
+    (here / "my bots").mkdir(parents=True)
+    (here / "aimless.py").write_text(AIMLESS_HERE)
+    (here / "my bots" / "aimless.py").write_text(AIMLESS_HERE)
+    python = shlex.quote(sys.executable)
+    bots = ["hunt", "flee", f'cd "my bots" && {python} aimless.py {{port}}',
+            f"cd my\\ bots && {python} aimless.py {{port}}", f"{python} my\\ bots/aimless.py {{port}}",
+            f"(cd 'my bots' && {python} aimless.py {{port}}); {python} aimless.py {{port}}"]
+    arena = Path(sys.executable).with_name("arena")
+    out = tmp_path / "results"
+    done = subprocess.run([str(arena), "tournament", *bots, "--games", "1", "--seed", "1", "--prep-ms", "100",
+                           "--move-ms", "200", "--out", str(out)],
+                          cwd=here, capture_output=True, text=True, timeout=deadline(60))
+    assert done.returncode == 0, done.stderr
+    data = json.loads((out / "standings.json").read_text())
+    label = f"{Path(sys.executable).name} aimless.py"
+    inside, beside = here / "my bots", here
+    entrants = data["settings"]["bots"]
+    assert [b["spec"] for b in entrants[2:]] == [
+        f"cd '{inside}' && {python} aimless.py {{port}}", f"cd '{inside}' && {python} aimless.py {{port}}",
+        f"{python} '{inside}/aimless.py' {{port}}",
+        f"(cd '{inside}' && {python} aimless.py {{port}}); {python} {beside}/aimless.py {{port}}"]
+    assert [b["name"] for b in entrants[2:5]] == [label, f"{label}#2", f"{label}#3"]
+    assert entrants[5]["name"].startswith(f"{label};")  # after the subshell, the next command
+    (game,) = data["games"]
+    ran = {}
+    for seat in game["seats"]:
+        if seat["bot"] not in ("hunt", "flee"):
+            folder = out / game["folder"] / f"{seat['seat']}-{copy_name(seat['bot'])}"
+            said = (folder / "stdout.txt").read_text().splitlines()
+            ran[seat["bot"]] = [line.rsplit(" ", 1) for line in said]
+            assert (folder / "stderr.txt").read_text() == "" and seat["exit"] == 0
+    assert len(game["seats"]) == 6 and all(port.isdigit() for lines in ran.values() for _, port in lines)
+    assert {name: [line for line, _ in lines] for name, lines in ran.items()} == {
+        label: ["the aimless.py in my bots port"], f"{label}#2": ["the aimless.py in my bots port"],
+        f"{label}#3": ["the aimless.py in my bots port"],
+        entrants[5]["name"]: ["the aimless.py in my bots port", "the aimless.py in here port"]}
 
 
 @pytest.mark.e2e
