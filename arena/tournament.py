@@ -95,6 +95,12 @@ SHELL_OPTION_VALUES = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-fil
 """Options of a shell that take a value (the word after them)."""
 ENV_OPTION_VALUES = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
 """Options of ``env`` that take a value (the word after them)."""
+TIMEOUT_OPTION_VALUES = frozenset({"-s", "--signal", "-k", "--kill-after"})
+"""Options of ``timeout`` that take a value (the word after them); its duration follows its options."""
+NICE_OPTION_VALUES = frozenset({"-n", "--adjustment"})
+"""Options of ``nice`` that take a value (the word after them)."""
+PLACEHOLDER = re.compile(r"\{(?:port|host)\}")
+"""The placeholders of a bot's command; any other brace is part of its word (``"bots{v2}/b.py"``)."""
 LABEL_CHARS = 32
 """Longest label of a bot given as a command."""
 JOIN_POLL_S = 0.02
@@ -260,7 +266,9 @@ def absolute_paths(command: str, base: Path) -> str:
     written, as are operators, redirections and whatever follows a ``cd``, which the shell finds in the
     folder it changed to (``cd "my bots" && python3 aimless.py {port}`` runs ``my bots/aimless.py`` whatever
     lies beside ``my bots``), up to the end of the subshell the ``cd`` is in (``(cd bots && make); python3
-    b.py {port}``). Raises TournamentError for unbalanced quotes."""
+    b.py {port}``). The command string of a shell's ``-c`` (``sh -c 'python3 bots/b.py {port}'``) is
+    rewritten so, and quoted back. Only ``{port}`` and ``{host}`` are placeholders, never paths; any other
+    brace is part of a word (``"bots{v2}/b.py"``). Raises TournamentError for unbalanced quotes."""
     try:
         shlex.split(command)
     except ValueError as exc:
@@ -275,6 +283,8 @@ def absolute_paths(command: str, base: Path) -> str:
     """``here`` as each subshell open began."""
     words: list[str] = []
     """The words of the command so far, the name first (no assignments, reserved words or redirections)."""
+    said: list[ShellToken] = []
+    """Their tokens: where a shell given ``-c`` has its command string (:func:`_shell_command`)."""
     for i, token in enumerate(tokens):
         if token.value is None:
             if token.text in SHELL_CONTROL:
@@ -283,7 +293,7 @@ def absolute_paths(command: str, base: Path) -> str:
                     outer.append(here)
                 elif token.text == ")":
                     here = outer.pop() if outer else False
-                words = []
+                words, said = [], []
             continue
         role = "name" if not words else "argument"
         if _redirected(tokens, i):
@@ -292,8 +302,20 @@ def absolute_paths(command: str, base: Path) -> str:
             role = "prefix"
         else:
             words.append(token.value)
+            said.append(token)
         path = token.value
-        if not here or not token.plain or not path or path.startswith("/") or "{" in path:
+        if not here or not token.plain or not path:
+            continue
+        if role == "argument" and _shell_command(said) is token:  # sh -c 'python3 bots/b.py {port}'
+            try:
+                inner = absolute_paths(path, base)
+            except TournamentError:  # unbalanced quotes: the shell's to refuse
+                continue
+            if inner != path:
+                pieces += [command[written:token.start], shlex.quote(inner)]
+                written = token.end
+            continue
+        if path.startswith("/") or PLACEHOLDER.search(path):
             continue
         try:
             if not (base / path).exists():
@@ -301,7 +323,7 @@ def absolute_paths(command: str, base: Path) -> str:
             if "/" not in path and (role != "argument"
                                     or not ((base / path).is_file() or words[:-1] == ["cd"])):
                 continue
-            absolute = shlex.quote(str((base / path).resolve()))
+            absolute = shlex.quote(os.path.abspath(base / path))  # a link stays one: .venv/bin/python
         except OSError:  # a word too long to be a file's name is left to the shell
             continue
         pieces += [command[written:token.start], absolute]
@@ -324,13 +346,16 @@ the main class, module or archive)."""
 
 def command_label(spec: str) -> str:
     """The label in the standings of a bot given as a command: its words (as the shell splits them: a quoted
-    or backslash-escaped path with spaces is one word, a backslash-newline nothing) without the
-    placeholders, positional parameters (``"$1"``) and redirections (``> log.txt``), paths cut to their last
-    part, a word that still holds a space quoted (``'my bot.py'``) and no control character (a tab or a
-    newline in a word is a space, any other a ``?``). Left out, so that the command run labels it: a ``cd
+    or backslash-escaped path with spaces is one word, a backslash-newline nothing) without those holding
+    the placeholders ``{port}`` and ``{host}`` (other braces are part of a word: ``${HOME}/b.py``),
+    positional parameters (``"$1"``) and redirections (``> log.txt``), paths cut to their last part, a word
+    that still holds a space quoted (``'my bot.py'``) and no control character (a tab or a newline in a word
+    is a space, any other a ``?``). Left out, so that the command run labels it: a ``cd
     DIR &&`` (or ``cd DIR;``) it starts with (``cd "my bots" && python3 b.py {port}`` is ``python3 b.py``),
     the parentheses of a subshell it starts with, an ``exec``, ``NAME=VALUE`` assignments and ``env`` with
-    its options and assignments (``env -i PATH=/usr/bin python3 b.py {port}`` is ``python3 b.py``); a shell
+    its options and assignments (``env -i PATH=/usr/bin python3 b.py {port}`` is ``python3 b.py``),
+    ``timeout`` with its options and duration and ``nice`` with its options (``timeout 5 python3 b.py
+    {port}`` is ``python3 b.py``); a shell
     given a command with ``-c`` is labelled by that command (``sh -c 'python3 "my bots/b.py" "$1"' sh
     {port}`` is ``python3 b.py``). For an interpreter (java, python, node, ...) its options are left out, so
     the main class or script always shows (``java -cp classes de.binfalse.mar.Main {port}`` is ``java
@@ -354,26 +379,15 @@ def _label(tokens: list[ShellToken]) -> str:
         if tokens[0].value != "cd" or end + 1 >= len(tokens) or tokens[end].text not in ("&&", ";", "\n"):
             break
         tokens = tokens[end + 1:]
-    while len(tokens) > 1 and (first := tokens[0].value) is not None:
-        if first == "exec" or SHELL_ASSIGNMENT.match(tokens[0].text):
-            tokens = tokens[1:]
-        elif Path(first).name == "env":
-            tokens = _after_options(tokens[1:], ENV_OPTION_VALUES, assignments=True)
-        else:
-            break
-    if tokens and tokens[0].value is not None and SHELLS.fullmatch(Path(tokens[0].value).name):
-        options = _after_options(tokens[1:], SHELL_OPTION_VALUES)
-        given = [t.value or "" for t in tokens[1:len(tokens) - len(options)]]
-        command = any(o.startswith("-") and not o.startswith("--") and "c" in o for o in given)
-        if command and options and options[0].value is not None and (inner := _label(shell_tokens(
-                options[0].value))):
-            return inner
+    tokens = _program(tokens)
+    if (script := _shell_command(tokens)) is not None and (inner := _label(shell_tokens(script.value or ""))):
+        return inner
     items: list[str] = []
     glued, end = False, -1
     for token in tokens:
         if token.value is None:
             text = ";" if token.text == "\n" else token.text
-        elif "{" in token.value or SHELL_POSITIONAL.fullmatch(token.value):
+        elif PLACEHOLDER.search(token.value) or SHELL_POSITIONAL.fullmatch(token.value):
             continue
         else:
             word = Path(token.value).name or token.value if "/" in token.value else token.value
@@ -409,6 +423,42 @@ def _label(tokens: list[ShellToken]) -> str:
             break
         label += " " + word
     return label
+
+
+def _program(tokens: list[ShellToken]) -> list[ShellToken]:
+    """*tokens* from the program their command runs: past an ``exec``, ``NAME=VALUE`` assignments, ``env``
+    with its options and assignments, ``timeout`` with its options and duration and ``nice`` with its
+    options (``timeout -s KILL 5 nice -n 5 python3 b.py`` runs ``python3 b.py``)."""
+    while len(tokens) > 1 and (first := tokens[0].value) is not None:
+        name = Path(first).name
+        if first == "exec" or SHELL_ASSIGNMENT.match(tokens[0].text):
+            rest = tokens[1:]
+        elif name == "env":
+            rest = _after_options(tokens[1:], ENV_OPTION_VALUES, assignments=True)
+        elif name == "timeout":
+            rest = _after_options(tokens[1:], TIMEOUT_OPTION_VALUES)[1:]
+        elif name == "nice":
+            rest = _after_options(tokens[1:], NICE_OPTION_VALUES)
+        else:
+            break
+        if not rest or rest[0].value is None:  # nothing run: the prefix is the program (``timeout 5``)
+            break
+        tokens = rest
+    return tokens
+
+
+def _shell_command(tokens: list[ShellToken]) -> ShellToken | None:
+    """The word of *tokens* (a command's words) that a shell they run takes as its command string (``-c``),
+    or None."""
+    tokens = _program(tokens)
+    if not tokens or tokens[0].value is None or not SHELLS.fullmatch(Path(tokens[0].value).name):
+        return None
+    options = _after_options(tokens[1:], SHELL_OPTION_VALUES)
+    given = [t.value or "" for t in tokens[1:len(tokens) - len(options)]]
+    if any(o.startswith("-") and not o.startswith("--") and "c" in o for o in given) and options \
+            and options[0].value is not None:
+        return options[0]
+    return None
 
 
 def _after_options(tokens: list[ShellToken], take_values: frozenset[str],

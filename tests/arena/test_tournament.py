@@ -138,6 +138,17 @@ def test_schedule_balances_bots_per_map_and_pairs_overall():
     ("PYTHONPATH=bots OMP_NUM_THREADS=1 python3 b.py {port}", "python3 b.py"),
     # a redirection was part of the label: `python3 b.py null`
     ("python3 b.py {port} > /dev/null 2>&1", "python3 b.py"),
+    # any word holding a brace was a placeholder: `python3`
+    ('python3 "bots{v2}/aimless.py" {port}', "python3 aimless.py"),
+    ("python3 ${HOME}/x/alice.py {port}", "python3 alice.py"),
+    ("python3 --port={port} b.py {host}:{port}", "python3 b.py"),
+    # timeout and nice came first and the script was cut off: `timeout 5 python3`
+    ("timeout 5 python3 alice_strategy.py {port}", "python3 alice_strategy.py"),
+    ("timeout -s KILL 5 python3 -u aimless.py {port}", "python3 aimless.py"),
+    ("timeout --signal=TERM -k 2 --foreground 1m nice -n 10 python3 b.py {port}", "python3 b.py"),
+    ("/usr/bin/nice -n -5 -- java -jar bots/a.jar {port}", "java a.jar"),
+    ("nice python3 b.py {port}", "python3 b.py"),
+    ("timeout 5 sh -c 'exec python3 b.py {port}'", "python3 b.py"),
 ])
 def test_a_command_bot_is_labelled_by_its_main_class_or_script(command, label):
     (entrant,) = parse_bots([command])
@@ -148,6 +159,56 @@ def test_bots_run_by_a_shell_are_labelled_by_their_own_commands():
     # two different bots given as `sh -c '...'` were `sh` and `sh#2`
     bots = ["sh -c 'python3 a.py {port}'", "sh -c 'python3 b.py {port}'", "sh -c 'exec python3 b.py {port}'"]
     assert [b.name for b in parse_bots(bots)] == ["python3 a.py", "python3 b.py", "python3 b.py#2"]
+
+
+def test_bots_differing_in_a_braced_variable_or_behind_timeout_keep_their_scripts_apart():
+    # `${HOME}/x/alice.py` and `.../bob.py` were `python3` and `python3#2`; behind timeout,
+    # `timeout 5 python3` and `timeout 5 python3#2`
+    bots = ["python3 ${HOME}/x/alice.py {port}", "python3 ${HOME}/x/bob.py {port}",
+            "timeout 5 python3 alice_strategy.py {port}", "timeout 5 python3 bob_strategy.py {port}"]
+    assert [b.name for b in parse_bots(bots)] == ["python3 alice.py", "python3 bob.py",
+                                                  "python3 alice_strategy.py", "python3 bob_strategy.py"]
+
+
+def test_a_linked_interpreter_is_made_absolute_as_the_link(tmp_path):
+    # ".venv/bin/python mybot.py {port}" became the base Python the link points to, outside the virtual
+    # environment: "No module named 'arena'", and the bot never connected.
+    (tmp_path / "venv" / "bin").mkdir(parents=True)
+    (tmp_path / "venv" / "bin" / "python").symlink_to(sys.executable)
+    (tmp_path / "b.py").write_text("")
+    (bot,) = parse_bots(["venv/bin/python b.py {port}"], base=tmp_path)
+    assert bot.spec == f"{tmp_path}/venv/bin/python {tmp_path}/b.py {{port}}"
+
+
+def test_paths_in_a_shell_s_command_string_and_with_braces_are_made_absolute(tmp_path):
+    # The command string of `sh -c` ran as written in the seat's folder: "can't open file .../my bots/b.py";
+    # a path holding a brace was taken for a placeholder and left relative.
+    for folder in ("my bots", "bots", "bots{v2}"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "b.py").write_text("")
+    commands = ["""sh -c 'python3 "my bots/b.py" "$1"' sh {port}""",
+                "bash -c 'exec python3 bots/b.py {port}'",
+                "/bin/sh -e -o pipefail -c 'cd bots && python3 b.py {port}' > log.txt",
+                'timeout 5 sh -xc "python3 bots/b.py {host} {port}"',
+                """sh -c 'python3 "$1" {port}' sh bots/b.py""",
+                "cd bots && sh -c 'python3 bots/b.py {port}'",
+                """sh -c "python3 bots/b.py $HOME {port}" """,
+                "sh -c 'python3 elsewhere.py {port}'",
+                """sh -c "python3 'bots/b.py {port}" """,
+                'python3 "bots{v2}/b.py" {port}',
+                "python3 bots/{port}.py"]
+    assert [b.spec for b in parse_bots(commands, base=tmp_path)] == [
+        f"""sh -c 'python3 '"'"'{tmp_path}/my bots/b.py'"'"' "$1"' sh {{port}}""",
+        f"bash -c 'exec python3 {tmp_path}/bots/b.py {{port}}'",
+        f"/bin/sh -e -o pipefail -c 'cd {tmp_path}/bots && python3 b.py {{port}}' > log.txt",
+        f"timeout 5 sh -xc 'python3 {tmp_path}/bots/b.py {{host}} {{port}}'",
+        f"""sh -c 'python3 "$1" {{port}}' sh {tmp_path}/bots/b.py""",
+        f"cd {tmp_path}/bots && sh -c 'python3 bots/b.py {{port}}'",  # run in bots: bots/bots/b.py
+        """sh -c "python3 bots/b.py $HOME {port}" """,  # the outer shell expands $HOME: left to it
+        "sh -c 'python3 elsewhere.py {port}'",  # nothing to rewrite: as written
+        """sh -c "python3 'bots/b.py {port}" """,  # unbalanced quotes: the inner shell's to refuse
+        f"python3 '{tmp_path}/bots{{v2}}/b.py' {{port}}",
+        "python3 bots/{port}.py"]
 
 
 def test_parse_bots_names_commands_and_relative_paths(tmp_path):
@@ -339,6 +400,17 @@ print("the aimless.py in", os.path.basename(os.path.dirname(os.path.abspath(__fi
 """
 
 
+def _one_game_from(here, bots, out):
+    """The standings (``standings.json``) of a one-game tournament of *bots* started in the folder *here*,
+    its results in *out*, by the installed ``arena`` command."""
+    arena = Path(sys.executable).with_name("arena")
+    done = subprocess.run([str(arena), "tournament", *bots, "--games", "1", "--seed", "1", "--prep-ms", "100",
+                           "--move-ms", "200", "--out", str(out)],
+                          cwd=here, capture_output=True, text=True, timeout=deadline(60))
+    assert done.returncode == 0, done.stderr
+    return json.loads((out / "standings.json").read_text())
+
+
 @pytest.mark.e2e
 def test_a_bot_given_with_a_cd_runs_the_script_in_the_folder_it_went_to(tmp_path):
     # `cd "my bots" && python3 aimless.py {port}` ran the aimless.py beside "my bots", made absolute against
@@ -352,13 +424,8 @@ def test_a_bot_given_with_a_cd_runs_the_script_in_the_folder_it_went_to(tmp_path
     bots = ["hunt", "flee", f'cd "my bots" && {python} aimless.py {{port}}',
             f"cd my\\ bots && {python} aimless.py {{port}}", f"{python} my\\ bots/aimless.py {{port}}",
             f"(cd 'my bots' && {python} aimless.py {{port}}); {python} aimless.py {{port}}"]
-    arena = Path(sys.executable).with_name("arena")
     out = tmp_path / "results"
-    done = subprocess.run([str(arena), "tournament", *bots, "--games", "1", "--seed", "1", "--prep-ms", "100",
-                           "--move-ms", "200", "--out", str(out)],
-                          cwd=here, capture_output=True, text=True, timeout=deadline(60))
-    assert done.returncode == 0, done.stderr
-    data = json.loads((out / "standings.json").read_text())
+    data = _one_game_from(here, bots, out)
     label = f"{Path(sys.executable).name} aimless.py"
     inside, beside = here / "my bots", here
     entrants = data["settings"]["bots"]
@@ -381,6 +448,45 @@ def test_a_bot_given_with_a_cd_runs_the_script_in_the_folder_it_went_to(tmp_path
         label: ["the aimless.py in my bots port"], f"{label}#2": ["the aimless.py in my bots port"],
         f"{label}#3": ["the aimless.py in my bots port"],
         entrants[5]["name"]: ["the aimless.py in my bots port", "the aimless.py in here port"]}
+
+
+CONNECTING_HERE = """\
+import os, sys
+print("the aimless.py in", os.path.basename(os.path.dirname(os.path.abspath(__file__))), file=sys.stderr)
+sys.stderr.flush()
+os.execv(sys.executable, [sys.executable, "-m", "arena", "bot", "--strategy", "random", "127.0.0.1",
+                          sys.argv[1]])
+"""
+
+
+@pytest.mark.e2e
+def test_a_bot_given_as_a_shell_s_command_string_runs_its_script_and_connects(tmp_path):
+    # `sh -c 'python3 "my bots/aimless.py" "$1"' sh {port}` (the docs' own example) and `bash -c 'exec python3
+    # bots/aimless.py {port}'` ran in the seat's folder as written: "can't open file .../my bots/aimless.py".
+    here = tmp_path / "here"
+    for folder in ("my bots", "bots"):
+        (here / folder).mkdir(parents=True)
+        (here / folder / "aimless.py").write_text(CONNECTING_HERE)
+    python = shlex.quote(sys.executable)
+    assert python == sys.executable  # put inside single quotes below as it is
+    bots = ["hunt", f"""sh -c '{python} "my bots/aimless.py" "$1"' sh {{port}}""",
+            f"bash -c 'exec {python} bots/aimless.py {{port}}'"]
+    out = tmp_path / "results"
+    data = _one_game_from(here, bots, out)
+    label = f"{Path(sys.executable).name} aimless.py"
+    entrants = data["settings"]["bots"]
+    assert [b["name"] for b in entrants] == ["hunt", label, f"{label}#2"]
+    assert [b["spec"] for b in entrants[1:]] == [
+        f"""sh -c '{python} '"'"'{here}/my bots/aimless.py'"'"' "$1"' sh {{port}}""",
+        f"bash -c 'exec {python} {here}/bots/aimless.py {{port}}'"]
+    (game,) = data["games"]
+    said = {}
+    for seat in game["seats"]:
+        folder = out / game["folder"] / f"{seat['seat']}-{copy_name(seat['bot'])}"
+        said[seat["bot"]] = (folder / "stderr.txt").read_text()
+        assert seat["status"] == "ok" and seat["exit"] == 0, (seat, said[seat["bot"]])
+    assert said == {"hunt": "", label: "the aimless.py in my bots\n",
+                    f"{label}#2": "the aimless.py in bots\n"}
 
 
 @pytest.mark.e2e
