@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 import pytest
+from deadline import wait_until
 from statusrun import StatusRun
 from xvfb import Xvfb, grab, origin, window_of
 
@@ -168,10 +169,18 @@ def test_continent_at_1024x768_is_shown_whole_with_every_capital_marked(screen, 
         win = window_of(status, screen.name)
         assert (win["size"], win["c"], win["x0"], win["y0"]) == ([1024, 768], 4, 32, 48)
         assert win["view_cells"] == [0, 0, 240, 160]
-        marks = capital_marks(screen, win, status["capitals"], 240, 160)
-        assert sorted(marks) == list(range(1, 9))
-        for player, colours in marks.items():
-            assert {view.WHITE, view.INK} <= colours, (player, colours)
+        seen: list[dict[int, set[tuple[int, int, int]]]] = []
+
+        def every_capital_marked() -> bool:
+            # the window may be mapped before its first frame is whole: read the screen until it is
+            seen[:] = [capital_marks(screen, win, status["capitals"], 240, 160)]
+            return sorted(seen[0]) == list(range(1, 9)) and all(
+                {view.WHITE, view.INK} <= colours for colours in seen[0].values())
+
+        try:
+            wait_until(every_capital_marked, "every capital marked in white and ink", seconds=10)
+        except AssertionError as error:
+            raise AssertionError(f"{error}; the marks' colours: {seen[0]}") from None
         # a click maps to its cell at c = 4: player 1 crosses its capital's right neighbour
         x, y = status["capitals"]["1"]
         click_pixel(screen, win, 32 + 4 * (x + 3) + 2, 48 + 4 * y + 2)
