@@ -881,6 +881,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if len(entrants) < 2:
         raise UsageError("a tournament needs at least 2 bots")
     prior, ratings_file = _ratings(args.ratings)
+    for bot in entrants:
+        earned = prior[bot.name].bot if bot.name in prior else None
+        if earned is not None and earned != bot.spec:
+            raise UsageError(f"--ratings {args.ratings}: the rating of {bot.name!r} was earned by the bot "
+                             f"{earned!r}, not {bot.spec!r}; give this tournament a ratings file of its own "
+                             f"(or, for the same bot moved elsewhere, remove its entry)")
     if args.cluster:
         _reach_scheduler(args.cluster)
     players = args.players or min(len(entrants), 16)

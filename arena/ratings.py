@@ -30,12 +30,15 @@ Z = 3.0
 
 @dataclass(frozen=True)
 class Rating:
-    """One bot's rating: ``mu`` and ``sigma`` (skill points, openskill's scale: a new bot 25 ± 8.33) and the
-    ``games`` rated so far (those of earlier tournaments included)."""
+    """One bot's rating: ``mu`` and ``sigma`` (skill points, openskill's scale: a new bot 25 ± 8.33), the
+    ``games`` rated so far (those of earlier tournaments included) and the ``bot`` it was earned by as a
+    ratings file records it (an example bot's name or the command run; None when not recorded), so that a
+    later tournament does not hand it to another bot of the same label."""
 
     mu: float = MU
     sigma: float = SIGMA
     games: int = 0
+    bot: str | None = None
 
     @property
     def conservative(self) -> float:
@@ -47,15 +50,17 @@ class _Entry(msgspec.Struct, forbid_unknown_fields=True):
     mu: float
     sigma: Annotated[float, msgspec.Meta(gt=0)]
     games: Annotated[int, msgspec.Meta(ge=0)] = 0
+    bot: str | None = None
 
 
 class RatingsFile(msgspec.Struct, forbid_unknown_fields=True):
     """A ratings file: ``{"model": "openskill PlackettLuce", "ratings": {"smart": {"mu": 31.2, "sigma":
-    1.9, "games": 120, "conservative": 25.5}, ...}}`` (``conservative`` is written for the reader and
-    ignored when read)."""
+    1.9, "games": 120, "conservative": 25.5, "bot": "smart"}, ...}}`` (``conservative`` is written for the
+    reader and ignored when read; ``bot``, the example bot or the command the rating was earned by, may be
+    missing)."""
 
     model: str
-    ratings: dict[str, dict[str, float | int]]
+    ratings: dict[str, dict[str, float | int | str]]
 
 
 def load(path: str | os.PathLike[str]) -> dict[str, Rating]:
@@ -74,17 +79,21 @@ def load(path: str | os.PathLike[str]) -> dict[str, Rating]:
             entry = msgspec.convert(known, _Entry)
         except msgspec.ValidationError as exc:
             raise FileFormatError(f"{os.fspath(path)}: $.ratings[{name!r}]: {exc}") from None
-        out[name] = Rating(entry.mu, entry.sigma, entry.games)
+        out[name] = Rating(entry.mu, entry.sigma, entry.games, entry.bot)
     return out
 
 
-def save(path: str | os.PathLike[str], ratings: Mapping[str, Rating]) -> None:
-    """Write *ratings* to *path* (replaced whole, :func:`common.save.write_atomic`), best first. Raises
-    OSError."""
+def save(path: str | os.PathLike[str], ratings: Mapping[str, Rating], bots: Mapping[str, str] | None = None
+         ) -> None:
+    """Write *ratings* to *path* (replaced whole, :func:`common.save.write_atomic`), best first, each with
+    the bot it was earned by: *bots* (name -> example bot or command), else the rating's own ``bot``.
+    Raises OSError."""
     order = sorted(ratings, key=lambda n: (-ratings[n].conservative, n))
+    earned = {n: (bots or {}).get(n) or ratings[n].bot for n in order}
     body = {"model": MODEL, "ratings": {
         n: {"mu": round(ratings[n].mu, 6), "sigma": round(ratings[n].sigma, 6), "games": ratings[n].games,
-            "conservative": round(ratings[n].conservative, 6)} for n in order}}
+            "conservative": round(ratings[n].conservative, 6), **({"bot": earned[n]} if earned[n] else {})}
+        for n in order}}
     write_atomic(path, msgspec.json.format(msgspec.json.encode(body), indent=1).decode() + "\n")
 
 

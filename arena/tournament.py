@@ -482,8 +482,10 @@ def _after_options(tokens: list[ShellToken], take_values: frozenset[str],
 def parse_bots(specs: Sequence[str], base: Path | None = None) -> list[Bot]:
     """Bots from the command line: an example bot's name or a command containing ``{port}`` (relative paths
     in it resolved against *base*, default the current folder: :func:`absolute_paths`). Repeated names get
-    ``#2``, ``#3``; a command is labelled by its words without the placeholders, paths shortened to their
-    last part (``java -jar a.jar``; :func:`command_label`). Raises TournamentError."""
+    ``#2``, ``#3``, and so does a command labelled with an example bot's name (``bots/hunt {port}`` is
+    ``hunt#2``: ``hunt`` is the example's, in the standings and in a ratings file); a command is labelled
+    by its words without the placeholders, paths shortened to their last part (``java -jar a.jar``;
+    :func:`command_label`). Raises TournamentError."""
     out: list[Bot] = []
     taken: set[str] = set()
     for spec in specs:
@@ -496,7 +498,7 @@ def parse_bots(specs: Sequence[str], base: Path | None = None) -> list[Bot]:
             raise TournamentError(f"bot {spec!r}: expected an example bot ({', '.join(STRATEGIES)}) "
                                   f"or a command containing {{port}}")
         name, n = label, 1
-        while name in taken:
+        while name in taken or (strategy is None and name in STRATEGIES):  # an example bot's name is its own
             n += 1
             name = f"{label}#{n}"
         taken.add(name)
@@ -1516,7 +1518,8 @@ class Tournament:
         }
         write_atomic(cfg.out / "standings.json", json.dumps(data, indent=1) + "\n")
         if cfg.ratings_file is not None:
-            ratings.save(cfg.ratings_file, rated(cfg.bots, self.records, cfg.ratings))
+            ratings.save(cfg.ratings_file, rated(cfg.bots, self.records, cfg.ratings),
+                         {b.name: b.spec for b in cfg.bots})
 
 
 def clock(seconds: float) -> str:

@@ -81,6 +81,38 @@ def test_a_ratings_file_round_trips_and_a_bad_one_names_file_and_place(tmp_path)
         ratings.load(path)
 
 
+def test_a_ratings_file_records_the_bot_each_rating_was_earned_by(tmp_path):
+    path = tmp_path / "ratings.json"
+    command = "python3 /league/alice/bot.py {port}"
+    ratings.save(path, {"python3 bot.py": Rating(30.0, 2.0, 9), "hunt": Rating(20.0, 3.0, 9, "hunt"),
+                        "old": Rating(25.0, 4.0, 3)}, {"python3 bot.py": command})
+    data = json.loads(path.read_text())["ratings"]
+    assert (data["python3 bot.py"]["bot"], data["hunt"]["bot"]) == (command, "hunt")
+    assert "bot" not in data["old"]
+    assert ratings.load(path) == {"python3 bot.py": Rating(30.0, 2.0, 9, command),
+                                  "hunt": Rating(20.0, 3.0, 9, "hunt"), "old": Rating(25.0, 4.0, 3)}
+
+
+def test_a_rating_earned_by_another_bot_of_the_same_label_is_refused(tmp_path):
+    # Two folders each holding a bot.py: the second tournament's "python3 bot.py" carried on the first's
+    # rating, whatever bot it was; and a command labelled "hunt" took the example bot's.
+    (tmp_path / "bob").mkdir()
+    (tmp_path / "bob" / "bot.py").write_text("")
+    file = tmp_path / "league.json"
+    ratings.save(file, {"python3 bot.py": Rating(30.0, 2.0, 9)},
+                 {"python3 bot.py": "python3 /alice/bot.py {port}"})
+    before = file.read_text()
+    done = subprocess.run([sys.executable, "-m", "arena", "tournament", "python3 bob/bot.py {port}", "flee",
+                           "--ratings", str(file), "--out", str(tmp_path / "out")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=deadline(30))
+    bob = f"python3 {tmp_path}/bob/bot.py {{port}}"
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", (
+        f"arena: --ratings {file}: the rating of 'python3 bot.py' was earned by the bot "
+        f"'python3 /alice/bot.py {{port}}', not {bob!r}; give this tournament a ratings file of its own (or, "
+        f"for the same bot moved elsewhere, remove its entry)\n"))
+    assert file.read_text() == before and not (tmp_path / "out").exists()
+
+
 def _tournament(tmp_path: Path, out: str, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "arena", "tournament", "random", "flee", "hunt",
                            "--games", "2", "--players", "3", "--prep-ms", "50", "--jobs", "1", "--seed", "4",

@@ -170,6 +170,13 @@ def test_bots_differing_in_a_braced_variable_or_behind_timeout_keep_their_script
                                                   "python3 alice_strategy.py", "python3 bob_strategy.py"]
 
 
+def test_a_command_never_takes_an_example_bot_s_name(tmp_path):
+    # "bots/hunt {port}" was labelled hunt, and the example bot hunt became hunt#2 (its rating went too)
+    names = [b.name for b in parse_bots(["bots/hunt {port}", "hunt", "./flee {port}", "bots/hunt {port}"],
+                                        base=tmp_path)]
+    assert names == ["hunt#2", "hunt", "flee#2", "hunt#3"]
+
+
 def test_a_linked_interpreter_is_made_absolute_as_the_link(tmp_path):
     # ".venv/bin/python mybot.py {port}" became the base Python the link points to, outside the virtual
     # environment: "No module named 'arena'", and the bot never connected.
