@@ -217,7 +217,8 @@ class Sink:
     next ``write`` tries again, and a success after failures clears
     ``failure`` and reports ``"PROG: WHAT PATH: written again"`` on stderr. The last good file is never
     damaged (the write is atomic). Stale temporary files of a killed process are removed when the sink is
-    made.
+    made. ``problem`` is what is wrong while writing fails, in :func:`write_failure`'s words (``cannot write
+    in /home/ann/sd2: no such folder``), and ``written`` whether this sink has written its file at all.
     """
 
     def __init__(self, path: str | os.PathLike[str] | None, what: str, prog: str,
@@ -228,6 +229,8 @@ class Sink:
         self.prog = prog
         self.show = show
         self.failure: str | None = None
+        self.problem: str | None = None
+        self.written = False
         if self.path is not None:
             remove_stale_temporaries(self.path)
 
@@ -238,6 +241,7 @@ class Sink:
         try:
             writer(self.path)
         except OSError as error:
+            self.problem = write_failure(self.path, error)
             line = f"cannot write {self.what} {self.path}: {error.strerror or error}"
             if self.failure is None:
                 if self.echo:
@@ -246,6 +250,8 @@ class Sink:
                     self.show(line)
             self.failure = line
             return False
+        self.problem = None
+        self.written = True
         if self.failure is not None:
             self.failure = None
             if self.echo:

@@ -32,7 +32,7 @@ from typing import Any
 
 from common.cli import typed_command
 from common.loop import Inbox
-from common.save import Sink, write_failure
+from common.save import Sink
 from common.term import Cell, fit_number, printable, text_width
 from starlanes import ai, messages
 from starlanes.rules import MOVE, TRADE, Action, Game, Move, Trade
@@ -303,9 +303,7 @@ class Session:
     ``echo_errors``: a failed save or status file is also reported on stderr (false where stderr is the curses
     screen); ``resume_args``: what follows ``starlanes --resume FILE`` in the words on how to go on with a
     game left unfinished (``" PLAYERSTRING..."`` in X windows). Saving follows :class:`common.save.Sink`: a
-    failure is shown once as the notice, retried at the next prompt, and the last good file stays;
-    ``save_problem`` says why the last save failed (None while saving works) and ``saved`` whether this
-    session has written the file at all.
+    failure is shown once as the notice, retried at the next prompt, and the last good file stays.
     """
 
     def __init__(self, game: Game, controllers: Sequence[str], inbox: Inbox, *, level: str = "hard",
@@ -334,8 +332,6 @@ class Session:
         self.back = MOVING
         self.notice: str | None = None
         self._save_complaint: str | None = None
-        self.save_problem: str | None = None
-        self.saved = False
         self.quit = False
         self.quitter: int | None = None
         self.resume_args = resume_args
@@ -738,9 +734,9 @@ class Session:
         resume = f"{typed_command('starlanes')} --resume {shlex.quote(self.save_path)}{self.resume_args}"
         if self.saves.failure is None:
             return [("It is saved: go on with it by", ""), (resume, "")]
-        why = f" ({self.save_problem})" if self.save_problem else ""
+        why = f" ({self.saves.problem})" if self.saves.problem else ""
         lines: list[Line] = [(f"It could not be saved to {self.save_path}{why}.", "")]
-        if self.saved and os.path.isfile(self.save_path):
+        if self.saves.written and os.path.isfile(self.save_path):
             lines += [("The last good save is still there: go on from it by", ""), (resume, "")]
         return lines
 
@@ -754,21 +750,9 @@ class Session:
         """Save the game (at every prompt, announcement and computer step, and at the end) through the save
         sink; a save that works again takes the complaint of the failed one off the screen."""
         complaint = self.saves.failure is not None and self.notice == self._save_complaint
-        if self.saves.write(self._write_save) and complaint:
+        if self.saves.write(lambda path: save_game(path, self.game, self.controllers)) and complaint:
             self.notice = None
             self.on_change()
-
-    def _write_save(self, path: str) -> None:
-        """Write the save to ``path``, keeping why it failed (:func:`common.save.write_failure`: ``cannot
-        write in /home/ann/sd2: no such folder``) in ``save_problem`` for :meth:`save_lines`. Raises
-        OSError."""
-        try:
-            save_game(path, self.game, self.controllers)
-        except OSError as error:
-            self.save_problem = write_failure(path, error)
-            raise
-        self.save_problem = None
-        self.saved = True
 
     def _save_failed(self, line: str) -> None:
         reason = line.removeprefix("cannot write the save ")

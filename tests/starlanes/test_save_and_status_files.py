@@ -172,7 +172,7 @@ def test_a_quit_after_a_failed_save_offers_the_last_good_one(tmp_path, monkeypat
         ("The last good save is still there: go on from it by", ""), (f"starlanes --resume {save}", "")]
     monkeypatch.setattr(session, "save_game", write)
     game_session.autosave()
-    assert game_session.save_problem is None and game_session.left_lines()[1:] == [
+    assert game_session.saves.problem is None and game_session.left_lines()[1:] == [
         ("It is saved: go on with it by", ""), (f"starlanes --resume {save}", "")]
 
 
