@@ -248,34 +248,24 @@ def test_the_shell_gives_the_reason_the_windows_give_after_a_quit(tmp_path, monk
     assert [text for text, _ in played[0].session.left_lines()] == left   # what the windows showed
 
 
-def test_the_shell_says_why_a_quit_game_could_not_be_saved(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize(("events", "first"), [
+    (["q", "y", "q"], "The game was left unfinished: Player 1 quit."),
+    # every window closed: "(no window is left) and was not saved (see --save)" although --save was given
+    ([Closed("seat0")], "The game was left unfinished (no window is left)."),
+])
+def test_the_shell_says_why_a_game_left_in_windows_could_not_be_saved(tmp_path, monkeypatch, capsys, events,
+                                                                      first):
     monkeypatch.chdir(tmp_path)
     folder = tmp_path / "sd2"
     folder.mkdir()
     status, _ = play_in_fake_windows(monkeypatch, ["--seed", "4", "--save", "sd2/x.json", "1,2::0"],
-                                     ["q", "y", "q"], when_open=lambda: shutil.rmtree(folder))
+                                     events, when_open=lambda: shutil.rmtree(folder))
     out, err = capsys.readouterr()
     assert status == 0
     assert out.splitlines()[-3:] == [
-        "The game was left unfinished: Player 1 quit.",
-        f"It could not be saved to sd2/x.json (cannot write in {folder}: no such folder).",
+        first, f"It could not be saved to sd2/x.json (cannot write in {folder}: no such folder).",
         "Thank you for playing Star Lanes!"]
     assert err == "starlanes: cannot write the save sd2/x.json: No such file or directory\n"
-
-
-def test_the_shell_says_why_a_game_left_without_windows_could_not_be_saved(tmp_path, monkeypatch, capsys):
-    """Every window closed: "(no window is left) and was not saved (see --save)" although --save was given."""
-    monkeypatch.chdir(tmp_path)
-    folder = tmp_path / "sd2"
-    folder.mkdir()
-    status, _ = play_in_fake_windows(monkeypatch, ["--seed", "4", "--save", "sd2/x.json", "1,2::0"],
-                                     [Closed("seat0")], when_open=lambda: shutil.rmtree(folder))
-    out, _ = capsys.readouterr()
-    assert status == 0
-    assert out.splitlines()[-3:] == [
-        "The game was left unfinished (no window is left).",
-        f"It could not be saved to sd2/x.json (cannot write in {folder}: no such folder).",
-        "Thank you for playing Star Lanes!"]
 
 
 # --------------------------------------------------------------------- the terminal game, in a real terminal
