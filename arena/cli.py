@@ -874,13 +874,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     from arena import tournament
 
+    prior, ratings_file = _ratings(args.ratings)
     try:
-        entrants = tournament.parse_bots(args.bots)
+        entrants = tournament.parse_bots(args.bots, recorded={
+            r.bot: name for name, r in prior.items() if r.bot is not None and r.bot not in STRATEGIES})
     except tournament.TournamentError as exc:
         raise UsageError(str(exc)) from None
     if len(entrants) < 2:
         raise UsageError("a tournament needs at least 2 bots")
-    prior, ratings_file = _ratings(args.ratings)
     for bot in entrants:
         earned = prior[bot.name].bot if bot.name in prior else None
         if earned is not None and earned != bot.spec:

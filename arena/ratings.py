@@ -46,9 +46,14 @@ class Rating:
         return self.mu - Z * self.sigma
 
 
+#: The bounds of a rating read from a file: far beyond any rating a game gives (a new bot is 25 ± 8.33), and
+#: within what the model computes with (a mu of 1e6 overflowed it, a sigma of 1e200 made every rating NaN).
+MU_BOUND, SIGMA_BOUND = 1000.0, 1000.0
+
+
 class _Entry(msgspec.Struct, forbid_unknown_fields=True):
-    mu: float
-    sigma: Annotated[float, msgspec.Meta(gt=0)]
+    mu: Annotated[float, msgspec.Meta(ge=-MU_BOUND, le=MU_BOUND)]
+    sigma: Annotated[float, msgspec.Meta(gt=0, le=SIGMA_BOUND)]
     games: Annotated[int, msgspec.Meta(ge=0)] = 0
     bot: str | None = None
 
@@ -60,7 +65,7 @@ class RatingsFile(msgspec.Struct, forbid_unknown_fields=True):
     missing)."""
 
     model: str
-    ratings: dict[str, dict[str, float | int | str]]
+    ratings: dict[str, dict[str, float | int | str | None]]
 
 
 def load(path: str | os.PathLike[str]) -> dict[str, Rating]:

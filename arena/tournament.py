@@ -479,28 +479,38 @@ def _after_options(tokens: list[ShellToken], take_values: frozenset[str],
     return tokens[i:]
 
 
-def parse_bots(specs: Sequence[str], base: Path | None = None) -> list[Bot]:
+def parse_bots(specs: Sequence[str], base: Path | None = None,
+               recorded: Mapping[str, str] | None = None) -> list[Bot]:
     """Bots from the command line: an example bot's name or a command containing ``{port}`` (relative paths
     in it resolved against *base*, default the current folder: :func:`absolute_paths`). Repeated names get
     ``#2``, ``#3``, and so does a command labelled with an example bot's name (``bots/hunt {port}`` is
     ``hunt#2``: ``hunt`` is the example's, in the standings and in a ratings file); a command is labelled
     by its words without the placeholders, paths shortened to their last part (``java -jar a.jar``;
-    :func:`command_label`). Raises TournamentError."""
-    out: list[Bot] = []
-    taken: set[str] = set()
+    :func:`command_label`). *recorded* (bot -> name, from a ratings file) keeps a bot its name of earlier
+    tournaments whatever the order and line-up of this one, and no other bot takes that name. Raises
+    TournamentError."""
+    parsed: list[tuple[str, str, str | None]] = []   # label, spec, strategy
     for spec in specs:
         if spec in STRATEGIES:
-            label, strategy = spec, spec
+            parsed.append((spec, spec, spec))
         elif "{port}" in spec:
-            label, strategy = command_label(spec), None
-            spec = absolute_paths(spec, base or Path.cwd())
+            parsed.append((command_label(spec), absolute_paths(spec, base or Path.cwd()), None))
         else:
             raise TournamentError(f"bot {spec!r}: expected an example bot ({', '.join(STRATEGIES)}) "
                                   f"or a command containing {{port}}")
-        name, n = label, 1
-        while name in taken or (strategy is None and name in STRATEGIES):  # an example bot's name is its own
-            n += 1
-            name = f"{label}#{n}"
+    recorded = recorded or {}
+    kept = {spec: recorded[spec] for _, spec, strategy in parsed if strategy is None and spec in recorded}
+    reserved = set(recorded.values())   # names other bots earned their ratings under
+    out: list[Bot] = []
+    taken: set[str] = set()
+    for label, spec, strategy in parsed:
+        name = kept.get(spec)
+        if name is None or name in taken:
+            name, n = label, 1
+            # an example bot's name is its own; a name recorded for another bot is that bot's
+            while name in taken or (strategy is None and (name in STRATEGIES or name in reserved)):
+                n += 1
+                name = f"{label}#{n}"
         taken.add(name)
         out.append(Bot(name, spec, strategy))
     return out

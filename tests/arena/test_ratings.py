@@ -14,7 +14,7 @@ from deadline import deadline
 
 from arena import ratings
 from arena.ratings import Rating
-from arena.tournament import Bot, GameRecord, Scheduled, SeatResult, rated
+from arena.tournament import Bot, GameRecord, Scheduled, SeatResult, parse_bots, rated
 from common.save import FileFormatError
 
 # Worked out with openskill's PlackettLuce directly, from 25 ± 25/3 each: one game of three where x comes
@@ -93,24 +93,57 @@ def test_a_ratings_file_records_the_bot_each_rating_was_earned_by(tmp_path):
                                   "hunt": Rating(20.0, 3.0, 9, "hunt"), "old": Rating(25.0, 4.0, 3)}
 
 
-def test_a_rating_earned_by_another_bot_of_the_same_label_is_refused(tmp_path):
+def test_each_bot_keeps_the_name_its_rating_was_earned_under(tmp_path):
     # Two folders each holding a bot.py: the second tournament's "python3 bot.py" carried on the first's
-    # rating, whatever bot it was; and a command labelled "hunt" took the example bot's.
-    (tmp_path / "bob").mkdir()
-    (tmp_path / "bob" / "bot.py").write_text("")
+    # rating, whatever bot it was; and numbering by command-line order renamed the same bots in another
+    # order or line-up.
+    alice, bob = "python3 /league/alice/bot.py {port}", "python3 /league/bob/bot.py {port}"
+    recorded = {alice: "python3 bot.py", bob: "python3 bot.py#2"}
+    assert [b.name for b in parse_bots([bob, "hunt", alice], recorded=recorded)] == [
+        "python3 bot.py#2", "hunt", "python3 bot.py"]
+    assert [b.name for b in parse_bots([bob], recorded=recorded)] == ["python3 bot.py#2"]
+    # a new bot of the same label takes no name another bot earned a rating under
+    carol = "python3 /league/carol/bot.py {port}"
+    assert [b.name for b in parse_bots([carol, bob], recorded={alice: "python3 bot.py"})] == [
+        "python3 bot.py#2", "python3 bot.py#3"]
+
+
+def test_a_rating_earned_by_another_bot_of_the_same_name_is_refused(tmp_path):
+    # A file edited by hand, or written before commands were kept from example bots' names: "hunt" was
+    # earned by a command, and the example bot hunt would carry it on.
     file = tmp_path / "league.json"
-    ratings.save(file, {"python3 bot.py": Rating(30.0, 2.0, 9)},
-                 {"python3 bot.py": "python3 /alice/bot.py {port}"})
+    ratings.save(file, {"hunt": Rating(30.0, 2.0, 9)}, {"hunt": "python3 /alice/hunt.py {port}"})
     before = file.read_text()
-    done = subprocess.run([sys.executable, "-m", "arena", "tournament", "python3 bob/bot.py {port}", "flee",
+    done = subprocess.run([sys.executable, "-m", "arena", "tournament", "hunt", "flee",
                            "--ratings", str(file), "--out", str(tmp_path / "out")],
                           cwd=tmp_path, capture_output=True, text=True, timeout=deadline(30))
-    bob = f"python3 {tmp_path}/bob/bot.py {{port}}"
     assert (done.returncode, done.stdout, done.stderr) == (2, "", (
-        f"arena: --ratings {file}: the rating of 'python3 bot.py' was earned by the bot "
-        f"'python3 /alice/bot.py {{port}}', not {bob!r}; give this tournament a ratings file of its own (or, "
-        f"for the same bot moved elsewhere, remove its entry)\n"))
+        f"arena: --ratings {file}: the rating of 'hunt' was earned by the bot 'python3 /alice/hunt.py "
+        "{port}', not 'hunt'; give this tournament a ratings file of its own (or, for the same bot moved "
+        "elsewhere, remove its entry)\n"))
     assert file.read_text() == before and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("entry", "place"), [
+    ('{"mu": 1e6, "sigma": 2}', "Expected `float` <= 1000.0 - at `$.mu`"),
+    ('{"mu": -1e20, "sigma": 2}', "Expected `float` >= -1000.0 - at `$.mu`"),
+    ('{"mu": 20, "sigma": 1e200}', "Expected `float` <= 1000.0 - at `$.sigma`"),
+])
+def test_a_rating_beyond_what_the_model_computes_with_is_refused(tmp_path, entry, place):
+    # a mu of 1e6 overflowed openskill (a traceback), a sigma of 1e200 made the ratings NaN, written as null
+    path = tmp_path / "ratings.json"
+    path.write_text(f'{{"model": "openskill PlackettLuce", "ratings": {{"hunt": {entry}}}}}')
+    with pytest.raises(FileFormatError) as error:
+        ratings.load(path)
+    assert str(error.value) == f"{path}: $.ratings['hunt']: {place}"
+
+
+def test_a_rating_with_no_bot_recorded_may_say_null(tmp_path):
+    # '"bot": null' was refused with "expected int | float | str, got null"
+    path = tmp_path / "ratings.json"
+    path.write_text('{"model": "openskill PlackettLuce", "ratings": {"hunt": {"mu": 20, "sigma": 2, '
+                    '"bot": null}}}')
+    assert ratings.load(path) == {"hunt": Rating(20.0, 2.0, 0)}
 
 
 def _tournament(tmp_path: Path, out: str, *extra: str) -> subprocess.CompletedProcess[str]:
