@@ -847,8 +847,8 @@ def _results_folder(name: str | None) -> Path:
 
 def _ratings(name: str | None) -> tuple[dict[str, Rating], Path | None]:
     """The ratings ``--ratings FILE`` starts from (none when FILE does not exist yet) and the file's path.
-    Raises UsageError (one line) for a file that is no ratings file or cannot be read, or a folder that
-    does not exist."""
+    Raises UsageError (one line) for an empty name, a file that is no ratings file or cannot be read, or a
+    folder that does not exist."""
     from pathlib import Path
 
     from arena import ratings
@@ -856,8 +856,10 @@ def _ratings(name: str | None) -> tuple[dict[str, Rating], Path | None]:
 
     if name is None:
         return {}, None
+    if name == "":  # Path("") is the current folder
+        raise UsageError("--ratings: empty file name")
     path = Path(name)
-    if name == "" or not path.parent.is_dir():
+    if not path.parent.is_dir():
         raise UsageError(f"--ratings {name!r}: no such folder {str(path.parent)!r}")
     if not path.exists():
         return {}, path
@@ -951,6 +953,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         games = ", ".join(f"{r.folder.name} ({r.replay_error})" for r in lost)
         replays = "1 replay" if len(lost) == 1 else f"{len(lost)} replays"
         print(f"arena: {replays} not written: {games}", file=sys.stderr)
+    for ours, there in t.ratings_names.items():
+        if there != ours:
+            print(f"arena: --ratings {args.ratings}: {ours} is rated there as {there}: another tournament "
+                  f"wrote a bot of its own as {ours} meanwhile", file=sys.stderr)
     if t.write_error:
         print(f"arena: standings.csv and standings.json in {out} are out of date ({t.write_error}): only the "
               f"table above is complete", file=sys.stderr)

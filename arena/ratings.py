@@ -6,14 +6,18 @@ A bot's rating is ``mu`` (the skill it is believed to have) and ``sigma`` (how u
 ranked by the conservative estimate ``mu - 3 sigma``, which a bot raises by winning and by playing more
 games. A new bot starts at mu 25, sigma 25/3 (conservative estimate 0). The same games, in any order of their
 ending, give the same ratings. ``arena tournament --ratings FILE`` starts from the ratings in *FILE* (bots by
-name) and writes them back, updated, after every game (:class:`RatingsFile`).
+name) and writes them back, updated, after every game (:class:`RatingsFile`), merged into what *FILE* holds by
+then under a lock (:func:`update`): two tournaments writing the same file keep each other's bots.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Annotated
 
 import msgspec
@@ -100,6 +104,89 @@ def save(path: str | os.PathLike[str], ratings: Mapping[str, Rating], bots: Mapp
             "conservative": round(ratings[n].conservative, 6), **({"bot": earned[n]} if earned[n] else {})}
         for n in order}}
     write_atomic(path, msgspec.json.format(msgspec.json.encode(body), indent=1).decode() + "\n")
+
+
+def lock_path(path: str | os.PathLike[str]) -> Path:
+    """The lock file of the ratings file at *path*: ``FILE.lock`` beside the file it names (a symbolic link
+    resolved, as :func:`common.save.write_atomic` writes through it)."""
+    target = Path(os.path.realpath(path))
+    return target.with_name(target.name + ".lock")
+
+
+@contextmanager
+def locked(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold an exclusive advisory lock (``fcntl.flock``) on the lock file of the ratings file at *path*
+    (:func:`lock_path`) for the block, waiting while another process holds it. The lock file is made when
+    missing and left in place: removed, two writers could each lock a file of their own. The ratings file
+    itself cannot be locked, as every write replaces it. Raises OSError."""
+    lock = lock_path(path)
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+    except PermissionError:  # another user's lock file: flock needs no write access
+        fd = os.open(lock, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # which releases the lock
+
+
+def _next_free(name: str, taken: set[str]) -> str:
+    """*name* with the next number no name of *taken* has: ``bot#2`` -> ``bot#3``, ``bot`` -> ``bot#2``."""
+    base, _, number = name.rpartition("#")
+    if not (base and number.isdigit()):
+        base, number = name, "1"
+    n = int(number) + 1
+    while f"{base}#{n}" in taken:
+        n += 1
+    return f"{base}#{n}"
+
+
+def merge(current: Mapping[str, Rating], ours: Mapping[str, Rating], bots: Mapping[str, str],
+          names: Mapping[str, str] | None = None) -> tuple[dict[str, Rating], dict[str, str]]:
+    """The ratings a file holding *current* holds once a tournament wrote *ours* (the ratings of the bots it
+    rated, by its names; *bots*: name -> the example bot or command, recorded as each rating's ``bot``),
+    and where in the file each of *ours* is (its name -> the file's name for it). Every entry of *current*
+    stays as it is but those *ours* replace.
+
+    A bot is written under *names*' name for it (where an earlier write put it), else its own, unless the
+    entry there records another bot (another tournament gave the same name to a bot of its own since this
+    one started): then over the entry recording the same bot under another name, else under the next free
+    number of its name (``bot#2`` -> ``bot#3``, never the name of an entry or of another of *ours*)."""
+    where: dict[str, str] = {}
+    for name in ours:
+        wanted = (names or {}).get(name, name)
+        held = current.get(wanted)
+        if held is None or held.bot in (None, bots[name]):
+            where[name] = wanted
+    for name in ours:
+        if name in where:
+            continue
+        ours_too = set(ours) | set(where.values())
+        same = [n for n, r in current.items() if r.bot == bots[name] and n not in ours_too]
+        where[name] = same[0] if same else _next_free(name, set(current) | ours_too)
+    merged = dict(current)
+    for name, there in where.items():
+        merged[there] = replace(ours[name], bot=bots[name])
+    return merged, where
+
+
+def update(path: str | os.PathLike[str], ours: Mapping[str, Rating], bots: Mapping[str, str],
+           names: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Write the ratings of the bots a tournament rated (*ours*, *bots* and *names* as :func:`merge` takes
+    them) into the ratings file at *path*, merged into what it holds now (:func:`merge`; a file not there
+    yet holds nothing), the reading and the writing under the file's lock (:func:`locked`), the file
+    replaced whole (:func:`save`). Returns where in the file each of *ours* is (its name -> the file's
+    name for it), for the next write. Raises OSError, and :class:`common.save.FileFormatError` when the
+    file is no ratings file any more (it is then left as it is)."""
+    with locked(path):
+        try:
+            current = load(path)
+        except FileNotFoundError:
+            current = {}
+        merged, where = merge(current, ours, bots, names)
+        save(path, merged)
+    return where
 
 
 def rate(games: Iterable[Sequence[tuple[str, int]]], prior: Mapping[str, Rating] | None = None,

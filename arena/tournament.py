@@ -68,7 +68,7 @@ from arena.limits import BotLimits, Guard, release
 from arena.ratings import Rating
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
 from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name, run_dir
-from common.save import write_atomic
+from common.save import FileFormatError, write_atomic
 
 log = logging.getLogger("arena.tournament")
 
@@ -707,6 +707,15 @@ def rated(entrants: Sequence[Bot], records: Sequence[GameRecord],
     games = [[(entrants[s.bot].name, s.rank) for s in r.seats]
              for r in sorted(records, key=lambda r: r.game.number) if r.counts]
     return ratings.rate(games, prior, [b.name for b in entrants])
+
+
+def rated_here(entrants: Sequence[Bot], records: Sequence[GameRecord],
+               prior: Mapping[str, Rating] | None = None) -> dict[str, Rating]:
+    """The ratings (:func:`rated`) of the entrants that played a game of *records* that counts: the bots this
+    tournament rated, by name; what it writes into the ratings file (:func:`arena.ratings.update`)."""
+    now = rated(entrants, records, prior)
+    played = {entrants[s.bot].name for r in records if r.counts for s in r.seats}
+    return {b.name: now[b.name] for b in entrants if b.name in played}
 
 
 def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequence[str],
@@ -1390,6 +1399,9 @@ class Tournament:
         self.stopped: str | None = None
         self.write_error: str | None = None
         """Why the standings files could not be written the last time (None: they are up to date)."""
+        self.ratings_names: dict[str, str] = {}
+        """Where the ratings file has each bot this tournament rated (its name -> the file's name for it):
+        under another name when another tournament wrote a bot of its own under that one meanwhile."""
         self.slots = max(1, config.jobs)
         """Games played at once: ``jobs``, or the threads of the cluster's workers."""
         self._context = multiprocessing.get_context("spawn")
@@ -1484,9 +1496,13 @@ class Tournament:
     def write(self) -> None:
         """``standings.csv`` and ``standings.json`` under the output folder (the games so far), each replaced
         whole (a file that cannot be written keeps its last version). When one cannot be written,
-        ``write_error`` says why, and a full disk stops the tournament."""
+        ``write_error`` says why, and a full disk stops the tournament. The ratings file (``--ratings``) is
+        merged with what it holds by then (:func:`arena.ratings.update`); one that is no ratings file any
+        more is left as it is, and ``write_error`` names it."""
         try:
             self._write()
+        except FileFormatError as exc:
+            self.write_error = str(exc)
         except OSError as exc:
             self.write_error = exc.strerror or str(exc)
             if exc.errno in WRITE_FAILURES:
@@ -1528,8 +1544,9 @@ class Tournament:
         }
         write_atomic(cfg.out / "standings.json", json.dumps(data, indent=1) + "\n")
         if cfg.ratings_file is not None:
-            ratings.save(cfg.ratings_file, rated(cfg.bots, self.records, cfg.ratings),
-                         {b.name: b.spec for b in cfg.bots})
+            ours = rated_here(cfg.bots, self.records, cfg.ratings)
+            self.ratings_names = ratings.update(cfg.ratings_file, ours, {b.name: b.spec for b in cfg.bots},
+                                                self.ratings_names)
 
 
 def clock(seconds: float) -> str:

@@ -6,15 +6,17 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from deadline import deadline
 
-from arena import ratings
+from arena import STRATEGIES, ratings
+from arena.mapfile import find_map, load_arena
 from arena.ratings import Rating
-from arena.tournament import Bot, GameRecord, Scheduled, SeatResult, parse_bots, rated
+from arena.tournament import Bot, Config, GameRecord, Scheduled, SeatResult, Tournament, parse_bots, rated
 from common.save import FileFormatError
 
 # Worked out with openskill's PlackettLuce directly, from 25 ± 25/3 each: one game of three where x comes
@@ -180,3 +182,163 @@ def test_a_bad_ratings_file_is_one_line_before_anything_starts(tmp_path):
     assert done.stderr.startswith(f"arena: {bad}: ") and not (tmp_path / "out").exists()
     missing = _tournament(tmp_path, "out", "--ratings", str(tmp_path / "no" / "r.json"))
     assert missing.returncode == 2 and "no such folder" in missing.stderr
+
+
+def test_an_empty_ratings_file_name_is_refused_naming_the_option(tmp_path):
+    # `--ratings ''` said "no such folder '.'"
+    done = subprocess.run([sys.executable, "-m", "arena", "tournament", "hunt", "flee", "--ratings", "",
+                           "--out", str(tmp_path / "out")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=deadline(30))
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "arena: --ratings: empty file name\n")
+    assert not (tmp_path / "out").exists()
+
+
+# --- two tournaments writing one ratings file -------------------------------------------------------------
+
+ALICE, BOB, CAROL = (f"python3 /league/{who}/bot.py {{port}}" for who in ("alice", "bob", "carol"))
+
+
+def _started(tmp_path: Path, out: str, specs: list[str], file: Path) -> Tournament:
+    """A tournament of *specs* with ``--ratings`` *file*, started now: the file read and the bots named as
+    ``arena tournament`` does it."""
+    prior = ratings.load(file) if file.exists() else {}
+    bots = parse_bots(specs, recorded={r.bot: n for n, r in prior.items()
+                                       if r.bot is not None and r.bot not in STRATEGIES})
+    (tmp_path / out).mkdir()
+    config = Config(bots, {"office": load_arena(find_map("office"))}, 1, 2, tmp_path / out, ratings=prior,
+                    ratings_file=file)
+    return Tournament(config)
+
+
+def _ends_game(t: Tournament, *seats: tuple[int, int]) -> None:
+    """A game of *t* ends, the (bot index, rank) of its seats: its standings and ratings are written."""
+    record = _record(len(t.records) + 1, *seats)
+    record.folder = t.config.out / "games" / str(record.game.number)
+    t.finished(record)
+    assert t.write_error is None
+
+
+def _bots(file: Path) -> dict[str, tuple[int, str | None]]:
+    return {n: (r.games, r.bot) for n, r in ratings.load(file).items()}
+
+
+def test_two_tournaments_writing_one_ratings_file_keep_each_others_bots(tmp_path):
+    # Each read the file as it started and wrote it back whole: the file kept the last writer's bots only.
+    file = tmp_path / "league.json"
+    ratings.save(file, {"old": Rating(30.0, 2.0, 50)}, {"old": CAROL})
+    one = _started(tmp_path, "one", ["hunt", "flee", "random"], file)
+    two = _started(tmp_path, "two", ["smart", "hunt"], file)
+    _ends_game(two, (0, 1), (1, 2))
+    _ends_game(one, (0, 1), (1, 2))   # random has played no game: it is not written
+    assert _bots(file) == {"old": (50, CAROL), "smart": (1, "smart"), "hunt": (1, "hunt"),
+                           "flee": (1, "flee")}
+    hunt = ratings.load(file)["hunt"]   # a bot both rated: the last write's rating
+    assert (round(hunt.mu, 6), round(hunt.sigma, 6)) == rounded(rated(one.config.bots, one.records))["hunt"]
+    _ends_game(two, (1, 1), (0, 2))
+    _ends_game(one, (2, 1), (1, 2))
+    assert _bots(file) == {"old": (50, CAROL), "smart": (2, "smart"), "hunt": (1, "hunt"),
+                           "flee": (2, "flee"), "random": (1, "random")}
+    assert not any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+    assert ratings.lock_path(file) == tmp_path / "league.json.lock"
+
+
+def test_a_bot_named_like_one_another_tournament_wrote_meanwhile_takes_the_next_free_number(tmp_path):
+    # Both tournaments named their new command "python3 bot.py#2" (carol's is "python3 bot.py"): the later
+    # writer's would have replaced the other's rating.
+    file = tmp_path / "league.json"
+    ratings.save(file, {"python3 bot.py": Rating(30.0, 2.0, 50)}, {"python3 bot.py": CAROL})
+    one = _started(tmp_path, "one", [ALICE, "hunt"], file)
+    two = _started(tmp_path, "two", [BOB, "flee"], file)
+    assert one.config.bots[0].name == two.config.bots[0].name == "python3 bot.py#2"
+    _ends_game(two, (0, 1), (1, 2))
+    _ends_game(one, (1, 1), (0, 2))
+    expected = {"python3 bot.py": (50, CAROL), "python3 bot.py#2": (1, BOB), "python3 bot.py#3": (1, ALICE),
+                "hunt": (1, "hunt"), "flee": (1, "flee")}
+    assert _bots(file) == expected
+    assert one.ratings_names == {"python3 bot.py#2": "python3 bot.py#3", "hunt": "hunt"}
+    _ends_game(one, (0, 1), (1, 2))   # alice stays where her first write put her
+    _ends_game(two, (1, 1), (0, 2))
+    assert _bots(file) == {**expected, "python3 bot.py#3": (2, ALICE), "python3 bot.py#2": (2, BOB),
+                           "hunt": (2, "hunt"), "flee": (2, "flee")}
+    assert two.ratings_names == {"python3 bot.py#2": "python3 bot.py#2", "flee": "flee"}
+    # and a later tournament finds each bot under its own name
+    later = _started(tmp_path, "three", [BOB, ALICE, CAROL], file)
+    assert [b.name for b in later.config.bots] == ["python3 bot.py#2", "python3 bot.py#3", "python3 bot.py"]
+
+
+def test_a_bot_both_tournaments_rated_under_other_names_is_written_over_not_twice():
+    # one named alice "python3 bot.py"; two, which had bob first, named her "python3 bot.py#2" and wrote first
+    current = {"python3 bot.py": Rating(26.0, 7.0, 1, BOB), "python3 bot.py#2": Rating(24.0, 7.0, 1, ALICE),
+               "legacy": Rating(20.0, 3.0, 9)}
+    ours = {"python3 bot.py": Rating(28.0, 6.0, 2), "legacy": Rating(21.0, 2.9, 10)}
+    merged, where = ratings.merge(current, ours, {"python3 bot.py": ALICE, "legacy": "legacy"})
+    assert where == {"python3 bot.py": "python3 bot.py#2", "legacy": "legacy"}   # no bot recorded: by name
+    assert merged == {"python3 bot.py": current["python3 bot.py"],
+                      "python3 bot.py#2": Rating(28.0, 6.0, 2, ALICE),
+                      "legacy": Rating(21.0, 2.9, 10, "legacy")}
+
+
+def test_a_write_waits_while_another_process_holds_the_lock(tmp_path):
+    file = tmp_path / "league.json"
+    writer = (f"from arena import ratings; from arena.ratings import Rating; print('ready', flush=True); "
+              f"ratings.update({str(file)!r}, {{'smart': Rating(30.0, 2.0, 9)}}, {{'smart': 'smart'}})")
+    with ratings.locked(file):
+        proc = subprocess.Popen([sys.executable, "-c", writer], stdout=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+            with pytest.raises(subprocess.TimeoutExpired):
+                proc.wait(timeout=0.5)
+            assert not file.exists()
+            ratings.save(file, {"hunt": Rating(20.0, 3.0, 9)}, {"hunt": "hunt"})  # this process's write
+        except BaseException:
+            proc.kill()
+            raise
+    assert proc.wait(timeout=deadline(20)) == 0
+    assert _bots(file) == {"hunt": (9, "hunt"), "smart": (9, "smart")}
+    # a link to the file locks the same lock file
+    (tmp_path / "link.json").symlink_to(file)
+    assert ratings.lock_path(tmp_path / "link.json") == ratings.lock_path(file)
+
+
+def test_a_ratings_file_that_became_no_ratings_file_is_left_as_it_is(tmp_path):
+    file = tmp_path / "league.json"
+    t = _started(tmp_path, "one", ["hunt", "flee"], file)
+    file.write_text("[1, 2")   # edited by hand meanwhile
+    record = _record(1, (0, 1), (1, 2))
+    record.folder = t.config.out / "games" / "1"
+    t.finished(record)
+    assert t.write_error == f"{file}: $: expected object, got array"
+    assert file.read_text() == "[1, 2" and (t.config.out / "standings.json").exists()
+    file.unlink()
+    _ends_game(t, (1, 1), (0, 2))
+    assert _bots(file) == {"hunt": (2, "hunt"), "flee": (2, "flee")}
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_a_tournament_says_where_another_tournament_made_it_write_its_bot(tmp_path):
+    # another tournament, started with the same file, writes a bot of its own under the name this one gave
+    # its new command
+    python = Path(sys.executable)
+    ours = f"{python} -m arena bot --strategy hunt {{host}} {{port}}"
+    theirs = f"/elsewhere/{python.name} -m arena bot --strategy hunt {{host}} {{port}}"
+    (name,) = (b.name for b in parse_bots([ours]))
+    assert [b.name for b in parse_bots([theirs])] == [name]
+    file, out = tmp_path / "league.json", tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "tournament", ours, "flee", "--games", "1",
+                             "--prep-ms", "2000", "--seed", "3", "-q", "--ratings", str(file),
+                             "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + deadline(20)
+        while not out.exists() and time.monotonic() < end:   # the file is read before the folder is made
+            time.sleep(0.02)
+        ratings.update(file, {name: Rating(30.0, 2.0, 9)}, {name: theirs})
+    finally:
+        stdout, stderr = proc.communicate(timeout=deadline(60))
+    assert proc.returncode == 0, stderr
+    assert stdout.startswith("standings after 1 of 1 games\n")
+    assert stderr == (f"arena: --ratings {file}: {name} is rated there as {name}#2: another tournament "
+                      f"wrote a bot of its own as {name} meanwhile\n")
+    spec = parse_bots([ours])[0].spec
+    assert _bots(file) == {name: (9, theirs), f"{name}#2": (1, spec), "flee": (1, "flee")}
