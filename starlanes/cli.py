@@ -144,10 +144,6 @@ def play_x(args: argparse.Namespace, resumed: tuple[Game, list[str]] | None) -> 
         names = _names(args.names, count)
         controllers = [HUMAN] * (count - computers) + [args.level] * computers
         game = None
-    if args.status:
-        folder = os.path.dirname(os.path.abspath(args.status))
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            raise UsageError(f"--status {args.status}: cannot write in {folder}")
     display = os.environ.get("DISPLAY") or None
     named = {int(part) for seat in args.seats for part in seat.partition(":")[0].split(",")
              if part.strip().isdigit()}
@@ -200,9 +196,10 @@ def unfinished_text(session: Session) -> str:
 
 
 def check_save_path(path: str | None, option: str) -> None:
-    """Refuse a save path the game could never write (empty, a directory, FIFO or device, a folder that is
-    missing or where no file can be created, as /proc) before any window or curses screen opens. Raises
-    UsageError."""
+    """Refuse a path of a file the game writes (``--save``, ``--status``) that it could never write (empty, a
+    directory, FIFO or device, a folder that is missing or where no file can be created, as /proc) before
+    any window or curses screen opens. Raises UsageError: ``--status .: is a directory, not a regular
+    file``."""
     if path is None:
         return
     if not path:
@@ -233,6 +230,7 @@ def _run(argv: Sequence[str] | None) -> int:
         if path == "":
             raise UsageError(f"{option}: empty file name")
     check_save_path(args.save, "--save")
+    check_save_path(args.status, "--status")
     # The status file is JSON rewritten after every change: on the save's file (or the one resumed) it would
     # overwrite the game with what no --resume reads.
     refuse_same_file("--status", args.status, (("--save", args.save), ("--resume", args.resume)))

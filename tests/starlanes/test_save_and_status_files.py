@@ -109,6 +109,24 @@ def test_a_status_file_of_its_own_is_taken(tmp_path, monkeypatch, no_windows):
         cli.main(["--save", "alias/x.json", "--status", "alias/st.json", "1,2::0"])
 
 
+@pytest.mark.parametrize(("status", "reason"), [
+    (".", "is a directory, not a regular file"),
+    ("/dev/null", "is a character device, not a regular file"),
+    ("none/st.json", "cannot write in {tmp_path}/none: no such folder"),
+    ("/proc/st.json", "cannot write in /proc: not writable"),
+], ids=["folder", "device", "missing-folder", "unwritable-folder"])
+@pytest.mark.parametrize("seats", [["1,2::0"], []], ids=["x-windows", "terminal"])
+def test_a_status_file_that_cannot_be_written_is_refused_as_the_save_is(tmp_path, monkeypatch, capsys,
+                                                                        no_windows, status, reason, seats):
+    """``--status .`` in X windows was said once and the game played on without it, where ``--save .`` is
+    refused at the start: both are one line and status 2 before a window opens, in either front end."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["--status", status, *seats]) == 2
+    reason = reason.format(tmp_path=tmp_path.resolve())
+    assert capsys.readouterr() == ("", f"starlanes: --status {status}: {reason}\n")
+    assert not (tmp_path / "none").exists()
+
+
 def test_same_file_knows_a_file_by_any_path_to_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     links(tmp_path)
