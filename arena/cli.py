@@ -886,7 +886,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError("a tournament needs at least 2 bots")
     for bot in entrants:
         earned = prior[bot.name].bot if bot.name in prior else None
-        if earned is not None and earned != bot.spec:
+        if earned is not None and tournament.bot_identity(earned) != bot.identity:
             raise UsageError(f"--ratings {args.ratings}: the rating of {bot.name!r} was earned by the bot "
                              f"{earned!r}, not {bot.spec!r}; give this tournament a ratings file of its own "
                              f"(or, for the same bot moved elsewhere, remove its entry)")
@@ -960,9 +960,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if t.write_error:
         print(f"arena: standings.csv and standings.json in {out} are out of date ({t.write_error}): only the "
               f"table above is complete", file=sys.stderr)
+    if t.ratings_error:
+        print(f"arena: --ratings {args.ratings} was not updated ({t.ratings_error}): only the table above "
+              f"has the ratings after this tournament's games", file=sys.stderr)
     if t.stopped:
         return next((128 + sig for sig, why in STOP_SIGNALS.items() if why == t.stopped), 1)
-    return 1 if t.write_error else 0
+    return 1 if t.write_error or t.ratings_error else 0
 
 
 PARSERS = _parser()

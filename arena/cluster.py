@@ -25,7 +25,7 @@ import os
 import shutil
 import threading
 import uuid
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.sharedctypes import RawArray
 from pathlib import Path
@@ -144,27 +144,48 @@ _stopped: dict[str, str] = {}
 _pools_lock = threading.Lock()
 
 
-def _pool(token: str, config: Config) -> tuple[ProcessPoolExecutor, ctypes.Array[ctypes.c_char], Path]:
+def _folder(worker: Any, token: str) -> Path:
+    """The folder of the tournament *token*'s games in the local directory of the Dask *worker*."""
+    return Path(worker.local_directory) / f"arena-{token}"
+
+
+def _pool(token: str, config: Config, command_env: dict[str, str]
+          ) -> tuple[ProcessPoolExecutor, ctypes.Array[ctypes.c_char], Path]:
     """The game processes of the tournament *token* on this worker (one per worker thread), started on its
-    first game here, each playing in a folder of the worker's local directory."""
+    first game here, each playing in a folder of the worker's local directory; the bots given as commands
+    start with the environment *command_env*. Called holding ``_pools_lock`` (:func:`_submit`)."""
     distributed = _distributed()
-    with _pools_lock:
-        if token not in _pools:
-            worker = distributed.get_worker()
-            folder = Path(worker.local_directory) / f"arena-{token}"
-            folder.mkdir(parents=True, exist_ok=True)
-            local = tour.Config(**{**vars(config), "out": folder})
-            flag = RawArray(ctypes.c_char, tour.STOP_REASON_BYTES)
-            flag.value = _stopped.get(token, "").encode()[:tour.STOP_REASON_BYTES - 1]
-            # A nanny starts its worker as a daemonic process, and multiprocessing refuses children to those;
-            # what daemonic would do (end the children with the worker) the game processes do themselves:
-            # each watches its parent and stops its game, bots and all, when the worker is gone.
-            multiprocessing.current_process().daemon = False
-            pool = ProcessPoolExecutor(worker.state.nthreads, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=tour.start_game_process,
-                                       initargs=(local, flag, os.getpid()))
-            _pools[token] = (pool, flag, folder)
-        return _pools[token]
+    if token not in _pools:
+        worker = distributed.get_worker()
+        folder = _folder(worker, token)
+        folder.mkdir(parents=True, exist_ok=True)
+        local = tour.Config(**{**vars(config), "out": folder})
+        flag = RawArray(ctypes.c_char, tour.STOP_REASON_BYTES)
+        flag.value = _stopped.get(token, "").encode()[:tour.STOP_REASON_BYTES - 1]
+        # A nanny starts its worker as a daemonic process, and multiprocessing refuses children to those;
+        # what daemonic would do (end the children with the worker) the game processes do themselves:
+        # each watches its parent and stops its game, bots and all, when the worker is gone.
+        multiprocessing.current_process().daemon = False
+        pool = ProcessPoolExecutor(worker.state.nthreads, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=tour.start_game_process,
+                                   initargs=(local, flag, os.getpid(), command_env))
+        _pools[token] = (pool, flag, folder)
+    return _pools[token]
+
+
+def _submit(token: str, config: Config, game: Scheduled) -> Future[GameRecord]:
+    """Hand *game* of the tournament *token* to one of this worker's game processes (:func:`_pool`). Every
+    Python this starts (multiprocessing's resource tracker, which a new pool's queues start when it is not
+    running, and a game process, which ``submit`` starts when none is free) runs with a safe path, as on
+    the tournament's machine (:func:`arena.tournament.python_safe_path`): with a worker started in a folder
+    holding a ``socket.py`` (``signal.py``, ``threading.py``, ...), every game process died as it started.
+    The bots given as commands start with the worker's environment as it was. The variable is set in the
+    worker process's environment, which its threads share: the lock keeps the other threads' games from
+    starting their game processes meanwhile, or setting it back before this one has started its own.
+    Raises BrokenProcessPool when a game process of the pool has died."""
+    with _pools_lock, tour.python_safe_path() as command_env:
+        pool, _, _ = _pool(token, config, command_env)
+        return pool.submit(tour.play_in_game_process, game)
 
 
 def play_on_worker(token: str, config: Config, game: Scheduled) -> Played:
@@ -173,9 +194,9 @@ def play_on_worker(token: str, config: Config, game: Scheduled) -> Played:
     record, the files of its folder (the folder is then removed) and the worker's address."""
     distributed = _distributed()
     worker = distributed.get_worker()
-    pool, _, folder = _pool(token, config)
+    folder = _folder(worker, token)
     try:
-        record: GameRecord = pool.submit(tour.play_in_game_process, game).result()
+        record: GameRecord = _submit(token, config, game).result()
     except BrokenProcessPool:  # a game process killed on this worker: the game cannot be played
         with _pools_lock:
             _pools.pop(token, None)

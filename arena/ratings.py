@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -36,8 +36,9 @@ Z = 3.0
 class Rating:
     """One bot's rating: ``mu`` and ``sigma`` (skill points, openskill's scale: a new bot 25 ± 8.33), the
     ``games`` rated so far (those of earlier tournaments included) and the ``bot`` it was earned by as a
-    ratings file records it (an example bot's name or the command run; None when not recorded), so that a
-    later tournament does not hand it to another bot of the same label."""
+    ratings file records it (an example bot's name or the command run, as the shell reads it:
+    :func:`arena.tournament.bot_identity`; None when not recorded), so that a later tournament does not
+    hand it to another bot of the same label."""
 
     mu: float = MU
     sigma: float = SIGMA
@@ -118,12 +119,16 @@ def locked(path: str | os.PathLike[str]) -> Iterator[None]:
     """Hold an exclusive advisory lock (``fcntl.flock``) on the lock file of the ratings file at *path*
     (:func:`lock_path`) for the block, waiting while another process holds it. The lock file is made when
     missing and left in place: removed, two writers could each lock a file of their own. The ratings file
-    itself cannot be locked, as every write replaces it. Raises OSError."""
+    itself cannot be locked, as every write replaces it. Raises OSError (PermissionError in a folder where
+    the lock file cannot be made)."""
     lock = lock_path(path)
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
-    except PermissionError:  # another user's lock file: flock needs no write access
-        fd = os.open(lock, os.O_RDONLY)
+    except PermissionError as denied:  # another user's lock file: flock needs no write access
+        try:
+            fd = os.open(lock, os.O_RDONLY)
+        except FileNotFoundError:  # none, and none can be made here: not "No such file or directory"
+            raise denied from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -143,28 +148,32 @@ def _next_free(name: str, taken: set[str]) -> str:
 
 
 def merge(current: Mapping[str, Rating], ours: Mapping[str, Rating], bots: Mapping[str, str],
-          names: Mapping[str, str] | None = None) -> tuple[dict[str, Rating], dict[str, str]]:
+          names: Mapping[str, str] | None = None, key: Callable[[str], str] | None = None
+          ) -> tuple[dict[str, Rating], dict[str, str]]:
     """The ratings a file holding *current* holds once a tournament wrote *ours* (the ratings of the bots it
     rated, by its names; *bots*: name -> the example bot or command, recorded as each rating's ``bot``),
     and where in the file each of *ours* is (its name -> the file's name for it). Every entry of *current*
-    stays as it is but those *ours* replace.
+    stays as it is but those *ours* replace. Two bots are the same when *key* (default: the text as it is)
+    gives both the same text: :func:`arena.tournament.bot_identity` reads a command as the shell does.
 
     A bot is written under *names*' name for it (where an earlier write put it), else its own, unless the
     entry there records another bot (another tournament gave the same name to a bot of its own since this
     one started): then over the entry recording the same bot under another name, else under the next free
     number of its name (``bot#2`` -> ``bot#3``, never the name of an entry or of another of *ours*)."""
+    same = key or (lambda bot: bot)
+    earned = {n: same(r.bot) for n, r in current.items() if r.bot is not None}
+    wanted_bot = {name: same(bots[name]) for name in ours}
     where: dict[str, str] = {}
     for name in ours:
         wanted = (names or {}).get(name, name)
-        held = current.get(wanted)
-        if held is None or held.bot in (None, bots[name]):
+        if earned.get(wanted, wanted_bot[name]) == wanted_bot[name]:
             where[name] = wanted
     for name in ours:
         if name in where:
             continue
         ours_too = set(ours) | set(where.values())
-        same = [n for n, r in current.items() if r.bot == bots[name] and n not in ours_too]
-        where[name] = same[0] if same else _next_free(name, set(current) | ours_too)
+        found = [n for n, bot in earned.items() if bot == wanted_bot[name] and n not in ours_too]
+        where[name] = found[0] if found else _next_free(name, set(current) | ours_too)
     merged = dict(current)
     for name, there in where.items():
         merged[there] = replace(ours[name], bot=bots[name])
@@ -172,19 +181,21 @@ def merge(current: Mapping[str, Rating], ours: Mapping[str, Rating], bots: Mappi
 
 
 def update(path: str | os.PathLike[str], ours: Mapping[str, Rating], bots: Mapping[str, str],
-           names: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Write the ratings of the bots a tournament rated (*ours*, *bots* and *names* as :func:`merge` takes
-    them) into the ratings file at *path*, merged into what it holds now (:func:`merge`; a file not there
-    yet holds nothing), the reading and the writing under the file's lock (:func:`locked`), the file
-    replaced whole (:func:`save`). Returns where in the file each of *ours* is (its name -> the file's
-    name for it), for the next write. Raises OSError, and :class:`common.save.FileFormatError` when the
-    file is no ratings file any more (it is then left as it is)."""
+           names: Mapping[str, str] | None = None, key: Callable[[str], str] | None = None
+           ) -> dict[str, str]:
+    """Write the ratings of the bots a tournament rated (*ours*, *bots*, *names* and *key* as
+    :func:`merge` takes them) into the ratings file at *path*, merged into what it holds now
+    (:func:`merge`; a file not there yet holds nothing), the reading and the writing under the file's lock
+    (:func:`locked`), the file replaced whole (:func:`save`). Returns where in the file each of *ours* is
+    (its name -> the file's name for it), for the next write. Raises OSError, and
+    :class:`common.save.FileFormatError` when the file is no ratings file any more (it is then left as it
+    is)."""
     with locked(path):
         try:
             current = load(path)
         except FileNotFoundError:
             current = {}
-        merged, where = merge(current, ours, bots, names)
+        merged, where = merge(current, ours, bots, names, key)
         save(path, merged)
     return where
 

@@ -99,6 +99,8 @@ TIMEOUT_OPTION_VALUES = frozenset({"-s", "--signal", "-k", "--kill-after"})
 """Options of ``timeout`` that take a value (the word after them); its duration follows its options."""
 NICE_OPTION_VALUES = frozenset({"-n", "--adjustment"})
 """Options of ``nice`` that take a value (the word after them)."""
+SHELL_SAFE = re.compile(r"[\w@%+=:,./-]+", re.ASCII)
+"""Words the shell reads the same bare or quoted (``shlex.quote``'s safe characters; :func:`bot_identity`)."""
 PLACEHOLDER = re.compile(r"\{(?:port|host)\}")
 """The placeholders of a bot's command; any other brace is part of its word (``"bots{v2}/b.py"``)."""
 LABEL_CHARS = 32
@@ -173,6 +175,12 @@ class Bot:
     name: str
     spec: str
     strategy: str | None
+
+    @property
+    def identity(self) -> str:
+        """The bot as a ratings file records it (``Rating.bot``, :func:`bot_identity`): the example bot's
+        name, or the command as the shell reads it."""
+        return bot_identity(self.spec)
 
     def argv(self, port: int, seed: int) -> list[str]:
         """The command that starts this bot for a server on 127.0.0.1:*port*."""
@@ -253,6 +261,68 @@ def _redirected(tokens: Sequence[ShellToken], i: int) -> bool:
     value = tokens[i].value or ""
     return (value.isdigit() and after is not None and after.value is None and after.text not in SHELL_CONTROL
             and after.start == tokens[i].end)
+
+
+def _uncommented(command: str) -> str:
+    """*command* without its comments, as ``/bin/sh`` reads it: from a ``#`` that starts a word to the end
+    of its line (``python3 b.py {port} # v2`` is ``python3 b.py {port} ``). A ``#`` inside a word, quoted
+    or escaped (``a#b``, ``'#'``, ``\\#``) is the word's, as are quotes in a comment (``# it's v2``)."""
+    while True:
+        comment = next((t for t in shell_tokens(command) if t.value is not None and t.text.startswith("#")),
+                       None)
+        if comment is None:
+            return command
+        end = command.find("\n", comment.start)
+        command = command[:comment.start] + (command[end:] if end >= 0 else "")
+
+
+def bot_identity(spec: str) -> str:
+    """Which bot *spec* (an example bot's name, or a command) is, as a ratings file records the bot a rating
+    was earned by (``Rating.bot``) and matches it: an example bot's name as it is, a command as the shell
+    reads it (:func:`_command_identity`), so that the way it is written (spaces, a comment, quotes that
+    change nothing) does not make another bot. ``python3  /b/bot.py {port} # v2`` and ``python3
+    '/b/bot.py' {port}`` are ``python3 /b/bot.py {port}``."""
+    return spec if spec in STRATEGIES else _command_identity(spec)
+
+
+def _command_identity(command: str) -> str:
+    """*command* as the shell reads it (:func:`bot_identity`): its words and operators
+    (:func:`shell_tokens`) one space apart without its comments (:func:`_uncommented`), a word as written
+    when nothing in it is quoted or escaped or when the shell expands something in it (``$HOME/b.py``),
+    else its value, bare when the shell reads it the same bare (``'b.py'`` is ``b.py``), else quoted
+    (``shlex.quote``); a file descriptor stays glued to its redirection (``2>&1``). A newline is ``;``,
+    and a ``;`` that ends nothing (first, last, after another operator but ``)``) is left out."""
+    items: list[tuple[str, bool]] = []
+    """The text of each token kept, and whether it is an operator."""
+    previous: ShellToken | None = None
+    for token in shell_tokens(_uncommented(command)):
+        if token.value is None:
+            text = ";" if token.text == "\n" else token.text
+            if text == ";" and (not items or (items[-1][1] and items[-1][0] != ")")):
+                continue
+            glued = (text not in SHELL_CONTROL and previous is not None and previous.end == token.start
+                     and (previous.value or "").isdigit())
+            if glued and items:
+                items[-1] = (items[-1][0] + text, True)
+            else:
+                items.append((text, True))
+        else:
+            items.append((_identity_word(token), False))
+        previous = token
+    while items and items[-1] == (";", True):
+        items.pop()
+    return " ".join(text for text, _ in items)
+
+
+def _identity_word(token: ShellToken) -> str:
+    """A word of a command as :func:`_command_identity` writes it."""
+    value = token.value or ""
+    if not token.plain or token.text == value:
+        return token.text
+    if not SHELL_SAFE.fullmatch(value):
+        return shlex.quote(value)
+    # quoted, a reserved word or an assignment is a plain word: a command's name, not an "if" or a variable
+    return f"'{value}'" if value in SHELL_RESERVED or SHELL_ASSIGNMENT.match(value) else value
 
 
 def absolute_paths(command: str, base: Path) -> str:
@@ -487,8 +557,9 @@ def parse_bots(specs: Sequence[str], base: Path | None = None,
     ``hunt#2``: ``hunt`` is the example's, in the standings and in a ratings file); a command is labelled
     by its words without the placeholders, paths shortened to their last part (``java -jar a.jar``;
     :func:`command_label`). *recorded* (bot -> name, from a ratings file) keeps a bot its name of earlier
-    tournaments whatever the order and line-up of this one, and no other bot takes that name. Raises
-    TournamentError."""
+    tournaments whatever the order and line-up of this one, and no other bot takes that name; a command is
+    that bot when the shell reads the two alike (:func:`bot_identity`: ``python3  b.py {port} # v2`` is
+    the bot recorded as ``python3 b.py {port}``). Raises TournamentError."""
     parsed: list[tuple[str, str, str | None]] = []   # label, spec, strategy
     for spec in specs:
         if spec in STRATEGIES:
@@ -498,8 +569,9 @@ def parse_bots(specs: Sequence[str], base: Path | None = None,
         else:
             raise TournamentError(f"bot {spec!r}: expected an example bot ({', '.join(STRATEGIES)}) "
                                   f"or a command containing {{port}}")
-    recorded = recorded or {}
-    kept = {spec: recorded[spec] for _, spec, strategy in parsed if strategy is None and spec in recorded}
+    recorded = {bot_identity(bot): name for bot, name in (recorded or {}).items()}
+    kept = {spec: recorded[bot_identity(spec)] for _, spec, strategy in parsed
+            if strategy is None and bot_identity(spec) in recorded}
     reserved = set(recorded.values())   # names other bots earned their ratings under
     out: list[Bot] = []
     taken: set[str] = set()
@@ -855,9 +927,9 @@ class _Forked:
 _forks: list[multiprocessing.context.ForkServerContext] = []
 """The game process's fork server (:func:`_start_fork_server`)."""
 _command_env: dict[str, str] | None = None
-"""The environment the bots given as commands start with: the tournament's as it was given it, before
-:func:`python_safe_path` (None: this process's own, as for ``arena play`` and on a cluster's workers). The
-tournament hands it to its game processes (:func:`start_game_process`)."""
+"""The environment the bots given as commands start with: the tournament's as it was given it (a cluster
+worker's as it was started), before :func:`python_safe_path` (None: this process's own, as for ``arena
+play``). The tournament (the worker) hands it to its game processes (:func:`start_game_process`)."""
 
 
 @contextlib.contextmanager
@@ -877,22 +949,24 @@ def _safe_path() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def python_safe_path() -> Iterator[None]:
+def python_safe_path() -> Iterator[dict[str, str]]:
     """Within it, every Python this process starts runs with a safe path (:func:`_safe_path`), and so does
     every one those start in turn: multiprocessing's resource tracker, the game processes and their fork
     servers. Each starts as ``python -c ...`` in the folder the tournament was started from, which such an
     interpreter puts first on its ``sys.path``: a ``socket.py`` (``signal.py``, ``threading.py``, ...)
     there was imported in place of Python's own as they started, and every game process died. The bots given
     as commands start with the environment as it was (:data:`_command_env`, ``PYTHONSAFEPATH`` set or not
-    as the user had it). Within one already, it changes nothing."""
+    as the user had it), which it yields, for the game processes (:func:`start_game_process`). Within one
+    already, it changes nothing. The environment is the process's: a process whose threads start Pythons
+    (a cluster's worker, :mod:`arena.cluster`) enters it in one thread at a time."""
     global _command_env
     if _command_env is not None:
-        yield
+        yield _command_env
         return
-    _command_env = dict(os.environ)
+    _command_env = given = dict(os.environ)
     try:
         with _safe_path():
-            yield
+            yield given
     finally:
         _command_env = None
 
@@ -1399,6 +1473,9 @@ class Tournament:
         self.stopped: str | None = None
         self.write_error: str | None = None
         """Why the standings files could not be written the last time (None: they are up to date)."""
+        self.ratings_error: str | None = None
+        """Why the ratings file (``--ratings``) could not be written the last time (None: it is up to date,
+        or there is none)."""
         self.ratings_names: dict[str, str] = {}
         """Where the ratings file has each bot this tournament rated (its name -> the file's name for it):
         under another name when another tournament wrote a bot of its own under that one meanwhile."""
@@ -1494,23 +1571,43 @@ class Tournament:
     # --- files ----------------------------------------------------------------------------------------------
 
     def write(self) -> None:
-        """``standings.csv`` and ``standings.json`` under the output folder (the games so far), each replaced
-        whole (a file that cannot be written keeps its last version). When one cannot be written,
-        ``write_error`` says why, and a full disk stops the tournament. The ratings file (``--ratings``) is
-        merged with what it holds by then (:func:`arena.ratings.update`); one that is no ratings file any
-        more is left as it is, and ``write_error`` names it."""
-        try:
-            self._write()
-        except FileFormatError as exc:
-            self.write_error = str(exc)
-        except OSError as exc:
-            self.write_error = exc.strerror or str(exc)
-            if exc.errno in WRITE_FAILURES:
-                self.stop(f"the results cannot be written: {self.write_error}")
-        else:
-            self.write_error = None
+        """Write ``standings.csv`` and ``standings.json`` under the output folder (the games so far), each
+        replaced whole (a file that cannot be written keeps its last version), then merge the ratings into
+        the ratings file (``--ratings``: :func:`arena.ratings.update`), whichever of the two could not be
+        written. ``write_error`` says why the standings files could not be, ``ratings_error`` why the
+        ratings file could not be (one that is no ratings file any more is left as it is); a full disk
+        stops the tournament."""
+        self.write_error = self._attempt(self._write_standings)
+        if self.config.ratings_file is not None:
+            self.ratings_error = self._attempt(self._write_ratings)
 
-    def _write(self) -> None:
+    def _attempt(self, write: Callable[[], None]) -> str | None:
+        """Run *write*: None when it wrote its file, else why not (the system's words, or the line of the
+        :class:`common.save.FileFormatError` of a ratings file that is no ratings file any more). A full
+        disk (:data:`WRITE_FAILURES`) stops the tournament."""
+        try:
+            write()
+        except FileFormatError as exc:
+            return str(exc)
+        except OSError as exc:
+            error = exc.strerror or str(exc)
+            if exc.errno in WRITE_FAILURES:
+                self.stop(f"the results cannot be written: {error}")
+            return error
+        return None
+
+    def _write_ratings(self) -> None:
+        """Merge the ratings of the bots this tournament rated into the ratings file (``--ratings``), each
+        with the bot it was earned by (:attr:`Bot.identity`). Raises OSError and FileFormatError
+        (:func:`arena.ratings.update`)."""
+        cfg = self.config
+        assert cfg.ratings_file is not None, "a tournament with --ratings"
+        ours = rated_here(cfg.bots, self.records, cfg.ratings)
+        self.ratings_names = ratings.update(cfg.ratings_file, ours, {b.name: b.identity for b in cfg.bots},
+                                            self.ratings_names, key=bot_identity)
+
+    def _write_standings(self) -> None:
+        """Write ``standings.csv`` and ``standings.json`` (:meth:`write`). Raises OSError."""
         cfg = self.config
         maps = list(cfg.maps)
         rows = self.standings()
@@ -1543,10 +1640,6 @@ class Tournament:
                       for r in sorted(self.records, key=lambda r: r.game.number)],
         }
         write_atomic(cfg.out / "standings.json", json.dumps(data, indent=1) + "\n")
-        if cfg.ratings_file is not None:
-            ours = rated_here(cfg.bots, self.records, cfg.ratings)
-            self.ratings_names = ratings.update(cfg.ratings_file, ours, {b.name: b.spec for b in cfg.bots},
-                                                self.ratings_names)
 
 
 def clock(seconds: float) -> str:

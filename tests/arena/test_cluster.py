@@ -29,11 +29,13 @@ TOURNAMENT_S = 300.0
 
 
 class Cluster:
-    """``dask scheduler`` and two ``dask worker`` processes (one thread each, named a and b, local
-    directories under *folder*), each in a session of its own; ``address``: the scheduler's;
+    """``dask scheduler`` and ``dask worker`` processes (one thread each, named by *workers*, a and b by
+    default, local directories under *folder*), each in a session of its own; a worker started in the folder
+    *cwd* (default: this process's) with a nanny unless *nanny* is false; ``address``: the scheduler's;
     ``workers``: name -> worker address."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, workers: tuple[str, ...] = ("a", "b"), *, cwd: Path | None = None,
+                 nanny: bool = True) -> None:
         self.folder = folder
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
         scheduler_file = folder / "scheduler.json"
@@ -42,18 +44,18 @@ class Cluster:
         wait_for(lambda: scheduler_file.exists() and scheduler_file.stat().st_size > 0, "the scheduler",
                  START_S)
         self.address = json.loads(scheduler_file.read_text())["address"]
-        for name in ("a", "b"):
+        for name in workers:
             self._start(name, [str(BIN / "dask"), "worker", self.address, "--name", name, "--nthreads", "1",
                                "--host", "127.0.0.1", "--no-dashboard", "--local-directory",
-                               str(folder / name)])
+                               str(folder / name), *([] if nanny else ["--no-nanny"])], cwd)
         with distributed.Client(self.address, timeout=deadline(START_S)) as client:
-            client.wait_for_workers(2, timeout=deadline(START_S))
+            client.wait_for_workers(len(workers), timeout=deadline(START_S))
             info = client.scheduler_info()["workers"]
         self.workers = {w["name"]: address for address, w in info.items()}
 
-    def _start(self, name: str, argv: list[str]) -> None:
+    def _start(self, name: str, argv: list[str], cwd: Path | None = None) -> None:
         log = open(self.folder / f"{name}.log", "wb")  # noqa: SIM115 (kept for the process's life)
-        self.processes[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
+        self.processes[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, cwd=cwd,
                                                 start_new_session=True)
         log.close()
 
@@ -124,6 +126,30 @@ def test_a_tournament_of_12_games_on_two_dask_workers(cluster, tmp_path):
     assert stderr.count(" done (#") == 12 and "game 12/12 done" in stderr
     for name in ("a", "b"):  # each worker's folder of the tournament's games is gone with the tournament
         assert list((tmp_path / name).glob("*/worker-*")) and not list((tmp_path / name).glob("**/arena-*"))
+
+
+def test_a_worker_started_beside_modules_named_as_python_s_plays_the_example_bots(tmp_path):
+    # Locally every Python a tournament starts runs with a safe path (PYTHONSAFEPATH); on a worker its game
+    # processes did not: each started as "python -c ..." in the worker's folder, imported the socket.py there
+    # in place of Python's own and died ("a game process died", no game played, exit status 1). The worker
+    # runs without a nanny: a nanny starts its worker that way too, which Dask's own imports do not survive.
+    here = tmp_path / "here"
+    here.mkdir()
+    for name in ("socket", "signal", "threading", "arena", "common"):
+        (here / f"{name}.py").write_text(f"raise RuntimeError('the folder\\'s {name}.py was imported')\n")
+    made = Cluster(tmp_path, ("a",), cwd=here, nanny=False)
+    try:
+        out = tmp_path / "out"
+        run = tournament(made, out, 2)
+        stdout, stderr = run.communicate(timeout=deadline(TOURNAMENT_S))
+    finally:
+        made.close()
+    assert run.returncode == 0, stderr
+    assert "died" not in stderr and stdout.startswith("standings after 2 of 2 games\n")
+    data = json.loads((out / "standings.json").read_text())
+    check_games(out, data)
+    assert all(seat["status"] == "ok" for game in data["games"] for seat in game["seats"])
+    assert "was imported" not in (tmp_path / "a.log").read_text()
 
 
 def test_a_worker_killed_mid_game_has_its_game_played_again_elsewhere(cluster, tmp_path):

@@ -3,7 +3,9 @@ between tournaments with ``--ratings FILE``."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import subprocess
 import sys
 import time
@@ -16,7 +18,17 @@ from deadline import deadline
 from arena import STRATEGIES, ratings
 from arena.mapfile import find_map, load_arena
 from arena.ratings import Rating
-from arena.tournament import Bot, Config, GameRecord, Scheduled, SeatResult, Tournament, parse_bots, rated
+from arena.tournament import (
+    Bot,
+    Config,
+    GameRecord,
+    Scheduled,
+    SeatResult,
+    Tournament,
+    bot_identity,
+    parse_bots,
+    rated,
+)
 from common.save import FileFormatError
 
 # Worked out with openskill's PlackettLuce directly, from 25 ± 25/3 each: one game of three where x comes
@@ -215,7 +227,7 @@ def _ends_game(t: Tournament, *seats: tuple[int, int]) -> None:
     record = _record(len(t.records) + 1, *seats)
     record.folder = t.config.out / "games" / str(record.game.number)
     t.finished(record)
-    assert t.write_error is None
+    assert (t.write_error, t.ratings_error) == (None, None)
 
 
 def _bots(file: Path) -> dict[str, tuple[int, str | None]]:
@@ -307,11 +319,70 @@ def test_a_ratings_file_that_became_no_ratings_file_is_left_as_it_is(tmp_path):
     record = _record(1, (0, 1), (1, 2))
     record.folder = t.config.out / "games" / "1"
     t.finished(record)
-    assert t.write_error == f"{file}: $: expected object, got array"
+    assert (t.write_error, t.ratings_error) == (None, f"{file}: $: expected object, got array")
     assert file.read_text() == "[1, 2" and (t.config.out / "standings.json").exists()
     file.unlink()
     _ends_game(t, (1, 1), (0, 2))
     assert _bots(file) == {"hunt": (2, "hunt"), "flee": (2, "flee")}
+
+
+def test_a_command_is_the_bot_the_shell_reads_however_it_is_written(tmp_path):
+    # "python3  bot.py {port} " (two spaces, a trailing one) or "python3 bot.py {port} # v2" was another bot
+    # than the "python3 bot.py {port}" rated: named "python3 bot.py#2" and rated anew.
+    for written in (f"python3  {ALICE[8:]} ", f"{ALICE} # v2", f"python3 '{ALICE[8:-7]}' {{port}}\n",
+                    f"{ALICE};", f"python3 \\\n{ALICE[8:]}\t#v2\n\n"):
+        assert bot_identity(written) == ALICE, written
+        assert [b.name for b in parse_bots([written, BOB], recorded={ALICE: "python3 bot.py"})] == [
+            "python3 bot.py", "python3 bot.py#2"]
+    assert bot_identity(f"cd /league && {ALICE} # it's v2\n") == f"cd /league && {ALICE}"
+    # a # quoted, escaped or inside a word is no comment, and another script is another bot
+    for other in (f"{ALICE} '# v2'", f"{ALICE} \\# v2", f"{ALICE} v#2", BOB, f"{ALICE} 2 >&1"):
+        assert bot_identity(other) != ALICE, other
+    assert bot_identity(f"{ALICE} 2>&1") == bot_identity(f"{ALICE} 2>& 1") != bot_identity(f"{ALICE} 2 >&1")
+    assert bot_identity("'if' x {port}") != bot_identity("if x {port}")  # a command named if, not an if
+    assert bot_identity("x 'A=1' {port}") != bot_identity("A=1 x {port}")
+    # A file written before: its bot is the command as it was written. It is read as the shell reads it, and
+    # the next write puts the bot over its own entry (it was a new entry, "python3 bot.py#2").
+    file = tmp_path / "league.json"
+    ratings.save(file, {"python3 bot.py": Rating(30.0, 2.0, 9)},
+                 {"python3 bot.py": f"python3  {ALICE[8:]} # v1"})
+    t = _started(tmp_path, "one", [ALICE, "hunt"], file)
+    assert [b.name for b in t.config.bots] == ["python3 bot.py", "hunt"]
+    _ends_game(t, (0, 1), (1, 2))
+    assert _bots(file) == {"python3 bot.py": (10, ALICE), "hunt": (1, "hunt")}
+
+
+HUNT_BOT = """\
+import sys
+from arena.bots import play
+play("127.0.0.1", int(sys.argv[1]), "hunt")
+"""
+
+
+@pytest.mark.e2e
+def test_a_command_keeps_its_name_and_rating_whatever_spaces_or_comment_it_is_given_with(tmp_path):
+    # A bot rated as "python bot.py {port}" was another bot when given as "python  bot.py {port} " or with a
+    # comment: "python bot.py#2", rated anew, its rating left behind.
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "bot.py").write_text(HUNT_BOT)
+    python = sys.executable
+    name = f"{Path(python).name} bot.py"
+    rated_as = {folder: f"{python} {tmp_path / folder / 'bot.py'} {{port}}" for folder in ("a", "b")}
+    file = tmp_path / "league.json"
+    ratings.save(file, {name: Rating(30.0, 2.0, 9)}, {name: rated_as["a"]})
+    given = f"{python}  a/bot.py {{port}}  # v2"
+    done = subprocess.run([sys.executable, "-m", "arena", "tournament", given, f"{python} b/bot.py {{port}}",
+                           "hunt", "--games", "1", "--prep-ms", "50", "--seed", "3", "-q",
+                           "--ratings", str(file), "--out", str(tmp_path / "out")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=deadline(60))
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "out" / "standings.json").read_text())
+    assert [b["name"] for b in data["settings"]["bots"]] == [name, f"{name}#2", "hunt"]
+    assert data["settings"]["bots"][0]["spec"] == f"{python}  {tmp_path / 'a' / 'bot.py'} {{port}}  # v2"
+    assert {row["bot"]: row["rating"]["games"] for row in data["standings"]} == {
+        name: 10, f"{name}#2": 1, "hunt": 1}
+    assert _bots(file) == {name: (10, rated_as["a"]), f"{name}#2": (1, rated_as["b"]), "hunt": (1, "hunt")}
 
 
 @pytest.mark.e2e
@@ -342,3 +413,65 @@ def test_a_tournament_says_where_another_tournament_made_it_write_its_bot(tmp_pa
                       f"wrote a bot of its own as {name} meanwhile\n")
     spec = parse_bots([ours])[0].spec
     assert _bots(file) == {name: (9, theirs), f"{name}#2": (1, spec), "flee": (1, "flee")}
+
+
+def test_a_ratings_file_in_a_folder_where_no_file_can_be_made_says_permission_denied(tmp_path, monkeypatch):
+    # The lock file could be neither made nor opened: the reason given was "No such file or directory".
+    # (The tests run as root, whom a read-only folder does not stop: the lock file's creation is refused.)
+    file = tmp_path / "league.json"
+    t = _started(tmp_path, "one", ["hunt", "flee"], file)
+    opened = os.open
+
+    def refused(path: str | os.PathLike[str], flags: int, *args: int, **kwargs: int) -> int:
+        if os.fspath(path).endswith(".lock") and flags & os.O_CREAT:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
+        return opened(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refused)
+    record = _record(1, (0, 1), (1, 2))
+    record.folder = t.config.out / "games" / "1"
+    t.finished(record)
+    assert (t.write_error, t.ratings_error) == (None, "Permission denied")
+    assert json.loads((t.config.out / "standings.json").read_text())["played"] == 1 and not file.exists()
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("broken", ["ratings folder", "no ratings file", "standings", "both"])
+def test_the_closing_line_names_the_results_that_could_not_be_written(tmp_path, broken):
+    # A ratings file that could not be written ended with "standings.csv and standings.json in OUT are out
+    # of date", though those two were written and the ratings file was not.
+    file, out = tmp_path / "league.json", tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "tournament", "hunt", "flee", "--games", "1",
+                             "--prep-ms", "1000", "--seed", "3", "-q", "--ratings", str(file),
+                             "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + deadline(20)
+        while not out.exists() and time.monotonic() < end:   # the file is read before the folder is made
+            time.sleep(0.02)
+        if broken in ("ratings folder", "both"):
+            file.mkdir()
+        elif broken == "no ratings file":
+            file.write_text("[1, 2")
+        if broken in ("standings", "both"):
+            (out / "standings.json").mkdir()
+    finally:
+        stdout, stderr = proc.communicate(timeout=deadline(60))
+    assert proc.returncode == 1, stderr
+    assert stdout.startswith("standings after 1 of 1 games\n")
+    ratings_line = (f"arena: --ratings {file} was not updated ({{}}): only the table above has the ratings "
+                    f"after this tournament's games")
+    standings_line = (f"arena: standings.csv and standings.json in {out} are out of date (is a directory, "
+                      f"not a regular file): only the table above is complete")
+    expected = {"ratings folder": [ratings_line.format("is a directory, not a regular file")],
+                "no ratings file": [ratings_line.format(f"{file}: $: expected object, got array")],
+                "standings": [standings_line],
+                "both": [standings_line, ratings_line.format("is a directory, not a regular file")]}
+    assert stderr.splitlines() == expected[broken]
+    if broken == "standings":   # the ratings file was written all the same
+        assert _bots(file) == {"hunt": (1, "hunt"), "flee": (1, "flee")}
+    elif broken != "both":   # and so were the standings files
+        assert json.loads((out / "standings.json").read_text())["played"] == 1
+        assert (out / "standings.csv").read_text().count("\n") == 3
+    if broken == "no ratings file":
+        assert file.read_text() == "[1, 2"
