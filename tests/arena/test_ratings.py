@@ -385,6 +385,19 @@ def test_a_command_keeps_its_name_and_rating_whatever_spaces_or_comment_it_is_gi
     assert _bots(file) == {name: (10, rated_as["a"]), f"{name}#2": (1, rated_as["b"]), "hunt": (1, "hunt")}
 
 
+def _one_game_begun(bots: list[str], file: Path, out: Path, prep_ms: int) -> subprocess.Popen[str]:
+    """A tournament of one game of *bots* with the ratings file *file*, started and waited for until it has
+    read *file* (it makes its folder *out* next), its game's preparation *prep_ms* long."""
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "tournament", *bots, "--games", "1",
+                             "--prep-ms", str(prep_ms), "--seed", "3", "-q", "--ratings", str(file),
+                             "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + deadline(20)
+    while not out.exists() and time.monotonic() < end and proc.poll() is None:
+        time.sleep(0.02)
+    return proc
+
+
 @pytest.mark.e2e
 @pytest.mark.slow
 def test_a_tournament_says_where_another_tournament_made_it_write_its_bot(tmp_path):
@@ -396,14 +409,8 @@ def test_a_tournament_says_where_another_tournament_made_it_write_its_bot(tmp_pa
     (name,) = (b.name for b in parse_bots([ours]))
     assert [b.name for b in parse_bots([theirs])] == [name]
     file, out = tmp_path / "league.json", tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "arena", "tournament", ours, "flee", "--games", "1",
-                             "--prep-ms", "2000", "--seed", "3", "-q", "--ratings", str(file),
-                             "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = _one_game_begun([ours, "flee"], file, out, prep_ms=2000)
     try:
-        end = time.monotonic() + deadline(20)
-        while not out.exists() and time.monotonic() < end:   # the file is read before the folder is made
-            time.sleep(0.02)
         ratings.update(file, {name: Rating(30.0, 2.0, 9)}, {name: theirs})
     finally:
         stdout, stderr = proc.communicate(timeout=deadline(60))
@@ -441,14 +448,8 @@ def test_the_closing_line_names_the_results_that_could_not_be_written(tmp_path, 
     # A ratings file that could not be written ended with "standings.csv and standings.json in OUT are out
     # of date", though those two were written and the ratings file was not.
     file, out = tmp_path / "league.json", tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "arena", "tournament", "hunt", "flee", "--games", "1",
-                             "--prep-ms", "1000", "--seed", "3", "-q", "--ratings", str(file),
-                             "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = _one_game_begun(["hunt", "flee"], file, out, prep_ms=1000)
     try:
-        end = time.monotonic() + deadline(20)
-        while not out.exists() and time.monotonic() < end:   # the file is read before the folder is made
-            time.sleep(0.02)
         if broken in ("ratings folder", "both"):
             file.mkdir()
         elif broken == "no ratings file":
