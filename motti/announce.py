@@ -243,6 +243,7 @@ class Chronicle:
         parts: list[str] = []
         turn = self.turn
         first_cells = True
+        encircled: tuple[int, int, int, int] | None = None   # the last such clause: to, victim, index, cells
         for event in events:
             turn = self.turn
             if isinstance(event, AttackDrawn):
@@ -267,9 +268,15 @@ class Chronicle:
             elif isinstance(event, Encircled):
                 turn.mark(event.cells, "encircled", event.to)
                 if not left:
+                    # The pockets one player hands another in a row are one clause, their cells summed.
+                    count = len(event.cells)
+                    if encircled is not None and encircled[:2] == (event.to, event.victim) \
+                            and encircled[2] == len(parts) - 1:
+                        count += encircled[3]
+                        parts.pop()
                     taker = "" if event.to == turn.player else f"{who(event.to)} "
-                    cells = plural(len(event.cells), "cell")
-                    parts.append(f"{taker}encircled {cells} of {who(event.victim)}")
+                    parts.append(f"{taker}encircled {plural(count, 'cell')} of {who(event.victim)}")
+                    encircled = (event.to, event.victim, len(parts) - 1, count)
             elif isinstance(event, CapitalCaptured):
                 turn.mark([event.cell], "captured", event.by)
                 taker = "" if event.by == turn.player else f"{who(event.by)} "

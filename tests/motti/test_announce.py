@@ -77,6 +77,16 @@ def test_capital_capture_t13() -> None:
         (3, 0), (3, 2), (4, 0), (4, 1), (4, 2), (5, 0), (5, 1), (5, 2)]
 
 
+
+def test_the_pockets_a_capture_hands_one_player_are_one_clause() -> None:
+    # P2's two cells left are two pockets once its capital is taken; each was a clause of its own
+    # ("encircled 1 cell of P2 — encircled 1 cell of P2"), which a long game's end repeated many times.
+    g = game("aaAbA/aaAbA/aaAbA", {1: (0, 0), 2: (3, 1)}, draws=[0])
+    chronicle = Chronicle(g.current_player)
+    said = play(g, chronicle, "attack", [(3, 1)])
+    assert said == ("P1 attack 1 of 6 took 3,1 — captured the capital of P2 — encircled 2 cells of P2"
+                    " — P2 is out — P1 wins after 1 turn")
+
 def test_capital_capture_with_two_heirs_then_a_strict_reset_t14() -> None:
     g = game("aAbbbCc/aAbbbCc/aAbbbCc", {1: (0, 0), 2: (2, 1), 3: (6, 0)}, draws=[0, 5, 5, 5, 5, 5],
              reset_rule="strict")
