@@ -848,7 +848,7 @@ def _results_folder(name: str | None) -> Path:
 def _ratings(name: str | None) -> tuple[dict[str, Rating], Path | None]:
     """The ratings ``--ratings FILE`` starts from (none when FILE does not exist yet) and the file's path.
     Raises UsageError (one line) for an empty name, a file that is no ratings file or cannot be read, or a
-    folder that does not exist."""
+    folder that does not exist (the one a link leads to, when FILE is a link: its folder is written in)."""
     from pathlib import Path
 
     from arena import ratings
@@ -859,8 +859,10 @@ def _ratings(name: str | None) -> tuple[dict[str, Rating], Path | None]:
     if name == "":  # Path("") is the current folder
         raise UsageError("--ratings: empty file name")
     path = Path(name)
-    if not path.parent.is_dir():
-        raise UsageError(f"--ratings {name!r}: no such folder {str(path.parent)!r}")
+    folder = Path(os.path.realpath(path)).parent
+    if not folder.is_dir():
+        shown = path.parent if os.path.realpath(path.parent) == str(folder) else folder
+        raise UsageError(f"--ratings {name!r}: no such folder {str(shown)!r}")
     if not path.exists():
         return {}, path
     try:
@@ -871,11 +873,36 @@ def _ratings(name: str | None) -> tuple[dict[str, Rating], Path | None]:
         raise UsageError(f"--ratings {name}: {exc.strerror or exc}") from None
 
 
+def _refuse_ratings_in_results(ratings: str | None, out: str | None) -> None:
+    """Raise UsageError (one line) when ``--ratings`` *ratings* names what the tournament writes in ``--out``
+    *out*: its standings files, by any path or link to them (:func:`_refuse_overwriting`: ``--ratings
+    e14/standings.json is a file the tournament writes in --out e14: the ratings and the standings would
+    overwrite each other``), the folder itself or anything in its ``games`` folder (the paths with every
+    link resolved)."""
+    from pathlib import Path
+
+    if not ratings or not out:
+        return
+    _refuse_overwriting("--ratings", ratings, "the ratings",
+                        [(os.path.join(out, name), f"a file the tournament writes in --out {out}",
+                          "and the standings would overwrite each other")
+                         for name in ("standings.json", "standings.csv")])
+    real = Path(os.path.realpath(ratings))
+    games = Path(os.path.realpath(os.path.join(out, "games")))
+    if real == Path(os.path.realpath(out)):
+        raise UsageError(f"--ratings {ratings} is the results folder --out {out}: the ratings need a file "
+                         f"of their own")
+    if real.is_relative_to(games):
+        raise UsageError(f"--ratings {ratings} is in {os.path.join(out, 'games')}, where the tournament "
+                         f"writes its games (--out {out}): the ratings need a file outside it")
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from arena import tournament
 
+    _refuse_ratings_in_results(args.ratings, args.out)
     prior, ratings_file = _ratings(args.ratings)
     try:
         entrants = tournament.parse_bots(args.bots, recorded={

@@ -15,14 +15,14 @@ from __future__ import annotations
 import fcntl
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated
 
 import msgspec
 
-from common.save import decode_json, write_atomic
+from common.save import decode_json, require_regular, write_atomic, write_failure
 
 MODEL = "openskill PlackettLuce"
 """The model's name in a ratings file: a file of another model is refused."""
@@ -114,14 +114,24 @@ def lock_path(path: str | os.PathLike[str]) -> Path:
     return target.with_name(target.name + ".lock")
 
 
+def _lock_name(path: str | os.PathLike[str]) -> str:
+    """The lock file of the ratings file at *path* (:func:`lock_path`) as a message names it: ``FILE.lock``
+    as *path* is spelled (``league.json.lock``), the path it resolves to when a link leads elsewhere."""
+    spelled = f"{os.fspath(path)}.lock"
+    lock = lock_path(path)
+    return spelled if os.path.abspath(spelled) == str(lock) else str(lock)
+
+
 @contextmanager
 def locked(path: str | os.PathLike[str]) -> Iterator[None]:
     """Hold an exclusive advisory lock (``fcntl.flock``) on the lock file of the ratings file at *path*
     (:func:`lock_path`) for the block, waiting while another process holds it. The lock file is made when
     missing and left in place: removed, two writers could each lock a file of their own. The ratings file
     itself cannot be locked, as every write replaces it. Raises OSError (PermissionError in a folder where
-    the lock file cannot be made)."""
+    the lock file cannot be made, :class:`common.save.NotARegularFile` for a lock file that is a folder,
+    FIFO, device or socket)."""
     lock = lock_path(path)
+    require_regular(lock)
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
     except PermissionError as denied:  # another user's lock file: flock needs no write access
@@ -187,17 +197,36 @@ def update(path: str | os.PathLike[str], ours: Mapping[str, Rating], bots: Mappi
     :func:`merge` takes them) into the ratings file at *path*, merged into what it holds now
     (:func:`merge`; a file not there yet holds nothing), the reading and the writing under the file's lock
     (:func:`locked`), the file replaced whole (:func:`save`). Returns where in the file each of *ours* is
-    (its name -> the file's name for it), for the next write. Raises OSError, and
-    :class:`common.save.FileFormatError` when the file is no ratings file any more (it is then left as it
-    is)."""
-    with locked(path):
-        try:
-            current = load(path)
-        except FileNotFoundError:
-            current = {}
+    (its name -> the file's name for it), for the next write. Raises OSError whose ``strerror`` names the
+    file that failed, the lock file or the ratings file, and what is wrong (:func:`_naming`:
+    ``league.json.lock: is a directory, not a regular file``), and :class:`common.save.FileFormatError`
+    when the file is no ratings file any more (it is then left as it is)."""
+    with ExitStack() as held:
+        with _naming(_lock_name(path), written=True):
+            held.enter_context(locked(path))
+        with _naming(path, written=False):
+            try:
+                current = load(path)
+            except FileNotFoundError:
+                current = {}
         merged, where = merge(current, ours, bots, names, key)
-        save(path, merged)
+        with _naming(path, written=True):
+            save(path, merged)
     return where
+
+
+@contextmanager
+def _naming(path: str | os.PathLike[str], *, written: bool) -> Iterator[None]:
+    """Within the block, an OSError is raised again as one whose ``strerror`` names *path* and says what is
+    wrong, its errno kept (a full disk is still one): for a file *written*, in the words of
+    :func:`common.save.write_failure` (``league.json.lock: is a directory, not a regular file``,
+    ``league.json: cannot write in /x: no such folder``), else in the system's (``league.json: Permission
+    denied``)."""
+    try:
+        yield
+    except OSError as error:
+        reason = write_failure(path, error) if written else error.strerror or str(error)
+        raise OSError(error.errno, f"{os.fspath(path)}: {reason}") from None
 
 
 def rate(games: Iterable[Sequence[tuple[str, int]]], prior: Mapping[str, Rating] | None = None,

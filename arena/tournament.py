@@ -56,7 +56,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from multiprocessing import resource_tracker
 from multiprocessing.sharedctypes import RawArray
@@ -263,25 +263,55 @@ def _redirected(tokens: Sequence[ShellToken], i: int) -> bool:
             and after.start == tokens[i].end)
 
 
-def _uncommented(command: str) -> str:
-    """*command* without its comments, as ``/bin/sh`` reads it: from a ``#`` that starts a word to the end
-    of its line (``python3 b.py {port} # v2`` is ``python3 b.py {port} ``). A ``#`` inside a word, quoted
-    or escaped (``a#b``, ``'#'``, ``\\#``) is the word's, as are quotes in a comment (``# it's v2``)."""
+def _comments(command: str) -> list[tuple[int, int]]:
+    """Where the comments of *command* are, as ``/bin/sh`` reads it: (start, end) of each, from a ``#`` that
+    starts a word to the end of its line (the newline left out). A ``#`` inside a word, quoted or escaped
+    (``a#b``, ``'#'``, ``\\#``) is the word's, and quotes in a comment are the comment's (``# it's v2``):
+    after a comment the command goes on from the newline that ends it."""
+    spans: list[tuple[int, int]] = []
+    start = 0
     while True:
-        comment = next((t for t in shell_tokens(command) if t.value is not None and t.text.startswith("#")),
-                       None)
+        comment = next((t for t in shell_tokens(command[start:])
+                        if t.value is not None and t.text.startswith("#")), None)
         if comment is None:
-            return command
-        end = command.find("\n", comment.start)
-        command = command[:comment.start] + (command[end:] if end >= 0 else "")
+            return spans
+        end = command.find("\n", start + comment.start)
+        spans.append((start + comment.start, end if end >= 0 else len(command)))
+        if end < 0:
+            return spans
+        start = end
+
+
+def _uncommented(command: str) -> str:
+    """*command* without its comments (:func:`_comments`): ``python3 b.py {port} # v2`` is ``python3 b.py
+    {port} ``."""
+    pieces: list[str] = []
+    written = 0
+    for start, end in _comments(command):
+        pieces.append(command[written:start])
+        written = end
+    return "".join(pieces) + command[written:]
+
+
+def _uncommented_tokens(command: str) -> list[ShellToken]:
+    """The words and operators of *command* (:func:`shell_tokens`) without its comments (:func:`_comments`),
+    each where it is in *command*: what the shell runs (``python3 b.py {port} # Ann's v2`` is ``python3``,
+    ``b.py`` and ``{port}``)."""
+    tokens: list[ShellToken] = []
+    start = 0
+    for begin, end in [*_comments(command), (len(command), len(command))]:
+        tokens += [replace(t, start=t.start + start, end=t.end + start)
+                   for t in shell_tokens(command[start:begin])]
+        start = end
+    return tokens
 
 
 def bot_identity(spec: str) -> str:
     """Which bot *spec* (an example bot's name, or a command) is, as a ratings file records the bot a rating
     was earned by (``Rating.bot``) and matches it: an example bot's name as it is, a command as the shell
     reads it (:func:`_command_identity`), so that the way it is written (spaces, a comment, quotes that
-    change nothing) does not make another bot. ``python3  /b/bot.py {port} # v2`` and ``python3
-    '/b/bot.py' {port}`` are ``python3 /b/bot.py {port}``."""
+    change nothing) does not make another bot. ``python3  /b/bot.py {port} # v2``, ``python3
+    '/b/bot.py' {port}`` and ``python3 /b/bot.py "{port}"`` are ``python3 /b/bot.py {port}``."""
     return spec if spec in STRATEGIES else _command_identity(spec)
 
 
@@ -315,11 +345,15 @@ def _command_identity(command: str) -> str:
 
 
 def _identity_word(token: ShellToken) -> str:
-    """A word of a command as :func:`_command_identity` writes it."""
+    """A word of a command as :func:`_command_identity` writes it. A placeholder (``{port}``, ``{host}``)
+    becomes a number or an address wherever it is written, so it counts as safe characters: ``'{port}'``
+    and ``"{port}"`` are ``{port}``; one the shell only makes of an escape (``\\{port\\}``) is no
+    placeholder and stays quoted."""
     value = token.value or ""
     if not token.plain or token.text == value:
         return token.text
-    if not SHELL_SAFE.fullmatch(value):
+    replaced = len(PLACEHOLDER.findall(token.text)) == len(PLACEHOLDER.findall(value))
+    if not SHELL_SAFE.fullmatch(PLACEHOLDER.sub("0", value) if replaced else value):
         return shlex.quote(value)
     # quoted, a reserved word or an assignment is a plain word: a command's name, not an "if" or a variable
     return f"'{value}'" if value in SHELL_RESERVED or SHELL_ASSIGNMENT.match(value) else value
@@ -338,12 +372,14 @@ def absolute_paths(command: str, base: Path) -> str:
     lies beside ``my bots``), up to the end of the subshell the ``cd`` is in (``(cd bots && make); python3
     b.py {port}``). The command string of a shell's ``-c`` (``sh -c 'python3 bots/b.py {port}'``) is
     rewritten so, and quoted back. Only ``{port}`` and ``{host}`` are placeholders, never paths; any other
-    brace is part of a word (``"bots{v2}/b.py"``). Raises TournamentError for unbalanced quotes."""
+    brace is part of a word (``"bots{v2}/b.py"``). A comment is left as written, and so are its quotes
+    (``# Ann's v2``: :func:`_uncommented_tokens`). Raises TournamentError for unbalanced quotes outside
+    comments."""
     try:
-        shlex.split(command)
+        shlex.split(_uncommented(command))
     except ValueError as exc:
         raise TournamentError(f"bot {command!r}: {exc}") from None
-    tokens = shell_tokens(command)
+    tokens = _uncommented_tokens(command)
     pieces: list[str] = []
     written = 0
     """How much of *command* is in *pieces*."""
@@ -418,9 +454,11 @@ def command_label(spec: str) -> str:
     """The label in the standings of a bot given as a command: its words (as the shell splits them: a quoted
     or backslash-escaped path with spaces is one word, a backslash-newline nothing) without those holding
     the placeholders ``{port}`` and ``{host}`` (other braces are part of a word: ``${HOME}/b.py``),
-    positional parameters (``"$1"``) and redirections (``> log.txt``), paths cut to their last part, a word
-    that still holds a space quoted (``'my bot.py'``) and no control character (a tab or a newline in a word
-    is a space, any other a ``?``). Left out, so that the command run labels it: a ``cd
+    positional parameters (``"$1"``), redirections (``> log.txt``) and comments (``# v2``: the command with
+    a comment is labelled as without it, and gets ``#2`` as a second bot of that label does), paths cut to
+    their last part, a word that still holds a space quoted (``'my bot.py'``) and no control character (a
+    tab or a newline in a word is a space, any other a ``?``), a ``;`` or newline first or last left out.
+    Left out, so that the command run labels it: a ``cd
     DIR &&`` (or ``cd DIR;``) it starts with (``cd "my bots" && python3 b.py {port}`` is ``python3 b.py``),
     the parentheses of a subshell it starts with, an ``exec``, ``NAME=VALUE`` assignments and ``env`` with
     its options and assignments (``env -i PATH=/usr/bin python3 b.py {port}`` is ``python3 b.py``),
@@ -431,13 +469,15 @@ def command_label(spec: str) -> str:
     the main class or script always shows (``java -cp classes de.binfalse.mar.Main {port}`` is ``java
     de.binfalse.mar.Main``). Words after those two are kept while the label is at most :data:`LABEL_CHARS`
     characters; the two are cut only beyond twice that."""
-    return _label(shell_tokens(spec)) or "bot"
+    return _label(_uncommented_tokens(spec)) or "bot"
 
 
 def _label(tokens: list[ShellToken]) -> str:
     """The label of the command of *tokens* (:func:`command_label`); empty when no word is left."""
     tokens = [t for i, t in enumerate(tokens)  # no redirections
               if (t.text in SHELL_CONTROL if t.value is None else not _redirected(tokens, i))]
+    significant = [i for i, t in enumerate(tokens) if t.value is not None or t.text not in (";", "\n")]
+    tokens = tokens[significant[0]:significant[-1] + 1] if significant else []  # a ";" or newline at an end
     while tokens:
         if tokens[0].value is None and tokens[0].text == "(":  # a subshell first: its command
             depth = itertools.accumulate({"(": 1, ")": -1}.get(t.text, 0) if t.value is None else 0
@@ -450,7 +490,8 @@ def _label(tokens: list[ShellToken]) -> str:
             break
         tokens = tokens[end + 1:]
     tokens = _program(tokens)
-    if (script := _shell_command(tokens)) is not None and (inner := _label(shell_tokens(script.value or ""))):
+    script = _shell_command(tokens)
+    if script is not None and (inner := _label(_uncommented_tokens(script.value or ""))):
         return inner
     items: list[str] = []
     glued, end = False, -1
@@ -1582,7 +1623,8 @@ class Tournament:
             self.ratings_error = self._attempt(self._write_ratings)
 
     def _attempt(self, write: Callable[[], None]) -> str | None:
-        """Run *write*: None when it wrote its file, else why not (the system's words, or the line of the
+        """Run *write*: None when it wrote its file, else why not (the error's words: for the ratings file,
+        the file and what is wrong, :func:`arena.ratings.update`; or the line of the
         :class:`common.save.FileFormatError` of a ratings file that is no ratings file any more). A full
         disk (:data:`WRITE_FAILURES`) stops the tournament."""
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -352,6 +353,48 @@ def test_a_command_is_the_bot_the_shell_reads_however_it_is_written(tmp_path):
     assert _bots(file) == {"python3 bot.py": (10, ALICE), "hunt": (1, "hunt")}
 
 
+def test_a_quoted_placeholder_is_the_same_bot_as_a_bare_one(tmp_path):
+    # python3 bot.py "{port}" (or '{port}') was another bot, "python3 bot.py#2", rated anew, and the file
+    # recorded its bot as "python3 bot.py '{port}'"
+    for written in (f"{ALICE[:-7]} '{{port}}'", f'{ALICE[:-7]} "{{port}}"', ALICE):
+        assert bot_identity(written) == ALICE, written
+        assert [b.name for b in parse_bots([written, BOB], recorded={ALICE: "python3 bot.py"})] == [
+            "python3 bot.py", "python3 bot.py#2"]
+    quoted = """x '{host}:{port}' "--port={port}" {port}"""
+    assert bot_identity(quoted) == "x {host}:{port} --port={port} {port}"
+    # quotes that do change something still make another bot: a path with a space, a brace alone (a
+    # reserved word), an escaped brace (no placeholder: the shell passes "{port}" itself)
+    assert bot_identity('python3 "a b.py" {port}') != bot_identity("python3 a b.py {port}")
+    assert bot_identity("x '{' {port}") == "x '{' {port}"
+    assert bot_identity("x \\{port\\} {port}") == "x '{port}' {port}" != bot_identity("x {port} {port}")
+    file = tmp_path / "league.json"
+    ratings.save(file, {"python3 bot.py": Rating(30.0, 2.0, 9)},
+                 {"python3 bot.py": f"{ALICE[:-7]} '{{port}}'"})   # as it was recorded before
+    t = _started(tmp_path, "one", [f'{ALICE[:-7]} "{{port}}"', "hunt"], file)
+    assert [b.name for b in t.config.bots] == ["python3 bot.py", "hunt"]
+    _ends_game(t, (0, 1), (1, 2))
+    assert _bots(file) == {"python3 bot.py": (10, ALICE), "hunt": (1, "hunt")}
+
+
+def test_a_command_given_again_with_a_comment_is_rated_as_the_same_command_given_twice(tmp_path):
+    # "python3 '/league/alice/bot.py' {port} # v2" beside ALICE was labelled "python3 bot.py # v2": the file
+    # held two names for one bot, named otherwise than when the same command was given twice
+    again = f"python3 '{ALICE[8:-7]}' {{port}} # v2"
+    results = []
+    for out, specs in (("twice", [ALICE, ALICE]), ("commented", [ALICE, again])):
+        file = tmp_path / f"{out}.json"
+        first = _started(tmp_path, out, [*specs, "hunt"], file)
+        _ends_game(first, (0, 1), (1, 2), (2, 3))
+        later = _started(tmp_path, f"{out}-later", [*specs, "hunt"], file)
+        _ends_game(later, (2, 1), (1, 2), (0, 3))
+        names = [b.name for b in first.config.bots], [b.name for b in later.config.bots]
+        results.append((*names, _bots(file)))
+    assert results[0] == results[1]
+    assert results[0][0] == ["python3 bot.py", "python3 bot.py#2", "hunt"]
+    assert results[0][2] == {"python3 bot.py": (2, ALICE), "python3 bot.py#2": (2, ALICE),
+                             "hunt": (2, "hunt")}
+
+
 HUNT_BOT = """\
 import sys
 from arena.bots import play
@@ -438,20 +481,24 @@ def test_a_ratings_file_in_a_folder_where_no_file_can_be_made_says_permission_de
     record = _record(1, (0, 1), (1, 2))
     record.folder = t.config.out / "games" / "1"
     t.finished(record)
-    assert (t.write_error, t.ratings_error) == (None, "Permission denied")
+    assert (t.write_error, t.ratings_error) == (
+        None, f"{file}.lock: cannot write in {tmp_path}: not writable (Permission denied)")
     assert json.loads((t.config.out / "standings.json").read_text())["played"] == 1 and not file.exists()
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize("broken", ["ratings folder", "no ratings file", "standings", "both"])
+@pytest.mark.parametrize("broken", ["ratings folder", "lock folder", "no ratings file", "standings", "both"])
 def test_the_closing_line_names_the_results_that_could_not_be_written(tmp_path, broken):
     # A ratings file that could not be written ended with "standings.csv and standings.json in OUT are out
-    # of date", though those two were written and the ratings file was not.
+    # of date", though those two were written and the ratings file was not; and the reason named no file:
+    # "(Is a directory)" for its lock file.
     file, out = tmp_path / "league.json", tmp_path / "out"
     proc = _one_game_begun(["hunt", "flee"], file, out, prep_ms=1000)
     try:
         if broken in ("ratings folder", "both"):
             file.mkdir()
+        elif broken == "lock folder":
+            ratings.lock_path(file).mkdir()
         elif broken == "no ratings file":
             file.write_text("[1, 2")
         if broken in ("standings", "both"):
@@ -464,10 +511,12 @@ def test_the_closing_line_names_the_results_that_could_not_be_written(tmp_path, 
                     f"after this tournament's games")
     standings_line = (f"arena: standings.csv and standings.json in {out} are out of date (is a directory, "
                       f"not a regular file): only the table above is complete")
-    expected = {"ratings folder": [ratings_line.format("is a directory, not a regular file")],
+    folder = ratings_line.format(f"{file}: is a directory, not a regular file")
+    expected = {"ratings folder": [folder],
+                "lock folder": [ratings_line.format(f"{file}.lock: is a directory, not a regular file")],
                 "no ratings file": [ratings_line.format(f"{file}: $: expected object, got array")],
                 "standings": [standings_line],
-                "both": [standings_line, ratings_line.format("is a directory, not a regular file")]}
+                "both": [standings_line, folder]}
     assert stderr.splitlines() == expected[broken]
     if broken == "standings":   # the ratings file was written all the same
         assert _bots(file) == {"hunt": (1, "hunt"), "flee": (1, "flee")}
@@ -476,3 +525,63 @@ def test_the_closing_line_names_the_results_that_could_not_be_written(tmp_path, 
         assert (out / "standings.csv").read_text().count("\n") == 3
     if broken == "no ratings file":
         assert file.read_text() == "[1, 2"
+
+
+def test_a_ratings_file_that_cannot_be_written_is_named_with_what_is_wrong(tmp_path):
+    # The reason was the system's alone, naming no file: "Is a directory" (the lock file), "No such file or
+    # directory" (/proc, a link to a folder that is gone).
+    (tmp_path / "league.json.lock").mkdir()
+    (tmp_path / "link.json").symlink_to(tmp_path / "gone" / "league.json")
+    gone = tmp_path / "gone"
+    cases = [(tmp_path / "league.json", f"{tmp_path}/league.json.lock: is a directory, not a regular file"),
+             ("/proc/league.json", "/proc/league.json.lock: cannot write in /proc: not writable"),
+             (tmp_path / "link.json", f"{gone}/league.json.lock: cannot write in {gone}: no such folder")]
+    for path, reason in cases:   # as root, /proc gives no "(Permission denied)" after "not writable"
+        with pytest.raises(OSError, match=re.escape(reason)) as failed:
+            ratings.update(path, {"hunt": Rating()}, {"hunt": "hunt"})
+        assert (failed.value.strerror or "").startswith(reason), path
+    (tmp_path / "league.json").mkdir()   # the ratings file itself
+    (tmp_path / "league.json.lock").rmdir()
+    reason = f"{tmp_path}/league.json: is a directory, not a regular file"
+    with pytest.raises(OSError, match=re.escape(reason)) as failed:
+        ratings.update(tmp_path / "league.json", {"hunt": Rating()}, {"hunt": "hunt"})
+    assert failed.value.strerror == reason
+
+
+def _refused(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``arena tournament hunt flee`` of one short game with *args*, run in *tmp_path*."""
+    return subprocess.run([sys.executable, "-m", "arena", "tournament", "hunt", "flee", "--games", "1",
+                           "--prep-ms", "50", "-q", *args],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=deadline(60))
+
+
+def test_a_ratings_file_linked_into_a_folder_that_is_gone_is_refused_at_the_start(tmp_path):
+    # refused only at the end: "--ratings link.json was not updated (No such file or directory)"
+    (tmp_path / "link.json").symlink_to(tmp_path / "gone" / "league.json")
+    done = _refused(tmp_path, "--ratings", "link.json", "--out", "out")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"arena: --ratings 'link.json': no such folder '{tmp_path}/gone'\n")
+    assert not (tmp_path / "out").exists()
+
+
+STANDINGS_TOO = ("a file the tournament writes in --out out{}: the ratings and the standings would overwrite "
+                 "each other")
+
+
+@pytest.mark.parametrize(("given", "why"), [
+    ("out/standings.json", STANDINGS_TOO.format("")),
+    ("out/standings.csv", STANDINGS_TOO.format("")),
+    ("./out//standings.json", STANDINGS_TOO.format("")),
+    ("link.json", STANDINGS_TOO.format(" (out/standings.json)")),
+    ("out/games/league.json", "in out/games, where the tournament writes its games (--out out): the ratings "
+                              "need a file outside it"),
+    ("out", "the results folder --out out: the ratings need a file of their own"),
+], ids=["standings.json", "standings.csv", "spelled otherwise", "link", "games", "results folder"])
+def test_a_ratings_file_the_tournament_writes_in_its_results_is_refused(tmp_path, given, why):
+    # --ratings OUT/standings.json was taken: the standings overwrote the ratings file, and the tournament
+    # ended with "... was not updated (out/standings.json: $: object contains unknown field `settings`)"
+    (tmp_path / "out").mkdir()
+    (tmp_path / "link.json").symlink_to("out/standings.json")
+    done = _refused(tmp_path, "--ratings", given, "--out", "out")
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"arena: --ratings {given} is {why}\n")
+    assert list((tmp_path / "out").iterdir()) == []

@@ -111,7 +111,10 @@ def test_schedule_balances_bots_per_map_and_pairs_overall():
     ("python3 -u -W ignore /opt/bots/b.py --fast {port}", "python3 b.py --fast"),
     ("python3 -m mybots.smart {port}", "python3 mybots.smart"),
     ("./bots/runme --level 3 {port}", "runme --level 3"),
-    ("sleep 600 # {port}", "sleep 600 #"),
+    # a comment was part of the label: `sleep 600 #`, `python3 aimless.py # v2`
+    ("sleep 600 # {port}", "sleep 600"),
+    ("python3 'bots/aimless.py' {port} # v2", "python3 aimless.py"),
+    ("# Ann's bot\npython3 aimless.py {port} # it's v2\n", "python3 aimless.py"),
     # a quoted path with a space was split at it: `python3 "my aimless.py"`
     ('python3 "my bots/aimless.py" {port}', "python3 aimless.py"),
     ("python3 'my bots/my bot.py' {port}", "python3 'my bot.py'"),
@@ -159,6 +162,35 @@ def test_bots_run_by_a_shell_are_labelled_by_their_own_commands():
     # two different bots given as `sh -c '...'` were `sh` and `sh#2`
     bots = ["sh -c 'python3 a.py {port}'", "sh -c 'python3 b.py {port}'", "sh -c 'exec python3 b.py {port}'"]
     assert [b.name for b in parse_bots(bots)] == ["python3 a.py", "python3 b.py", "python3 b.py#2"]
+
+
+def test_the_same_command_with_a_comment_is_labelled_as_the_same_command_given_twice():
+    # "python3 'bots/aimless.py' {port} # v2" beside "python3 bots/aimless.py {port}" was labelled
+    # "python3 aimless.py # v2": two labels for one bot
+    bots = ["python3 bots/aimless.py {port}", "python3 'bots/aimless.py' {port} # v2"]
+    assert [b.name for b in parse_bots(bots)] == [b.name for b in parse_bots([bots[0], bots[0]])] == [
+        "python3 aimless.py", "python3 aimless.py#2"]
+
+
+def test_a_quote_in_a_comment_is_the_comment_s_and_paths_in_it_stay_as_written(tmp_path, capsys):
+    # "python3 bot.py {port} # Ann's version" was refused: "No closing quotation", though sh skips comments
+    from arena.cli import main
+
+    (tmp_path / "b.py").write_text("")
+    command = "# Ann's bot\npython3 b.py {port} # Ann's version of b.py"
+    (bot,) = parse_bots([command], base=tmp_path)
+    assert (bot.name, bot.spec) == ("python3 b.py",
+                                    f"# Ann's bot\npython3 {tmp_path}/b.py {{port}} # Ann's version of b.py")
+    (echo,) = parse_bots(["echo {port} # Ann's version"])
+    assert subprocess.run(echo.argv(4000, 1), capture_output=True, text=True, check=True).stdout == "4000\n"
+    # an unbalanced quote outside a comment is still refused, in one line (this # is quoted: no comment)
+    unbalanced = "python3 'b.py {port} # v2"
+    with pytest.raises(TournamentError, match="No closing quotation"):
+        parse_bots([unbalanced], base=tmp_path)
+    out = tmp_path / "out"
+    assert main(["tournament", "flee", unbalanced, "--out", str(out)]) == 2
+    assert capsys.readouterr().err == f"arena: bot {unbalanced!r}: No closing quotation\n"
+    assert not out.exists()
 
 
 def test_bots_differing_in_a_braced_variable_or_behind_timeout_keep_their_scripts_apart():
@@ -703,7 +735,7 @@ def test_small_tournament_with_a_crash_a_hang_and_a_bot_that_never_connects(tmp_
     assert data["played"] == data["scheduled"] == 2
     names = [b.name for b in parse_bots(bots)]
     python = Path(sys.executable).name
-    assert names[3:] == [f"{python} bad.py crash", f"{python} bad.py hang", "sleep 600 #"]
+    assert names[3:] == [f"{python} bad.py crash", f"{python} bad.py hang", "sleep 600"]
     expected = schedule(6, ["office", "field"], 1, 6, seed=11)
     assert [(g["map"], g["seed"]) for g in data["games"]] == [(g.map, g.seed) for g in expected]
     for game, planned in zip(data["games"], expected, strict=True):
@@ -742,7 +774,7 @@ def test_small_tournament_with_a_crash_a_hang_and_a_bot_that_never_connects(tmp_
     assert rows[0][:5] == ["rank", "bot", "points", "office", "field"]
     assert {r[1] for r in rows[1:]} == set(names)
     by_bot = {r["bot"]: r for r in data["standings"]}
-    assert by_bot["sleep 600 #"]["faults"] == {"never connected": 2}
+    assert by_bot["sleep 600"]["faults"] == {"never connected": 2}
     assert by_bot[names[3]]["faults"] == {"crashed": 2} and by_bot[names[4]]["faults"] == {"hung": 2}
     assert stdout.startswith("standings after 2 of 2 games\n")
     assert f"results: {out}" in stdout
@@ -874,7 +906,7 @@ def test_a_closed_terminal_stops_the_tournament_and_its_bots(tmp_path):
     assert len(data["games"]) == 2
     for game in data["games"]:
         seats = {s["bot"]: (s["status"], s["exit"], s["killed"]) for s in game["seats"]}
-        assert seats == {"hunt": ("ok", 0, None), "sleep 600 #": ("never connected", None, "SIGTERM")}
+        assert seats == {"hunt": ("ok", 0, None), "sleep 600": ("never connected", None, "SIGTERM")}
 
 
 @pytest.mark.e2e
