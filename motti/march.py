@@ -19,7 +19,8 @@ What it does, turn by turn:
 
 The guarded march (``guarded=True``) also keeps its capital out of reach (:func:`fortress`) and times the
 global reset (:func:`reset_timing`): it brings the reset on early in its turn when it owns a cell next to an
-enemy capital, and holds it back late in its turn when an enemy owns one next to its own.
+enemy capital, and holds it back late in its turn when an enemy owns one next to its own. With three or
+more players alive, an attack the timing leaves as it is also quiets its fronts (:func:`quiet_fronts`).
 
 What the plain march leaves out: it looks no move ahead; it never times the global reset (§2.8), so it
 fills the board without caring who gets the first turn after it, and it strikes only from the cells it
@@ -53,6 +54,9 @@ MENDED = 2
 BRING_FROM = 4
 #: ... and holds it back with at most this many left.
 HOLD_UP_TO = 3
+#: With at least this many players alive, the guarded march's attacks first quiet its fronts
+#: (:func:`quiet_fronts`) when the reset timing leaves them as they are.
+QUIET_FROM = 3
 
 # The order of an attack's crosses (lowest first); within a group, steps over land to the nearest enemy
 # capital, ties in the rng's order.
@@ -220,12 +224,32 @@ def reset_timing(game: Game, me: int, move: Move, legal: np.ndarray | None = Non
     return ("attack", kept) if kept else ("pass",)
 
 
+def quiet_fronts(game: Game, me: int, move: Move) -> Move:
+    """Player *me*'s attack *move* (in turn) with, right after its first cross on another player's land, its
+    own cells that hold the global reset back (``game.rules.reset.holding``: under ``strict`` those another
+    player could take), so that its fronts fall quiet and the reset comes sooner; the rest of *move*'s
+    crosses follow, up to :data:`MAX_CROSSES`. With three or more players a reset comes only once every
+    front is quiet, and a capital falls only after one (spec §2.7, §2.8). Any other move is returned as it
+    is."""
+    if move[0] != "attack" or not move[1]:
+        return move
+    board = game.board
+    held = cells_of(game.rules.reset.holding(board) & (board.owner == me))
+    if not held:
+        return move
+    first = [c for c in move[1] if board.owner[c[1], c[0]] != me][:1]
+    crosses = [*first, *(c for c in held if c not in first)]
+    crosses += [c for c in move[1] if c not in crosses]
+    return ("attack", tuple(crosses[: MAX_CROSSES[Action.ATTACK]]))
+
+
 def choose_action(game: Game, rng: random.Random, guarded: bool = False) -> Move:
     """The ``easy`` player's next action for the player in turn, in ``Game.apply`` form (spec §2.2):
     ``("guerilla", (x, y))``, ``("defend", cells)`` with 1..3 cells, ``("attack", cells)`` with 1..6 cells
     (ONE attack), or ``("pass",)`` when no cell can be crossed. With *guarded* (the policy the ``hard`` level
     searches with, motti/rollout.py) every attack crosses the :func:`fortress` cells first and
-    is timed against the global reset (:func:`reset_timing`).
+    is timed against the global reset (:func:`reset_timing`); one the timing leaves as it is quiets its
+    fronts (:func:`quiet_fronts`) while :data:`QUIET_FROM` or more players are alive.
     The game must not be over (:func:`motti.levels.choose_action` checks that)."""
     me = game.current_player
     if not game.attacked:
@@ -251,4 +275,7 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False) -> Move
         if foreign and all(board.owner[y, x] == me for x, y in crosses):
             crosses[-1] = foreign[0]
         move = ("attack", tuple(crosses))
-    return reset_timing(game, me, move, legal)
+    timed = reset_timing(game, me, move, legal)
+    if timed is move and len(game.alive) >= QUIET_FROM:
+        return quiet_fronts(game, me, move)
+    return timed

@@ -1,7 +1,8 @@
 """The ``medium`` and ``hard`` computer players of motti: a march, with each turn's first move chosen by
 playing the candidates out (spec/motti.md §2). ``medium`` plays out the plain march of ``easy``, ``hard``
 the guarded march (:func:`motti.march.choose_action` with ``guarded=True``: it also keeps its capital out of
-reach and times the global reset), with more and longer playouts (:data:`MEDIUM`, :data:`HARD`).
+reach, times the global reset and, among three or more players, quiets its fronts), with more and longer
+playouts (:data:`MEDIUM`, :data:`HARD`).
 
 At the start of a turn (before its first attack) the player lists a few candidate moves:
 

@@ -167,3 +167,23 @@ def test_the_guarded_march_holds_the_reset_back_late_in_its_turn_when_an_enemy_c
     # Under the `empty` reset rule every free cell holds the reset back, its capital too: it passes.
     empty = game_of(STRIKE, [(0, 1), (4, 1)], turn=2, attacks=3, reset_rule="empty")
     assert march.choose_action(empty, random.Random(0), guarded=True) == ("pass",)
+
+
+#: Three players: player 1 (in turn) owns (0,1) and (1,1), which player 3's wall (0,0) could take (they hold
+#: the reset back, §2.8), far from every enemy capital; its wall (7,1) can cross (7,0) and (8,1).
+QUIET = ["Cccccccccc", "aaaaaaaAbb", "aaaaaaaabb"]
+
+
+def test_with_three_players_the_guarded_march_quiets_its_fronts_after_one_enemy_cross() -> None:
+    game = game_of(QUIET, [(3, 2), (9, 2), (9, 0)])
+    assert march.choose_action(game, random.Random(0), guarded=True) == (
+        "attack", ((7, 0), (0, 1), (1, 1), (3, 2), (8, 1), (7, 2)))
+    for seed in range(8):
+        crosses = march.choose_action(game, random.Random(seed), guarded=True)[1]
+        assert crosses[0] in {(7, 0), (8, 1)} and crosses[1:3] == ((0, 1), (1, 1))
+    # With two players (the wall player 2's) the reset timing alone orders the crosses: (1,1), which no wall
+    # could attack, is left for later.
+    two = game_of(["B" + QUIET[0][1:].lower().replace("c", "b"), *QUIET[1:]], [(3, 2), (9, 2)])
+    for seed in range(8):
+        assert (1, 1) not in march.choose_action(two, random.Random(seed), guarded=True)[1]
+    assert march.quiet_fronts(game, 1, ("pass",)) == ("pass",)
