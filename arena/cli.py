@@ -19,6 +19,7 @@ import argparse
 import os
 import random
 import signal
+import stat
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -847,8 +848,10 @@ def _results_folder(name: str | None) -> Path:
 
 def _ratings(name: str | None) -> tuple[dict[str, Rating], Path | None]:
     """The ratings ``--ratings FILE`` starts from (none when FILE does not exist yet) and the file's path.
-    Raises UsageError (one line) for an empty name, a file that is no ratings file or cannot be read, or a
-    folder that does not exist (the one a link leads to, when FILE is a link: its folder is written in)."""
+    Raises UsageError (one line naming the option and the file) for an empty name, a folder that does not
+    exist or is a file (the one a link leads to, when FILE is a link: its folder is written in), a file that
+    is no ratings file (an empty one says so) or cannot be read, and any other OSError while it is checked
+    (``--ratings xxx….json: File name too long``, ``--ratings ll: Too many levels of symbolic links``)."""
     from pathlib import Path
 
     from arena import ratings
@@ -859,16 +862,46 @@ def _ratings(name: str | None) -> tuple[dict[str, Rating], Path | None]:
     if name == "":  # Path("") is the current folder
         raise UsageError("--ratings: empty file name")
     path = Path(name)
-    folder = Path(os.path.realpath(path)).parent
-    if not folder.is_dir():
-        shown = path.parent if os.path.realpath(path.parent) == str(folder) else folder
-        raise UsageError(f"--ratings {name!r}: no such folder {str(shown)!r}")
-    if not path.exists():
-        return {}, path
     try:
+        _ratings_folder(name)
         return ratings.load(path), path
+    except FileNotFoundError:  # not there yet (a dangling link too: the file is made where it leads)
+        return {}, path
     except FileFormatError as exc:
         raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"--ratings {name}: {exc.strerror or exc}") from None
+
+
+def _ratings_folder(name: str) -> None:
+    """Raise UsageError (one line) when the folder of ``--ratings`` *name* (the one its link leads to, when
+    it is a link) does not exist (``--ratings 'gone/x.json': no such folder 'gone'``) or is a file
+    (``--ratings 'b.py/x.json': 'b.py' is a file, not a folder``). Raises OSError when it cannot be told
+    (a name too long, a loop of links)."""
+    from pathlib import Path
+
+    folder = Path(os.path.realpath(name)).parent
+    try:
+        if stat.S_ISDIR(os.stat(folder).st_mode):
+            return
+        problem = "{} is a file, not a folder"
+    except FileNotFoundError:
+        problem = "no such folder {}"
+    spelled = Path(name).parent
+    shown = spelled if os.path.realpath(spelled) == str(folder) else folder
+    raise UsageError(f"--ratings {name!r}: {problem.format(repr(str(shown)))}")
+
+
+def _check_ratings_lock(name: str | None) -> None:
+    """Raise UsageError (one line naming the option, the lock file and what is wrong) when the lock of
+    ``--ratings`` *name* cannot be taken (:func:`arena.ratings.check_lock`: ``--ratings league.json:
+    league.json.lock: is a directory, not a regular file``); nothing to check without ``--ratings``."""
+    from arena import ratings
+
+    if not name:
+        return
+    try:
+        ratings.check_lock(name)
     except OSError as exc:
         raise UsageError(f"--ratings {name}: {exc.strerror or exc}") from None
 
@@ -933,9 +966,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             raise UsageError(f"--maps: two maps are named {arena.name}")
         maps[arena.name] = arena
     # The port before the results folder: a port in use left DIR/games behind, and the same --out was then
-    # refused as holding a tournament. Like every refusal at the start, it leaves nothing behind.
+    # refused as holding a tournament. Like every refusal at the start, it leaves nothing behind. The ratings
+    # file's lock is taken once just before: doing so makes the lock file, as the first write would.
     sock = _web_socket(args)
     try:
+        _check_ratings_lock(args.ratings)
         out = _results_folder(args.out)
     except BaseException:
         if sock is not None:

@@ -22,7 +22,7 @@ from typing import Annotated
 
 import msgspec
 
-from common.save import decode_json, require_regular, write_atomic, write_failure
+from common.save import BOM, decode_json, require_regular, write_atomic, write_failure
 
 MODEL = "openskill PlackettLuce"
 """The model's name in a ratings file: a file of another model is refused."""
@@ -76,10 +76,15 @@ class RatingsFile(msgspec.Struct, forbid_unknown_fields=True):
 def load(path: str | os.PathLike[str]) -> dict[str, Rating]:
     """The ratings in the file at *path* by bot name. Raises OSError when it cannot be read and
     :class:`common.save.FileFormatError` (one line naming the file and the place) when it is no ratings
-    file."""
+    file: ``league.json: the file is empty, not a ratings file`` for one holding nothing but white space."""
     from common.save import FileFormatError
 
-    data = decode_json(path, RatingsFile)
+    try:
+        data = decode_json(path, RatingsFile)
+    except FileFormatError:
+        if _blank(path):
+            raise FileFormatError(f"{os.fspath(path)}: the file is empty, not a ratings file") from None
+        raise
     if data.model != MODEL:
         raise FileFormatError(f"{os.fspath(path)}: $.model: expected {MODEL!r}, got {data.model!r}")
     out: dict[str, Rating] = {}
@@ -91,6 +96,13 @@ def load(path: str | os.PathLike[str]) -> dict[str, Rating]:
             raise FileFormatError(f"{os.fspath(path)}: $.ratings[{name!r}]: {exc}") from None
         out[name] = Rating(entry.mu, entry.sigma, entry.games, entry.bot)
     return out
+
+
+def _blank(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at *path* holds nothing but white space (after a UTF-8 byte-order mark): an empty
+    file, whose JSON msgspec calls "truncated". Raises OSError."""
+    with open(path, "rb") as handle:
+        return not handle.read().removeprefix(BOM).strip()
 
 
 def save(path: str | os.PathLike[str], ratings: Mapping[str, Rating], bots: Mapping[str, str] | None = None
@@ -144,6 +156,16 @@ def locked(path: str | os.PathLike[str]) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # which releases the lock
+
+
+def check_lock(path: str | os.PathLike[str]) -> None:
+    """Take the lock of the ratings file at *path* once and let it go (:func:`locked`), so that a lock file
+    that can never be taken is found before a tournament starts, not when its first game ends; the lock file
+    is made when missing, as the first write would make it. Raises OSError in the words of :func:`update`
+    (``league.json.lock: is a directory, not a regular file``, ``league.json.lock: cannot write in /x: no
+    such folder``)."""
+    with _naming(_lock_name(path), written=True), locked(path):
+        pass
 
 
 def _next_free(name: str, taken: set[str]) -> str:

@@ -590,26 +590,49 @@ def _after_options(tokens: list[ShellToken], take_values: frozenset[str],
     return tokens[i:]
 
 
+def _uses_port(command: str) -> bool:
+    """Whether *command* holds ``{port}`` where the shell reads it: outside its comments
+    (:func:`_comments`), and in the command string of a shell's ``-c`` outside that command's own comments
+    (``sh -c 'python3 b.py {port}'`` does, ``python3 b.py 15000 # {port}`` and ``sh -c 'sleep 9 # {port}'``
+    do not: the bot would dial a fixed port)."""
+    tokens = _uncommented_tokens(command)
+    words: list[ShellToken] = []
+    """The words of the command so far, as :func:`absolute_paths` keeps them for :func:`_shell_command`."""
+    for i, token in enumerate(tokens):
+        if token.value is None:
+            if token.text in SHELL_CONTROL:
+                words = []
+            continue
+        if not _redirected(tokens, i) and (words or not (token.value in SHELL_RESERVED
+                                                         or SHELL_ASSIGNMENT.match(token.text))):
+            words.append(token)
+        if "{port}" in token.text and (_shell_command(words) is not token or _uses_port(token.value)):
+            return True
+    return False
+
+
 def parse_bots(specs: Sequence[str], base: Path | None = None,
                recorded: Mapping[str, str] | None = None) -> list[Bot]:
-    """Bots from the command line: an example bot's name or a command containing ``{port}`` (relative paths
-    in it resolved against *base*, default the current folder: :func:`absolute_paths`). Repeated names get
-    ``#2``, ``#3``, and so does a command labelled with an example bot's name (``bots/hunt {port}`` is
-    ``hunt#2``: ``hunt`` is the example's, in the standings and in a ratings file); a command is labelled
-    by its words without the placeholders, paths shortened to their last part (``java -jar a.jar``;
-    :func:`command_label`). *recorded* (bot -> name, from a ratings file) keeps a bot its name of earlier
-    tournaments whatever the order and line-up of this one, and no other bot takes that name; a command is
-    that bot when the shell reads the two alike (:func:`bot_identity`: ``python3  b.py {port} # v2`` is
-    the bot recorded as ``python3 b.py {port}``). Raises TournamentError."""
+    """Bots from the command line: an example bot's name or a command containing ``{port}`` outside a comment
+    (:func:`_uses_port`; relative paths in it resolved against *base*, default the current folder:
+    :func:`absolute_paths`). Repeated names get ``#2``, ``#3``, and so does a command labelled with an
+    example bot's name (``bots/hunt {port}`` is ``hunt#2``: ``hunt`` is the example's, in the standings and
+    in a ratings file); a command is labelled by its words without the placeholders, paths shortened to
+    their last part (``java -jar a.jar``; :func:`command_label`). *recorded* (bot -> name, from a ratings
+    file) keeps a bot its name of earlier tournaments whatever the order and line-up of this one, and no
+    other bot takes that name; a command is that bot when the shell reads the two alike
+    (:func:`bot_identity`: ``python3  b.py {port} # v2`` is the bot recorded as ``python3 b.py {port}``).
+    Raises TournamentError."""
     parsed: list[tuple[str, str, str | None]] = []   # label, spec, strategy
     for spec in specs:
         if spec in STRATEGIES:
             parsed.append((spec, spec, spec))
-        elif "{port}" in spec:
+        elif _uses_port(spec):
             parsed.append((command_label(spec), absolute_paths(spec, base or Path.cwd()), None))
         else:
+            commented = " outside a comment (the shell skips a comment)" if "{port}" in spec else ""
             raise TournamentError(f"bot {spec!r}: expected an example bot ({', '.join(STRATEGIES)}) "
-                                  f"or a command containing {{port}}")
+                                  f"or a command containing {{port}}{commented}")
     recorded = {bot_identity(bot): name for bot, name in (recorded or {}).items()}
     kept = {spec: recorded[bot_identity(spec)] for _, spec, strategy in parsed
             if strategy is None and bot_identity(spec) in recorded}

@@ -497,7 +497,8 @@ def test_the_closing_line_names_the_results_that_could_not_be_written(tmp_path, 
     try:
         if broken in ("ratings folder", "both"):
             file.mkdir()
-        elif broken == "lock folder":
+        elif broken == "lock folder":   # the lock file the start made, a folder by the end of the game
+            ratings.lock_path(file).unlink()
             ratings.lock_path(file).mkdir()
         elif broken == "no ratings file":
             file.write_text("[1, 2")
@@ -585,3 +586,66 @@ def test_a_ratings_file_the_tournament_writes_in_its_results_is_refused(tmp_path
     done = _refused(tmp_path, "--ratings", given, "--out", "out")
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"arena: --ratings {given} is {why}\n")
     assert list((tmp_path / "out").iterdir()) == []
+
+
+LONG = "x" * 300
+
+
+@pytest.mark.parametrize("given", [f"{LONG}.json", f"{LONG}/league.json"], ids=["file", "folder"])
+def test_a_ratings_name_too_long_is_one_line_naming_the_option(tmp_path, given):
+    # a traceback: "OSError: [Errno 36] File name too long", exit status 1
+    done = _refused(tmp_path, "--ratings", given, "--out", "out")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"arena: --ratings {given}: File name too long\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def _lock_folder(tmp_path: Path) -> None:
+    (tmp_path / "lk2").mkdir()
+    (tmp_path / "lk2" / "x.json.lock").mkdir()
+
+
+@pytest.mark.parametrize(("given", "make", "why"), [
+    ("lk2/x.json", _lock_folder, "lk2/x.json.lock: is a directory, not a regular file"),
+    ("x.json", lambda tmp: os.mkfifo(tmp / "x.json.lock"), "x.json.lock: is a FIFO, not a regular file"),
+    ("x.json", lambda tmp: (tmp / "x.json.lock").symlink_to("gone/x.lock"),
+     "x.json.lock: cannot write in {}/gone: no such folder"),
+    ("x.json", lambda tmp: (tmp / "x.json.lock").symlink_to("x.json.lock"),
+     "x.json.lock: Too many levels of symbolic links"),
+    ("ll", lambda tmp: (tmp / "ll").symlink_to("ll"), "Too many levels of symbolic links"),
+], ids=["lock folder", "lock FIFO", "lock linked into a missing folder", "lock in a loop",
+        "ratings in a loop"])
+def test_a_ratings_lock_that_cannot_be_taken_is_refused_at_the_start(tmp_path, given, make, why):
+    # the whole tournament was played, then: "--ratings lk2/x.json was not updated (lk2/x.json.lock: is a
+    # directory, not a regular file)", exit status 1
+    make(tmp_path)
+    before = sorted(tmp_path.rglob("*"))
+    done = _refused(tmp_path, "--ratings", given, "--out", "out")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", f"arena: --ratings {given}: {why.format(tmp_path)}\n")
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_a_ratings_file_under_a_file_is_refused_as_a_file_where_a_folder_should_be(tmp_path):
+    # "no such folder 'aimless.py'", though there is one: a file
+    (tmp_path / "aimless.py").write_text("")
+    done = _refused(tmp_path, "--ratings", "aimless.py/x.json", "--out", "out")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "arena: --ratings 'aimless.py/x.json': 'aimless.py' is a file, not a folder\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["aimless.py"]
+
+
+@pytest.mark.parametrize("body", [b"", b"\n \n", b"\xef\xbb\xbf"], ids=["empty", "blank", "BOM only"])
+def test_an_empty_ratings_file_says_it_is_empty(tmp_path, body):
+    # "empty.json:1:1: Input data was truncated"
+    (tmp_path / "empty.json").write_bytes(body)
+    done = _refused(tmp_path, "--ratings", "empty.json", "--out", "out")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "arena: empty.json: the file is empty, not a ratings file\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.json"]
+
+
+def test_a_ratings_file_cut_short_is_not_called_empty(tmp_path):
+    (tmp_path / "cut.json").write_text('{"model": ')
+    with pytest.raises(FileFormatError, match=r"^\S+cut\.json:1:11: Input data was truncated$"):
+        ratings.load(tmp_path / "cut.json")

@@ -112,7 +112,7 @@ def test_schedule_balances_bots_per_map_and_pairs_overall():
     ("python3 -m mybots.smart {port}", "python3 mybots.smart"),
     ("./bots/runme --level 3 {port}", "runme --level 3"),
     # a comment was part of the label: `sleep 600 #`, `python3 aimless.py # v2`
-    ("sleep 600 # {port}", "sleep 600"),
+    ("./runme {port} # v2", "runme"),
     ("python3 'bots/aimless.py' {port} # v2", "python3 aimless.py"),
     ("# Ann's bot\npython3 aimless.py {port} # it's v2\n", "python3 aimless.py"),
     # a quoted path with a space was split at it: `python3 "my aimless.py"`
@@ -264,6 +264,33 @@ def test_parse_bots_names_commands_and_relative_paths(tmp_path):
     # a word too long to be a file's name was a traceback; it reaches the shell as written
     long = "x" * 300 + ".py"
     assert parse_bots([f"python3 {long} {{port}}"], base=tmp_path)[0].spec == f"python3 {long} {{port}}"
+
+
+@pytest.mark.parametrize("command", [
+    "python3 bots/aimless.py 15000 # {port}",
+    "python3 bots/aimless.py 15000 #{port}",
+    "# {port}\npython3 bots/aimless.py 15000",
+    "sh -c 'python3 bots/aimless.py 15000 # {port}'",
+    "bash -c \"sh -c 'python3 bots/aimless.py 15000 # {port}'\"",
+])
+def test_a_command_whose_only_port_is_in_a_comment_is_refused(tmp_path, capsys, command):
+    # taken, its bot dialled port 15000 in every game, the shell having skipped the comment with the port
+    from arena.cli import main
+
+    out = tmp_path / "out"
+    assert main(["tournament", "flee", command, "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"arena: bot {command!r}: expected an example bot (random, flee, hunt, smart) or a command "
+        f"containing {{port}} outside a comment (the shell skips a comment)\n")
+    assert not out.exists()
+
+
+def test_a_port_outside_a_comment_is_the_bot_s_whatever_comment_follows():
+    bots = ["sh -c 'sleep 600' {port}", "python3 b.py {port} # v2",
+            "sh -c 'python3 c.py \"$1\" # v2' sh {port}", "sh -c 'python3 d.py {port} # v2'",
+            "PORT={port} python3 e.py # {port}", "python3 f.py > {port}.log"]
+    assert [b.name for b in parse_bots(bots)] == [
+        "sleep 600", "python3 b.py", "python3 c.py", "python3 d.py", "python3 e.py", "python3 f.py"]
 
 
 def test_relative_paths_made_absolute_keep_the_shell_syntax_around_them(tmp_path):
@@ -721,7 +748,7 @@ def test_small_tournament_with_a_crash_a_hang_and_a_bot_that_never_connects(tmp_
     script.write_text(BAD_BOT)
     command_bot = f"{sys.executable} -m arena bot --strategy random {{host}} {{port}}"
     bots = ["hunt", "flee", command_bot, f"{sys.executable} {script} crash {{port}}",
-            f"{sys.executable} {script} hang {{port}}", "sleep 600 # {port}"]
+            f"{sys.executable} {script} hang {{port}}", "sh -c 'sleep 600' {port}"]
     out = tmp_path / "results"
     # The bot that never connects holds its game for --connect-ms: long enough for a Python bot to start on
     # a busy machine (about 0.1 s of CPU), short enough for the test.
@@ -808,7 +835,7 @@ def _game_processes(tournament: int) -> list[int]:
 
 
 def _wait_for_sleepers(tournament: int, folder: Path, n: int) -> None:
-    """Wait until *n* ``sleep`` bots (``sleep 600 # {port}``) run under *folder*."""
+    """Wait until *n* ``sleep`` bots (``sh -c 'sleep 600' {port}``) run under *folder*."""
     end = time.monotonic() + deadline(20)
     while sum(c.startswith("sleep") for c in _left_behind(tournament, folder)) < n:
         assert time.monotonic() < end, "the bots did not start"
@@ -887,7 +914,7 @@ def test_a_closed_terminal_stops_the_tournament_and_its_bots(tmp_path):
     # SIGHUP to the whole process group (the terminal closed) killed the game processes at once, leaving the
     # bots they had started running, and the tournament without its standings.
     out = tmp_path / "results"
-    proc = _tournament(["hunt", "sleep 600 # {port}", "--games", "4", "--jobs", "2", "--seed", "3",
+    proc = _tournament(["hunt", "sh -c 'sleep 600' {port}", "--games", "4", "--jobs", "2", "--seed", "3",
                         "--connect-ms", "120000"], out, start_new_session=True)
     _wait_for_sleepers(proc.pid, tmp_path, 2)
     end = time.monotonic() + deadline(20)
@@ -934,7 +961,7 @@ def test_the_bots_of_a_game_process_killed_are_stopped_by_the_tournament(tmp_pat
     # A killed game process cannot stop the bots it started: one that does not notice its server is gone
     # (here it never connects) ran on after the tournament.
     out = tmp_path / "results"
-    proc = _tournament(["hunt", "sleep 600 # {port}", "--games", "2", "--jobs", "1", "--seed", "3",
+    proc = _tournament(["hunt", "sh -c 'sleep 600' {port}", "--games", "2", "--jobs", "1", "--seed", "3",
                         "--connect-ms", "120000"], out, start_new_session=True)
     _wait_for_sleepers(proc.pid, tmp_path, 1)
     (game_process,) = _game_processes(proc.pid)
