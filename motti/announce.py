@@ -236,7 +236,9 @@ class Chronicle:
         ``guerilla``, ``pass``) or None for what no action of the mover caused (a window closed, a player
         quit); Defend and Guerilla are known by it, attacks by their ``AttackDrawn`` events; *why* follows a
         pass (``P1 passed: no cell to cross``). A reset in the middle of a turn says who goes on:
-        ``reset: all land is free; P1 goes on with 3 attacks``."""
+        ``reset: all land is free; P1 goes on with 3 attacks``. Cells won name their taker, but for the mover
+        until another taker is named (``P1 guerilla at 3,2 — encircled 1 cell of P4 — P2 encircled 1 cell of
+        P1``, ``... — P2 encircled 1 cell of P1 — P1 encircled 1 cell of P4``)."""
         events = list(events)
         turn_ends = any(isinstance(e, TurnPassed | GameOver) for e in events)
         left = any(isinstance(e, Eliminated) and e.cause in ("closed", "quit") for e in events)
@@ -244,6 +246,7 @@ class Chronicle:
         turn = self.turn
         first_cells = True
         encircled: tuple[int, int, int, int] | None = None   # the last such clause: to, victim, index, cells
+        others = False   # a clause named another taker: from then on the mover's are named too
         for event in events:
             turn = self.turn
             if isinstance(event, AttackDrawn):
@@ -274,12 +277,14 @@ class Chronicle:
                             and encircled[2] == len(parts) - 1:
                         count += encircled[3]
                         parts.pop()
-                    taker = "" if event.to == turn.player else f"{who(event.to)} "
+                    taker = "" if event.to == turn.player and not others else f"{who(event.to)} "
+                    others |= event.to != turn.player
                     parts.append(f"{taker}encircled {plural(count, 'cell')} of {who(event.victim)}")
                     encircled = (event.to, event.victim, len(parts) - 1, count)
             elif isinstance(event, CapitalCaptured):
                 turn.mark([event.cell], "captured", event.by)
-                taker = "" if event.by == turn.player else f"{who(event.by)} "
+                taker = "" if event.by == turn.player and not others else f"{who(event.by)} "
+                others |= event.by != turn.player
                 parts.append(f"{taker}captured the capital of {who(event.player)}")
             elif isinstance(event, Eliminated):
                 parts.append(f"{who(event.player)} {_WHY_OUT.get(event.cause, event.cause + ', out')}")

@@ -10,7 +10,7 @@ from motti_maps import game
 
 from common.term import wrap
 from motti.announce import GAINS, LOSSES, Chronicle, LastTurn, end_text, end_title, shorten
-from motti.rules import Cells, Eliminated, Encircled, GameOver
+from motti.rules import Cells, CellsChanged, Eliminated, Encircled, GameOver
 
 
 def play(g, chronicle: Chronicle, verb: str, *args):
@@ -112,6 +112,20 @@ def test_reset_inside_an_attack_turn_t16() -> None:
         "P1 attack 1 of 6 took 1,1 — reset: all land is free; P1 goes on with 5 attacks")
     assert chronicle.turn.reset is True and chronicle.turn.cells == {(1, 1): "conquered"}
 
+
+
+def test_once_another_taker_is_named_the_mover_is_named_too() -> None:
+    # With three players and more, the clause of the mover's own cells came unnamed after another's: "P1
+    # guerilla at 3,2 — P2 encircled 1 cell of P1 — encircled 34 cells of P4" read as P2's 34 cells.
+    chronicle = Chronicle(1)
+    events = [CellsChanged(((3, 2),)), Encircled(((0, 0),), 2, 1), Encircled(((5, 5),), 1, 4),
+              Encircled(((6, 6),), 3, 4)]
+    assert chronicle.record(events, "guerilla") == (
+        "P1 guerilla at 3,2 — P2 encircled 1 cell of P1 — P1 encircled 1 cell of P4"
+        " — P3 encircled 1 cell of P4")
+    first = [CellsChanged(((3, 2),)), Encircled(((5, 5),), 1, 4), Encircled(((0, 0),), 2, 1)]
+    assert Chronicle(1).record(first, "guerilla") == (
+        "P1 guerilla at 3,2 — encircled 1 cell of P4 — P2 encircled 1 cell of P1")
 
 def test_leaving_is_not_called_encircled_and_the_ends() -> None:
     chronicle = Chronicle(1)
