@@ -241,6 +241,7 @@ class Chronicle:
         P1``, ``... — P2 encircled 1 cell of P1 — P1 encircled 1 cell of P4``)."""
         events = list(events)
         turn_ends = any(isinstance(e, TurnPassed | GameOver) for e in events)
+        turn_passed = any(isinstance(e, TurnPassed) for e in events)
         left = any(isinstance(e, Eliminated) and e.cause in ("closed", "quit") for e in events)
         parts: list[str] = []
         turn = self.turn
@@ -295,13 +296,12 @@ class Chronicle:
                              f"reset: all land is free; {who(turn.player)} goes on with "
                              f"{plural(remaining, 'attack')}")
             elif isinstance(event, TurnPassed):
-                because = f": {why}" if why else ""
-                if action == "pass" and turn.action == "pass":
-                    parts.append(f"{who(turn.player)} passed{because}")
-                elif action == "pass":
-                    parts.append(f"{who(turn.player)} ended the turn{because}")
+                if action == "pass":
+                    parts.append(_passed(turn, why))
                 self._end_turn(event.to)
             elif isinstance(event, GameOver):
+                if action == "pass" and not turn_passed:   # the turn cap (§2.9) ended the game on this pass
+                    parts.append(_passed(turn, why))
                 self._end_turn(None)
                 parts.append(_game_over(event))
         if not parts:
@@ -318,6 +318,14 @@ class Chronicle:
         self.last_turn = self.turn
         self.turn = LastTurn(to if to is not None else self.turn.player)
         self.attacks_done = 0
+
+
+def _passed(turn: LastTurn, why: str | None) -> str:
+    """The clause of a pass that ends *turn*: ``P1 passed`` (``: why`` after it) when nothing was done,
+    ``P1 ended the turn`` after an attack."""
+    because = f": {why}" if why else ""
+    done = "passed" if turn.action == "pass" else "ended the turn"
+    return f"{who(turn.player)} {done}{because}"
 
 
 def _game_over(event: GameOver) -> str:

@@ -63,6 +63,19 @@ def test_guerilla_t5_and_pass() -> None:
     assert chronicle.last_turn.to_json() == {"player": 2, "action": "pass", "cells": [], "reset": False}
 
 
+
+def test_a_pass_that_reaches_the_turn_cap_is_announced_before_the_end() -> None:
+    # The last turn's pass was left out: a headless match capped on a pass ended on the result alone.
+    g = game("aabb/aAbb/aabb", {1: (0, 0), 2: (3, 0)}, max_turns=1)
+    chronicle = Chronicle(g.current_player)
+    assert chronicle.record(g.apply(("pass",)), "pass", "no cell to cross") == (
+        "P1 passed: no cell to cross — draw on land after 1 turn: 6–6")
+    g = game("aabb/aAbb/aabb", {1: (0, 0), 2: (3, 0)}, draws=[0], max_turns=1)
+    chronicle = Chronicle(g.current_player)
+    assert play(g, chronicle, "attack", [(2, 1)]) == "P1 attack 1 of 6 took 2,1"
+    assert chronicle.record(g.apply(("pass",)), "pass") == (
+        "P1 ended the turn — P1 wins on land after 1 turn: 7–5")
+
 def test_capital_capture_t13() -> None:
     g = game("aaAbbb/aaAbbb/aaAbbb", {1: (0, 0), 2: (3, 1)}, draws=[0])
     chronicle = Chronicle(g.current_player)
