@@ -49,6 +49,7 @@ import re
 import shlex
 import signal
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -611,6 +612,22 @@ def _uses_port(command: str) -> bool:
     return False
 
 
+def _refuse_bad_syntax(command: str) -> None:
+    """Raise TournamentError (one line, in ``/bin/sh``'s words) when ``/bin/sh``, which runs a bot given as a
+    command (:meth:`Bot.argv`), cannot read *command* (``python3 b.py {port} &&``: ``Syntax error: end of
+    file unexpected``); the bot would never connect. ``sh -n`` reads the command without running any of
+    it."""
+    try:
+        checked = subprocess.run(["/bin/sh", "-n", "-c", command], capture_output=True, text=True, timeout=30,
+                                 stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):   # no shell to ask: the bot's own start will say
+        return
+    if checked.returncode != 0:
+        said = checked.stderr.strip().splitlines()
+        why = said[-1].split(": ", 2)[-1] if said else f"exit status {checked.returncode}"
+        raise TournamentError(f"bot {command!r}: /bin/sh cannot read it: {why}")
+
+
 def parse_bots(specs: Sequence[str], base: Path | None = None,
                recorded: Mapping[str, str] | None = None) -> list[Bot]:
     """Bots from the command line: an example bot's name or a command containing ``{port}`` outside a comment
@@ -628,7 +645,9 @@ def parse_bots(specs: Sequence[str], base: Path | None = None,
         if spec in STRATEGIES:
             parsed.append((spec, spec, spec))
         elif _uses_port(spec):
-            parsed.append((command_label(spec), absolute_paths(spec, base or Path.cwd()), None))
+            command = absolute_paths(spec, base or Path.cwd())   # unbalanced quotes refused first
+            _refuse_bad_syntax(spec)
+            parsed.append((command_label(spec), command, None))
         else:
             commented = " outside a comment (the shell skips a comment)" if "{port}" in spec else ""
             raise TournamentError(f"bot {spec!r}: expected an example bot ({', '.join(STRATEGIES)}) "
