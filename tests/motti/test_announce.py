@@ -63,7 +63,6 @@ def test_guerilla_t5_and_pass() -> None:
     assert chronicle.last_turn.to_json() == {"player": 2, "action": "pass", "cells": [], "reset": False}
 
 
-
 def test_a_pass_that_reaches_the_turn_cap_is_announced_before_the_end() -> None:
     # The last turn's pass was left out: a headless match capped on a pass ended on the result alone.
     g = game("aabb/aAbb/aabb", {1: (0, 0), 2: (3, 0)}, max_turns=1)
@@ -75,6 +74,7 @@ def test_a_pass_that_reaches_the_turn_cap_is_announced_before_the_end() -> None:
     assert play(g, chronicle, "attack", [(2, 1)]) == "P1 attack 1 of 6 took 2,1"
     assert chronicle.record(g.apply(("pass",)), "pass") == (
         "P1 ended the turn — P1 wins on land after 1 turn: 7–5")
+
 
 def test_capital_capture_t13() -> None:
     g = game("aaAbbb/aaAbbb/aaAbbb", {1: (0, 0), 2: (3, 1)}, draws=[0])
@@ -90,7 +90,6 @@ def test_capital_capture_t13() -> None:
         (3, 0), (3, 2), (4, 0), (4, 1), (4, 2), (5, 0), (5, 1), (5, 2)]
 
 
-
 def test_the_pockets_a_capture_hands_one_player_are_one_clause() -> None:
     # P2's two cells left are two pockets once its capital is taken; each was a clause of its own
     # ("encircled 1 cell of P2 — encircled 1 cell of P2"), which a long game's end repeated many times.
@@ -99,6 +98,7 @@ def test_the_pockets_a_capture_hands_one_player_are_one_clause() -> None:
     said = play(g, chronicle, "attack", [(3, 1)])
     assert said == ("P1 attack 1 of 6 took 3,1 — captured the capital of P2 — encircled 2 cells of P2"
                     " — P2 is out — P1 wins after 1 turn")
+
 
 def test_capital_capture_with_two_heirs_then_a_strict_reset_t14() -> None:
     g = game("aAbbbCc/aAbbbCc/aAbbbCc", {1: (0, 0), 2: (2, 1), 3: (6, 0)}, draws=[0, 5, 5, 5, 5, 5],
@@ -126,7 +126,6 @@ def test_reset_inside_an_attack_turn_t16() -> None:
     assert chronicle.turn.reset is True and chronicle.turn.cells == {(1, 1): "conquered"}
 
 
-
 def test_once_another_taker_is_named_the_mover_is_named_too() -> None:
     # With three players and more, the clause of the mover's own cells came unnamed after another's: "P1
     # guerilla at 3,2 — P2 encircled 1 cell of P1 — encircled 34 cells of P4" read as P2's 34 cells.
@@ -139,6 +138,7 @@ def test_once_another_taker_is_named_the_mover_is_named_too() -> None:
     first = [CellsChanged(((3, 2),)), Encircled(((5, 5),), 1, 4), Encircled(((0, 0),), 2, 1)]
     assert Chronicle(1).record(first, "guerilla") == (
         "P1 guerilla at 3,2 — encircled 1 cell of P4 — P2 encircled 1 cell of P1")
+
 
 def test_leaving_is_not_called_encircled_and_the_ends() -> None:
     chronicle = Chronicle(1)
