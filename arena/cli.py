@@ -665,8 +665,6 @@ def _print_replay(rep: replay.Replay) -> None:
     _print_table(rows, rep.final["rounds"])
 
 
-
-
 def _say_cut_short(rep: replay.Replay) -> None:
     """One line on stderr when the replay's file ends inside its last line (``FILE.partial``), which the
     loader left out."""

@@ -293,7 +293,6 @@ def test_a_port_outside_a_comment_is_the_bot_s_whatever_comment_follows():
         "sleep 600", "python3 b.py", "python3 c.py", "python3 d.py", "python3 e.py", "python3 f.py"]
 
 
-
 @pytest.mark.parametrize(("command", "why"), [
     ("python3 b.py {port} &&", "Syntax error: end of file unexpected"),
     ("python3 b.py {port} )", 'Syntax error: ")" unexpected'),
@@ -307,6 +306,7 @@ def test_a_command_the_shell_cannot_read_is_refused_in_its_words(tmp_path, capsy
     assert main(["tournament", "flee", command, "--out", str(out)]) == 2
     assert capsys.readouterr().err == f"arena: bot {command!r}: /bin/sh cannot read it: {why}\n"
     assert not out.exists()
+
 
 def test_relative_paths_made_absolute_keep_the_shell_syntax_around_them(tmp_path):
     # Operators, redirections and variables once came out quoted ('&&', '>'), so the shell ran something else.
