@@ -105,16 +105,14 @@ def _blank(path: str | os.PathLike[str]) -> bool:
         return not handle.read().removeprefix(BOM).strip()
 
 
-def save(path: str | os.PathLike[str], ratings: Mapping[str, Rating], bots: Mapping[str, str] | None = None
-         ) -> None:
+def save(path: str | os.PathLike[str], ratings: Mapping[str, Rating]) -> None:
     """Write *ratings* to *path* (replaced whole, :func:`common.save.write_atomic`), best first, each with
-    the bot it was earned by: *bots* (name -> example bot or command), else the rating's own ``bot``.
-    Raises OSError."""
+    the bot it was earned by (``Rating.bot``, left out when not recorded). Raises OSError."""
     order = sorted(ratings, key=lambda n: (-ratings[n].conservative, n))
-    earned = {n: (bots or {}).get(n) or ratings[n].bot for n in order}
     body = {"model": MODEL, "ratings": {
         n: {"mu": round(ratings[n].mu, 6), "sigma": round(ratings[n].sigma, 6), "games": ratings[n].games,
-            "conservative": round(ratings[n].conservative, 6), **({"bot": earned[n]} if earned[n] else {})}
+            "conservative": round(ratings[n].conservative, 6),
+            **({"bot": ratings[n].bot} if ratings[n].bot else {})}
         for n in order}}
     write_atomic(path, msgspec.json.format(msgspec.json.encode(body), indent=1).decode() + "\n")
 
@@ -164,8 +162,18 @@ def check_lock(path: str | os.PathLike[str]) -> None:
     is made when missing, as the first write would make it. Raises OSError in the words of :func:`update`
     (``league.json.lock: is a directory, not a regular file``, ``league.json.lock: cannot write in /x: no
     such folder``)."""
-    with _naming(_lock_name(path), written=True), locked(path):
+    with _taken(path):
         pass
+
+
+@contextmanager
+def _taken(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold the lock of the ratings file at *path* for the block (:func:`locked`), an OSError while taking it
+    raised again naming the lock file (:func:`_naming`); one in the block is the block's own."""
+    with ExitStack() as held:
+        with _naming(_lock_name(path), written=True):
+            held.enter_context(locked(path))
+        yield
 
 
 def _next_free(name: str, taken: set[str]) -> str:
@@ -223,9 +231,7 @@ def update(path: str | os.PathLike[str], ours: Mapping[str, Rating], bots: Mappi
     file that failed, the lock file or the ratings file, and what is wrong (:func:`_naming`:
     ``league.json.lock: is a directory, not a regular file``), and :class:`common.save.FileFormatError`
     when the file is no ratings file any more (it is then left as it is)."""
-    with ExitStack() as held:
-        with _naming(_lock_name(path), written=True):
-            held.enter_context(locked(path))
+    with _taken(path):
         with _naming(path, written=False):
             try:
                 current = load(path)

@@ -99,8 +99,8 @@ def test_a_ratings_file_round_trips_and_a_bad_one_names_file_and_place(tmp_path)
 def test_a_ratings_file_records_the_bot_each_rating_was_earned_by(tmp_path):
     path = tmp_path / "ratings.json"
     command = "python3 /league/alice/bot.py {port}"
-    ratings.save(path, {"python3 bot.py": Rating(30.0, 2.0, 9), "hunt": Rating(20.0, 3.0, 9, "hunt"),
-                        "old": Rating(25.0, 4.0, 3)}, {"python3 bot.py": command})
+    ratings.save(path, {"python3 bot.py": Rating(30.0, 2.0, 9, command), "hunt": Rating(20.0, 3.0, 9, "hunt"),
+                        "old": Rating(25.0, 4.0, 3)})
     data = json.loads(path.read_text())["ratings"]
     assert (data["python3 bot.py"]["bot"], data["hunt"]["bot"]) == (command, "hunt")
     assert "bot" not in data["old"]
@@ -127,7 +127,7 @@ def test_a_rating_earned_by_another_bot_of_the_same_name_is_refused(tmp_path):
     # A file edited by hand, or written before commands were kept from example bots' names: "hunt" was
     # earned by a command, and the example bot hunt would carry it on.
     file = tmp_path / "league.json"
-    ratings.save(file, {"hunt": Rating(30.0, 2.0, 9)}, {"hunt": "python3 /alice/hunt.py {port}"})
+    ratings.save(file, {"hunt": Rating(30.0, 2.0, 9, "python3 /alice/hunt.py {port}")})
     before = file.read_text()
     done = subprocess.run([sys.executable, "-m", "arena", "tournament", "hunt", "flee",
                            "--ratings", str(file), "--out", str(tmp_path / "out")],
@@ -238,7 +238,7 @@ def _bots(file: Path) -> dict[str, tuple[int, str | None]]:
 def test_two_tournaments_writing_one_ratings_file_keep_each_others_bots(tmp_path):
     # Each read the file as it started and wrote it back whole: the file kept the last writer's bots only.
     file = tmp_path / "league.json"
-    ratings.save(file, {"old": Rating(30.0, 2.0, 50)}, {"old": CAROL})
+    ratings.save(file, {"old": Rating(30.0, 2.0, 50, CAROL)})
     one = _started(tmp_path, "one", ["hunt", "flee", "random"], file)
     two = _started(tmp_path, "two", ["smart", "hunt"], file)
     _ends_game(two, (0, 1), (1, 2))
@@ -259,7 +259,7 @@ def test_a_bot_named_like_one_another_tournament_wrote_meanwhile_takes_the_next_
     # Both tournaments named their new command "python3 bot.py#2" (carol's is "python3 bot.py"): the later
     # writer's would have replaced the other's rating.
     file = tmp_path / "league.json"
-    ratings.save(file, {"python3 bot.py": Rating(30.0, 2.0, 50)}, {"python3 bot.py": CAROL})
+    ratings.save(file, {"python3 bot.py": Rating(30.0, 2.0, 50, CAROL)})
     one = _started(tmp_path, "one", [ALICE, "hunt"], file)
     two = _started(tmp_path, "two", [BOB, "flee"], file)
     assert one.config.bots[0].name == two.config.bots[0].name == "python3 bot.py#2"
@@ -302,7 +302,7 @@ def test_a_write_waits_while_another_process_holds_the_lock(tmp_path):
             with pytest.raises(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.5)
             assert not file.exists()
-            ratings.save(file, {"hunt": Rating(20.0, 3.0, 9)}, {"hunt": "hunt"})  # this process's write
+            ratings.save(file, {"hunt": Rating(20.0, 3.0, 9, "hunt")})  # this process's write
         except BaseException:
             proc.kill()
             raise
@@ -345,8 +345,7 @@ def test_a_command_is_the_bot_the_shell_reads_however_it_is_written(tmp_path):
     # A file written before: its bot is the command as it was written. It is read as the shell reads it, and
     # the next write puts the bot over its own entry (it was a new entry, "python3 bot.py#2").
     file = tmp_path / "league.json"
-    ratings.save(file, {"python3 bot.py": Rating(30.0, 2.0, 9)},
-                 {"python3 bot.py": f"python3  {ALICE[8:]} # v1"})
+    ratings.save(file, {"python3 bot.py": Rating(30.0, 2.0, 9, f"python3  {ALICE[8:]} # v1")})
     t = _started(tmp_path, "one", [ALICE, "hunt"], file)
     assert [b.name for b in t.config.bots] == ["python3 bot.py", "hunt"]
     _ends_game(t, (0, 1), (1, 2))
@@ -368,8 +367,7 @@ def test_a_quoted_placeholder_is_the_same_bot_as_a_bare_one(tmp_path):
     assert bot_identity("x '{' {port}") == "x '{' {port}"
     assert bot_identity("x \\{port\\} {port}") == "x '{port}' {port}" != bot_identity("x {port} {port}")
     file = tmp_path / "league.json"
-    ratings.save(file, {"python3 bot.py": Rating(30.0, 2.0, 9)},
-                 {"python3 bot.py": f"{ALICE[:-7]} '{{port}}'"})   # as it was recorded before
+    ratings.save(file, {"python3 bot.py": Rating(30.0, 2.0, 9, f"{ALICE[:-7]} '{{port}}'")})   # as before
     t = _started(tmp_path, "one", [f'{ALICE[:-7]} "{{port}}"', "hunt"], file)
     assert [b.name for b in t.config.bots] == ["python3 bot.py", "hunt"]
     _ends_game(t, (0, 1), (1, 2))
@@ -413,7 +411,7 @@ def test_a_command_keeps_its_name_and_rating_whatever_spaces_or_comment_it_is_gi
     name = f"{Path(python).name} bot.py"
     rated_as = {folder: f"{python} {tmp_path / folder / 'bot.py'} {{port}}" for folder in ("a", "b")}
     file = tmp_path / "league.json"
-    ratings.save(file, {name: Rating(30.0, 2.0, 9)}, {name: rated_as["a"]})
+    ratings.save(file, {name: Rating(30.0, 2.0, 9, rated_as["a"])})
     given = f"{python}  a/bot.py {{port}}  # v2"
     done = subprocess.run([sys.executable, "-m", "arena", "tournament", given, f"{python} b/bot.py {{port}}",
                            "hunt", "--games", "1", "--prep-ms", "50", "--seed", "3", "-q",
