@@ -264,6 +264,18 @@ def _redirected(tokens: Sequence[ShellToken], i: int) -> bool:
             and after.start == tokens[i].end)
 
 
+def _word_role(tokens: Sequence[ShellToken], i: int, words: Sequence[ShellToken]) -> str:
+    """What word *i* of *tokens* is to its command, whose words so far are *words*: ``redirection`` (a
+    redirection's target or file descriptor, :func:`_redirected`), ``prefix`` (before the command's name: a
+    reserved word or a ``NAME=VALUE`` assignment), ``name`` or ``argument``."""
+    if _redirected(tokens, i):
+        return "redirection"
+    if words:
+        return "argument"
+    value = tokens[i].value
+    return "prefix" if value in SHELL_RESERVED or SHELL_ASSIGNMENT.match(tokens[i].text) else "name"
+
+
 def _comments(command: str) -> list[tuple[int, int]]:
     """Where the comments of *command* are, as ``/bin/sh`` reads it: (start, end) of each, from a ``#`` that
     starts a word to the end of its line (the newline left out). A ``#`` inside a word, quoted or escaped
@@ -318,7 +330,7 @@ def bot_identity(spec: str) -> str:
 
 def _command_identity(command: str) -> str:
     """*command* as the shell reads it (:func:`bot_identity`): its words and operators
-    (:func:`shell_tokens`) one space apart without its comments (:func:`_uncommented`), a word as written
+    (:func:`_uncommented_tokens`: without its comments) one space apart, a word as written
     when nothing in it is quoted or escaped or when the shell expands something in it (``$HOME/b.py``),
     else its value, bare when the shell reads it the same bare (``'b.py'`` is ``b.py``), else quoted
     (``shlex.quote``); a file descriptor stays glued to its redirection (``2>&1``). A newline is ``;``,
@@ -326,7 +338,7 @@ def _command_identity(command: str) -> str:
     items: list[tuple[str, bool]] = []
     """The text of each token kept, and whether it is an operator."""
     previous: ShellToken | None = None
-    for token in shell_tokens(_uncommented(command)):
+    for token in _uncommented_tokens(command):
         if token.value is None:
             text = ";" if token.text == "\n" else token.text
             if text == ";" and (not items or (items[-1][1] and items[-1][0] != ")")):
@@ -388,27 +400,21 @@ def absolute_paths(command: str, base: Path) -> str:
     """Whether the shell is still in the folder it started in: no ``cd`` so far (but in a subshell ended)."""
     outer: list[bool] = []
     """``here`` as each subshell open began."""
-    words: list[str] = []
-    """The words of the command so far, the name first (no assignments, reserved words or redirections)."""
     said: list[ShellToken] = []
-    """Their tokens: where a shell given ``-c`` has its command string (:func:`_shell_command`)."""
+    """The words of the command so far, the name first (:func:`_word_role`): where a shell given ``-c`` has
+    its command string (:func:`_shell_command`)."""
     for i, token in enumerate(tokens):
         if token.value is None:
             if token.text in SHELL_CONTROL:
-                here = here and words[:1] != ["cd"]
+                here = here and not (said and said[0].value == "cd")
                 if token.text == "(":
                     outer.append(here)
                 elif token.text == ")":
                     here = outer.pop() if outer else False
-                words, said = [], []
+                said = []
             continue
-        role = "name" if not words else "argument"
-        if _redirected(tokens, i):
-            role = "redirection"
-        elif not words and (token.value in SHELL_RESERVED or SHELL_ASSIGNMENT.match(token.text)):
-            role = "prefix"
-        else:
-            words.append(token.value)
+        role = _word_role(tokens, i, said)
+        if role in ("name", "argument"):
             said.append(token)
         path = token.value
         if not here or not token.plain or not path:
@@ -427,8 +433,8 @@ def absolute_paths(command: str, base: Path) -> str:
         try:
             if not (base / path).exists():
                 continue
-            if "/" not in path and (role != "argument"
-                                    or not ((base / path).is_file() or words[:-1] == ["cd"])):
+            if "/" not in path and (role != "argument" or not (
+                    (base / path).is_file() or (len(said) == 2 and said[0].value == "cd"))):
                 continue
             absolute = shlex.quote(os.path.abspath(base / path))  # a link stays one: .venv/bin/python
         except OSError:  # a word too long to be a file's name is left to the shell
@@ -598,14 +604,13 @@ def _uses_port(command: str) -> bool:
     do not: the bot would dial a fixed port)."""
     tokens = _uncommented_tokens(command)
     words: list[ShellToken] = []
-    """The words of the command so far, as :func:`absolute_paths` keeps them for :func:`_shell_command`."""
+    """The words of the command so far (:func:`_word_role`), for :func:`_shell_command`."""
     for i, token in enumerate(tokens):
         if token.value is None:
             if token.text in SHELL_CONTROL:
                 words = []
             continue
-        if not _redirected(tokens, i) and (words or not (token.value in SHELL_RESERVED
-                                                         or SHELL_ASSIGNMENT.match(token.text))):
+        if _word_role(tokens, i, words) in ("name", "argument"):
             words.append(token)
         if "{port}" in token.text and (_shell_command(words) is not token or _uses_port(token.value)):
             return True
