@@ -325,7 +325,14 @@ def test_a_quit_at_the_terminal_after_the_save_folder_went_says_why_it_is_not_sa
         pane.send("q")
         pane.wait_for(r"Really Quit")
         pane.send("y")
-        shown = popup_text(pane.wait_for(r"GAME OVER - Final Standings"), " GAME OVER")
+        pane.wait_for(r"GAME OVER - Final Standings")
+
+        def drawn() -> str:   # the screen can be read while the pop-up is drawn over the quit question
+            screen = pane.text()
+            inside = popup_text(screen, " GAME OVER") if "┌─ GAME OVER" in screen else ""
+            return inside if "Pressanykey" in inside else ""
+
+        shown = wait_until(drawn, "the whole GAME OVER pop-up", seconds=10)
         why = f"It could not be saved to sd2/x.json (cannot write in {folder}: no such folder)."
         assert "".join(f"The game was left unfinished: Ann quit. {why} Press any key".split()) in shown, shown
         assert "--saveFILE" not in shown
