@@ -1,7 +1,7 @@
 """Atomic file writes: a reader sees the old file or the new one, never half of one.
 
 Used for save games, status files and map output; JSON files are read back through a typed decoder
-(:func:`decode_json`) whose errors name the file and the JSON path.
+(:func:`decode_json`, :func:`decode_text`) whose errors name the file and the JSON path.
 
 The data goes to a temporary file in the same directory, is flushed and fsynced, then renamed over the target
 (``os.replace`` is atomic on POSIX). A rename would replace whatever the name stood for, so a target that is a
@@ -315,25 +315,48 @@ def decode_json(path: str | os.PathLike[str], type_: type[T]) -> T:
     """Read the JSON file at *path* as *type_* (a ``msgspec.Struct`` or any type msgspec decodes).
 
     A leading UTF-8 byte-order mark is skipped. Raises :class:`NotARegularFile` for a directory, FIFO or
-    device, OSError when the file cannot be read, and :class:`FileFormatError` with one line naming the file
-    and the line and column (bad JSON) or the JSON path (wrong shape or type), nesting too deep included.
+    device, OSError when the file cannot be read, and :class:`FileFormatError` as :func:`decode_text` does,
+    named after the file.
     """
     require_regular(path)
     with open(path, "rb") as handle:
         data = handle.read()
-    body = data[len(BOM):] if data.startswith(BOM) else data
-    name = os.fspath(path)
+    return decode_text(data, type_, os.fspath(path))
+
+
+def decode_text(data: str | bytes, type_: type[T], name: str) -> T:
+    """Decode the JSON document *data* as *type_*. Raises :class:`FileFormatError` with one line naming
+    *name* and the line and column (bad JSON, a truncated document included: ``game.json:3:14: JSON is
+    malformed: invalid character``) or the JSON path (wrong shape or type: ``game.json: $.a[0]: expected
+    int, got str``), nesting too deep included."""
+    body = data.encode() if isinstance(data, str) else data
+    body = body[len(BOM):] if body.startswith(BOM) else body
     try:
         return msgspec.json.decode(body, type=type_)
     except msgspec.ValidationError as error:
+        _malformed(body, name)  # msgspec types the fields as it reads: a field may fail before a cut-off end
         where, what = validation_place(error)
         raise FileFormatError(f"{name}: {where}: {what}") from None
     except msgspec.DecodeError as error:
-        text = str(error)
-        found = re.search(r"\(byte (\d+)\)", text)
-        offset = int(found.group(1)) if found else len(body) if "truncated" in text else None
-        place = None if offset is None else _line_col(body, offset)
-        text = re.sub(r"\s*\(byte \d+\)", "", text)
-        raise FileFormatError(f"{name}:{place}: {text}" if place else f"{name}: {text}") from None
+        raise _syntax_error(body, name, error) from None
     except RecursionError:
         raise FileFormatError(f"{name}: nested too deeply to be a file of this kind") from None
+
+
+def _malformed(body: bytes, name: str) -> None:
+    """Raise the :class:`FileFormatError` of *body*'s JSON syntax, if it is not well-formed JSON (nesting too
+    deep to read untyped is left to the typed decoder's error)."""
+    with contextlib.suppress(RecursionError):
+        try:
+            msgspec.json.decode(body)
+        except msgspec.DecodeError as error:
+            raise _syntax_error(body, name, error) from None
+
+
+def _syntax_error(body: bytes, name: str, error: msgspec.DecodeError) -> FileFormatError:
+    text = str(error)
+    found = re.search(r"\(byte (\d+)\)", text)
+    offset = int(found.group(1)) if found else len(body) if "truncated" in text else None
+    place = None if offset is None else _line_col(body, offset)
+    text = re.sub(r"\s*\(byte \d+\)", "", text)
+    return FileFormatError(f"{name}:{place}: {text}" if place else f"{name}: {text}")
