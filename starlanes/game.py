@@ -27,15 +27,19 @@ long as the player buys and sells).
 from __future__ import annotations
 
 import json
+import operator
 import random
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeGuard, overload
 
 from common.game import TERMINAL, GameInfo, GameType, IllegalAction, Parameter, check_options, rank_returns
+from common.save import decode_text
 from starlanes import rules as sl
 
 MOVE_ACTION, TRADE_ACTION, END_ACTION = 0, 1, 2
 DEFAULT_PLAYERS = 2
+#: What the errors of :meth:`StarLanes.deserialize_state` name the text they read.
+STATE = "Star Lanes state"
 
 GAME_TYPE = GameType(
     short_name="starlanes",
@@ -117,6 +121,7 @@ class LegalActions(Sequence[tuple[int, ...]]):
     def __getitem__(self, index: int | slice) -> tuple[int, ...] | list[tuple[int, ...]]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._len))]
+        index = operator.index(index)
         if index < 0:
             index += self._len
         if not 0 <= index < self._len:
@@ -223,6 +228,9 @@ class StarLanes:
         if names is not None and (len(names) != checked["players"]
                                   or not all(isinstance(n, str) for n in names)):
             raise ValueError(f"names must be {checked['players']} texts, one per player, not {names!r}")
+        problem = next((p for p in map(sl.name_problem, names or ()) if p is not None), None)
+        if problem is not None:
+            raise ValueError(f"names: {problem}")
         return checked
 
     def new_initial_state(self, seed: int | None = None, **options: Any) -> StarLanesState:
@@ -244,14 +252,17 @@ class StarLanes:
         return GameInfo(checked["players"], limit * (1 + sl.NUM_COMPANIES), f"{limit} moves (1977 §11)")
 
     def deserialize_state(self, text: str) -> StarLanesState:
-        """The state :meth:`StarLanesState.serialize` wrote. Raises ValueError naming the fault."""
+        """The state :meth:`StarLanesState.serialize` wrote. Raises ValueError naming the fault: its line and
+        column (``Star Lanes state:1:7: Input data was truncated``), its JSON path (``Star Lanes state:
+        $.players[0].cash: expected int, got float``) or the rule it breaks (``Star Lanes state: current: no
+        such player``)."""
+        from starlanes.save import GameData, game_of
+
+        data = decode_text(text, GameData, STATE)
         try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise ValueError(f"not JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise ValueError("a Star Lanes state is a JSON object")
-        return StarLanesState(sl.Game.from_dict(data))
+            return StarLanesState(game_of(data))
+        except (KeyError, ValueError) as exc:
+            raise ValueError(f"{STATE}: {exc}") from None
 
 
 GAME = StarLanes()

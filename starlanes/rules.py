@@ -1201,9 +1201,9 @@ class Game:
             players = []
             for entry in data["players"]:
                 name = entry["name"]
-                if not isinstance(name, str) or not name or len(name) > MAX_NAME:
-                    raise ValueError(f"players: a name is text of 1 to {MAX_NAME} characters, not "
-                                     f"{_quoted(name)}")
+                problem = name_problem(name)
+                if problem is not None:
+                    raise ValueError(f"players: {problem}")
                 holdings = [_int(h, "holdings") for h in entry["holdings"]]
                 if len(holdings) != NUM_COMPANIES or min(holdings) < 0:
                     raise ValueError("players: holdings must be 5 numbers ≥ 0")
@@ -1266,6 +1266,14 @@ def _compact(value: int) -> str:
     if len(digits) <= 15:
         return digits
     return f"{digits[0]}.{digits[1:4]}e{len(digits) - 1}"
+
+
+def name_problem(name: object) -> str | None:
+    """Why *name* cannot be a player's name (text of 1 to :data:`MAX_NAME` characters, spec §10), or None
+    when it can: ``a name is text of 1 to 20 characters, not ''``."""
+    if isinstance(name, str) and 0 < len(name) <= MAX_NAME:
+        return None
+    return f"a name is text of 1 to {MAX_NAME} characters, not {_quoted(name)}"
 
 
 def _quoted(value: object, most: int = 30) -> str:

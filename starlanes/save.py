@@ -68,6 +68,16 @@ class SaveFile(msgspec.Struct, forbid_unknown_fields=True):
     game: GameData
 
 
+def game_of(data: GameData) -> Game:
+    """The game *data* holds (:meth:`starlanes.rules.Game.from_dict`). Raises ValueError naming the first bad
+    field, or the first invariant of the rules' checks broken."""
+    # Shallow, so that the history rows stay the lists msgspec made; a field left out stays out (the rules
+    # know its default).
+    state = {key: value for key, value in msgspec.structs.asdict(data).items() if value is not None}
+    state["players"] = msgspec.to_builtins(data.players)
+    return Game.from_dict(state)
+
+
 def save_game(path: str | os.PathLike[str], game: Game, controllers: list[str]) -> None:
     """Write ``game`` and ``controllers`` to ``path`` atomically (common.save). Raises OSError."""
     save_json(path, {"format": FORMAT, "controllers": list(controllers), "game": game.to_dict()})
@@ -92,9 +102,7 @@ def load_game(path: str | os.PathLike[str]) -> tuple[Game, list[str]]:
     if data.format != FORMAT:
         raise not_a_save
     try:
-        state = msgspec.structs.asdict(data.game)  # shallow: the history rows stay the lists msgspec made
-        state["players"] = msgspec.to_builtins(data.game.players)
-        game = Game.from_dict(state)
+        game = game_of(data.game)
     except (KeyError, ValueError) as exc:
         raise SaveError(f"{path}: $.game: bad game state: {exc}") from None
     if len(data.controllers) != len(game.players) or any(c not in CONTROLLERS for c in data.controllers):

@@ -250,8 +250,10 @@ def chart_money(value: int) -> str:
 
 
 def chart_history(game: Game) -> list[list[int]]:
-    """Net worths per finished turn, plus the present when the game was left before its end."""
-    return game.history if game.is_terminal() else [*game.history, game.net_worths()]
+    """Net worths per finished turn, plus the present when the game was left before its end in the middle of a
+    turn that changed them."""
+    present = game.net_worths()
+    return game.history if game.is_terminal() or game.history[-1:] == [present] else [*game.history, present]
 
 
 @dataclass(frozen=True)

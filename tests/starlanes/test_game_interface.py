@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+import re
 
 import pytest
 
@@ -97,6 +99,13 @@ def test_bad_options_and_text_are_value_errors():
                              ({"seats": 2}, "unknown starlanes option 'seats'")]:
         with pytest.raises(ValueError, match=message):
             game.new_initial_state(seed=1, **options)
-    for text, message in [("{", "not JSON"), ("[]", "a JSON object"), ('{"rules": "1977"}', "field 'map'")]:
-        with pytest.raises(ValueError, match=message):
+    state = json.loads(game.new_initial_state(seed=1).serialize())
+    for text, message in [("{", "Star Lanes state:1:2: Input data was truncated"),
+                          ("[]", "Star Lanes state: $: expected object, got array"),
+                          ('{"rules": "1977"}', "Star Lanes state: $: object missing required field map"),
+                          (json.dumps({**state, "current": 7}), "Star Lanes state: current: no such player")]:
+        with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
             game.deserialize_state(text)
+    for names in (["", "b"], ["x" * 21, "b"]):
+        with pytest.raises(ValueError, match=r"^names: a name is text of 1 to 20 characters, not '"):
+            game.new_initial_state(seed=1, names=names)

@@ -20,6 +20,7 @@ from starlanes.session import (
     QUIT,
     TRADING,
     Session,
+    chart_history,
     chart_scale,
     fit_name,
     holdings_title,
@@ -81,6 +82,17 @@ def test_tables_computed_once():
     assert not linear.log and linear.fraction(4000) == 0.5 and linear.labels()[1] == (0.5, 4000)
     steep = chart_scale([[6000], [60_000_000]])
     assert steep.log and steep.labels() == [(1.0, 60_000_000), (0.5, 600_000), (0.0, 6000)]
+
+
+def test_the_chart_of_a_game_left_adds_the_present_only_when_the_turn_changed_the_worths():
+    """A game left at the start of a turn drew one more point, labelled with a turn nobody played."""
+    game = Game.new(["Ann", "Bob"], random.Random(3))
+    game.history = [[6000, 6000], [6500, 5800]]
+    game.players[0].cash, game.players[1].cash = 6500, 5800
+    assert game.net_worths() == [6500, 5800]
+    assert chart_history(game) == [[6000, 6000], [6500, 5800]]
+    game.players[0].cash = 6100
+    assert chart_history(game) == [[6000, 6000], [6500, 5800], [6100, 5800]]
 
 
 def test_a_save_that_works_again_takes_its_complaint_off_the_screen(tmp_path):
