@@ -45,14 +45,17 @@ default, so that every game ends; ``None`` for none) and ``actions``.
 from __future__ import annotations
 
 import json
+import operator
 import random
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import PurePath
 from typing import Any
 
+import msgspec
 import numpy as np
 
 from common.game import TERMINAL, GameInfo, GameType, Parameter, check_options, rank_returns
+from common.save import decode_text
 from motti.compose import Composer
 from motti.generate import MAX_PLAYERS
 from motti.mapfile import dump_map, find_map, load_map, parse_map
@@ -80,6 +83,18 @@ DEFAULT_MAX_TURNS = 1000
 TURN_LENGTH = ATTACKS_PER_TURN * (MAX_CROSSES[Action.ATTACK] + 1)
 """The most actions of one turn in the ``"ordered"`` encoding: six attacks of six crosses and a perform."""
 _RULE_OPTIONS = tuple(option.field for option in RULE_OPTIONS)   # the rules' one declaration
+#: What the errors of :meth:`MottiGame.deserialize_state` name the text they read.
+STATE = "motti state"
+_RESULTS = ("win", "land", "draw")   # GameOver.result
+#: The shape of :meth:`MottiState.serialize`'s JSON for the typed decoder (the rule options from their one
+#: declaration): a field missing, unknown or of the wrong type is named by its JSON path.
+_StateData = msgspec.defstruct("_StateData", [
+    ("motti", int), ("map", str), ("turn", int), ("attacks", int), ("turns", int), ("takeable", int),
+    *((option.field, str if option.variants else int | None) for option in RULE_OPTIONS),
+    ("end", tuple[int | None, str, str, int, list[int]] | None), ("selected", str),
+    ("crosses", list[tuple[int, int]]), ("actions", str, "steps"),
+    ("rng", tuple[int, list[int], float | None]),
+], kw_only=True, forbid_unknown_fields=True)
 
 GAME_TYPE = GameType(
     short_name="motti",
@@ -142,6 +157,7 @@ class _Legal(Sequence[int]):
 
     def __getitem__(self, index: int) -> int:  # type: ignore[override]
         head, _, cells = self._load()
+        index = operator.index(index)
         if index < 0:
             index += len(self)
         if 0 <= index < len(head):
@@ -369,23 +385,48 @@ class MottiGame:
                         f"{TURN_LENGTH} actions")
 
     def deserialize_state(self, text: str) -> MottiState:
-        """The state :meth:`MottiState.serialize` wrote. Raises ValueError for text it cannot read."""
+        """The state :meth:`MottiState.serialize` wrote. Raises ValueError naming the fault: its line and
+        column (``motti state:1:7: Input data was truncated``), its JSON path (``motti state: $.turns:
+        expected int, got str``), with the line and column in the map (``motti state: $.map:2:5: ...``), or
+        the rule it breaks (``motti state: player 9 cannot be in turn: not an alive player``)."""
+        data = msgspec.structs.asdict(decode_text(text, _StateData, STATE))
+        if data["motti"] != 1:
+            raise ValueError(f"{STATE}: $.motti: this program writes version 1, not {data['motti']}")
+        if not 1 <= data["attacks"] <= ATTACKS_PER_TURN:
+            raise ValueError(f"{STATE}: $.attacks: attacks left are 1..{ATTACKS_PER_TURN}, "
+                             f"not {data['attacks']}")
+        board = parse_map(data["map"], f"{STATE}: $.map").board
+        rng = random.Random()
+        version, internal, gauss = data["rng"]
         try:
-            data = json.loads(text)
-            board = parse_map(data["map"], "<state>").board
-            rng = random.Random()
-            version, internal, gauss = data["rng"]
             rng.setstate((version, tuple(internal), gauss))
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{STATE}: $.rng: not a state of Python's generator ({error})") from None
+        try:
+            selected = Action(data["selected"])
+        except ValueError:
+            raise ValueError(f"{STATE}: $.selected: one of {', '.join(a.value for a in Action)}, not "
+                             f"{data['selected']!r}") from None
+        try:
             game = Game(board, rng, turn=data["turn"], turns=data["turns"], takeable=data["takeable"],
                         **{name: data[name] for name in _RULE_OPTIONS})
-            game.attacks_left = int(data["attacks"])
+            game.attacks_left = data["attacks"]
             if data["end"] is not None:
                 winner, result, reason, turns, land = data["end"]
+                if result not in _RESULTS or (winner is None) != (result == "draw") or (
+                        winner is not None and not 1 <= winner <= board.players):
+                    raise ValueError(f"$.end: not how a game of {board.players} players ends: {data['end']}")
                 game.end = GameOver(winner, result, reason, turns, tuple(land))
-            crosses = [(int(x), int(y)) for x, y in data["crosses"]]
-            return MottiState(Composer(game, Action(data["selected"]), crosses), data.get("actions", "steps"))
-        except (KeyError, TypeError, ValueError) as error:
-            raise ValueError(f"not a serialized motti state: {error}") from None
-
+            state = MottiState(Composer(game, selected), data["actions"])
+        except ValueError as error:
+            raise ValueError(f"{STATE}: {error}") from None
+        legal = game.legal_mask(selected)
+        crosses = state.composer.crosses
+        for i, (x, y) in enumerate(data["crosses"]):
+            if i == MAX_CROSSES[selected] or not (board.inside(x, y) and legal[y, x]) or (x, y) in crosses:
+                raise ValueError(f"{STATE}: $.crosses[{i}]: ({x}, {y}) is not a cross the player in turn "
+                                 f"could add for {selected.value}")
+            crosses.append((x, y))
+        return state
 
 GAME = MottiGame()

@@ -4,7 +4,9 @@ tests/test_conformance.py."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 
 import pytest
 from motti_maps import board
@@ -54,8 +56,20 @@ def test_serialize_keeps_the_selection_and_the_generator():
     s.apply_action(PERFORM)
     copy.apply_action(PERFORM)
     assert copy.serialize() == s.serialize()
-    with pytest.raises(ValueError, match="not a serialized motti state"):
+    with pytest.raises(ValueError, match=r"^motti state: \$: object missing required field map$"):
         GAME.deserialize_state('{"motti": 1}')
+    fields = json.loads(text)
+    for key, value, message in [
+            ("motti", 2, "$.motti: this program writes version 1, not 2"),
+            ("attacks", 0, "$.attacks: attacks left are 1..6, not 0"),
+            ("selected", "hold", "$.selected: one of attack, defend, guerilla, not 'hold'"),
+            ("crosses", [[1, 2], [1, 2]], "$.crosses[1]: (1, 2) is not a cross the player in turn could add"),
+            ("crosses", [[3, 0]], "$.crosses[0]: (3, 0) is not a cross the player in turn could add"),
+            ("end", [3, "win", "", 1, []], "$.end: not how a game of 2 players ends: (3, 'win', '', 1, [])"),
+            ("map", "motti-map 1\nsize 4", "$.map:2:7: expected 'size W H', found too few numbers"),
+            ("turn", 3, "player 3 cannot be in turn: not an alive player")]:
+        with pytest.raises(ValueError, match=f"^motti state: {re.escape(message)}"):
+            GAME.deserialize_state(json.dumps({**fields, key: value}))
 
 
 def test_islands_are_terminal_at_once_with_a_draw():
