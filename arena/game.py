@@ -25,11 +25,13 @@ import json
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
 import numpy as np
 
 from arena.rules import DIRECTIONS, MOVES, NONE, QUIET_ROUNDS, Arena, Game
+from arena.shapes import Count, PlayerState, State, WallRows
 from common.data import shipped_dir
 from common.game import (
     SIMULTANEOUS,
@@ -41,11 +43,14 @@ from common.game import (
     check_options,
     rank_returns,
 )
+from common.save import decode_text
 
 __all__ = ["GAME", "GAME_TYPE", "MAX_PLAYERS", "ArenaGame", "ArenaState", "action", "decode"]
 
 MAX_PLAYERS = 16
 """The most bots a server waits for (``arena serve --players``)."""
+STATE = "arena state"
+"""What the errors of :meth:`ArenaGame.deserialize_state` name the text they read."""
 
 GAME_TYPE = GameType(
     short_name="arena",
@@ -72,7 +77,13 @@ _TOXIC_CHARS = "abcdefghijklmnopqrstu"
 
 
 def action(direction: str, facing: str) -> int:
-    """The action of moving ``direction`` (or ``"NONE"``) and facing ``facing``. Raises ValueError."""
+    """The action of moving ``direction`` (one of :data:`arena.rules.MOVES`: a direction or ``"NONE"``) and
+    facing ``facing`` (one of :data:`arena.rules.DIRECTIONS`). Raises ValueError naming a word that is
+    neither."""
+    if direction not in MOVES:
+        raise ValueError(f"no arena move {direction!r}: one of {', '.join(MOVES)}")
+    if facing not in DIRECTIONS:
+        raise ValueError(f"no arena facing {facing!r}: one of {', '.join(DIRECTIONS)}")
     return _FACINGS * MOVES.index(direction) + DIRECTIONS.index(facing)
 
 
@@ -102,12 +113,11 @@ class ArenaState:
         return self.game.is_over()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        """Player ``player``'s actions, ascending (``[]`` once over). Raises IllegalAction for no or a bad
-        player while the game runs (every action is someone's in a simultaneous round)."""
-        if self.game.is_over():
+        """Player ``player``'s actions, ascending; ``[]`` once over, for no player (in a simultaneous round
+        :meth:`apply_action` takes none: :meth:`apply_actions` takes one of each player's) and for a number
+        that is no player's."""
+        if self.game.is_over() or player is None or not 0 <= player < len(self.game.players):
             return []
-        if player is None or not 0 <= player < len(self.game.players):
-            raise IllegalAction(f"arena rounds are simultaneous: name one player 0..{self.num_players() - 1}")
         p = self.game.players[player]
         moves = [m for m, d in enumerate(DIRECTIONS) if self.game.step_ok(p.x, p.y, d)] + [_NONE_INDEX]
         return [_FACINGS * m + f for m in moves for f in range(_FACINGS)]
@@ -181,13 +191,33 @@ def _toxicity_rows(arena: Arena) -> list[str]:
 
 @lru_cache(maxsize=16)
 def _arena_of(name: str, walls: tuple[str, ...], toxicity: tuple[str, ...]) -> Arena:
-    if len({len(r) for r in walls}) != 1 or len(toxicity) != len(walls):
-        raise ValueError("serialized arena: walls and toxicity must be equal rows")
     grid = np.array([[c == "#" for c in row] for row in walls], dtype=bool)
     tox = np.array([[_TOXIC_CHARS.index(c) for c in row] for row in toxicity], dtype=np.int16)
-    if tox.shape != grid.shape or tox.min(initial=1) < 1:
-        raise ValueError("serialized arena: toxicity rows do not match the walls")
     return Arena(walls=grid, toxicity=tox, name=name)
+
+
+class _PlayerData(PlayerState, kw_only=True, forbid_unknown_fields=True):
+    """``$.state.players[i]``: a replay's player (:class:`arena.shapes.PlayerState`) and its ``stay``."""
+
+    stay: Count
+
+
+class _SnapshotData(State, kw_only=True, forbid_unknown_fields=True):
+    """``$.state`` (:meth:`arena.rules.Game.snapshot`): a replay's state and the quiet rounds."""
+
+    quiet: Count
+    quiet_rounds: Annotated[int, msgspec.Meta(ge=1)]
+    players: list[_PlayerData]
+
+
+class _StateData(msgspec.Struct, forbid_unknown_fields=True):
+    """The shape of :meth:`ArenaState.serialize`'s JSON for the typed decoder."""
+
+    map: str
+    walls: WallRows
+    toxicity: list[Annotated[str, msgspec.Meta(pattern=f"^[{_TOXIC_CHARS[1]}-{_TOXIC_CHARS[-1]}]+$")]]
+    state: _SnapshotData
+    rng: tuple[int, list[int], float | None]
 
 
 class ArenaGame:
@@ -220,17 +250,26 @@ class ArenaGame:
         return GameInfo(checked["players"], rounds, "MAXR = players × quiet_rounds rounds (§2.7)")
 
     def deserialize_state(self, text: str) -> ArenaState:
-        """The state :meth:`ArenaState.serialize` wrote. Raises ValueError for anything else."""
+        """The state :meth:`ArenaState.serialize` wrote. Raises ValueError naming the fault: its line and
+        column (``arena state:1:7: Input data was truncated``), its JSON path (``arena state:
+        $.state.players[0].x: expected int, got str``) or the rule it breaks (``arena state: $.state: (0,0) is
+        not a free cell of map office``)."""
+        data = decode_text(text, _StateData, STATE)
+        if len({len(row) for row in data.walls}) > 1:
+            raise ValueError(f"{STATE}: $.walls: rows of equal length")
+        if [len(row) for row in data.toxicity] != [len(row) for row in data.walls]:
+            raise ValueError(f"{STATE}: $.toxicity: one letter for each cell of $.walls")
+        arena = _arena_of(data.map, tuple(data.walls), tuple(data.toxicity))
         try:
-            data = json.loads(text)
-            arena = _arena_of(data["map"], tuple(data["walls"]), tuple(data["toxicity"]))
-            game = Game.from_snapshot(arena, data["state"])
-            version, internal, gauss = data["rng"]
-            rng = random.Random()
+            game = Game.from_snapshot(arena, msgspec.to_builtins(data.state))
+        except (ValueError, ZeroDivisionError) as exc:
+            raise ValueError(f"{STATE}: $.state: {exc}") from None
+        version, internal, gauss = data.rng
+        rng = random.Random()
+        try:
             rng.setstate((version, tuple(internal), gauss))
-        except (KeyError, TypeError, IndexError) as exc:
-            raise ValueError(f"not a serialized arena state: {exc!r}") from None
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{STATE}: $.rng: not a state of Python's generator ({exc})") from None
         return ArenaState(game, rng)
-
 
 GAME = ArenaGame()

@@ -27,14 +27,15 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
 
 import msgspec
 import numpy as np
 
 from arena.mapfile import normalised_text
-from arena.rules import BLUE, DIRECTIONS, MOVES, RED, REFUSALS, START_ENERGY, Arena, Game, RoundResult
+from arena.rules import Arena, Game, RoundResult
 from arena.server import copy_name, final_table, spectator_state
+from arena.shapes import Count, Direction, MoveName, PointsText, Refusal, State, Team, WallRows
 from common.save import BOM, validation_place
 
 if TYPE_CHECKING:
@@ -279,39 +280,9 @@ def _expect(condition: bool, message: str) -> None:
         raise _Bad(message)
 
 
-# The shapes and types of the lines, decoded with msgspec: a wrong one names its JSON path. What a type cannot
-# say (positions on free cells, sizes that must agree with the header) is checked after decoding.
-Count = Annotated[int, msgspec.Meta(ge=0)]
-PointsText = Annotated[str, msgspec.Meta(pattern=r"^-?[0-9]+/[1-9][0-9]*$")]
-Direction = Literal["NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST"]
-MoveName = Literal["NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST",
-                   "NONE"]
-Team = Literal["BLUE", "RED"]
-Refusal = Literal["wall", "player", "corner"]
-assert get_args(Direction) == DIRECTIONS and get_args(MoveName) == MOVES and get_args(Team) == (BLUE, RED)
-assert get_args(Refusal) == REFUSALS
-
-
-class PlayerState(msgspec.Struct):
-    """``state.players[i]`` (:meth:`arena.rules.Game.snapshot`)."""
-
-    id: Count
-    x: Count
-    y: Count
-    facing: Direction
-    team: Team
-    energy: Annotated[int, msgspec.Meta(ge=0, le=START_ENERGY)]
-    points: PointsText
-    catches: Count
-    switch_round: Count | None = None
-
-
-class State(msgspec.Struct):
-    """A state: the round, the limits and every player."""
-
-    round: Count
-    max_rounds: Count
-    players: list[PlayerState]
+# The shapes and types of the lines, decoded with msgspec (their words and numbers: arena/shapes.py): a wrong
+# one names its JSON path. What a type cannot say (positions on free cells, sizes that must agree with the
+# header) is checked after decoding.
 
 
 class HeaderLine(msgspec.Struct, tag_field="type", tag="header"):
@@ -319,7 +290,7 @@ class HeaderLine(msgspec.Struct, tag_field="type", tag="header"):
 
     format: int
     map: str
-    walls: Annotated[list[Annotated[str, msgspec.Meta(pattern=r"^[# ]+$")]], msgspec.Meta(min_length=1)]
+    walls: WallRows
     toxicity: list[list[Annotated[int, msgspec.Meta(ge=1, le=20)]]]
     seed: Count
     players: Annotated[int, msgspec.Meta(ge=1, le=16)]

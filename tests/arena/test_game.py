@@ -27,6 +27,10 @@ def test_actions_encode_move_and_facing() -> None:
     assert decode(action("SOUTH_WEST", "EAST")) == ("SOUTH_WEST", "EAST")
     with pytest.raises(ValueError, match=r"^no arena action 72$"):
         decode(72)
+    with pytest.raises(ValueError, match=r"^no arena move 'east': one of NORTH, NORTH_EAST, .*, NONE$"):
+        action("east", "NORTH")
+    with pytest.raises(ValueError, match=r"^no arena facing 'NONE': one of NORTH, .*, NORTH_WEST$"):
+        action("NONE", "NONE")
 
 
 def test_legal_actions_are_the_s1_moves_with_every_facing() -> None:
@@ -37,8 +41,7 @@ def test_legal_actions_are_the_s1_moves_with_every_facing() -> None:
     moves = sorted({decode(a)[0] for a in state.legal_actions(0)})
     assert moves == ["NONE", "NORTH", "NORTH_WEST", "SOUTH", "WEST"]
     assert len(state.legal_actions(0)) == 5 * 8
-    with pytest.raises(IllegalAction):
-        state.legal_actions()
+    assert state.legal_actions() == [] and state.legal_actions(2) == [] and state.legal_actions(-1) == []
 
 
 def test_arrival_order_decides_a_contested_cell() -> None:
