@@ -16,7 +16,9 @@ The combinations at each game's default player count run in ``make test-fast``; 
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -113,9 +115,14 @@ def _check_actions(state: State, rng: random.Random) -> None:
     before = state.serialize()
     sim = state.current_player() == SIMULTANEOUS
     players = range(state.num_players()) if sim else [state.current_player()]
+    nobody = (state.num_players(), -1)
+    assert all(len(state.legal_actions(p)) == 0 for p in nobody), "a number that is no player's acts"
+    assert not sim or len(state.legal_actions()) == 0, "apply_action takes an action in a simultaneous step"
     for p in players:
         listed = state.legal_actions(p) if sim else state.legal_actions()
         assert len(listed) > 0, f"player {p} has no legal action in a running game"
+        with pytest.raises(TypeError, match="integer"):
+            listed["0"]  # type: ignore[index]
         base = [state.legal_actions(q)[0] for q in range(state.num_players())] if sim else []
         for i in range(min(len(listed), 400)):
             a = listed[rng.randrange(len(listed))] if len(listed) > 400 else listed[i]
@@ -242,6 +249,30 @@ def test_a_map_not_found_is_a_value_error(name: str, tmp_path: Path,
     # not the current folder (Path("") is "."): "a directory, not a file"
     with pytest.raises(ValueError, match=r"an empty (map )?name is no map file"):
         load(name).new_initial_state(seed=1, map="")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_text_that_is_no_state_is_a_value_error_naming_its_place(name: str) -> None:
+    """``deserialize_state`` of text no ``serialize`` wrote: a ValueError naming the line and column (not
+    JSON, cut short) or the JSON path (a field missing, unknown or of the wrong kind), in every game. A field
+    left out is either refused so or has a default, which ``serialize`` writes back as it was."""
+    game = load(name)
+    text = game.new_initial_state(seed=3, **_sized(name, {"players": 2})).serialize()
+    fields = json.loads(text)
+    bad = ["", "x", "[]", "{}", text[: len(text) // 2], json.dumps({**fields, "colour": 1})]
+    bad += [json.dumps({**fields, key: {"x": 1}}) for key in fields]
+    left_out = [json.dumps({k: v for k, v in fields.items() if k != key}) for key in fields]
+    place = r"^(motti|Star Lanes|arena) state(:[0-9]+:[0-9]+|: [$][][.a-z0-9_]*): [a-zA-Z]"
+    for case in bad:
+        with pytest.raises(ValueError, match=place):
+            game.deserialize_state(case)
+    for case in left_out:
+        try:
+            again = game.deserialize_state(case).serialize()
+        except ValueError as error:
+            assert re.match(place, str(error)), (case[:60], str(error))  # noqa: PT017 (a default is no fault)
+        else:
+            assert again == text, case[:60]
 
 
 @pytest.mark.parametrize("name", GAMES)
