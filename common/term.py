@@ -133,17 +133,21 @@ def cursor_addressing_refused() -> str | None:
     """Why ``$TERM`` cannot host a curses screen (one line, for the user), or None when it can.
 
     Looks the terminal up in terminfo for standard output; a terminal without cursor addressing (``dumb``),
-    an unknown or an empty ``$TERM`` is refused.
+    an unknown or an empty ``$TERM`` is refused: ``cannot use the terminal: TERM='nosuchterm' is not a
+    terminal type this system knows (set TERM, e.g. TERM=xterm)``, ``cannot use the terminal (TERM='dumb'): it
+    cannot move the cursor (set TERM, e.g. TERM=xterm)``.
     """
     name = os.environ.get("TERM", "")
+    advice = "(set TERM, e.g. TERM=xterm)"
     try:
         curses.setupterm(name or None, sys.stdout.fileno())
-        addressable = curses.tigetstr("cup") is not None
     except curses.error:
-        addressable = False
-    if addressable:
-        return None
-    return f"cannot use the terminal (TERM={name!r}): it cannot move the cursor (set TERM, e.g. TERM=xterm)"
+        if name:
+            return f"cannot use the terminal: TERM={name!r} is not a terminal type this system knows {advice}"
+    else:
+        if curses.tigetstr("cup") is not None:
+            return None
+    return f"cannot use the terminal (TERM={name!r}): it cannot move the cursor {advice}"
 
 
 class TerminalError(RuntimeError):
