@@ -36,9 +36,9 @@ from pathlib import Path
 import numpy as np
 
 from common.data import shipped_dir
-from common.save import file_problem, read_input
+from common.save import BOM, file_problem, read_input, require_regular
 from motti.levels import LEVELS
-from motti.rules import ATTACKS_PER_TURN, RULE_OPTIONS, Board, nearest_capital
+from motti.rules import ATTACKS_PER_TURN, RESET_VARIANTS, RULE_OPTIONS, Board, Rules, nearest_capital
 
 MAGIC = "motti-map 1"
 MAX_PLAYERS = 9
@@ -46,11 +46,14 @@ MAX_PLAYERS = 9
 MAX_SIDE = 2000
 #: Numbers in a map file have at most this many digits (int() refuses strings above 4300 digits).
 _MAX_DIGITS = 18
-#: A map file is read up to this size (a 2000x2000 save is about 4 MB): ``/dev/zero`` is refused there.
-MAX_FILE_BYTES = 32 * 1024 * 1024
 #: The actions a ``last-turn`` line names and the changes of a ``last-cell`` line (spec §6 "The last turn").
 LAST_ACTIONS = ("attack", "defend", "guerilla", "pass")
 LAST_CHANGES = ("conquered", "occupied", "captured", "encircled")
+#: The longest ``last-cell`` line, its newline included (motti.savegame.state_lines writes one per cell).
+_LAST_CELL_BYTES = len(f"last-cell {MAX_SIDE - 1} {MAX_SIDE - 1} {max(LAST_CHANGES, key=len)}\n")
+#: A map file is read up to this size, that of the largest save (a MAX_SIDE x MAX_SIDE grid and one
+#: ``last-cell`` line per cell, about 124 MB) with 1 MiB for its other lines: ``/dev/zero`` is refused there.
+MAX_FILE_BYTES = MAX_SIDE * (MAX_SIDE + 1) + MAX_SIDE * MAX_SIDE * _LAST_CELL_BYTES + (1 << 20)
 # The state lines of a save (§3.2) after 'turn' and 'attacks': keyword -> (MapState field, allowed words or
 # the lowest number); the rule lines come from the rules' one declaration.
 _STATE_LINES: dict[str, tuple[str, tuple[str, ...] | int]] = {
@@ -175,9 +178,10 @@ class _Parser:
         attacks: int | None = None
         turn_line = (0, 0)
         state: dict[str, int | str] = {}
+        state_at: dict[str, tuple[int, int]] = {}   # field -> line and column of its value
         computer: dict[int, str] = {}
-        takeable_at = (0, 0)
         resets: tuple[int, ...] | None = None
+        resets_line = (0, "")
         last_turn: SavedTurn | None = None
         last_cells: list[tuple[int, int, int, int]] = []   # x, y, line, column
         while True:
@@ -215,12 +219,12 @@ class _Parser:
                 if name in state:
                     raise self.error(lineno, 1, f"a second '{key}' line")
                 state[name] = self.state_value(lineno, text, key, allowed)
-                if key == "takeable":
-                    takeable_at = (lineno, _tokens(text)[1][0])
+                state_at[name] = (lineno, _tokens(text)[1][0])
             elif key == "resets":
                 if resets is not None:
                     raise self.error(lineno, 1, "a second 'resets' line")
                 resets = self.turn_list(lineno, text)
+                resets_line = (lineno, text)
             elif key == "last-turn":
                 if last_turn is not None:
                     raise self.error(lineno, 1, "a second 'last-turn' line")
@@ -250,6 +254,7 @@ class _Parser:
         for player in range(1, players + 1):
             if player not in capitals:
                 raise self.error(grid_line, 1, f"player {player} has no 'capital' or 'eliminated' line")
+        self.check_state(state, state_at, resets or (), resets_line)
 
         land = np.zeros((height, width), dtype=bool)
         owner = np.zeros((height, width), dtype=np.int8)
@@ -315,13 +320,32 @@ class _Parser:
             raise self.error(grid_line, 1, "no player has a capital")
         takeable = state.get("takeable")
         if isinstance(takeable, int) and takeable > alive:
-            raise self.error(*takeable_at, f"takeable counts the players who can take a cell (0 to {alive} "
-                             f"here), found {takeable}")
+            raise self.error(*state_at["takeable"], f"takeable counts the players who can take a cell (0 to "
+                             f"{alive} here), found {takeable}")
         for x, y, lineno, column in last_cells:
             if not (0 <= x < width and 0 <= y < height) or not land[y, x]:
                 raise self.error(lineno, column, f"last-cell {x} {y} is not a land cell of the grid")
         return MapState(board, turn, attacks, computer=computer, resets=resets or (), last_turn=last_turn,
                         **state)  # type: ignore[arg-type]
+
+    def check_state(self, state: dict[str, int | str], state_at: dict[str, tuple[int, int]],
+                    resets: tuple[int, ...], resets_line: tuple[int, str]) -> None:
+        """Refuse state lines that no game reaches: ``turns`` past ``max-turns`` (the game ends there), a
+        reset after the turn under way (``turns`` + 1, 0 turns without a ``turns`` line), ``takeable`` under
+        a reset rule that keeps no such count (§2.8 ``empty``). *state_at* holds each state line's line and
+        value column, *resets_line* the ``resets`` line's number and text."""
+        turns, cap, rule = int(state.get("turns", 0)), state.get("max_turns"), state.get("reset_rule")
+        if isinstance(cap, int) and turns > cap:
+            raise self.error(*state_at["turns"], f"turns cannot be past max-turns {cap}, found {turns}")
+        if resets and resets[-1] > turns + 1:
+            lineno, text = resets_line
+            column, word = next((column, word) for column, word in _tokens(text)[1:] if int(word) > turns + 1)
+            raise self.error(lineno, column, f"a reset in turn {word} cannot be after {turns} turns played "
+                             f"(at most turn {turns + 1}, the turn under way)")
+        if "takeable" in state and isinstance(rule, str) and not Rules(reset_rule=rule).reset.counts_takeable:
+            keeping = " or ".join(variant.name for variant in RESET_VARIANTS if variant.counts_takeable)
+            raise self.error(*state_at["takeable"], f"takeable is kept only under reset-rule {keeping}, "
+                             f"not under reset-rule {rule}")
 
     def turn_list(self, lineno: int, text: str) -> tuple[int, ...]:
         """``resets T1 T2 ...``: turn numbers of at least 1, ascending."""
@@ -406,22 +430,40 @@ def parse_map(text: str, filename: str = "<map>") -> MapState:
     return _Parser(text, filename).parse()
 
 
+def utf8_text(data: bytes, filename: str) -> str:
+    """*data* as UTF-8 text, a leading byte-order mark dropped. Raises :class:`MapError` at the line and
+    column (in characters) of the first byte that is not UTF-8: ``FILE:2:7: not UTF-8 text (invalid start
+    byte)``."""
+    body = data.removeprefix(BOM)
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as err:
+        start = body.rfind(b"\n", 0, err.start) + 1
+        column = len(body[start:err.start].decode("utf-8")) + 1
+        raise MapError(filename, body.count(b"\n", 0, err.start) + 1, column,
+                       f"not UTF-8 text ({err.reason})") from None
+
+
+def _file_error(path: Path, problem: str) -> MapError:
+    """The :class:`MapError` of a file that cannot be read (line 0): ``FILE: is a directory, not a file to
+    read``, ``FILE: cannot read: Permission denied``."""
+    return MapError(str(path), 0, 0, problem if problem.startswith("is ") else f"cannot read: {problem}")
+
+
 def load_map(path: str | Path) -> MapState:
     """Read and parse a map file (UTF-8, a leading byte-order mark is allowed). Any readable file will do, a
     FIFO or a character device too (``motti <(gunzip -c big.map.gz)``, common.save.file_problem); a
     directory, a file that cannot be read or one larger than :data:`MAX_FILE_BYTES` is a :class:`MapError`
-    at line 0 naming the file."""
+    at line 0 naming the file, a byte that is not UTF-8 one naming its line and column (:func:`utf8_text`)."""
     path = Path(path)
     problem = file_problem(path, written=False)
     if problem is not None:
-        raise MapError(str(path), 0, 0, problem if problem.startswith("is ") else f"cannot read: {problem}")
+        raise _file_error(path, problem)
     try:
-        text = read_input(path, MAX_FILE_BYTES).decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise MapError(str(path), 0, 0, f"not UTF-8 text ({err.reason})") from None
+        data = read_input(path, MAX_FILE_BYTES)
     except OSError as err:
         raise MapError(str(path), 0, 0, f"cannot read: {err.strerror or err}") from None
-    return parse_map(text, str(path))
+    return parse_map(utf8_text(data, str(path)), str(path))
 
 
 def dump_map(
@@ -479,19 +521,26 @@ def find_map(name: str) -> Path:
 def list_maps(skipped: Callable[[MapError], None] | None = None) -> list[tuple[str, int, int, int]]:
     """``(name, W, H, players)`` of every readable map in the shipped map directory, sorted by name.
 
-    A file that does not load is left out; *skipped*, if given, is called with its :class:`MapError`."""
+    A file that does not load is left out, and so is anything but a regular file, unopened (a FIFO would wait
+    for a writer for ever); *skipped*, if given, is called with its :class:`MapError`
+    (``FILE: is a FIFO, not a regular file``)."""
     out: list[tuple[str, int, int, int]] = []
     directory = shipped_dir("motti")
     if not directory.is_dir():
         return out
     for path in sorted(directory.glob("*.map")):
         try:
+            require_regular(path)
             state = load_map(path)
+        except OSError as error:
+            failure = _file_error(path, error.strerror or str(error))
         except MapError as error:
-            if skipped is not None:
-                skipped(error)
+            failure = error
+        else:
+            out.append((path.stem, state.board.width, state.board.height, state.board.players))
             continue
-        out.append((path.stem, state.board.width, state.board.height, state.board.players))
+        if skipped is not None:
+            skipped(failure)
     return out
 
 

@@ -66,11 +66,13 @@ def claim_default_path() -> Path:
 
 
 def _make_folder(folder: Path) -> None:
-    """Make *folder* when missing; a file where it should be is named (``... is not a folder``)."""
+    """Make *folder* when missing; a file where it or one of the folders above it should be is named
+    (``/x/state is not a folder``)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a folder") from None
+        blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), folder)
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocker} is not a folder") from None
 
 
 @contextmanager

@@ -20,6 +20,7 @@ from pathlib import Path
 from common.save import read_input
 from motti.announce import end_text
 from motti.compose import Composer
+from motti.mapfile import MapError, utf8_text
 from motti.rules import Event, Game, IllegalAction, Move
 from motti.session import Session
 
@@ -30,13 +31,16 @@ MAX_SCRIPT_BYTES = 256 * 1024 * 1024
 
 
 class ScriptError(ValueError):
-    """A script line that cannot be played: ``str()`` is ``"FILE:LINE: message"``, or ``"FILE: message"``
-    for the file as a whole (line 0)."""
+    """A script line that cannot be played: ``str()`` is ``"FILE:LINE: message"``, ``"FILE:LINE:COLUMN:
+    message"`` when a column is given (a byte that is not UTF-8), or ``"FILE: message"`` for the file as a
+    whole (line 0)."""
 
-    def __init__(self, file: str, line: int, message: str) -> None:
-        super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
+    def __init__(self, file: str, line: int, message: str, column: int = 0) -> None:
+        place = f"{line}:{column}" if column else str(line)
+        super().__init__(f"{file}:{place}: {message}" if line else f"{file}: {message}")
         self.file = file
         self.line = line
+        self.column = column
         self.message = message
 
 
@@ -108,10 +112,14 @@ def play_script(game: Game, text: str, filename: str = "<script>", session: Sess
 
 def run_script(game: Game, path: str | Path, session: Session | None = None) -> None:
     """Play the script file ``path`` on ``game`` (§3.3), through *session* (see :func:`play_script`). Raises
-    :class:`ScriptError`."""
+    :class:`ScriptError`: at line 0 when the file cannot be read, at the line and column of its first byte
+    that is not UTF-8 (``FILE:2:7: not UTF-8 text (invalid start byte)``, as a map says it)."""
     try:
-        text = read_input(path, MAX_SCRIPT_BYTES).decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise ScriptError(str(path), 0, f"cannot read the script: {reason}") from None
+        data = read_input(path, MAX_SCRIPT_BYTES)
+    except OSError as err:
+        raise ScriptError(str(path), 0, f"cannot read the script: {err.strerror or err}") from None
+    try:
+        text = utf8_text(data, str(path))
+    except MapError as err:
+        raise ScriptError(err.file, err.line, err.message, err.column) from None
     play_script(game, text, str(path), session)

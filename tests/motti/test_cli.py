@@ -208,7 +208,7 @@ def test_maps_that_cannot_be_read_say_what_they_are(capsys, here):
     assert one_line_error(capsys, "/dev/null") == (
         "motti: /dev/null:1:1: unexpected end of file, expected 'motti-map 1'")
     (here / "bin.map").write_bytes(b"\x80motti-map 1\n")
-    assert one_line_error(capsys, "bin.map").endswith("/bin.map: not UTF-8 text (invalid start byte)")
+    assert one_line_error(capsys, "bin.map").endswith("/bin.map:1:1: not UTF-8 text (invalid start byte)")
     assert one_line_error(capsys, "three.map", "--script", "moves") == (
         "motti: --script moves: is a directory, not a file to read")
     assert one_line_error(capsys, "three.map", "--script", "gone") == (

@@ -8,6 +8,7 @@ import threading
 
 import numpy as np
 import pytest
+from deadline import deadline
 
 from common.data import shipped_dir
 from motti.mapfile import (
@@ -91,7 +92,20 @@ def test_load_map_and_unreadable_file(tmp_path):
     (tmp_path / "bin.map").write_bytes(b"\xff\xfe\x00")
     with pytest.raises(MapError) as err:
         load_map(tmp_path / "bin.map")
-    assert str(err.value).startswith(f"{tmp_path / 'bin.map'}: not UTF-8 text")
+    assert str(err.value) == f"{tmp_path / 'bin.map'}:1:1: not UTF-8 text (invalid start byte)"
+
+
+@pytest.mark.parametrize(("data", "where", "reason"), [
+    (b"abc\n\xb5x\n", "2:1", "invalid start byte"),
+    (b"\xef\xbb\xbfmotti-map 1\nsize 3 \xc3(\n", "2:8", "invalid continuation byte"),
+    ("motti-map 1\n# é\u00e9 \n".encode() + b"ab\xff", "3:3", "invalid start byte"),
+    (b"motti-map 1\r\nsize \xe2\x82", "2:6", "unexpected end of data"),
+])
+def test_a_byte_that_is_not_utf8_is_named_by_line_and_column_in_characters(tmp_path, data, where, reason):
+    (tmp_path / "bin.map").write_bytes(data)
+    with pytest.raises(MapError) as err:
+        load_map(tmp_path / "bin.map")
+    assert str(err.value) == f"{tmp_path / 'bin.map'}:{where}: not UTF-8 text ({reason})"
 
 
 def test_a_byte_order_mark_is_accepted(tmp_path):
@@ -300,6 +314,27 @@ def test_a_map_of_2000_cells_a_side_loads():
     text = "motti-map 1\nsize 2000 2000\nplayers 2\ncapital 1 0 0\ncapital 2 1999 1999\ngrid\n"
     board = parse_map(text + (row + "\n") * 2000).board
     assert (board.width, board.height) == (2000, 2000)
+
+
+def test_list_maps_skips_a_fifo_without_opening_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOTTI_MAPDIR", str(tmp_path))
+    (tmp_path / "b.map").write_text(EXAMPLE)
+    os.mkfifo(tmp_path / "ff.map")
+    (tmp_path / "dir.map").mkdir()
+    skipped: list[MapError] = []
+    listed: list[list[tuple[str, int, int, int]]] = []
+    lister = threading.Thread(target=lambda: listed.append(list_maps(skipped.append)), daemon=True)
+    lister.start()
+    lister.join(deadline(5))
+    if lister.is_alive():
+        with open(tmp_path / "ff.map", "w"):   # a writer's end of file lets the hung listing finish
+            pass
+        lister.join(deadline(5))
+        pytest.fail("list_maps opened ff.map, a FIFO, and waited for a writer")
+    assert listed == [[("b", 8, 4, 2)]]
+    assert [str(error) for error in skipped] == [
+        f"{tmp_path / 'dir.map'}: is a directory, not a regular file",
+        f"{tmp_path / 'ff.map'}: is a FIFO, not a regular file"]
 
 
 def test_list_maps_reports_each_file_it_skips(tmp_path, monkeypatch):

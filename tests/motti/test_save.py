@@ -17,7 +17,7 @@ from motti.cli import main
 from motti.compose import Composer
 from motti.frontend import Frontend
 from motti.generate import generate
-from motti.mapfile import MapError, load_map, parse_map
+from motti.mapfile import LAST_CHANGES, MAX_FILE_BYTES, MAX_SIDE, MapError, load_map, parse_map
 from motti.rules import Action, Game
 from motti.session import Session
 
@@ -262,6 +262,18 @@ def test_s_key_names_a_file_where_the_save_folder_should_be(tmp_path, monkeypatc
                                      f"{tmp_path / 'motti'} is not a folder")
 
 
+@pytest.mark.parametrize("below", [(), ("state",)])
+def test_s_key_names_the_file_that_stands_where_a_folder_above_the_save_should_be(tmp_path, monkeypatch,
+                                                                                   below) -> None:
+    blocker = tmp_path / "xdgfile"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker.joinpath(*below)))
+    front = frontend(Composer(Game(parse_map(TWO).board, random.Random(3))), None, {"seat0": (1, 2)})
+    front.session.handle(Key("seat0", "s"))
+    assert front.session.message == (f"cannot save to {blocker.joinpath(*below, 'motti', 'saved.map')}: "
+                                     f"{blocker} is not a folder")
+
+
 def test_s_key_reports_a_save_that_fails(tmp_path, monkeypatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
@@ -449,12 +461,59 @@ def test_the_last_turn_survives_a_save_and_a_resumed_game_marks_it(tmp_path) -> 
     ("last-turn 1 attack\nlast-cell 0 0 lost", "7:15",
      "expected 'last-cell X Y conquered|occupied|captured|encircled'"),
     ("resets 31 7", "6:11", "resets go in ascending order, found 7 after 31"),
+    ("turns 40\nmax-turns 10", "6:7", "turns cannot be past max-turns 10, found 40"),
+    ("max-turns 10\nturns 11", "7:7", "turns cannot be past max-turns 10, found 11"),
+    ("turns 4\nresets 2 9", "7:10",
+     "a reset in turn 9 cannot be after 4 turns played (at most turn 5, the turn under way)"),
+    ("resets 1 2", "6:10",
+     "a reset in turn 2 cannot be after 0 turns played (at most turn 1, the turn under way)"),
+    ("reset-rule empty\ntakeable 1", "7:10",
+     "takeable is kept only under reset-rule strict, not under reset-rule empty"),
+    ("takeable 0\nreset-rule empty", "6:10",
+     "takeable is kept only under reset-rule strict, not under reset-rule empty"),
 ])
 def test_bad_state_lines_of_a_save_name_file_line_and_column(line, where, message) -> None:
     text = f"motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\n{line}\ngrid\nAABB\nAaBB\n"
     with pytest.raises(MapError) as error:
         parse_map(text, "saved.map")
     assert str(error.value) == f"saved.map:{where}: {message}"
+
+
+def test_state_lines_a_game_reaches_are_accepted() -> None:
+    text = ("motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\nturns 10\nmax-turns 10\n"
+            "reset-rule strict\ntakeable 1\nresets 1 11 11\ngrid\nAABB\nAaBB\n")
+    state = parse_map(text, "saved.map")
+    assert (state.turns, state.max_turns, state.takeable, state.resets) == (10, 10, 1, (1, 11, 11))
+    state = parse_map(text.replace("takeable 1\n", "").replace("strict", "empty"), "saved.map")
+    assert (state.reset_rule, state.takeable) == ("empty", None)
+
+
+@pytest.mark.parametrize(("lines", "where", "message"), [
+    ("turns 40\nmax-turns 10", "6:7", "turns cannot be past max-turns 10, found 40"),
+    ("turns 4\nresets 9", "7:8", "a reset in turn 9 cannot be after 4 turns played (at most turn 5, the turn "
+                                 "under way)"),
+    ("reset-rule empty\ntakeable 1", "7:10", "takeable is kept only under reset-rule strict, not under "
+                                             "reset-rule empty"),
+])
+def test_a_save_no_game_reaches_is_refused_by_the_cli(tmp_path, capsys, lines, where, message) -> None:
+    path = tmp_path / "bad.map"
+    path.write_text(f"motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\n{lines}\ngrid\n"
+                    "AABB\nAaBB\n")
+    assert main([str(path), "--script", "/dev/null"]) == 2
+    assert capsys.readouterr() == ("", f"motti: {path}:{where}: {message}\n")
+
+
+def test_the_largest_save_motti_writes_is_not_too_large_to_read() -> None:
+    from motti.announce import LastTurn
+
+    side = MAX_SIDE - 1
+    cells = {(side, side - index): change for index, change in enumerate(LAST_CHANGES)}
+    last = LastTurn.restore(9, "guerilla", cells, True, lambda cell: 1)
+    lines = savegame.state_lines(Game(parse_map(TWO).board, random.Random(0)), {}, last)
+    longest = max(len(line) + 1 for line in lines if line.startswith("last-cell "))
+    # A MAX_SIDE x MAX_SIDE grid, a last-cell line for each of its cells and 1 MiB for the other lines.
+    largest = MAX_SIDE * (MAX_SIDE + 1) + MAX_SIDE**2 * longest + 2**20
+    assert (longest, largest) == (30, MAX_FILE_BYTES)
 
 
 def test_a_save_with_a_takeable_count_too_large_is_refused_by_the_cli(tmp_path, capsys) -> None:

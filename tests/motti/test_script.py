@@ -114,6 +114,20 @@ def test_line_after_the_end():
         play_script(game, "attack 3,1\npass\n", "s")
 
 
+def test_a_script_that_is_not_utf8_names_the_line_and_column_of_its_first_bad_byte(tmp_path, capsys):
+    from motti.cli import main
+
+    game = Game(parse_map(T1).board, Scripted([]))
+    script = tmp_path / "bin.map"
+    script.write_bytes(b"pass\nattack 3,1 \xb5\n")
+    with pytest.raises(ScriptError) as err:
+        run_script(game, script)
+    assert (str(err.value), game.turns) == (f"{script}:2:12: not UTF-8 text (invalid start byte)", 0)
+    (tmp_path / "t1.map").write_text(T1)
+    assert main([str(tmp_path / "t1.map"), "--script", str(script), "--seed", "1"]) == 2
+    assert capsys.readouterr() == ("", f"motti: {script}:2:12: not UTF-8 text (invalid start byte)\n")
+
+
 def test_unreadable_script(tmp_path):
     game = Game(parse_map(T1).board, Scripted([]))
     with pytest.raises(ScriptError, match=r"missing\.txt: cannot read the script"):
