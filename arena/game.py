@@ -31,7 +31,7 @@ import msgspec
 import numpy as np
 
 from arena.rules import DIRECTIONS, MOVES, NONE, QUIET_ROUNDS, Arena, Game
-from arena.shapes import Count, PlayerState, State, WallRows
+from arena.shapes import Count, PlayerState, WallRows
 from common.data import shipped_dir
 from common.game import (
     SIMULTANEOUS,
@@ -202,11 +202,13 @@ class _PlayerData(PlayerState, kw_only=True, forbid_unknown_fields=True):
     stay: Count
 
 
-class _SnapshotData(State, kw_only=True, forbid_unknown_fields=True):
-    """``$.state`` (:meth:`arena.rules.Game.snapshot`): a replay's state and the quiet rounds."""
+class _SnapshotData(msgspec.Struct, forbid_unknown_fields=True):
+    """``$.state`` (:meth:`arena.rules.Game.snapshot`)."""
 
+    round: Count
     quiet: Count
     quiet_rounds: Annotated[int, msgspec.Meta(ge=1)]
+    max_rounds: Count
     players: list[_PlayerData]
 
 
