@@ -218,13 +218,13 @@ class Chronicle:
     """Announcements and last-turn records of one game (see the module docstring).
 
     *player* is the player in turn when following starts and *attacks_left* its attacks left (a resumed game
-    may start in the middle of an Attack turn, so that attacks are numbered right); *last_turn* the turn
-    before, as a resumed game's save holds it.
+    may start in the middle of an Attack turn: its attacks are numbered on from there, and it ends as an
+    attack turn); *last_turn* the turn before, as a resumed game's save holds it.
     """
 
     def __init__(self, player: int, attacks_left: int = ATTACKS_PER_TURN, history: int = HISTORY,
                  last_turn: LastTurn | None = None) -> None:
-        self.turn = LastTurn(player)
+        self.turn = LastTurn(player, "attack" if attacks_left < ATTACKS_PER_TURN else "pass")
         self.attacks_done = ATTACKS_PER_TURN - attacks_left
         self.last_turn: LastTurn | None = last_turn
         self.lines: deque[str] = deque(maxlen=history)

@@ -286,25 +286,26 @@ def _write_output(path: str, board: Board) -> None:
         raise UsageError(f"-o {path}: {write_failure(path, error)}") from None
 
 
-def _run_script(args: argparse.Namespace, game: Game) -> int:
+def _run_script(args: argparse.Namespace, game: Game, last_turn: SavedTurn | None = None) -> int:
+    """Play the ``--script`` file on *game* (*last_turn* a resumed game's last turn), write ``--final`` as a
+    save without its comment, print how the game ended; return the exit status. Raises UsageError."""
     from common.save import write_atomic, write_failure
     from motti.announce import end_text
     from motti.compose import Composer
-    from motti.savegame import save_text
     from motti.script import ScriptError, run_script
     from motti.session import Session
 
     if args.status:
         _write_initial_status(args.status, Composer(game), None)
     try:
-        session = Session(Composer(game), status=args.status)
+        session = Session(Composer(game), status=args.status, last_turn=last_turn)
         _say_save_rules(args)
         run_script(game, args.script, session)
     except ScriptError as error:
         raise UsageError(str(error)) from None
     if args.final:
         try:
-            write_atomic(args.final, save_text(game, comment=None))
+            write_atomic(args.final, session.save_text(comment=None))
         except OSError as error:
             raise UsageError(f"--final {args.final}: {write_failure(args.final, error)}") from None
     if game.end is not None:
@@ -369,10 +370,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.output is not None:
         _write_output(args.output, output_board)
     game, computer = _new_game(args, board, state, rng)
+    last_turn = state.last_turn if state is not None else None
     if args.script:
         if args.seed is None:
             print(f"motti: seed {seed}", file=sys.stderr)
-        return _run_script(args, game)
+        return _run_script(args, game, last_turn)
     bad = sorted(player for player in computer if player > board.players)
     if bad:
         raise UsageError(f"--computer: no player {bad[0]} (the map has {board.players})")
@@ -387,7 +389,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         raise UsageError(f"--level {args.level}: no computer player to play at it (name them with "
                          f"--computer, e.g. --computer 2)")
     levels = computer_levels(computer, args.level)
-    last_turn = state.last_turn if state is not None else None
     if args.headless:
         return _run_headless(args, game, levels, random.Random(f"{seed}:computer"), last_turn,
                              None if args.seed is not None else seed)

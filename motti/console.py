@@ -16,11 +16,12 @@ and the last turn's reverse video, the longest of its variants that fits. Withou
 shown instead, occupied cells in inverse video, capitals underlined and threats dim.
 
 Keys: arrows or ``h j k l`` move the cursor; space toggles a cross; ``z``/``x``/``c`` perform attack, defend,
-guerilla with the current crosses (beep if illegal); ``a``/``d``/``g`` select an action; ``Enter`` performs
-the selected one; ``Tab`` cycles it; ``m`` shows the last announcements (after the turns of the resets);
-``?`` shows the rules and keys; ``t`` asks for a tip (the medium player's move as crosses; ``t`` again puts it
-away); ``p`` passes (ends the turn at once); ``s`` saves the game (motti/savegame.py); ``q`` asks for
-confirmation, then gives up the terminal's players.
+guerilla with the current crosses (an action the game refuses beeps, and the message line says why in the
+windows' words, motti.compose.Composer.why_not_perform); ``a``/``d``/``g`` select an action; ``Enter``
+performs the selected one; ``Tab`` cycles it; ``m`` shows the last announcements (after the turns of the
+resets); ``?`` shows the rules and keys; ``t`` asks for a tip (the medium player's move as crosses; ``t``
+again puts it away); ``p`` passes (ends the turn at once); ``s`` saves the game (motti/savegame.py); ``q``
+asks for confirmation, then gives up the terminal's players.
 
 The cells the last turn changed (spec §6 "The last turn") are drawn in reverse video (italic without
 colours, where inverse video means occupied) until the next turn ends; ``m`` shows the last 20
@@ -182,19 +183,6 @@ class Snapshot:
         if (x, y) in self.crosses:
             return True
         return bool(self.legal[self.selected][y, x]) and self.crosses_left > 0
-
-    def can_perform(self, action: Action) -> bool:
-        """True when performing *action* with the current crosses would be accepted (§2.2).
-
-        Mirrors ``Game.select`` (keeps the oldest crosses legal for *action*, up to its limit): Attack is
-        always sent while possible (the session refuses one without a cross, saying why, or passes when
-        there is no cell to cross), Defend needs at least one remaining cross, Guerilla exactly one.
-        """
-        if action not in self.possible:
-            return False
-        if action is Action.ATTACK:
-            return True
-        return any(self.legal[action][y, x] for x, y in self.crosses)
 
 
 @dataclass
@@ -452,18 +440,11 @@ class Console:
             else:
                 self._beep()
         elif key in ACTION_KEYS:
-            action = ACTION_KEYS[key]
-            if snap.can_perform(action):
-                self._post("perform", action.value)
-            else:
-                self._beep()
+            self._post("perform", ACTION_KEYS[key].value)   # the game refuses what it cannot, saying why
         elif key in SELECT_KEYS:
             self._post("select", SELECT_KEYS[key].value)   # the game refuses an impossible one, saying why
         elif key in (ord("\n"), ord("\r"), curses.KEY_ENTER):
-            if snap.can_perform(snap.selected):
-                self._post("perform")
-            else:
-                self._beep()
+            self._post("perform")
         elif key == ord("\t"):
             self._post("cycle")
         elif key == ord("t"):

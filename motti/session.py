@@ -447,11 +447,15 @@ class Session:
             self.write_save()
             self.save_suspended = True
 
+    def save_text(self, comment: str | None = savegame.COMMENT) -> str:
+        """The game as a save holds it (motti.savegame.save_text): the board and the state lines, the computer
+        players and the last turn included, under *comment* (None: no comment line); ``--final`` writes it."""
+        return savegame.save_text(self.game, self.levels, comment, last_turn=self.chronicle.last_turn)
+
     def write_save(self) -> None:
         """Write the game to the ``--save`` file atomically (no-op without one, or once suspended)."""
         if not self.save_suspended:
-            self.saves.write(lambda path: savegame.save_game(self.game, path, self.levels,
-                                                             last_turn=self.chronicle.last_turn))
+            self.saves.write(lambda path: write_atomic(path, self.save_text()))
 
     def _show_failure(self, line: str) -> None:
         """A save or status file that could not be written: on every window and the console."""
@@ -466,9 +470,8 @@ class Session:
         else:
             try:
                 if self.save is not None:
-                    path = savegame.save_game(self.game, self.save, self.levels,
-                                              last_turn=self.chronicle.last_turn)
-                    left = None
+                    write_atomic(self.save, self.save_text())
+                    path, left = Path(self.save).absolute(), None
                 else:
                     path, left = self.save_to_own_file()
             except OSError as error:
@@ -488,7 +491,7 @@ class Session:
         holds what it wrote (or what was loaded), else a new one (motti.savegame.claim_default_path), so that
         ``s`` never replaces another game's save, not even one saved since under a name this game used before.
         Raises OSError when it cannot be written (:attr:`_trying` is then the file it tried)."""
-        text = savegame.save_text(self.game, self.levels, last_turn=self.chronicle.last_turn)
+        text = self.save_text()
         self._trying = None
         with savegame.save_folder_lock():
             target = left = self._saved_to

@@ -95,14 +95,9 @@ def test_snapshot_predicts_what_the_game_accepts() -> None:
     snap = Snapshot.of(game)
     assert snap.can_toggle(2, 1) and snap.can_toggle(0, 2) and not snap.can_toggle(1, 1)
     assert not snap.can_toggle(3, 0)
-    assert snap.can_perform(Action.ATTACK)
-    assert not snap.can_perform(Action.DEFEND)   # (2,1) is not player 1's land
-    assert snap.can_perform(Action.GUERILLA)     # (2,1) is orthogonal to (1,1)
-    game.toggle_cross(0, 0)
-    assert Snapshot.of(game).can_perform(Action.DEFEND)
     game.attack([])
     after = Snapshot.of(game)
-    assert after.possible == {Action.ATTACK} and not after.can_perform(Action.DEFEND)
+    assert after.possible == {Action.ATTACK}
     game.board.owner[0, 0] = 2   # the snapshot is a copy
     assert after.owner[0, 0] == 1
 
