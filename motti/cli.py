@@ -418,6 +418,10 @@ def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
         value = saved if saved is not None else given
         if value is not None:
             options[option.field] = value
+    cap, played = options.get("max_turns"), state.turns or 0
+    if isinstance(cap, int) and played > cap:   # a save's own cap is never below its turns (motti.mapfile)
+        raise UsageError(f"--max-turns {cap}: {args.map} has played {played} turns already (give {played} or "
+                         f"more)")
     try:
         game = Game(board, rng, rules=Rules(**options), turn=state.turn,  # type: ignore[arg-type]
                     attacks=ATTACKS_PER_TURN if state.attacks is None else state.attacks,

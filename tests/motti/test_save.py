@@ -503,6 +503,18 @@ def test_a_save_no_game_reaches_is_refused_by_the_cli(tmp_path, capsys, lines, w
     assert capsys.readouterr() == ("", f"motti: {path}:{where}: {message}\n")
 
 
+def test_a_turn_cap_below_the_turns_a_save_has_played_is_refused(tmp_path, capsys) -> None:
+    # The game ended at once "after 40 turns" and its next save (turns 40, max-turns 10) could not be loaded.
+    path = tmp_path / "played.map"
+    path.write_text("motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\nturns 40\ngrid\nAABB\n"
+                    "AaBB\n")
+    assert main([str(path), "--script", "/dev/null", "--max-turns", "10"]) == 2
+    assert capsys.readouterr() == ("", f"motti: --max-turns 10: {path} has played 40 turns already (give 40 "
+                                       f"or more)\n")
+    assert main([str(path), "--script", "/dev/null", "--max-turns", "40", "--seed", "1"]) == 0
+    assert capsys.readouterr().out == "draw on land after 40 turns: 4–4\n"
+
+
 def test_the_largest_save_motti_writes_is_not_too_large_to_read() -> None:
     from motti.announce import LastTurn
 
