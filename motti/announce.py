@@ -219,12 +219,15 @@ class Chronicle:
 
     *player* is the player in turn when following starts and *attacks_left* its attacks left (a resumed game
     may start in the middle of an Attack turn: its attacks are numbered on from there, and it ends as an
-    attack turn); *last_turn* the turn before, as a resumed game's save holds it.
+    attack turn); *last_turn* the turn before and *turn_so_far* what the turn under way has changed so far
+    (*player*'s, action ``attack``), as a resumed game's save holds them: the record of the turn goes on
+    from there (None: from nothing).
     """
 
     def __init__(self, player: int, attacks_left: int = ATTACKS_PER_TURN, history: int = HISTORY,
-                 last_turn: LastTurn | None = None) -> None:
-        self.turn = LastTurn(player, "attack" if attacks_left < ATTACKS_PER_TURN else "pass")
+                 last_turn: LastTurn | None = None, turn_so_far: LastTurn | None = None) -> None:
+        self.turn = turn_so_far if turn_so_far is not None else \
+            LastTurn(player, "attack" if attacks_left < ATTACKS_PER_TURN else "pass")
         self.attacks_done = ATTACKS_PER_TURN - attacks_left
         self.last_turn: LastTurn | None = last_turn
         self.lines: deque[str] = deque(maxlen=history)

@@ -265,15 +265,17 @@ def _load_board(args: argparse.Namespace, rng: random.Random) -> tuple[Board, Bo
 def _reduced_state(state: MapState, reduced: Board) -> MapState:
     """The state lines of a loaded map (a saved game) that still apply once ``-p`` has disabled players: the
     rules, the turns played, the cap and the computer players left; a disabled player in turn hands a whole
-    turn to the next player left. The count of §2.8 is computed again (the board changed)."""
+    turn to the next player left (what the turn under way had changed goes with it). The count of §2.8 is
+    computed again (the board changed)."""
     import dataclasses
 
     left = reduced.alive_players()
-    turn, attacks = state.turn, state.attacks
+    turn, attacks, turn_so_far = state.turn, state.attacks, state.turn_so_far
     if turn is not None and turn not in left:
-        turn, attacks = next((p for p in left if p > turn), left[0]), None
+        turn, attacks, turn_so_far = next((p for p in left if p > turn), left[0]), None, None
     return dataclasses.replace(state, board=reduced, turn=turn, attacks=attacks, takeable=None,
-                               computer={p: level for p, level in state.computer.items() if p in left})
+                               computer={p: level for p, level in state.computer.items() if p in left},
+                               turn_so_far=turn_so_far)
 
 
 def _write_output(path: str, board: Board) -> None:
@@ -286,9 +288,11 @@ def _write_output(path: str, board: Board) -> None:
         raise UsageError(f"-o {path}: {write_failure(path, error)}") from None
 
 
-def _run_script(args: argparse.Namespace, game: Game, last_turn: SavedTurn | None = None) -> int:
-    """Play the ``--script`` file on *game* (*last_turn* a resumed game's last turn), write ``--final`` as a
-    save without its comment, print how the game ended; return the exit status. Raises UsageError."""
+def _run_script(args: argparse.Namespace, game: Game, last_turn: SavedTurn | None = None,
+                turn_so_far: SavedTurn | None = None) -> int:
+    """Play the ``--script`` file on *game* (*last_turn* a resumed game's last turn, *turn_so_far* its turn
+    under way), write ``--final`` as a save without its comment, print how the game ended; return the exit
+    status. Raises UsageError."""
     from common.save import write_atomic, write_failure
     from motti.announce import end_text
     from motti.compose import Composer
@@ -298,7 +302,7 @@ def _run_script(args: argparse.Namespace, game: Game, last_turn: SavedTurn | Non
     if args.status:
         _write_initial_status(args.status, Composer(game), None)
     try:
-        session = Session(Composer(game), status=args.status, last_turn=last_turn)
+        session = Session(Composer(game), status=args.status, last_turn=last_turn, turn_so_far=turn_so_far)
         _say_save_rules(args)
         run_script(game, args.script, session)
     except ScriptError as error:
@@ -371,10 +375,11 @@ def run(argv: Sequence[str] | None = None) -> int:
         _write_output(args.output, output_board)
     game, computer = _new_game(args, board, state, rng)
     last_turn = state.last_turn if state is not None else None
+    turn_so_far = state.turn_so_far if state is not None else None
     if args.script:
         if args.seed is None:
             print(f"motti: seed {seed}", file=sys.stderr)
-        return _run_script(args, game, last_turn)
+        return _run_script(args, game, last_turn, turn_so_far)
     bad = sorted(player for player in computer if player > board.players)
     if bad:
         raise UsageError(f"--computer: no player {bad[0]} (the map has {board.players})")
@@ -390,9 +395,9 @@ def run(argv: Sequence[str] | None = None) -> int:
                          f"--computer, e.g. --computer 2)")
     levels = computer_levels(computer, args.level)
     if args.headless:
-        return _run_headless(args, game, levels, random.Random(f"{seed}:computer"), last_turn,
+        return _run_headless(args, game, levels, random.Random(f"{seed}:computer"), last_turn, turn_so_far,
                              None if args.seed is not None else seed)
-    return _play(args, game, levels, random.Random(f"{seed}:computer"), last_turn)
+    return _play(args, game, levels, random.Random(f"{seed}:computer"), last_turn, turn_so_far)
 
 
 def _new_game(args: argparse.Namespace, board: Board, state: MapState | None,
@@ -466,24 +471,30 @@ def _write_initial_status(path: str, game: Composer, console_players: Sequence[i
         raise UsageError(f"--status {path}: cannot write: {error.strerror or error}") from None
 
 
-def _write_initial_save(path: str, game: Composer, levels: dict[int, str]) -> None:
-    """Save the game once before any window opens, so that an unusable ``--save`` path is refused now."""
+def _write_initial_save(path: str, game: Composer, levels: dict[int, str], last_turn: SavedTurn | None,
+                        turn_so_far: SavedTurn | None) -> None:
+    """Save the game once before any window opens, so that an unusable ``--save`` path is refused now; a
+    resumed game's *last_turn* and *turn_so_far* (its turn under way) stay in it."""
     from common.save import write_failure
+    from motti.explain import restored_turn
     from motti.savegame import save_game
 
     try:
-        save_game(game, path, levels)
+        save_game(game, path, levels, last_turn=restored_turn(last_turn, game.board),
+                  turn_so_far=restored_turn(turn_so_far, game.board))
     except OSError as error:
         raise UsageError(f"--save {path}: {write_failure(path, error)}") from None
 
 
 def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random,
-                  last_turn: SavedTurn | None = None, chosen_seed: int | None = None) -> int:
+                  last_turn: SavedTurn | None = None, turn_so_far: SavedTurn | None = None,
+                  chosen_seed: int | None = None) -> int:
     """Play a game of computer players only to its end, with no display or terminal: the session's turn flow
     with no front end, paced only by an explicit ``--delay``; print how it ended (one line), after the
     *chosen_seed* on stderr when no ``--seed`` was given (so that the match can be replayed). The ``--status``
     and ``--save`` files are rewritten after every turn (with a resumed game's *last_turn* until its first
-    turn ends); a failed write is said once on stderr and the game plays on (the last good save stays)."""
+    turn ends, and its *turn_so_far* in that turn's record); a failed write is said once on stderr and the
+    game plays on (the last good save stays)."""
     from motti.announce import end_text
     from motti.compose import Composer
     from motti.session import Session
@@ -503,9 +514,10 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
     if args.status:
         _write_initial_status(args.status, game, None)
     if args.save:
-        _write_initial_save(args.save, game, levels)
+        _write_initial_save(args.save, game, levels, last_turn, turn_so_far)
     session = Session(game, computer=levels, rng=rng, status=args.status, save=args.save,
-                      computer_delay=args.delay or 0.0, every_action=False, last_turn=last_turn)
+                      computer_delay=args.delay or 0.0, every_action=False, last_turn=last_turn,
+                      turn_so_far=turn_so_far)
     _say_save_rules(args)
     session.run(until_end=True)
     assert game.end is not None
@@ -514,9 +526,10 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
 
 
 def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], computer_rng: random.Random,
-          last_turn: SavedTurn | None = None) -> int:
+          last_turn: SavedTurn | None = None, turn_so_far: SavedTurn | None = None) -> int:
     """Seat the players (§5), open every window (all or nothing), then run the game loop; *levels* holds each
-    computer player's level, *last_turn* a resumed game's last turn (its marks)."""
+    computer player's level, *last_turn* a resumed game's last turn (its marks), *turn_so_far* what its turn
+    under way had changed (marked with the rest of that turn)."""
     from common.displays import PlayerStringError, Seat, parse_seats
     from common.loop import Inbox
     from common.x11 import DisplayError
@@ -562,7 +575,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     if args.status:
         _write_initial_status(args.status, game, console_players if args.curses else None)
     if args.save:
-        _write_initial_save(args.save, game, levels)
+        _write_initial_save(args.save, game, levels, last_turn, turn_so_far)
     _say_save_rules(args)   # now, before the console's curses screen takes over stderr's terminal
     from motti.frontend import Frontend, open_windows
     from motti.session import COMPUTER_DELAY_S, Session
@@ -591,7 +604,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     resumed = None if args.map == "generate" else str(find_map(args.map))
     session = Session(game, inbox, computer=levels, rng=computer_rng, status=args.status, save=args.save,
                       computer_delay=COMPUTER_DELAY_S if args.delay is None else args.delay,
-                      last_turn=last_turn, resumed=resumed,
+                      last_turn=last_turn, turn_so_far=turn_so_far, resumed=resumed,
                       resume_args=" -c" if console is not None and not windows else "")
     Frontend(session, windows)
     if console is not None:

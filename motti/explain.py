@@ -234,8 +234,9 @@ def left_text(players: Sequence[int]) -> str:
 
 
 def restored_turn(saved: SavedTurn | None, board: Board) -> LastTurn | None:
-    """The last turn of a resumed game (motti.mapfile.SavedTurn, the save's ``last-turn``/``last-cell``
-    lines) as the record the windows mark (motti.announce.LastTurn); None for a save without it."""
+    """A turn of a resumed game (motti.mapfile.SavedTurn: the save's ``last-turn``/``last-cell`` lines, or the
+    ``turn-reset``/``turn-cell`` lines of its Attack turn under way) as the record the windows mark
+    (motti.announce.LastTurn); None for a save without it."""
     if saved is None:
         return None
     from motti.announce import LastTurn

@@ -20,6 +20,10 @@ Format (UTF-8 text, ``#`` starts a comment line)::
                           word ``reset`` when a global reset happened in it; spec §6 "The last turn")
     last-cell X Y CHANGE (optional, after last-turn, one per cell that turn changed: conquered, occupied,
                           captured or encircled)
+    turn-reset           (optional, while an Attack turn is under way, attacks below 6: a global reset
+                          happened in it; ``resets`` names that turn)
+    turn-cell X Y CHANGE (optional, likewise: one per cell the turn under way has changed so far, CHANGE as
+                          for last-cell)
     grid
 
 The rule lines are those of motti.rules.RULE_OPTIONS (their words and variants).
@@ -49,11 +53,16 @@ _MAX_DIGITS = 18
 #: The actions a ``last-turn`` line names and the changes of a ``last-cell`` line (spec §6 "The last turn").
 LAST_ACTIONS = ("attack", "defend", "guerilla", "pass")
 LAST_CHANGES = ("conquered", "occupied", "captured", "encircled")
-#: The longest ``last-cell`` line, its newline included (motti.savegame.state_lines writes one per cell).
-_LAST_CELL_BYTES = len(f"last-cell {MAX_SIDE - 1} {MAX_SIDE - 1} {max(LAST_CHANGES, key=len)}\n")
-#: A map file is read up to this size, that of the largest save (a MAX_SIDE x MAX_SIDE grid and one
-#: ``last-cell`` line per cell, about 124 MB) with 1 MiB for its other lines: ``/dev/zero`` is refused there.
-MAX_FILE_BYTES = MAX_SIDE * (MAX_SIDE + 1) + MAX_SIDE * MAX_SIDE * _LAST_CELL_BYTES + (1 << 20)
+#: The lines of a save that name one changed cell each, ``KEYWORD X Y CHANGE``: of the last turn and of the
+#: Attack turn under way (motti.savegame.state_lines writes them).
+CELL_LINES = ("last-cell", "turn-cell")
+#: The longest of those lines, its newline included.
+_CELL_LINE_BYTES = max(len(f"{keyword} {MAX_SIDE - 1} {MAX_SIDE - 1} {max(LAST_CHANGES, key=len)}\n")
+                       for keyword in CELL_LINES)
+#: A map file is read up to this size, that of the largest save (a MAX_SIDE x MAX_SIDE grid, a ``last-cell``
+#: and a ``turn-cell`` line per cell, about 244 MB) with 1 MiB for its other lines: ``/dev/zero`` is refused
+#: there.
+MAX_FILE_BYTES = MAX_SIDE * (MAX_SIDE + 1) + len(CELL_LINES) * MAX_SIDE**2 * _CELL_LINE_BYTES + (1 << 20)
 # The state lines of a save (§3.2) after 'turn' and 'attacks': keyword -> (MapState field, allowed words or
 # the lowest number); the rule lines come from the rules' one declaration.
 _STATE_LINES: dict[str, tuple[str, tuple[str, ...] | int]] = {
@@ -79,8 +88,10 @@ class MapError(ValueError):
 @dataclass
 class MapState:
     """A loaded map: the board, plus the state lines the file holds (§3.2; ``None`` or empty when absent):
-    the player in turn, the attacks left, the turns played, the rule options, the count of §2.8, the turn cap
-    and the computer players ``{player: level}``."""
+    the player in turn, the attacks left, the turns played, the rule options, the count of §2.8, the turn cap,
+    the computer players ``{player: level}``, the turns of the resets, the last turn and the Attack turn
+    under way so far (``turn_so_far``: the player in turn, action ``attack``, from the ``turn-reset`` and
+    ``turn-cell`` lines)."""
 
     board: Board
     turn: int | None = None
@@ -94,13 +105,15 @@ class MapState:
     computer: dict[int, str] = field(default_factory=dict)
     resets: tuple[int, ...] = ()
     last_turn: SavedTurn | None = None
+    turn_so_far: SavedTurn | None = None
 
 
 @dataclass
 class SavedTurn:
-    """The ``last-turn`` and ``last-cell`` lines of a save (spec §6 "The last turn"): the mover ``player``,
-    its ``action`` (:data:`LAST_ACTIONS`), whether a global reset happened in it, and each changed cell
-    ``(x, y)`` with its change (:data:`LAST_CHANGES`), in file order."""
+    """The ``last-turn`` and ``last-cell`` lines of a save (spec §6 "The last turn"), or the ``turn-reset``
+    and ``turn-cell`` lines of the Attack turn under way: the mover ``player``, its ``action``
+    (:data:`LAST_ACTIONS`), whether a global reset happened in it, and each changed cell ``(x, y)`` with its
+    change (:data:`LAST_CHANGES`), in file order."""
 
     player: int
     action: str
@@ -183,7 +196,10 @@ class _Parser:
         resets: tuple[int, ...] | None = None
         resets_line = (0, "")
         last_turn: SavedTurn | None = None
-        last_cells: list[tuple[int, int, int, int]] = []   # x, y, line, column
+        turn_cells: dict[tuple[int, int], str] = {}
+        turn_reset = False
+        turn_lines: list[tuple[int, str]] = []   # the turn under way's lines: number and keyword
+        cell_lines: list[tuple[str, int, int, int, int]] = []   # keyword, x, y, line, column
         while True:
             lineno, text = self.next_line("'capital K X Y' or 'grid'")
             key = _keyword(text)
@@ -229,32 +245,46 @@ class _Parser:
                 if last_turn is not None:
                     raise self.error(lineno, 1, "a second 'last-turn' line")
                 last_turn = self.last_turn_line(lineno, text, players)
-            elif key == "last-cell":
-                if last_turn is None:
+            elif key == "turn-reset":
+                tokens = _tokens(text)
+                if len(tokens) > 1:
+                    raise self.error(lineno, tokens[1][0], "expected 'turn-reset' alone on its line")
+                if turn_reset:
+                    raise self.error(lineno, 1, "a second 'turn-reset' line")
+                turn_reset = True
+                turn_lines.append((lineno, key))
+            elif key in CELL_LINES:
+                if key == "last-cell" and last_turn is None:
                     raise self.error(lineno, 1, "a 'last-cell' line before the 'last-turn' line")
-                x, y, change, column = self.last_cell_line(lineno, text)
-                if (x, y) in last_turn.cells:
-                    raise self.error(lineno, column, f"a second 'last-cell' line for {x} {y}")
-                last_turn.cells[(x, y)] = change
-                last_cells.append((x, y, lineno, column))
+                cells = last_turn.cells if last_turn is not None and key == "last-cell" else turn_cells
+                x, y, change, column = self.cell_line(lineno, text, key)
+                if (x, y) in cells:
+                    raise self.error(lineno, column, f"a second '{key}' line for {x} {y}")
+                cells[(x, y)] = change
+                cell_lines.append((key, x, y, lineno, column))
+                if key == "turn-cell":
+                    turn_lines.append((lineno, key))
             elif key == "computer":
                 player, level = self.computer_line(lineno, text, players)
                 if player in computer:
                     raise self.error(lineno, _tokens(text)[1][0], f"a second 'computer {player}' line")
                 computer[player] = level
             else:
+                others = [*_STATE_LINES, "computer", "resets", "last-turn", "last-cell", "turn-reset",
+                          "turn-cell"]
                 raise self.error(
                     lineno,
                     1,
                     f"expected 'capital', 'eliminated', 'turn', 'attacks' or 'grid' (or another state line: "
-                    f"{', '.join([*_STATE_LINES, 'computer', 'resets', 'last-turn', 'last-cell'])}), "
-                    f"found '{key[:30]}'",
+                    f"{', '.join(others)}), found '{key[:30]}'",
                 )
         grid_line = lineno
         for player in range(1, players + 1):
             if player not in capitals:
                 raise self.error(grid_line, 1, f"player {player} has no 'capital' or 'eliminated' line")
         self.check_state(state, state_at, resets or (), resets_line)
+        if turn_lines:
+            self.check_turn_under_way(turn_lines, turn, attacks, int(state.get("turns", 0)), resets or ())
 
         land = np.zeros((height, width), dtype=bool)
         owner = np.zeros((height, width), dtype=np.int8)
@@ -322,11 +352,15 @@ class _Parser:
         if isinstance(takeable, int) and takeable > alive:
             raise self.error(*state_at["takeable"], f"takeable counts the players who can take a cell (0 to "
                              f"{alive} here), found {takeable}")
-        for x, y, lineno, column in last_cells:
+        for key, x, y, lineno, column in cell_lines:
             if not (0 <= x < width and 0 <= y < height) or not land[y, x]:
-                raise self.error(lineno, column, f"last-cell {x} {y} is not a land cell of the grid")
+                raise self.error(lineno, column, f"{key} {x} {y} is not a land cell of the grid")
+        turn_so_far = None
+        if turn_lines:
+            assert turn is not None
+            turn_so_far = SavedTurn(turn, "attack", reset=turn_reset, cells=turn_cells)
         return MapState(board, turn, attacks, computer=computer, resets=resets or (), last_turn=last_turn,
-                        **state)  # type: ignore[arg-type]
+                        turn_so_far=turn_so_far, **state)  # type: ignore[arg-type]
 
     def check_state(self, state: dict[str, int | str], state_at: dict[str, tuple[int, int]],
                     resets: tuple[int, ...], resets_line: tuple[int, str]) -> None:
@@ -346,6 +380,23 @@ class _Parser:
             keeping = " or ".join(variant.name for variant in RESET_VARIANTS if variant.counts_takeable)
             raise self.error(*state_at["takeable"], f"takeable is kept only under reset-rule {keeping}, "
                              f"not under reset-rule {rule}")
+
+    def check_turn_under_way(self, lines: list[tuple[int, str]], turn: int | None, attacks: int | None,
+                             turns: int, resets: tuple[int, ...]) -> None:
+        """Refuse the lines of the turn under way (*lines*: ``turn-reset`` and ``turn-cell`` lines, as line
+        number and keyword, in file order) where no Attack turn is under way (no ``turn`` line, no
+        ``attacks`` line or ``attacks 6``), and a ``turn-reset`` whose turn, *turns* + 1, *resets* does not
+        name; the error is at the first such line, column 1."""
+        lineno, key = lines[0]
+        found = ("no 'turn' line" if turn is None else "no 'attacks' line" if attacks is None
+                 else f"attacks {attacks}" if attacks >= ATTACKS_PER_TURN else None)
+        if found is not None:
+            raise self.error(lineno, 1, f"a '{key}' line needs an Attack turn under way ('turn K' and "
+                             f"'attacks' 1 to {ATTACKS_PER_TURN - 1}), found {found}")
+        reset_line = next((number for number, word in lines if word == "turn-reset"), None)
+        if reset_line is not None and turns + 1 not in resets:
+            raise self.error(reset_line, 1, f"a 'turn-reset' line needs the turn under way, {turns + 1}, on "
+                             f"the 'resets' line")
 
     def turn_list(self, lineno: int, text: str) -> tuple[int, ...]:
         """``resets T1 T2 ...``: turn numbers of at least 1, ascending."""
@@ -375,12 +426,12 @@ class _Parser:
             raise self.error(lineno, tokens[3][0], usage)
         return SavedTurn(int(word), tokens[2][1], reset=len(tokens) == 4)
 
-    def last_cell_line(self, lineno: int, text: str) -> tuple[int, int, str, int]:
-        """``last-cell X Y CHANGE``: (x, y, change, column of X)."""
+    def cell_line(self, lineno: int, text: str, key: str) -> tuple[int, int, str, int]:
+        """``KEY X Y CHANGE`` (*key* one of :data:`CELL_LINES`): (x, y, change, column of X)."""
         tokens = _tokens(text)
         if len(tokens) != 4 or tokens[3][1] not in LAST_CHANGES:
             column = tokens[3][0] if len(tokens) >= 4 else len(text) + 1
-            raise self.error(lineno, column, f"expected 'last-cell X Y {'|'.join(LAST_CHANGES)}'")
+            raise self.error(lineno, column, f"expected '{key} X Y {'|'.join(LAST_CHANGES)}'")
         for column, word in tokens[1:3]:
             if not re.fullmatch(r"[0-9]{1,18}", word):
                 raise self.error(lineno, column, f"expected a cell coordinate, found '{word[:40]}'")

@@ -6,7 +6,9 @@ runs, ``turns T`` (turns played), ``reset-rule``, ``capital-rule``, ``tie-rule``
 is a cap), ``takeable K`` (the count of §2.8, under the strict rule), one ``computer K LEVEL`` per computer
 player, ``resets T1 T2 ...`` (the turns with a global reset, once there was one), and the last turn (spec §6):
 ``last-turn P ACTION`` (``reset`` after it when the turn reset the board) and one ``last-cell X Y CHANGE``
-per cell it changed, so that a resumed game shows the same marks.
+per cell it changed, so that a resumed game shows the same marks, and, in the middle of an Attack turn
+(attacks left below 6), what that turn has done so far: ``turn-reset`` when it reset the board and one
+``turn-cell X Y CHANGE`` per cell it changed, so that the resumed turn marks them too when it ends.
 Resuming is loading it as a map: ``motti FILE [PLAYERSTRING...]`` continues with that player, those attacks,
 those rules and those computer players; a save without some of these lines takes the command line's values,
 else the defaults. Crosses that were placed but not performed and the random generator's state are not part
@@ -31,7 +33,7 @@ from common.save import write_atomic
 from motti.compose import Composer
 from motti.levels import DEFAULT_LEVEL
 from motti.mapfile import dump_map
-from motti.rules import Game
+from motti.rules import ATTACKS_PER_TURN, Game
 
 if TYPE_CHECKING:
     from motti.announce import LastTurn
@@ -104,12 +106,14 @@ def computer_levels(computer: Collection[int]) -> dict[int, str]:
 
 
 def state_lines(game: Game, computer: Mapping[int, str] | None = None,
-                last_turn: LastTurn | None = None) -> list[str]:
+                last_turn: LastTurn | None = None, turn_so_far: LastTurn | None = None) -> list[str]:
     """The state lines of §3.2 after ``turn``/``attacks``: turns, the rule options (``Rules.save_lines``: the
     reset, capital and tie rules, the turn cap when there is one), the count of §2.8 (under a reset rule that
-    keeps it, while the game runs), the computer players ``{player: level}``, the turns of the resets so far
-    and the *last_turn* (spec §6: ``last-turn P ACTION [reset]``, then ``last-cell X Y CHANGE`` per cell by
-    row)."""
+    keeps it, while the game runs), the computer players ``{player: level}``, the turns of the resets so far,
+    the *last_turn* (spec §6: ``last-turn P ACTION [reset]``, then ``last-cell X Y CHANGE`` per cell by row)
+    and *turn_so_far*, the record of the turn under way, while the game runs in the middle of an Attack turn
+    (``turn-reset`` when it reset the board, then ``turn-cell X Y CHANGE`` per cell by row; nothing for a
+    turn that changed nothing)."""
     lines = [f"turns {game.turns}", *game.rules.save_lines()]
     if game.rules.reset.counts_takeable and not game.is_terminal():
         # Once the game is over the count is that of its last running board; a loader computes it again.
@@ -121,28 +125,42 @@ def state_lines(game: Game, computer: Mapping[int, str] | None = None,
         record = last_turn.to_json()
         reset = " reset" if record["reset"] else ""
         lines.append(f"last-turn {record['player']} {record['action']}{reset}")
-        lines += [f"last-cell {x} {y} {change}" for x, y, change in record["cells"]]
+        lines += _cell_lines("last-cell", record["cells"])
+    if turn_so_far is not None and not game.is_terminal() and game.attacks_left < ATTACKS_PER_TURN:
+        record = turn_so_far.to_json()
+        if record["reset"]:
+            lines.append("turn-reset")
+        lines += _cell_lines("turn-cell", record["cells"])
     return lines
 
 
+def _cell_lines(keyword: str, cells: list[list[int | str]]) -> list[str]:
+    """``KEYWORD X Y CHANGE`` (motti.mapfile.CELL_LINES) for each ``[x, y, change]`` of *cells*."""
+    return [f"{keyword} {x} {y} {change}" for x, y, change in cells]
+
+
 def save_text(game: Game | Composer, computer: Mapping[int, str] | None = None,
-              comment: str | None = COMMENT, last_turn: LastTurn | None = None) -> str:
+              comment: str | None = COMMENT, last_turn: LastTurn | None = None,
+              turn_so_far: LastTurn | None = None) -> str:
     """The save of *game* in the map format of §3.2 (see the module docstring): ``turn`` and ``attacks`` only
-    while the game runs; *last_turn* the turn before (motti.announce.LastTurn)."""
+    while the game runs; *last_turn* the turn before, *turn_so_far* the turn under way
+    (motti.announce.LastTurn, see :func:`state_lines`)."""
     rules = game.game if isinstance(game, Composer) else game
     running = not rules.is_terminal()
     return dump_map(rules.board, turn=rules.current_player if running else None,
                     attacks=rules.attacks_left if running else None, comment=comment,
-                    state=state_lines(rules, computer, last_turn))
+                    state=state_lines(rules, computer, last_turn, turn_so_far))
 
 
 def save_game(game: Game | Composer, path: str | os.PathLike[str] | None = None,
-              computer: Mapping[int, str] | None = None, last_turn: LastTurn | None = None) -> Path:
+              computer: Mapping[int, str] | None = None, last_turn: LastTurn | None = None,
+              turn_so_far: LastTurn | None = None) -> Path:
     """Write *game* atomically to *path* (default :func:`default_path`, whose folder is created), with its
-    computer players ``{player: level}`` and the turn before (*last_turn*); return the absolute path written.
-    Raises OSError when it cannot be written (the old file is then unchanged)."""
+    computer players ``{player: level}``, the turn before (*last_turn*) and the turn under way so far
+    (*turn_so_far*); return the absolute path written. Raises OSError when it cannot be written (the old file
+    is then unchanged)."""
     target = Path(path) if path is not None else default_path()
     if path is None:
         target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(target, save_text(game, computer, last_turn=last_turn))
+    write_atomic(target, save_text(game, computer, last_turn=last_turn, turn_so_far=turn_so_far))
     return target.absolute()

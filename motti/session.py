@@ -75,7 +75,9 @@ class Session:
     *computer* holds the computer players (a mapping player -> level of :mod:`motti.levels`, or a collection
     of players at ``medium``), thinking with *rng*, each of their actions staying *computer_delay* seconds
     (``--delay``) before the next; *status* is the ``--status`` file, *save* the ``--save`` file (None: none);
-    *last_turn* the last turn a resumed game's save holds (its marks are shown at once, spec §6).
+    *last_turn* the last turn a resumed game's save holds (its marks are shown at once, spec §6),
+    *turn_so_far* what its Attack turn under way had changed when it was saved (marked with the rest of that
+    turn when it ends).
     Front ends join with :meth:`attach`. Saving (motti/savegame.py): with *save*, the game is written after
     every action that changed it (with *every_action* false, as in headless matches: after every turn, and
     the status file too) and when :meth:`run` ends (quit, last window closed, Ctrl-C, SIGTERM,
@@ -96,8 +98,8 @@ class Session:
     def __init__(self, game: Composer, inbox: Inbox | None = None, *, computer: Collection[int] = (),
                  rng: random.Random | None = None, status: str | None = None, save: str | None = None,
                  computer_delay: float = COMPUTER_DELAY_S, every_action: bool = True,
-                 last_turn: SavedTurn | None = None, resumed: str | None = None,
-                 resume_args: str = "") -> None:
+                 last_turn: SavedTurn | None = None, turn_so_far: SavedTurn | None = None,
+                 resumed: str | None = None, resume_args: str = "") -> None:
         self.game = game
         #: What the command that resumes the game needs besides the file (:meth:`resume_command`).
         self.resume_args = resume_args
@@ -121,7 +123,8 @@ class Session:
         self.every_action = every_action
         self._recorded_turns = game.turns   # the turns played when the files were last written
         self.chronicle = Chronicle(game.current_player, game.attacks_left,
-                                   last_turn=explain.restored_turn(last_turn, game.board))
+                                   last_turn=explain.restored_turn(last_turn, game.board),
+                                   turn_so_far=explain.restored_turn(turn_so_far, game.board))
         #: The tip shown (``t``) until the game changes, and the seat that asked for it.
         self.tip: explain.Tip | None = None
         self.tip_source: str | None = None
@@ -449,8 +452,10 @@ class Session:
 
     def save_text(self, comment: str | None = savegame.COMMENT) -> str:
         """The game as a save holds it (motti.savegame.save_text): the board and the state lines, the computer
-        players and the last turn included, under *comment* (None: no comment line); ``--final`` writes it."""
-        return savegame.save_text(self.game, self.levels, comment, last_turn=self.chronicle.last_turn)
+        players, the last turn and the turn under way included, under *comment* (None: no comment line);
+        ``--final`` writes it."""
+        return savegame.save_text(self.game, self.levels, comment, last_turn=self.chronicle.last_turn,
+                                  turn_so_far=self.chronicle.turn)
 
     def write_save(self) -> None:
         """Write the game to the ``--save`` file atomically (no-op without one, or once suspended)."""

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from motti_maps import THREE, TWO
+from motti_maps import T13, THREE, TWO
 
 from common.loop import Click, Closed, Key
 from motti import levels, savegame, view
@@ -17,7 +17,7 @@ from motti.cli import main
 from motti.compose import Composer
 from motti.frontend import Frontend
 from motti.generate import generate
-from motti.mapfile import LAST_CHANGES, MAX_FILE_BYTES, MAX_SIDE, MapError, load_map, parse_map
+from motti.mapfile import LAST_CHANGES, MAX_FILE_BYTES, MAX_SIDE, MapError, SavedTurn, load_map, parse_map
 from motti.rules import Action, Game
 from motti.session import Session
 
@@ -471,6 +471,29 @@ def test_the_last_turn_survives_a_save_and_a_resumed_game_marks_it(tmp_path) -> 
      "takeable is kept only under reset-rule strict, not under reset-rule empty"),
     ("takeable 0\nreset-rule empty", "6:10",
      "takeable is kept only under reset-rule strict, not under reset-rule empty"),
+    ("turn-cell 0 0 conquered", "6:1",
+     "a 'turn-cell' line needs an Attack turn under way ('turn K' and 'attacks' 1 to 5), found no 'turn' "
+     "line"),
+    ("turn 1\nturn-cell 0 0 conquered", "7:1",
+     "a 'turn-cell' line needs an Attack turn under way ('turn K' and 'attacks' 1 to 5), found no 'attacks' "
+     "line"),
+    ("turn-cell 0 0 conquered\nturn 1\nattacks 6", "6:1",
+     "a 'turn-cell' line needs an Attack turn under way ('turn K' and 'attacks' 1 to 5), found attacks 6"),
+    ("turn 1\nattacks 6\nturn-reset", "8:1",
+     "a 'turn-reset' line needs an Attack turn under way ('turn K' and 'attacks' 1 to 5), found attacks 6"),
+    ("turn 1\nattacks 5\nturn-cell 9 0 conquered", "8:11", "turn-cell 9 0 is not a land cell of the grid"),
+    ("turn 1\nattacks 5\nturn-cell 0 2 conquered", "8:11", "turn-cell 0 2 is not a land cell of the grid"),
+    ("turn 1\nattacks 5\nturn-cell 0 0 conquered\nturn-cell 0 0 encircled", "9:11",
+     "a second 'turn-cell' line for 0 0"),
+    ("turn 1\nattacks 5\nturn-cell 0 0 lost", "8:15",
+     "expected 'turn-cell X Y conquered|occupied|captured|encircled'"),
+    ("turn 1\nattacks 5\nturn-cell 0 x conquered", "8:13", "expected a cell coordinate, found 'x'"),
+    ("turn 1\nattacks 5\nturn-reset now", "8:12", "expected 'turn-reset' alone on its line"),
+    ("turn 1\nattacks 5\nresets 1\nturn-reset\nturn-reset", "10:1", "a second 'turn-reset' line"),
+    ("turn 1\nattacks 5\nturns 3\nresets 1 3\nturn-reset", "10:1",
+     "a 'turn-reset' line needs the turn under way, 4, on the 'resets' line"),
+    ("turn 1\nattacks 5\nturn-cell 0 0 conquered\nturn-reset", "9:1",
+     "a 'turn-reset' line needs the turn under way, 1, on the 'resets' line"),
 ])
 def test_bad_state_lines_of_a_save_name_file_line_and_column(line, where, message) -> None:
     text = f"motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\n{line}\ngrid\nAABB\nAaBB\n"
@@ -484,6 +507,11 @@ def test_state_lines_a_game_reaches_are_accepted() -> None:
             "reset-rule strict\ntakeable 1\nresets 1 11 11\ngrid\nAABB\nAaBB\n")
     state = parse_map(text, "saved.map")
     assert (state.turns, state.max_turns, state.takeable, state.resets) == (10, 10, 1, (1, 11, 11))
+    assert state.turn_so_far is None
+    # The turn under way's lines may come before the 'turn' and 'attacks' lines, like every state line.
+    state = parse_map(text.replace("\nturns 10\n", "\nturn-cell 1 0 conquered\nturn-reset\nturn-cell 2 1 "
+                                   "encircled\nturns 10\nturn 2\nattacks 1\n"), "saved.map")
+    assert state.turn_so_far == SavedTurn(2, "attack", True, {(1, 0): "conquered", (2, 1): "encircled"})
     state = parse_map(text.replace("takeable 1\n", "").replace("strict", "empty"), "saved.map")
     assert (state.reset_rule, state.takeable) == ("empty", None)
 
@@ -521,10 +549,14 @@ def test_the_largest_save_motti_writes_is_not_too_large_to_read() -> None:
     side = MAX_SIDE - 1
     cells = {(side, side - index): change for index, change in enumerate(LAST_CHANGES)}
     last = LastTurn.restore(9, "guerilla", cells, True, lambda cell: 1)
-    lines = savegame.state_lines(Game(parse_map(TWO).board, random.Random(0)), {}, last)
-    longest = max(len(line) + 1 for line in lines if line.startswith("last-cell "))
-    # A MAX_SIDE x MAX_SIDE grid, a last-cell line for each of its cells and 1 MiB for the other lines.
-    largest = MAX_SIDE * (MAX_SIDE + 1) + MAX_SIDE**2 * longest + 2**20
+    under_way = LastTurn.restore(1, "attack", cells, True, lambda cell: 1)
+    lines = savegame.state_lines(Game(parse_map(TWO).board, random.Random(0), attacks=1), {}, last, under_way)
+    assert sum(line.startswith("last-cell ") for line in lines) == len(cells)
+    assert sum(line.startswith("turn-cell ") for line in lines) == len(cells)
+    longest = max(len(line) + 1 for line in lines if line.startswith(("last-cell ", "turn-cell ")))
+    # A MAX_SIDE x MAX_SIDE grid, a last-cell and a turn-cell line for each of its cells (the last turn and
+    # the turn under way may each have changed every cell) and 1 MiB for the other lines.
+    largest = MAX_SIDE * (MAX_SIDE + 1) + 2 * MAX_SIDE**2 * longest + 2**20
     assert (longest, largest) == (30, MAX_FILE_BYTES)
 
 
@@ -536,3 +568,48 @@ def test_a_save_with_a_takeable_count_too_large_is_refused_by_the_cli(tmp_path, 
     out, err = capsys.readouterr()
     assert (out, err) == ("", f"motti: {path}:6:10: takeable counts the players who can take a cell (0 to 2 "
                               "here), found 50\n")
+
+
+def test_turn_cells_on_sea_are_refused() -> None:
+    text = TWO.replace("grid", "turn 1\nattacks 3\nturn-cell 0 5 conquered\ngrid")
+    with pytest.raises(MapError) as error:
+        parse_map(text, "saved.map")
+    assert str(error.value) == "saved.map:8:11: turn-cell 0 5 is not a land cell of the grid"
+
+
+def test_a_save_in_the_middle_of_an_attack_turn_holds_what_it_changed_and_the_resumed_turn_marks_it(
+        tmp_path) -> None:
+    path = tmp_path / "game.map"
+    game = Composer(Game(parse_map(T13).board, random.Random(3)))
+    front = frontend(game, str(path), {"seat0": (1, 2)})
+    crosses = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)]
+    front.session.after(game.attack(crosses), "attack")     # six crosses always conquer one: the draw's
+    (taken,) = [(x, y) for x, y in crosses if game.board.occupied[y, x]]
+    lines = path.read_text().splitlines()
+    assert (game.current_player, game.attacks_left) == (1, 5)
+    assert lines[lines.index("grid") - 1] == f"turn-cell {taken[0]} {taken[1]} conquered"
+    state = load_map(path)
+    assert state.turn_so_far == SavedTurn(1, "attack", False, {taken: "conquered"})
+    resumed = Composer(Game(state.board, random.Random(0), turn=state.turn, attacks=state.attacks,
+                            turns=state.turns or 0))
+    session = Session(resumed, save=str(path), turn_so_far=state.turn_so_far)
+    session.after(resumed.pass_turn(), "pass")
+    assert session.status_data()["last_turn"] == {"player": 1, "action": "attack", "reset": False,
+                                                  "cells": [[taken[0], taken[1], "conquered"]]}
+    lines = path.read_text().splitlines()
+    assert lines[lines.index("last-turn 1 attack"):lines.index("grid")] == [
+        "last-turn 1 attack", f"last-cell {taken[0]} {taken[1]} conquered"]
+
+
+def test_a_save_at_six_attacks_holds_no_turn_cell_lines(tmp_path) -> None:
+    # Player 3 quits at the start of player 1's turn: its cells change hands in that turn, before any attack;
+    # the save holds no line of the turn under way, and loads.
+    path = tmp_path / "game.map"
+    game = Composer(Game(parse_map(THREE).board, random.Random(3)))
+    front = frontend(game, str(path), {"seat0": (1, 2), "seat1": (3,)})
+    front.session.leave("seat1", "quit")
+    assert (game.current_player, game.attacks_left, game.alive) == (1, 6, [1, 2])
+    assert front.session.chronicle.turn.cells
+    text = path.read_text()
+    assert not [line for line in text.splitlines() if line.startswith(("turn-cell", "turn-reset"))]
+    assert "attacks 6" in text.splitlines() and load_map(path).turn_so_far is None
