@@ -339,18 +339,20 @@ def end_text(end: GameOver, *, short: bool = True) -> str:
     """How the game ended, in the words every front end, script mode and headless matches use (§2.9,
     §2.10): ``P1 wins after 183 turns``, ``P1 wins on land after 400 turns: 160–140`` (the land of the alive
     players, most first), ``draw on land after 400 turns: 150–150``, ``draw: no player can reach another``,
-    ``everyone left: game over``; *short* names players ``P1``, otherwise ``player 1``."""
+    ``everyone left: game over``; a game won before its first turn ended (the others left in it) says ``P1
+    wins in turn 1``, as the windows' information line says ``Turn 1``; *short* names players ``P1``,
+    otherwise ``player 1``."""
     name = f"P{end.winner}" if short else f"player {end.winner}"
-    turns = f"{end.turns} turn{'' if end.turns == 1 else 's'}"
+    when = f"after {plural(end.turns, 'turn')}" if end.turns else "in turn 1"
     land = "–".join(str(n) for n in end.land)
     if end.winner is not None and end.result == "land":
-        return f"{name} wins on land after {turns}: {land}"
+        return f"{name} wins on land {when}: {land}"
     if end.winner is not None:
-        return f"{name} wins after {turns}"
+        return f"{name} wins {when}"
     if end.reason == "unreachable":
         return "draw: no player can reach another"
     if end.reason == "land":
-        return f"draw on land after {turns}: {land}"
+        return f"draw on land {when}: {land}"
     return "everyone left: game over"
 
 

@@ -10,7 +10,7 @@ capital cannot fall yet, what brings the reset, what to try next).
   many free cells of another player each player could still take, under ``empty`` how much land is free;
   each text comes in variants, longest first, for the windows' widths and the console's columns;
 * the ``m`` view's first line, ``Resets: turns 31, 77``;
-* the help of ``?`` (F1 in a window): the rules in about ten lines, then every key and mouse button;
+* the help of ``?`` (F1 in a window): the rules in eleven lines, then every key and mouse button;
 * the tip of ``t``: the ``medium`` level's choice for the player in turn (motti/rollout.py, asked through
   motti.thinking.decide), with one line saying why, computed on a copy of the game (the game never changes).
 
@@ -87,8 +87,10 @@ def threat_cells(board: Board) -> list[tuple[Cell, Cell, int]]:
 
 def turn_variants(turns: int, max_turns: int | None, over: bool = False) -> tuple[str, str]:
     """The turn under way (``turns`` played, plus one while the game runs) with the cap: ``("Turn 12 of
-    400", "T12/400")``, or ``("Turn 12", "T12")`` without a cap."""
-    number = turns if over else turns + 1
+    400", "T12/400")``, or ``("Turn 12", "T12")`` without a cap. Once the game is over, the turns played
+    (the last one included), turns being numbered from 1: a game over before its first turn ended shows
+    ``Turn 1`` (``P1 wins in turn 1``, motti.announce.end_text)."""
+    number = max(turns, 1) if over else turns + 1
     if max_turns is None:
         return f"Turn {number}", f"T{number}"
     return f"Turn {number} of {max_turns}", f"T{number}/{max_turns}"
@@ -181,7 +183,7 @@ def resets_line(resets: Sequence[int]) -> str:
     return f"Resets: turn{'s' if len(resets) > 1 else ''} " + ", ".join(map(str, resets))
 
 
-#: The rules in ten lines (spec §2), for ``?`` in a window and at the console; each fits 79 columns.
+#: The rules in eleven lines (spec §2), for ``?`` in a window and at the console; each fits 79 columns.
 RULES = (
     "Take every enemy capital to win. Bright cells are occupied, dark cells free.",
     f"A turn is six attacks, or one Defend, or one Guerilla; {PASS_KEY} passes (ends it now).",

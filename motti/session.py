@@ -92,7 +92,8 @@ class Session:
 
     A person's Attack without a cross (which would waste an attack and rule out Defend and Guerilla for the
     turn) is refused (motti.explain.NO_CROSS, naming the pass key), unless the player has no cell to cross
-    for any action still possible: then the turn passes, saying so (spec §2.2 passing).
+    for any action still possible: then the turn passes, saying so (spec §2.2 passing). Why a step was
+    refused is the message until something else is said or another action is selected.
     """
 
     def __init__(self, game: Composer, inbox: Inbox | None = None, *, computer: Collection[int] = (),
@@ -129,6 +130,8 @@ class Session:
         self.tip: explain.Tip | None = None
         self.tip_source: str | None = None
         self._before_tip: tuple[Action, list[tuple[int, int]]] | None = None   # the selection it replaced
+        # The message of a refused step, the action selected then and the message it took the place of.
+        self._refused: tuple[str, Action, str | None] | None = None
         #: The last announcement (or a failure, a save's place) every front end shows; None before any.
         self.message: str | None = None if game.end is None else end_text(game.end)
         if self.message is not None:
@@ -143,7 +146,8 @@ class Session:
         self.status_file = Sink(status, "--status", "motti", show=self._show_failure)
         self.save_suspended = False   # the save holds the state before a quit that ended the session
         self.told_unfinished = False  # a line on stdout has said that the game stops unfinished
-        self.left_last = False        # the last person left by closing a window: the end goes to stdout
+        #: The announcement of a window's give-up that ended the game: stdout says it when the session ends.
+        self.ended_by_leaving: str | None = None
         #: Every source a person or observer is at (a window, the terminal) -> the people's players there.
         self.seats: dict[str, tuple[int, ...]] = {}
         self.front_ends: list[FrontEnd] = []
@@ -211,12 +215,14 @@ class Session:
         self.write_status()
 
     def _end_unfinished(self) -> None:
-        """Nobody is seated any more while the game goes on (computer players are left): the session ends
+        """Nobody is seated any more. While the game goes on (computer players are left) the session ends
         here, and the status file's message says so after the last announcement, as does a line on stdout
-        (unless a quit at the terminal has said it there)."""
+        (unless a quit at the terminal has said it there). A game that a window's give-up ended
+        (:meth:`leave`) is said on stdout, its defeat and its end, unless the save keeps the game from before
+        it."""
         if self.game.is_terminal():
-            if self.left_last and not self.save_suspended and not self.told_unfinished:
-                print(f"motti: {self.message}", flush=True)
+            if self.ended_by_leaving is not None and not self.save_suspended:
+                print(f"motti: {self.ended_by_leaving}", flush=True)
             if self.save_suspended:
                 # A last quit ended the game: the status says, as the console does, that the game before it
                 # can be resumed.
@@ -277,11 +283,31 @@ class Session:
         try:
             events = change() or []
         except (IllegalAction, ValueError) as error:
-            self.message = str(error)
-            self.refuse(source, str(error))
-            self.changed()
+            self._refuse_step(source, str(error))
             return
         self.after(events, action, why)
+
+    def _refuse_step(self, source: str | None, text: str) -> None:
+        """A step from *source* was refused because of *text*: that is the message every front end shows
+        until something else is said or another action is selected (:meth:`_forget_refusal`)."""
+        refused = self._refused
+        replaced = refused[2] if refused is not None and self.message == refused[0] else self.message
+        self._refused = (text, self.game.selected, replaced)
+        self.message = text
+        self.refuse(source, text)
+        self.changed()
+
+    def _forget_refusal(self) -> None:
+        """Once another action is selected (a key, a toolbar box, the middle button, at any seat), a refused
+        step's message goes and the message it took the place of comes back."""
+        refused = self._refused
+        if refused is None:
+            return
+        text, selected, replaced = refused
+        if self.message != text:
+            self._refused = None
+        elif self.game.selected != selected:
+            self.message, self._refused = replaced, None
 
     def refuse(self, source: str | None, text: str) -> None:
         """Tell the front end of *source* that its input was refused because of *text*."""
@@ -316,9 +342,7 @@ class Session:
             action = command.args[0] if command.args else game.selected.value
             if action == Action.ATTACK.value and self._attack_without_crosses():
                 if any(game.legal_mask(possible).any() for possible in game.possible_actions()):
-                    self.message = explain.NO_CROSS
-                    self.refuse(source, explain.NO_CROSS)
-                    self.changed()
+                    self._refuse_step(source, explain.NO_CROSS)
                     return
                 command, action, why = Command(source, "pass"), "pass", explain.NO_CELL
         self.act(lambda: apply_command(game, command), action, source, why=why)
@@ -389,6 +413,7 @@ class Session:
         if said is not None:
             self.message = said
             self.said += 1
+        self._forget_refusal()
         due = self.every_action or self.game.turns != self._recorded_turns or self.game.is_terminal()
         if events and due:
             self.write_save()
@@ -408,8 +433,9 @@ class Session:
     def leave(self, source: str, cause: str = "closed", *, tell: bool = False) -> str | None:
         """Seat *source* is gone (its window closed or lost, its players quit): defeat its people's players
         still alive (§2.7, *cause* ``closed`` or ``quit``); an observer defeats nobody. With *tell* (the
-        terminal is no longer the console's), stdout says what happened and where the game goes on. Returns
-        the announcement."""
+        terminal is no longer the console's), stdout says what happened and where the game goes on; without,
+        a defeat that ends the game is said there when the session ends, whichever window is the last to go.
+        Returns the announcement."""
         humans = self.seats.pop(source, ())
         players = [p for p in humans if p in self.game.alive]
         if not players or self.game.is_terminal():
@@ -425,7 +451,8 @@ class Session:
             return self.message
         self._suspend_if_last(players)
         said = self.after(self.game.defeat(players, cause=cause))
-        self.left_last = not self.seats and not tell
+        if self.game.is_terminal() and not tell:
+            self.ended_by_leaving = said
         if tell:
             if self.seats and not self.game.is_terminal():
                 said = f"{said}; the game goes on in the windows"

@@ -730,7 +730,7 @@ def draw_history(surface: pygame.Surface, lines: Sequence[str], *,
 
 
 def draw_help(surface: pygame.Surface) -> None:
-    """The help of ``?`` and F1 over the board area (motti.explain.help_lines: the rules in about ten lines,
+    """The help of ``?`` and F1 over the board area (motti.explain.help_lines: the rules in eleven lines,
     then every key and mouse button of a window), wrapped at word bounds; any key or click returns."""
     title, *lines = explain.help_lines("window")
     _draw_panel(surface, title, (), tuple(lines), "")

@@ -165,17 +165,19 @@ class Viewport:
     def zoom(self, size: tuple[int, int], width: int, height: int, steps: int,
              pointer: tuple[int, int] | None = None) -> bool:
         """Zoom in (*steps* > 0) or out (< 0) about window pixel *pointer* (the area's centre when None or
-        outside the area): each step doubles or halves ``c`` (whole pixels from 1 up, halving below 1 px but
-        never below the whole board's fit; at most :data:`MAX_CELL`). The board point under the pointer stays
-        under it, as far as the board may stay in view. Returns True when the view changed."""
+        outside the area): each step doubles or halves ``c`` (whole pixels from 1 up, halving below 1 px), at
+        most :data:`MAX_CELL` and never below the whole board's fit (:func:`fit_cell`: zooming out stops at
+        the whole board; a view left smaller by a window grown since stays as it is). The board point under
+        the pointer stays under it, as far as the board may stay in view. Returns True when the view
+        changed."""
         before = self.geometry(size, width, height)
         c = before.c
-        floor = min(1.0, min(max(1, size[0]) / width, max(1, size[1] - BANDS) / height))
+        whole = fit_cell(size, width, height)
         for _ in range(abs(steps)):
             if steps > 0:
                 c = min(MAX_CELL, int(c * 2)) if c >= 1 else (1 if c * 2 >= 1 else c * 2)
             else:
-                c = c // 2 if c >= 2 else max(floor, c / 2)
+                c = max(min(c, whole), c // 2 if c >= 2 else c / 2)
             c = int(c) if c >= 1 else c
         left, top, right, bottom = before.area()
         if pointer is None or not (left <= pointer[0] < right and top <= pointer[1] < bottom):

@@ -198,19 +198,21 @@ def test_closing_the_last_opponent_window_ends_the_game_with_a_winner(xvfb3, map
                        timeout=deadline(3), check=True)
         status = game.wait(lambda s: s["winner"] == 1, "player 1 wins")
         assert status["alive"] == [1]
-        # Player 2 left during player 1's first turn: no turn was played.
-        assert status["turns"] == 0 and status["message"] == "P2 left, out — P1 wins after 0 turns"
+        # Player 2 left during player 1's first turn: no turn was played, the game ended in turn 1.
+        assert status["turns"] == 0 and status["message"] == "P2 left, out — P1 wins in turn 1"
+        assert window_of(status, d1.name)["legend"] == "Player 1 wins in turn 1"
         assert all(set(row) <= set(".a") for row in status["board"])
         wait_pixels(d1, game, status, d1.name)
-        # The winner's window waits for `q`, then the program ends with status 0.
+        # The winner's window waits for `q`, then the program ends with status 0 and says how it ended.
         left, top = origin(d1, window_of(status, d1.name)["window_id"])
         d1.xdotool("mousemove", str(left + 10), str(top + 60), "key", "q")
-        code, _out, err = game.proc.wait(timeout=deadline(5)), "", game.proc.stderr.read()
+        code, out, err = game.finish()
     finally:
         if game.proc.poll() is None:
             game.stop()
     assert code == 0, err
     assert "Traceback" not in err
+    assert out == "motti: P2 left, out — P1 wins in turn 1\n"
 
 
 def run_motti(args: list[str], cwd: Path, env: dict[str, str],

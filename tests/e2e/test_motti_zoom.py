@@ -186,6 +186,13 @@ def test_continent_at_1024x768_is_shown_whole_with_every_capital_marked(screen, 
         click_pixel(screen, win, 32 + 4 * (x + 3) + 2, 48 + 4 * y + 2)
         status = game.wait(lambda s: s["crosses"] == [[x + 3, y]], "a cross at c = 4")
         screen.screenshot(tmp_path / "continent.png")
+        # the whole board is as far as zooming out goes: - and the wheel change nothing, + then doubles c
+        pointer_to(screen, win, 500, 400)
+        screen.xdotool("key", "minus")
+        click_pixel(screen, win, 500, 400, 5)
+        screen.xdotool("key", "plus")
+        status = game.wait(lambda s: s["windows"][0]["c"] != 4, "the cell size changed")
+        assert status["windows"][0]["c"] == 8
     finally:
         code, _out, err = game.stop()
     assert code == 130, err

@@ -234,7 +234,7 @@ def test_a_player_leaving_is_recorded_without_a_tuple_per_cell() -> None:
     events = g.defeat([2], cause="quit")
     handed = [event for event in events if isinstance(event, Encircled)]
     assert handed and all(isinstance(event.cells, Cells) for event in handed)
-    assert chronicle.record(events) == "P2 quit, out — P1 wins after 0 turns"
+    assert chronicle.record(events) == "P2 quit, out — P1 wins in turn 1"
     assert all(event.cells._tuple is None for event in handed)
     assert chronicle.last_turn is not None
     assert {tuple(cell[:2]) for cell in chronicle.last_turn.to_json()["cells"]} == {

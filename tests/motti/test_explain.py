@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 from motti_maps import T13, game, grid
@@ -162,6 +163,12 @@ def test_question_mark_and_f1_show_the_help_until_any_key_and_m_starts_with_the_
     watch = explain.help_lines("watch")
     assert watch[:13] == console[:13] and watch[13:] == explain.WATCH_KEYS
     assert all(len(line) <= 79 for line in watch) and not any("z/x/c" in line for line in watch)
+
+
+def test_the_guide_says_in_how_many_lines_the_help_gives_the_rules():
+    guide = (Path(__file__).parents[2] / "docs" / "motti.md").read_text(encoding="utf-8")
+    count = {10: "ten", 11: "eleven", 12: "twelve"}[len(explain.RULES)]
+    assert f"`?` (or F1) shows the rules in {count} lines" in guide
 
 
 def test_the_last_person_closing_the_window_while_a_computer_plays_suspends_the_game(tmp_path, capsys):

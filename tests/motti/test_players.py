@@ -14,7 +14,7 @@ import pytest
 from motti_maps import T13, board, game
 
 from common.displays import Seat
-from common.loop import Click, Command, Key
+from common.loop import Click, Closed, Command, Key
 from motti import cli, explain, view
 from motti.compose import Composer
 from motti.frontend import Frontend
@@ -284,3 +284,75 @@ def test_a_player_string_takes_a_saves_computer_seat_back_and_says_so(tmp_path):
     args = cli.build_parser().parse_intermixed_args([str(path)])
     _game, computer = cli._new_game(args, state.board, state, random.Random(1))
     assert computer == {2: "hard"} and args.save_rules == []
+
+
+@pytest.mark.parametrize("save", [False, True])
+@pytest.mark.parametrize("observer", [False, True])
+@pytest.mark.parametrize(("gone", "said"), [((Closed("seat1"),), "P2 left, out"),
+                                             ((Key("seat1", "q"), Key("seat1", "y")), "P2 quit, out")])
+def test_a_window_given_up_that_ends_the_game_is_said_on_the_terminal_once(tmp_path, capsys, gone, said,
+                                                                           observer, save):
+    # The shell heard of the end only when the window given up was the last one open.
+    g = t13()
+    size = view.default_size(g.board.width, g.board.height)
+    seats = {"seat0": (FakeWindow(size), Seat((1,), ":99")), "seat1": (FakeWindow(size), Seat((2,), ":98"))}
+    closing = [Key("seat0", "q")]
+    if observer:
+        seats["watch"] = (FakeWindow(size), Seat((), ":98"))
+        closing.append(Key("watch", "q"))
+    session = Session(g, save=str(tmp_path / "game.map") if save else None)
+    Frontend(session, seats)
+    for event in (*gone, Key("seat0", "s"), *closing):
+        session.inbox.put(event)
+    assert session.run() == 0
+    assert (g.winner, g.turns, session.seats) == (1, 0, {})
+    assert capsys.readouterr().out == f"motti: {said} — P1 wins in turn 1\n"
+
+
+def test_a_game_won_before_its_first_turn_ended_says_turn_1_and_the_status_0_turns_played():
+    front = windows(t13())
+    g = front.game
+    front.session.handle(Closed("seat1"))
+    data = status(front)
+    assert (data["winner"], data["turns"], data["turn"]) == (1, 0, None)
+    assert data["message"] == "P2 left, out — P1 wins in turn 1"
+    assert data["windows"][0]["legend"] == "Player 1 wins in turn 1"
+    assert view.info_text(g, 640) == "Turn 1 · land P1 18"
+    assert explain.head_variants(g.game)[0] == "Turn 1 · land P1 18"
+    capped = game("aaAbbb/aaAbbb/aaAbbb", {1: (0, 0), 2: (3, 1)}, max_turns=5)
+    capped.game.defeat([2])
+    assert explain.info_variants(capped.game)[-1] == "T1/5 · 1:18"
+
+
+@pytest.mark.parametrize("how", ["middle button", "toolbar box", "select", "cycle"])
+def test_why_a_step_was_refused_goes_when_another_action_is_selected(how):
+    front = windows(t13())
+    g, session = front.game, front.session
+    session.handle(Key("seat0", "p"))
+    session.command("seat1", Command("seat1", "select", ("defend",)))
+    session.command("seat1", Command("seat1", "toggle", ((1, 0),)))
+    assert (g.selected, session.message) == (Action.DEFEND, "(1,0) is not your land (Defend takes only your "
+                                                            "own cells)")
+    session.command("seat1", Command("seat1", "toggle", ((0, 2),)))            # refused again: still Defend
+    session.command("seat1", Command("seat1", "toggle", ((4, 1),)))            # a cross: still refused
+    assert (g.selected, g.crosses, session.message) == (Action.DEFEND, [(4, 1)], "(0,2) is not your land "
+                                                        "(Defend takes only your own cells)")
+    box = view.box_rect(2, front.views["seat1"].window.size)
+    if how == "middle button":
+        session.handle(Click("seat1", 2, 100, 100))
+    elif how == "toolbar box":
+        session.handle(Click("seat1", 1, box.centerx, box.centery))
+    else:                                                                       # the console's g, Tab
+        session.command("seat1", Command("seat1", how, ("guerilla",) if how == "select" else ()))
+    assert (g.selected, session.message) == (Action.GUERILLA, "P1 passed")
+    assert [w["legend"] for w in status(front)["windows"]] == ["waiting for P2 · P1 passed",
+                                                               "Your move, player 2 · P1 passed"]
+    # The refusal of an Attack without crosses goes too; selecting the action it was about keeps it.
+    session.command("seat1", Command("seat1", "select", ("attack",)))
+    session.command("seat1", Command("seat1", "toggle", ((4, 1),)))
+    session.command("seat1", Command("seat1", "perform"))
+    assert (g.crosses, g.attacks_left, session.message) == ([], 6, explain.NO_CROSS)
+    session.command("seat1", Command("seat1", "select", ("attack",)))
+    assert session.message == explain.NO_CROSS
+    session.command("seat1", Command("seat1", "select", ("defend",)))
+    assert session.message == "P1 passed"

@@ -105,13 +105,36 @@ def test_zooming_keeps_the_cell_under_the_pointer_and_doubles_or_halves_c():
     assert vp.geometry(size, *dims).c == 68 and vp.geometry(size, *dims).cell_at(*pointer) == under
     assert vp.zoom(size, *dims, -1, pointer)
     assert vp.geometry(size, *dims).c == 34 and vp.geometry(size, *dims).cell_at(*pointer) == under
-    for expected in (17, 8, 4, 2, 1):
-        vp.zoom(size, *dims, -1, pointer)
-        assert vp.geometry(size, *dims).c == expected
-    assert not vp.zoom(size, *dims, -1, pointer)     # the whole board shows at 1 px: no smaller
+    assert vp.zoom(size, *dims, -1, pointer)
+    assert vp.geometry(size, *dims) == Geometry(size, *dims, 35, 48, 17)     # the whole board, as it opened
     for _ in range(12):
         vp.zoom(size, *dims, 1, pointer)
     assert vp.geometry(size, *dims).c == MAX_CELL
+
+
+@pytest.mark.parametrize(("size", "dims", "whole"), [((640, 552), (20, 15), 32), ((700, 500), (37, 25), 17),
+                                                     ((1024, 768), (200, 150), 4)])
+def test_zooming_out_stops_at_the_whole_board(size, dims, whole):
+    # §6: wheel down and - zoom out "down to the whole board"; they used to halve on to 1 px a cell
+    vp = Viewport()
+    vp.home()
+    fitted = vp.geometry(size, *dims)
+    assert fitted.c == whole and fitted.view_cells() == (0, 0, *dims)
+    for pointer in ((300, 200), None):
+        assert not vp.zoom(size, *dims, -1, pointer)
+        assert not vp.zoom(size, *dims, -3, pointer)
+        assert vp.geometry(size, *dims) == fitted
+    assert vp.zoom(size, *dims, 3, (300, 200))
+    assert vp.zoom(size, *dims, -5, (300, 200))
+    assert vp.geometry(size, *dims) == fitted
+    # a zoomed view whose window has grown since is smaller than the whole board now: zooming out keeps it
+    vp.zoom(size, *dims, 1, None)
+    vp.zoom(size, *dims, -1, None)
+    larger = (size[0] * 2, size[1] * 2)
+    kept = vp.geometry(larger, *dims)
+    assert kept.c == whole < fit_cell(larger, *dims)
+    assert not vp.zoom(larger, *dims, -1, None)
+    assert vp.geometry(larger, *dims) == kept
 
 
 def test_zooming_out_below_one_pixel_stops_at_the_whole_board():
