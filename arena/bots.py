@@ -51,6 +51,24 @@ class Example(Brain):
         self.strategy = strategy
         self.planner: Planner | None = None
         """The ``smart`` strategy's planner (:mod:`arena.smart`), made on its first decision."""
+        self.played = 0
+        """The last round known to have been played to its end: the one before the latest ``START``, or that
+        ``START``'s own once a ``TEAMCHANGE`` follows it (a server sends a round's changes once it has played
+        it; a round under way when the server stops is dropped)."""
+
+    def handle(self, message: wire.Message) -> list[wire.Message]:
+        match message:
+            case wire.Start(r):
+                self.played = r - 1
+            case wire.TeamChange():
+                self.played = self.round
+        return super().handle(message)
+
+    @property
+    def over(self) -> bool:
+        """Whether every player the bot knows of (team-mates are all listed in round 1) is RED: a game that
+        ends is over only then, so a ``DISCONNECT`` with a blue player left stopped it."""
+        return self.my_team == "RED" and all(self.team.get(n) == "RED" for n in {*self.seen, *self.team})
 
     def choose(self) -> tuple[str, str]:
         """The (direction or NONE, facing) to send for the current round."""
@@ -303,18 +321,21 @@ def play_example(host: str, port: int, strategy: str, seed: int | None) -> str:
     protocol."""
     from common.cli import UsageError
 
+    brain = Example(strategy, random.Random(seed))
     try:
-        brain = play(host, port, strategy, random.Random(seed))
+        play(host, port, brain=brain)
     except BotError as exc:
         raise UsageError(str(exc)) from None
     except wire.ProtocolError as exc:
         raise UsageError(f"{host}:{port} does not speak the arena protocol: {exc}") from None
-    if brain.done and not brain.round:  # a server stopped (a signal) between MAP and round 1
-        return f"bot {brain.id} ({strategy}): game over before round 1"
-    if brain.done:
+    if not brain.done:
+        return (f"bot {brain.id} ({strategy}): the server closed the connection in round {brain.round}, "
+                f"without DISCONNECT")
+    if brain.over:
         return f"bot {brain.id} ({strategy}): game over after round {brain.round}"
-    return (f"bot {brain.id} ({strategy}): the server closed the connection in round {brain.round}, "
-            f"without DISCONNECT")
+    if not brain.played:
+        return f"bot {brain.id} ({strategy}): game stopped before round 1"
+    return f"bot {brain.id} ({strategy}): game stopped after round {brain.played}"
 
 
 def forked_bot(host: str, port: int, strategy: str, seed: int, folder: str, *,

@@ -68,8 +68,9 @@ class Settings:
     seat_ports: bool = False
     """Also listen on one free port per seat (``ArenaServer.seat_ports``): a client joining through seat k's
     port plays as player k (start cell k of the seed), whenever it joins; tournaments start all bots at once
-    and still seat them by the seed; seat k's first client (or idle body) has wire id k. Clients of the main
-    port take the seats left, in joining order."""
+    and still seat them by the seed; seat k's first client has wire id k, and its idle body the id of the
+    seat's latest client (k unless one came back after leaving). A seat's port takes one connection at a
+    time. Clients of the main port take the seats left, in joining order."""
     round_pause_ms: int = 0
     """Pause between the end of a round's MOVE window and the next round's messages, the time spent applying
     the round counted in (0 = next round at once); ``arena play`` uses it to keep a game watchable. MOVEs
@@ -356,8 +357,8 @@ class ArenaServer:
         self.seat_ports: list[int] = []
         """With ``settings.seat_ports``: the port of each seat, once started."""
         self._next_id = settings.players if settings.seat_ports else 0
-        self._seat_ids: set[int] = set()
-        """Seats whose own wire id (the seat's number) has been handed out."""
+        self._seat_ids: dict[int, int] = {}
+        """Seat -> wire id of its latest client (the seat's number for its first)."""
         self._pending: list[_Client] = []
         self._lobby: list[_Client] = []
         self._players: list[_Client] = []
@@ -368,6 +369,8 @@ class ArenaServer:
         self._moved: set[int] = set()
         self._all_moved = asyncio.Event()
         self._last_changes: list[RuleTeamChange] = []
+        """The team changes of the last round played, until they are sent (before the next ``START``, or
+        before ``DISCONNECT``): a round dropped by a stop does not send them twice."""
         self._absent: list[_Client] = []
         self._left_early: dict[int, str] = {}
         """Seat -> why the bot that joined through it left before the game began."""
@@ -400,13 +403,18 @@ class ArenaServer:
 
     def add_absent(self, seat: int | None = None) -> int:
         """Reserve a seat (*seat*, or the next free one) for a bot that never joined, or joined and left
-        before the game began: it takes the next wire id and plays as an idle body (spec §2.9), and the game
-        starts once the joined clients and the reserved seats fill ``settings.players``. The seat's
-        diagnostics say which (``joined`` False, or ``left_round`` 0 with the reason). Returns the seat's
-        wire id. Raises RuntimeError once the game has started or when *seat* is taken."""
+        before the game began: it plays as an idle body (spec §2.9), and the game starts once the joined
+        clients and the reserved seats fill ``settings.players``. The idle body has the wire id of the seat's
+        latest client (a client of the seat still to answer ``ID`` is dropped as when its ID timeout passes:
+        the caller's time for it is up), else the seat's own or the next one. The seat's diagnostics say
+        which (``joined`` False, or ``left_round`` 0 with the reason). Returns the seat's wire id. Raises
+        RuntimeError once the game has started or when *seat* is taken."""
         if self._started or self._seat_taken(seat):
             raise RuntimeError("the game has started" if self._started else f"seat {seat} is taken")
-        client = _Client(self._new_id(seat), None, None, okayed=True, alive=False, seat=seat)
+        for waiting in [c for c in self._pending if seat is not None and c.seat == seat]:
+            self._id_timeout(waiting)
+        wire_id = self._seat_ids[seat] if seat in self._seat_ids else self._new_id(seat)
+        client = _Client(wire_id, None, None, okayed=True, alive=False, seat=seat)
         if seat in self._left_early:
             client.diagnostics.left_round, client.diagnostics.left_reason = 0, self._left_early[seat]
         else:
@@ -497,31 +505,56 @@ class ArenaServer:
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                       seat: int | None = None) -> None:
-        if not self.waiting_for or self._seat_taken(seat):
+        peer = writer.get_extra_info("peername")
+        refusal = self._refusal(seat)
+        if refusal is not None:
+            where = "" if seat is None else f" to seat {seat}"
+            log.warning("connection from %s%s turned away: %s", peer, where, refusal)
             writer.write(wire.encode(wire.Disconnect()))
             writer.close()
             return
         client = _Client(self._new_id(seat), reader, writer, seat=seat)
         self._pending.append(client)
-        log.info("client %d connected from %s", client.id, writer.get_extra_info("peername"))
+        log.info("client %d connected from %s", client.id, peer)
         self._send(client, wire.Id(client.id))
         client.id_timer = asyncio.get_running_loop().call_later(
             self.settings.id_timeout_ms / 1000, self._id_timeout, client)
         client.task = asyncio.current_task()
         await self._read(client, reader)
 
+    def _refusal(self, seat: int | None) -> str | None:
+        """Why a connection (through *seat*'s port) is turned away now, or None when it is let in: the
+        server stops, the game is under way or full, or the seat has its client or idle body already."""
+        if self.stopped:
+            return "the server is stopping"
+        if self._started:
+            return "the game is under way"
+        if not self.waiting_for:
+            return "the game is full"
+        holder = next((c for c in [*self._pending, *self._lobby, *self._absent]
+                       if seat is not None and c.seat == seat), None)
+        if holder is None:
+            return None
+        if holder.alive:
+            return f"a second connection (client {holder.id} holds the seat)"
+        return f"the seat is an idle body (client {holder.id})"
+
     def _new_id(self, seat: int | None) -> int:
-        """A new wire id: seat k's first client (or idle body) gets k, so that ids follow the seats whoever
-        connects first; any other client the next id after the seats'."""
+        """A new wire id: seat k's first client gets k, so that ids follow the seats whoever connects first;
+        any other client the next id after the seats'."""
         if seat is not None and seat not in self._seat_ids:
-            self._seat_ids.add(seat)
-            return seat
-        self._next_id += 1
-        return self._next_id - 1
+            wire_id = seat
+        else:
+            wire_id = self._next_id
+            self._next_id += 1
+        if seat is not None:
+            self._seat_ids[seat] = wire_id
+        return wire_id
 
     def _id_timeout(self, client: _Client) -> None:
+        """Drop *client* for want of ``ID_OKAY``: its bot never joined (its seat's idle body says so)."""
         if client.alive and not client.okayed:
-            self._drop(client, "no ID_OKAY in time")
+            self._drop(client, f"no ID_OKAY within {self.settings.id_timeout_ms} ms", joined=False)
 
     async def _read(self, client: _Client, reader: asyncio.StreamReader) -> None:
         try:
@@ -610,7 +643,7 @@ class ArenaServer:
         if client.id_timer is not None:
             client.id_timer.cancel()
         self._pending.remove(client)
-        if not self.waiting_for or self._seat_taken(client.seat):
+        if not self.waiting_for:
             self._send(client, wire.Disconnect())
             self._drop(client, "the game is full", announce=False)
             return
@@ -660,7 +693,8 @@ class ArenaServer:
         if transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
             self._drop(client, "does not read its messages")
 
-    def _drop(self, client: _Client, reason: str | None, *, announce: bool = True) -> None:
+    def _drop(self, client: _Client, reason: str | None, *, announce: bool = True,
+              joined: bool = True) -> None:
         if not client.alive:
             return
         client.alive = False
@@ -676,7 +710,7 @@ class ArenaServer:
             client.writer.close()
         if client in self._pending:  # connected, dropped before its ID_OKAY (ID_NOT_OKAY, closed)
             self._pending.remove(client)
-            if client.seat is not None and not self._started and reason:
+            if client.seat is not None and not self._started and reason and joined:
                 self._left_early[client.seat] = reason
         if client in self._lobby and not self._started:
             self._lobby.remove(client)
@@ -755,6 +789,7 @@ class ArenaServer:
         changes = self._last_changes
         n = len(self._players)
         payloads = round_payloads(game, seen, changes, self.wire_ids)
+        self._last_changes = []
         built = time.thread_time()
         for index in send_order(number, n):
             client = self._players[index]

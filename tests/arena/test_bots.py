@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
 import socket
 import struct
 import subprocess
@@ -11,13 +12,13 @@ import sys
 import threading
 
 import pytest
-from arena_helpers import small_arena
+from arena_helpers import join, small_arena
 from deadline import deadline
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena import protocol as wire
-from arena.bots import BotError, Brain, Example, facing_towards, play, read_map, run_bot
+from arena.bots import BotError, Brain, Example, facing_towards, play, play_example, read_map, run_bot
 from arena.rules import VECTORS
 from arena.server import ArenaServer, Settings
 
@@ -504,7 +505,7 @@ def test_bot_command_plays_to_disconnect_and_names_a_server_that_speaks_no_arena
     def script(conn):
         conn.sendall(f"ID 3|MAP {map_file}|SET 1,1 NORTH|TOXIC 1,1 0.01|LIFE 100.00 3|START 1|".encode())
         assert conn.recv(4096).startswith(b"ID_OKAY|")
-        conn.sendall(b"DISCONNECT|")
+        conn.sendall(b"TEAMCHANGE RED 3|DISCONNECT|")
         conn.recv(4096)
 
     port, thread = _one_shot_server(script)
@@ -629,9 +630,9 @@ def test_bot_command_says_when_the_server_went_away_mid_game(map_file, capsys):
         "bot 2 (random): the server closed the connection in round 2, without DISCONNECT\n", "")
 
 
-def test_bot_command_says_when_the_game_ended_before_round_1(map_file, capsys):
+def test_bot_command_says_when_the_game_was_stopped_before_round_1(map_file, capsys):
     # a server stopped by a signal in the preparation sends DISCONNECT before any START: the bot said
-    # "game over after round 0"
+    # "game over after round 0", then "game over before round 1"
     from arena.cli import main
 
     def script(conn):
@@ -643,7 +644,73 @@ def test_bot_command_says_when_the_game_ended_before_round_1(map_file, capsys):
     port, thread = _one_shot_server(script)
     assert main(["bot", "--strategy", "smart", "127.0.0.1", str(port)]) == 0
     thread.join(deadline(10))
-    assert capsys.readouterr() == ("bot 1 (smart): game over before round 1\n", "")
+    assert capsys.readouterr() == ("bot 1 (smart): game stopped before round 1\n", "")
+
+
+@pytest.mark.e2e
+def test_bot_command_says_the_last_round_played_when_the_server_is_stopped_mid_round():
+    # `arena serve` sent SIGTERM in round 31 said "game stopped after 30 rounds (terminated)" and its bots
+    # "game over after round 31": the round under way is dropped, and the server then sent the team changes
+    # of round 30 a second time.
+    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "office", "--players", "3", "--port",
+                               "0", "--seed", "3", "--prep-ms", "50", "--move-ms", "60000", "--quiet-rounds",
+                               "1", "--replay", "/dev/null"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    bots = []
+    try:
+        assert server.stderr is not None
+        port = next(int(line.rsplit(":", 1)[1]) for line in server.stderr if "listening on " in line)
+        raw, raw_id = join(port)
+        bots = [subprocess.Popen([sys.executable, "-m", "arena", "bot", "127.0.0.1", str(port)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        raw.until("START 1")
+        raw.send(b"MOVE NONE NORTH|")
+        before = raw.until("START 2")
+        assert [m for m in before if m.startswith("TEAMCHANGE ")], "round 1 ends with a forced switch"
+        server.send_signal(signal.SIGTERM)
+        assert raw.eof()
+        said = [bot.communicate(timeout=deadline(20)) for bot in bots]
+        stdout, stderr = server.communicate(timeout=deadline(20))
+    finally:
+        for proc in (server, *bots):
+            if proc.poll() is None:
+                proc.kill()
+    assert server.returncode == 143, stderr
+    assert stdout.splitlines()[0] == "game stopped after 1 rounds (terminated)"
+    assert raw.received[raw.received.index("START 2") + 1:] == ["DISCONNECT"]
+    ids = sorted({0, 1, 2} - {raw_id})
+    assert sorted(said) == [(f"bot {n} (hunt): game stopped after round 1\n", "") for n in ids]
+    assert [bot.returncode for bot in bots] == [0, 0]
+
+
+def test_a_bot_of_a_game_stopped_between_rounds_says_the_round_it_played_last():
+    # A stop between two rounds ends a game after the round whose START the bots had: its team changes come
+    # before DISCONNECT, and a bot knows that round was played; blues are left, so the game was stopped.
+    class StopAfterRound1:
+        def on_start(self, server):
+            pass
+
+        def on_round(self, server, result, moves):
+            if result.round == 1:
+                server.stop("interrupted")
+
+        def on_end(self, server, table):
+            pass
+
+    async def go():
+        server = ArenaServer(small_arena(), Settings(players=3, port=0, move_ms=3000, prep_ms=20, seed=5,
+                                                     quiet_rounds=1), [StopAfterRound1()])
+        await server.start()
+        game = asyncio.create_task(server.run())
+        lines = await asyncio.gather(*(asyncio.to_thread(play_example, "127.0.0.1", server.port, "flee", k)
+                                       for k in range(3)))
+        await game
+        return server, lines
+
+    server, lines = asyncio.run(go())
+    assert server.stopped == "interrupted" and server.playing.round == 1
+    assert sum(p.team == "RED" for p in server.playing.players) == 1
+    assert sorted(lines) == [f"bot {n} (flee): game stopped after round 1" for n in range(3)]
 
 
 def queue_search(brain: Brain, sources, limit, here=None, first_steps=False):

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from arena_helpers import ServerThread, in_threads, join, play_out
+from arena_helpers import RawClient, ServerThread, in_threads, join, play_out
 from deadline import deadline
 
 from arena import replay
@@ -313,3 +313,28 @@ def test_the_map_line_holds_no_space_or_comma_whatever_tmpdir_holds(tmp_path, fo
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 143 and not Path(path).exists()
+
+
+@pytest.mark.e2e
+def test_serve_logs_each_connection_it_turns_away_and_why(tmp_path):
+    # A third bot of a game of two was turned away (DISCONNECT, closed) with no line in the server's log,
+    # not even "connected from".
+    proc = subprocess.Popen(arena_cmd("serve", "office", "--players", "2", "--port", "0", "--prep-ms", "50",
+                                      "--move-ms", "60000", "--replay", str(tmp_path / "game.jsonl")),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = listening_port(proc)
+        (a, _), (b, _) = join(port), join(port)
+        a.until("MAP ")
+        b.until("MAP ")
+        third = RawClient(port)
+        peer = third.sock.getsockname()
+        assert third.eof() and third.received == ["DISCONNECT"]
+        for client in (a, b, third):
+            client.close()
+        _stdout, stderr = proc.communicate(timeout=deadline(30))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, stderr
+    assert f"arena: connection from {peer!r} turned away: the game is under way" in stderr.splitlines()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import random
@@ -19,7 +20,7 @@ from deadline import deadline
 
 from arena import protocol as wire
 from arena.rules import DIRECTIONS, Arena, Game, TeamChange
-from arena.server import round_messages, round_payloads, send_order
+from arena.server import ArenaServer, Settings, round_messages, round_payloads, send_order
 from arena.vision import visibility
 
 MOVES = ["NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST", "NONE"]
@@ -312,7 +313,7 @@ def test_silent_client_dropped_after_id_timeout_id_not_reused(caplog):
     for t in threads:
         t.join(deadline(3))
     assert st.server.wire_ids == [2, 3]
-    assert "client 0 disconnected: no ID_OKAY in time" in caplog.text
+    assert "client 0 disconnected: no ID_OKAY within 300 ms" in caplog.text
     assert any(m.startswith("SEE_PLAYER") and m.endswith(" 3") for m in a.received)
     assert "CONNECTED 3" in a.received
 
@@ -559,3 +560,69 @@ def test_seat_ports_give_seat_k_wire_id_k_whoever_connects_first():
     for t in threads:
         t.join(deadline(3))
     assert st.server.wire_ids == [3, 1, 2]
+
+
+async def _until(predicate, what: str) -> None:
+    """Wait on the event loop until *predicate* holds; fail naming *what* after a generous deadline."""
+    end = asyncio.get_running_loop().time() + deadline(10)
+    while not predicate():
+        assert asyncio.get_running_loop().time() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.005)
+
+
+def _peer(client: RawClient) -> str:
+    return repr(client.sock.getsockname())
+
+
+def test_an_idle_body_has_the_id_of_its_seats_bot_and_turned_away_connections_are_logged(caplog):
+    # A tournament gives a seat whose bot has not joined in time an idle body. A bot connected but silent
+    # was then dropped "the game is full" as the game began, and its seat's idle body took a new id (3),
+    # as did that of a bot that joined and left; connections turned away left no line in the log.
+    caplog.set_level(logging.INFO, logger="arena.server")
+
+    async def go():
+        server = ArenaServer(small_arena(), Settings(players=3, port=0, move_ms=3000, prep_ms=20, seed=5,
+                                                     quiet_rounds=2, id_timeout_ms=60000, seat_ports=True))
+        await server.start()
+        game = asyncio.create_task(server.run())
+        ports = server.seat_ports
+        seated, _ = await asyncio.to_thread(join, ports[0])
+        silent = await asyncio.to_thread(RawClient, ports[1])
+        assert await asyncio.to_thread(silent.recv) == "ID 1"
+        leaver, _ = await asyncio.to_thread(join, ports[2])
+        await _until(lambda: server.joined_seats == {0: 0, 2: 2}, "seats 0 and 2 to join")
+        leaver.sock.shutdown(socket.SHUT_WR)
+        await _until(lambda: server.joined_seats == {0: 0}, "seat 2's bot to leave")
+        turned = []
+        for port in (ports[0], ports[1]):
+            second = await asyncio.to_thread(RawClient, port)
+            assert await asyncio.to_thread(second.eof) and second.received == ["DISCONNECT"]
+            turned.append(_peer(second))
+        ids = [server.add_absent(2)]
+        idle = await asyncio.to_thread(RawClient, ports[2])
+        assert await asyncio.to_thread(idle.eof) and idle.received == ["DISCONNECT"]
+        ids.append(server.add_absent(1))
+        assert await asyncio.to_thread(silent.eof)
+        await _until(lambda: server.game is not None, "the game to begin")
+        under_way = await asyncio.to_thread(RawClient, server.port)
+        assert await asyncio.to_thread(under_way.eof) and under_way.received == ["DISCONNECT"]
+        await asyncio.to_thread(play_out, seated)
+        await game
+        leaver.close()
+        return server, ids, turned, _peer(idle), _peer(under_way)
+
+    server, ids, turned, idle, under_way = asyncio.run(go())
+    assert ids == [2, 1]
+    assert server.wire_ids == [0, 1, 2]
+    messages = [r.getMessage() for r in caplog.records]
+    for seat, peer in enumerate(turned):
+        assert (f"connection from {peer} to seat {seat} turned away: a second connection (client {seat} "
+                f"holds the seat)") in messages
+    assert f"connection from {idle} to seat 2 turned away: the seat is an idle body (client 2)" in messages
+    assert f"connection from {under_way} turned away: the game is under way" in messages
+    assert "client 1 disconnected: no ID_OKAY within 60000 ms" in messages
+    assert not [m for m in messages if "the game is full" in m]
+    summaries = [m for m in messages if " diagnostics: " in m]
+    assert [m.split(" diagnostics: ")[0] for m in summaries] == ["client 0", "client 1", "client 2"]
+    assert summaries[1].endswith(", never joined")
+    assert summaries[2].endswith(", left in round 0 (closed the connection)")

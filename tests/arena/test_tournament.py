@@ -1214,3 +1214,61 @@ def test_the_time_left_counts_the_time_each_game_under_way_has_run(tmp_path):
     t.under_way = {5: 50.0, 6: 51.5}
     assert time_left(t, now=51.5) == pytest.approx(2.0)
     assert time_left(t, now=53.0) == pytest.approx(0.5)
+
+
+# A bot that connects to its seat's port and never answers ID ("silent"), or one that joins, opens a second
+# connection to the same port, prints what that got, and exits with status 3 before round 1 ("twice").
+SEAT_BOT = """\
+import socket, sys, time
+mode, port = sys.argv[1], int(sys.argv[2])
+sock = socket.create_connection(("127.0.0.1", port))
+if mode == "silent":
+    time.sleep(3600)
+buffer = b""
+while b"|" not in buffer:
+    buffer += sock.recv(4096)
+sock.sendall(b"ID_OKAY|")
+second = socket.create_connection(("127.0.0.1", port))
+got = b""
+while data := second.recv(4096):
+    got += data
+print(got.decode(), flush=True)
+sys.exit(3)
+"""
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_seats_keep_their_bots_ids_and_the_log_says_why_a_bot_or_connection_was_dropped(tmp_path):
+    # A bot connected but silent when --connect-ms ran out was dropped "the game is full" and its seat's idle
+    # body got a new id, named in the diagnostics and the standings; so did the seat of a bot that crashed
+    # before round 1. A bot's second connection to its port got DISCONNECT with no line in server.log.
+    script = tmp_path / "seat.py"
+    script.write_text(SEAT_BOT)
+    out = tmp_path / "results"
+    proc = _tournament(["hunt", f"{sys.executable} {script} silent {{port}}",
+                        f"{sys.executable} {script} twice {{port}}", "--games", "1", "--players", "3",
+                        "--seed", "5", "--jobs", "1", "--prep-ms", "50", "--move-ms", "300", "--quiet-rounds",
+                        "2", "--connect-ms", "8000"], out)
+    _stdout, stderr = proc.communicate(timeout=deadline(60))
+    assert proc.returncode == 0, stderr
+    (game,) = json.loads((out / "standings.json").read_text())["games"]
+    assert [s["id"] for s in game["seats"]] == [s["seat"] for s in game["seats"]]
+    seats = {s["bot"].split()[-1]: s for s in game["seats"]}
+    silent, twice = seats["silent"], seats["twice"]
+    assert (silent["status"], silent["diagnostics"]["joined"]) == ("never connected", False)
+    assert (twice["status"], twice["exit"], twice["diagnostics"]["left_round"]) == ("crashed", 3, 0)
+    folder = out / game["folder"]
+    assert replay.load(folder / "replay.jsonl").header["ids"] == [0, 1, 2]
+    bot_folder = folder / f"{twice['seat']}-{copy_name(twice['bot'])}"
+    assert (bot_folder / "stdout.txt").read_text() == "DISCONNECT|\n"
+    log = [line.split(" ", 2)[2] for line in (folder / "server.log").read_text().splitlines()]
+    assert f"client {silent['seat']} disconnected: no ID_OKAY within 8000 ms" in log
+    turned = [line for line in log if " turned away: " in line]
+    assert len(turned) == 1 and turned[0].endswith(
+        f" to seat {twice['seat']} turned away: a second connection (client {twice['seat']} holds the seat)")
+    assert not [line for line in log if "the game is full" in line]
+    diagnostics = {line.split(" diagnostics: ")[0]: line for line in log if " diagnostics: " in line}
+    assert sorted(diagnostics) == ["client 0", "client 1", "client 2"]
+    assert diagnostics[f"client {silent['seat']}"].endswith(", never joined")
+    assert ", left in round 0 (" in diagnostics[f"client {twice['seat']}"]
