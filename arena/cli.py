@@ -66,6 +66,8 @@ class Spectators:
         self.table: list[dict[str, Any]] | None = None
         self.note = ""
         """A word shown in the title band of every window (:meth:`arena.view.Renderer.render`)."""
+        self.stopped: str | None = None
+        """Why a signal stopped the game shown, once it is over (its title band says so)."""
         specs = [(f"spectator{index}", display, f"arena {title}") for index, display in enumerate(displays)]
         size = default_size(arena.width, arena.height)
         self.windows = list(open_windows(specs, size=size, inbox=self.inbox).values())
@@ -102,7 +104,8 @@ class Spectators:
                 continue
             size = window.size
             if size not in frames:
-                frames[size] = self.renderer.render(self.state, size, table=self.table, note=self.note)
+                frames[size] = self.renderer.render(self.state, size, table=self.table, note=self.note,
+                                                    stopped=self.stopped)
             window.present(frames[size])
 
     async def watch(self, server: ArenaServer, period_s: float = 0.05) -> None:
@@ -135,6 +138,7 @@ class Spectators:
 
         self.poll()
         state = spectator_state(server.playing.snapshot(), server.connected)
+        self.stopped = server.stopped
         self.show(state, [row.as_json() for row in table])
 
     def close(self) -> None:
@@ -323,11 +327,15 @@ def _add_web_options(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def _web_socket(args: argparse.Namespace) -> socket.socket | None:
-    """The listening socket of ``--web`` (None without it). Raises UsageError (port in use, bad host)."""
+    """The listening socket of ``--web`` (None without it). Raises UsageError (port in use, bad host, the
+    game's own ``--port``)."""
     from arena import web
 
     if args.web is None:
         return None
+    if args.web and args.web == getattr(args, "port", None):
+        raise UsageError(f"--web {args.web} is the game's --port {args.port}: give the web page a port of "
+                         f"its own (0: any free port)")
     try:
         return web.listen(args.web_host, args.web)
     except (OSError, UnicodeError) as exc:
@@ -460,10 +468,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 # --- commands -----------------------------------------------------------------------------------------------
 
 def _print_table(table: list[TableRow], rounds: int, stopped: str | None = None) -> None:
+    from arena import replay
     from arena.server import format_table
 
-    print(f"game stopped after {rounds} rounds ({stopped})" if stopped
-          else f"game over after {rounds} rounds")
+    print(replay.ending(rounds, stopped))
     print(format_table(table))
 
 
@@ -662,7 +670,7 @@ def _print_replay(rep: replay.Replay) -> None:
         return
     rows = [TableRow(r["id"], Fraction(r["points"]), r["switch_round"], r["catches"], r["rank"])
             for r in rep.final["table"]]
-    _print_table(rows, rep.final["rounds"])
+    _print_table(rows, rep.final["rounds"], rep.final.get("stopped"))
 
 
 def _say_cut_short(rep: replay.Replay) -> None:
@@ -686,6 +694,7 @@ def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
     spectators.renderer.ids = rep.header["ids"]
     states = list(rep.states())
     table = rep.final["table"] if rep.final else None
+    spectators.stopped = rep.final.get("stopped") if rep.final else None
     index, paused = 0, False
 
     def show() -> None:

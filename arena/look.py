@@ -45,6 +45,9 @@ CONE_CELLS = 2
 HEAD = "{title}  round {round}/{max_rounds}   blue {blues}  red {reds}"
 """The title band during a game (``str.format`` fields)."""
 GAME_OVER = "game over"
+STOPPED = "game stopped after {rounds} rounds ({why})"
+"""The end of a game a signal stopped (``str.format`` fields: the rounds played, the final line's
+``"stopped"``), in the title band and in ``arena replay``'s print."""
 PAUSED = "paused"
 CUT_OFF = "cut off: no final table"
 """A replay's last round when the file ends before its final line (a game stopped, a file cut short)."""
@@ -71,9 +74,11 @@ def panel_row(*cells: object) -> str:
 PANEL_HEADING = panel_row(*(heading for heading, _ in PANEL_COLUMNS))
 
 
-def head_text(title: str, state: dict[str, Any], *, over: bool = False, note: str = "") -> str:
+def head_text(title: str, state: dict[str, Any], *, over: bool = False, stopped: str | None = None,
+              note: str = "") -> str:
     """The title band for *state* (:meth:`arena.rules.Game.snapshot`; before the game, no players and
-    ``"waiting"``: the number of bots still missing); *over* adds "game over", *note* a word ("paused")."""
+    ``"waiting"``: the number of bots still missing); *over* adds "game over" (:data:`STOPPED` for a game
+    *stopped* for that reason), *note* a word ("paused")."""
     players = state["players"]
     if not players:
         missing = state.get("waiting")
@@ -84,7 +89,7 @@ def head_text(title: str, state: dict[str, Any], *, over: bool = False, note: st
     head = HEAD.format(title=title, round=state["round"], max_rounds=state["max_rounds"], blues=blues,
                        reds=len(players) - blues)
     if over:
-        head += f"   {GAME_OVER}"
+        head += "   " + (STOPPED.format(rounds=state["round"], why=stopped) if stopped else GAME_OVER)
     if note:
         head += f"   {note}"
     return head
@@ -99,7 +104,7 @@ def as_json() -> dict[str, Any]:
         "background": BACKGROUND_RGB, "text": TEXT_RGB, "rim": RIM_RGB, "disconnected": DISCONNECTED_RGB,
         "energy_back": ENERGY_BACK_RGB, "energy": ENERGY_RGB, "id": ID_RGB, "cone_shade": CONE_SHADE,
         "cone_half_degrees": CONE_HALF_DEGREES, "cone_cells": CONE_CELLS,
-        "head": HEAD, "game_over": GAME_OVER, "paused": PAUSED, "cut_off": CUT_OFF,
+        "head": HEAD, "game_over": GAME_OVER, "stopped": STOPPED, "paused": PAUSED, "cut_off": CUT_OFF,
         "waiting_players": WAITING_PLAYERS,
         "legend": LEGEND, "panel_columns": PANEL_COLUMNS,
     }

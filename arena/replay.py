@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
 import msgspec
 import numpy as np
 
+from arena import look
 from arena.mapfile import normalised_text
 from arena.rules import Arena, Game, RoundResult
 from arena.server import copy_name, final_table, spectator_state
@@ -43,6 +44,15 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 log = logging.getLogger("arena.replay")
+
+OVER_AFTER = "game over after {rounds} rounds"
+"""How the end of a game played out is worded in print (``str.format`` field: the rounds); a game stopped
+early by a signal ends in the title band's words, :data:`arena.look.STOPPED`."""
+
+
+def ending(rounds: int, stopped: str | None = None) -> str:
+    """The end of a game of *rounds* rounds, stopped for the reason *stopped* (None: played out)."""
+    return look.STOPPED.format(rounds=rounds, why=stopped) if stopped else OVER_AFTER.format(rounds=rounds)
 
 
 class ReplayError(ValueError):
@@ -324,10 +334,11 @@ class FinalRow(msgspec.Struct):
 
 
 class FinalLine(msgspec.Struct, tag_field="type", tag="final"):
-    """The last line: the final table."""
+    """The last line: the final table (the table so far, and why, when a signal stopped the game)."""
 
     rounds: Count
     table: list[FinalRow]
+    stopped: Annotated[str, msgspec.Meta(min_length=1)] | None = None
 
 
 Line = HeaderLine | RoundLine | FinalLine

@@ -147,11 +147,13 @@ class Renderer:
         self._board_c = 0
 
     def render(self, state: dict[str, Any], size: tuple[int, int], *,
-               table: list[dict[str, Any]] | None = None, note: str = "") -> pygame.Surface:
+               table: list[dict[str, Any]] | None = None, note: str = "",
+               stopped: str | None = None) -> pygame.Surface:
         """A new 32-bit Surface of *size* showing *state* (:meth:`arena.rules.Game.snapshot` format; before
         the game, no players and ``"waiting"``: the number of bots still missing).
 
-        *table*: final table rows (``TableRow.as_json``) to show ranks once the game is over; *note*: a word
+        *table*: final table rows (``TableRow.as_json``) to show ranks once the game is over; *stopped*: why
+        a signal stopped that game (its title band says so, :data:`arena.look.STOPPED`); *note*: a word
         appended to the title band (the replay window's "paused").
         """
         arena = self.arena
@@ -169,7 +171,8 @@ class Renderer:
         surface.set_clip(None)
         for p in players:
             self._player(surface, lay, p, ids[p["id"]])
-        _text(surface, head_text(self.title, state, over=table is not None, note=note), (8, 14), 26)
+        head = head_text(self.title, state, over=table is not None, stopped=stopped, note=note)
+        _text(surface, head, (8, 14), 26)
         _text(surface, LEGEND, (8, size[1] - BOTTOM_H + 5), 18)
         self._panel(surface, size, players, ids, table)
         return surface

@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from arena_helpers import small_arena
@@ -124,20 +125,23 @@ def play_two_hunt_bots(path, observer, prep_ms):
     asyncio.run(go())
 
 
+class StopAfterRound3:
+    """An observer that stops the game after round 3, as SIGINT does."""
+
+    def on_start(self, server):
+        pass
+
+    def on_round(self, server, result, moves):
+        if server.game.round == 3:
+            server.stop("interrupted")
+
+    def on_end(self, server, table):
+        pass
+
+
 def test_verify_of_a_game_stopped_by_a_signal_says_so(tmp_path):
     # A replay of a game stopped early (its last line says "stopped") is checked as far as it went; --verify
     # said "all 3 rounds and the final table reproduced exactly", as for a finished game.
-    class StopAfterRound3:
-        def on_start(self, server):
-            pass
-
-        def on_round(self, server, result, moves):
-            if server.game.round == 3:
-                server.stop("interrupted")
-
-        def on_end(self, server, table):
-            pass
-
     path = tmp_path / "stopped.jsonl"
     play_two_hunt_bots(path, StopAfterRound3(), prep_ms=20)
     rep = replay.load(path)
@@ -147,6 +151,26 @@ def test_verify_of_a_game_stopped_by_a_signal_says_so(tmp_path):
     assert (done.returncode, done.stdout) == (
         0, f"{path}: all 3 rounds and the table so far reproduced exactly "
            f"(the game was stopped after round 3: interrupted)\n")
+
+
+def _printed(path: Path) -> list[str]:
+    """The lines ``arena replay PATH`` prints (no display: the print, not the window); it must exit 0."""
+    env = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
+    done = subprocess.run([sys.executable, "-m", "arena", "replay", str(path)], capture_output=True,
+                          text=True, timeout=deadline(20), env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_the_print_of_a_game_stopped_by_a_signal_says_it_was_stopped(tmp_path):
+    # "arena replay" printed "game over after 3 rounds" and the table, though the game had been stopped
+    path = tmp_path / "stopped.jsonl"
+    play_two_hunt_bots(path, StopAfterRound3(), prep_ms=20)
+    out = _printed(path)
+    assert out[-4] == "game stopped after 3 rounds (interrupted)"
+    assert out[-3].split() == ["id", "points", "switch", "catches", "rank"]
+    assert [line.split()[0] for line in out[-2:]] == ["0", "1"]
+    assert sum(1 for line in out if line.startswith("round ")) == 3
 
 
 def test_verify_a_game_stopped_before_round_1(tmp_path):
@@ -226,12 +250,7 @@ def test_a_device_is_refused_and_a_pipe_is_read(tmp_path):
 def test_cli_prints_rounds_and_final_table_and_verifies(tmp_path):
     path = tmp_path / "game.jsonl"
     server = play_game(path, seed=5)
-    env = {**os.environ}
-    env.pop("DISPLAY", None)
-    done = subprocess.run([sys.executable, "-m", "arena", "replay", str(path)], capture_output=True,
-                          text=True, timeout=deadline(20), env=env)
-    assert done.returncode == 0, done.stderr
-    out = done.stdout.splitlines()
+    out = _printed(path)
     assert out[0].startswith("map room, 4 players, seed 5, F 4")
     assert sum(1 for line in out if line.startswith("round ")) == server.game.round
     assert f"game over after {server.game.round} rounds" in out
@@ -341,6 +360,8 @@ def _first_move(obj: dict, slot: int, value) -> None:
     ("move", lambda r: r["state"]["players"][0].update(team="GREEN"),
      "$.state.players[0].team: invalid enum value 'GREEN'"),
     (-1, lambda f: f["table"][0].update(id=99), "final: table rows must name the header's ids"),
+    (-1, lambda f: f.update(stopped=5), "$.stopped: expected str | null, got int"),
+    (-1, lambda f: f.update(stopped=""), "$.stopped: expected str of length >= 1"),
 ])
 def test_malformed_replay_lines_are_file_line_errors(tmp_path, line, edit, message):
     path = tmp_path / "game.jsonl"

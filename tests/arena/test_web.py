@@ -15,7 +15,7 @@ import pytest
 from deadline import deadline
 from web_helpers import ServeProcess, handshake, http_get, instant_bots, read_all
 
-from arena import look, view, web
+from arena import look, replay, view, web
 from arena.rules import VECTORS
 
 VIEWERS = 50
@@ -49,6 +49,17 @@ def test_the_page_holds_the_replay_and_the_x_spectators_colours_and_words():
     assert colours["free"][0] == list(view.free_colour(1)) and colours["free"][19] == [150, 200, 110]
     assert colours["legend"] == look.LEGEND and colours["head"] == look.HEAD
     assert [c[0] for c in colours["panel_columns"]] == view.PANEL_HEADING.split()
+
+
+def test_the_page_and_the_x_view_word_a_stopped_game_as_the_print_does():
+    config, _ = page_data(web.page([], title="office"))
+    filled = re.sub(r"\{(\w+)\}", lambda m: str({"rounds": 85, "why": "interrupted"}[m.group(1)]),
+                    config["look"]["stopped"])
+    assert filled == replay.ending(85, "interrupted") == "game stopped after 85 rounds (interrupted)"
+    assert replay.ending(85) == "game over after 85 rounds"
+    state = {"round": 85, "max_rounds": 90, "players": [{"team": "BLUE"}, {"team": "RED"}]}
+    assert look.head_text("office", state, over=True, stopped="interrupted", note="paused") == \
+        "office  round 85/90   blue 1  red 1   game stopped after 85 rounds (interrupted)   paused"
 
 
 def test_the_x_view_and_the_page_say_the_same_title():
@@ -123,6 +134,22 @@ def test_a_web_port_in_use_is_refused_before_anything_starts(tmp_path):
     bad = subprocess.run(arena_cmd("play", "office", "--web", "70000"), capture_output=True, text=True,
                          timeout=deadline(20))
     assert bad.returncode == 2 and "--web" in bad.stderr and "70000" in bad.stderr
+
+
+def test_the_games_own_port_is_refused_for_the_web_page_before_anything_starts(tmp_path):
+    # "arena serve office --port P --web P" said "watch the game at http://127.0.0.1:P/", then that it could
+    # not listen on P, which it held itself
+    free = socket.socket()
+    free.bind(("127.0.0.1", 0))
+    port = str(free.getsockname()[1])
+    free.close()
+    for command in (("serve", "office"), ("play", "office", "--no-window")):
+        argv = arena_cmd(*command, "--port", port, "--web", port, "--replay", str(tmp_path / "r"))
+        run = subprocess.run(argv, capture_output=True, text=True, timeout=deadline(20))
+        assert (run.returncode, run.stdout, run.stderr) == (
+            2, "", f"arena: --web {port} is the game's --port {port}: give the web page a port of its own "
+                   f"(0: any free port)\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 async def read_viewer(port: int, out: list[bytes]) -> str:

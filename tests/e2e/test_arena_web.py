@@ -3,6 +3,8 @@ the network off, and the same page live."""
 
 from __future__ import annotations
 
+import re
+import signal
 import subprocess
 import sys
 from fractions import Fraction
@@ -118,6 +120,56 @@ def test_a_cut_off_replay_says_so_at_its_last_round(office_page, browser, tmp_pa
     assert "   game over" in head and "cut off" not in head
 
 
+def _rounds_written(path: Path) -> int:
+    try:
+        return path.read_bytes().count(b'"type":"round"')
+    except FileNotFoundError:
+        return 0
+
+
+def test_a_game_stopped_by_a_signal_says_so_in_print_and_at_the_last_round_of_its_page(browser, tmp_path):
+    # The replay of a game stopped by Ctrl-C printed "game over after 24 rounds" and its page's title band
+    # said "game over" at the last round, though the game had been stopped (and said so at the time)
+    game = tmp_path / "game.jsonl"
+    process = subprocess.Popen(arena_cmd("play", "office", "--bots", "4", "--no-window", "--round-ms", "200",
+                                         "--prep-ms", "0", "--seed", "3", "--replay", str(game), "-q"),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={"XDG_STATE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    try:
+        poll(lambda: _rounds_written(game) >= 5, "round 5 written")
+        process.send_signal(signal.SIGINT)
+        played, stderr = process.communicate(timeout=deadline(20))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, stderr
+    rep = replay.load(game)
+    last = len(rep.rounds)
+    assert rep.final["stopped"] == "interrupted" and rep.final["rounds"] == last >= 5
+    table = played.splitlines()[:6]
+    assert table[0] == f"game stopped after {last} rounds (interrupted)"
+    printed = subprocess.run(arena_cmd("replay", str(game)), capture_output=True, text=True,
+                             timeout=deadline(20), env={"PATH": "/usr/bin:/bin"})
+    assert printed.returncode == 0 and printed.stdout.splitlines()[-6:] == table, printed.stderr
+    out = tmp_path / "game.html"
+    made = subprocess.run(arena_cmd("replay", str(game), "--html", str(out)), capture_output=True, text=True,
+                          timeout=deadline(20))
+    assert made.returncode == 0 and made.stdout == f"page: {out} ({last} rounds)\n", made.stderr
+    browser.get(out.as_uri() + "#0")
+    wait_round(browser, 0)
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.END)
+    bots = wait_round(browser, last)
+    reds = sum(b["team"] == "RED" for b in bots)
+    assert browser.execute_script("return document.body.dataset.head") == (
+        f"office (replay)  round {last}/{rep.header['max_rounds']}   blue {len(bots) - reds}  red {reds}   "
+        f"game stopped after {last} rounds (interrupted)   paused")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait_round(browser, last - 1)
+    assert "stopped" not in browser.execute_script("return document.body.dataset.head")
+
+
 def test_play_reaches_the_last_round(office_page, browser):
     page, rep = office_page
     browser.get(page.as_uri() + "#0")
@@ -158,7 +210,8 @@ def test_the_round_and_the_bots_stats_are_under_the_pointer(office_page, browser
 def test_the_page_is_one_file_that_needs_nothing_else(office_page):
     page, rep = office_page
     text = page.read_text(encoding="utf-8")
-    assert "http://" not in text and "https://" not in text and "src=" not in text and "href=" not in text
+    assert "http://" not in text and "https://" not in text and "src=" not in text
+    assert re.findall(r'href="([^"]*)"', text) == ["data:,"]  # its icon, empty, so none is asked for
     assert text.count("\n") > len(rep.rounds)  # one line per round inside
 
 
@@ -199,6 +252,46 @@ def test_a_live_game_is_followed_to_its_end_and_a_late_viewer_sees_the_game_so_f
         server.kill()
 
 
+def console_errors(driver) -> list[str]:
+    """The messages the pages of *driver* have logged to the console since the last call (the favicon's 404
+    among them)."""
+    return [entry["message"] for entry in driver.get_log("browser")]
+
+
+def test_the_live_page_says_it_is_connected_while_it_waits_for_the_game(tmp_path):
+    # The page said "connecting" for the whole wait before the game, though its WebSocket was open
+    from web_helpers import ServeProcess, instant_bots
+
+    game = tmp_path / "game.jsonl"
+    server = ServeProcess("serve", "office", "--players", "2", "--port", "0", "--web", "0", "--prep-ms", "0",
+                          "--round-ms", "200", "--seed", "6", "--replay", str(game))
+    driver = chromium(size=PAGE_SIZE)
+    try:
+        driver.get(f"http://127.0.0.1:{server.web_port}/")
+        status = driver.find_element(By.ID, "status")
+        poll(lambda: status.text == "connected, waiting for the game", "the status connected")
+        assert driver.execute_script("return document.body.dataset.round") == ""
+        instant_bots(server.port, 2, seed=6)
+        poll(lambda: (shown(driver)[0] or 0) >= 3, "round 3 live")
+        assert status.text == "live"
+        server.process.send_signal(signal.SIGTERM)
+        assert server.wait() == 143, server.lines
+        rep = replay.load(game)
+        last = len(rep.rounds)
+        assert rep.final["stopped"] == "terminated"
+        assert server.out.splitlines()[0] == f"game stopped after {last} rounds (terminated)"
+        bots = wait_round(driver, last)
+        reds = sum(b["team"] == "RED" for b in bots)
+        assert driver.execute_script("return document.body.dataset.head") == (
+            f"office  round {last}/{rep.header['max_rounds']}   blue {len(bots) - reds}  red {reds}   "
+            f"game stopped after {last} rounds (terminated)")
+        poll(lambda: status.text == "", "the status cleared at the end")
+        assert console_errors(driver) == []
+    finally:
+        driver.quit()
+        server.kill()
+
+
 def wait_round_at_least(driver, number: int) -> int:
     return poll(lambda: (shown(driver)[0] or 0) >= number and shown(driver)[0], f"round {number} or later")
 
@@ -213,7 +306,6 @@ def _ended(path: Path) -> bool:
 
 
 def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_way(tmp_path):
-    import re
     import subprocess as sp
     import threading
 
@@ -240,6 +332,7 @@ def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_
         poll(lambda: _ended(folder / "replay.jsonl"), "game 1's end", deadline(40))
         rep = replay.load(folder / "replay.jsonl")
         assert wait_round(driver, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
+        assert console_errors(driver) == []  # "/" and "/live/1" asked for no favicon.ico (404)
         driver.get(url)
         poll(lambda: driver.execute_script("return document.body.dataset.played") in ("1", "2", "3"),
              "the standings after game 1")
@@ -250,6 +343,7 @@ def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_
         poll(lambda: driver.current_url.endswith("/game/1"), "game 1's replay page")
         driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
         assert wait_round(driver, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
+        assert console_errors(driver) == []
         assert process.wait(deadline(60)) == 0, lines
     finally:
         driver.quit()
