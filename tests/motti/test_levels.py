@@ -409,7 +409,8 @@ def test_a_headless_match_plays_the_same_game_as_the_windows(capsys: pytest.Capt
             "--max-turns", "6"]
     boards: list[tuple[str, np.ndarray, np.ndarray]] = []
 
-    def windows(args: object, rules: Game, levels: dict[int, str], rng: random.Random, last_turn=None) -> int:
+    def windows(args: object, rules: Game, levels: dict[int, str], rng: random.Random, last_turn=None,
+                turn_so_far=None) -> int:
         # The game loop of the windows and the console, with nobody watching.
         game = Composer(rules)
         inbox = Inbox()
@@ -427,8 +428,8 @@ def test_a_headless_match_plays_the_same_game_as_the_windows(capsys: pytest.Capt
     real = cli._run_headless
 
     def headless(args: object, rules: Game, levels: dict[int, str], rng: random.Random,
-                 last_turn: object = None, chosen_seed: int | None = None) -> int:
-        code = real(args, rules, levels, rng, last_turn, chosen_seed)  # type: ignore[arg-type]
+                 last_turn: object = None, turn_so_far: object = None, chosen_seed: int | None = None) -> int:
+        code = real(args, rules, levels, rng, last_turn, turn_so_far, chosen_seed)  # type: ignore[arg-type]
         boards.append(("headless", rules.board.owner.copy(), rules.board.occupied.copy()))
         return code
 
