@@ -69,6 +69,7 @@ from motti.rules import (
     Game,
     GameOver,
     IllegalAction,
+    SettingError,
 )
 
 __all__ = ["CELL", "CHOOSE", "ENCODINGS", "GAME", "GAME_TYPE", "PASS", "PERFORM", "MottiGame", "MottiState"]
@@ -229,7 +230,7 @@ class MottiState:
     def legal_actions(self, player: int | None = None) -> Sequence[int]:
         """Every action :meth:`apply_action` accepts now (module docstring); empty once the game is over and
         for a ``player`` not in turn."""
-        if player is not None and player != self.current_player():
+        if player is not None and operator.index(player) != self.current_player():
             return []
         return self._listed()
 
@@ -387,8 +388,9 @@ class MottiGame:
     def deserialize_state(self, text: str) -> MottiState:
         """The state :meth:`MottiState.serialize` wrote. Raises ValueError naming the fault: its line and
         column (``motti state:1:7: Input data was truncated``), its JSON path (``motti state: $.turns:
-        expected int, got str``), with the line and column in the map (``motti state: $.map:2:5: ...``), or
-        the rule it breaks (``motti state: player 9 cannot be in turn: not an alive player``)."""
+        expected int, got str``, also for a value no game reaches: ``motti state: $.turns: turns cannot be
+        past max-turns 1000, found 2000``), with the line and column in the map (``motti state: $.map:2:5:
+        ...``), or the rule it breaks (``motti state: player 9 cannot be in turn: not an alive player``)."""
         data = msgspec.structs.asdict(decode_text(text, _StateData, STATE))
         if data["motti"] != 1:
             raise ValueError(f"{STATE}: $.motti: this program writes version 1, not {data['motti']}")
@@ -418,6 +420,8 @@ class MottiGame:
                     raise ValueError(f"$.end: not how a game of {board.players} players ends: {data['end']}")
                 game.end = GameOver(winner, result, reason, turns, tuple(land))
             state = MottiState(Composer(game, selected), data["actions"])
+        except SettingError as error:
+            raise ValueError(f"{STATE}: $.{error.setting}: {error}") from None
         except ValueError as error:
             raise ValueError(f"{STATE}: {error}") from None
         legal = game.legal_mask(selected)

@@ -42,7 +42,16 @@ import numpy as np
 from common.data import shipped_dir
 from common.save import BOM, file_problem, read_input, require_regular
 from motti.levels import LEVELS
-from motti.rules import ATTACKS_PER_TURN, RESET_VARIANTS, RULE_OPTIONS, Board, Rules, nearest_capital
+from motti.rules import (
+    ATTACKS_PER_TURN,
+    RULE_OPTIONS,
+    Board,
+    Rules,
+    nearest_capital,
+    takeable_fault,
+    takeable_unkept,
+    turns_fault,
+)
 
 MAGIC = "motti-map 1"
 MAX_PLAYERS = 9
@@ -70,6 +79,12 @@ _STATE_LINES: dict[str, tuple[str, tuple[str, ...] | int]] = {
     **{option.word: (option.field, option.choices or option.lowest) for option in RULE_OPTIONS},
     "takeable": ("takeable", 0),
 }
+
+
+def _rules(state: dict[str, int | str]) -> Rules:
+    """The rule options of a save's state lines (checked there): each rule line's value, else the default."""
+    return Rules(**{option.field: state[option.field] for option in RULE_OPTIONS  # type: ignore[arg-type]
+                    if option.field in state})
 
 
 class MapError(ValueError):
@@ -284,7 +299,7 @@ class _Parser:
                 raise self.error(grid_line, 1, f"player {player} has no 'capital' or 'eliminated' line")
         self.check_state(state, state_at, resets or (), resets_line)
         if turn_lines:
-            self.check_turn_under_way(turn_lines, turn, attacks, int(state.get("turns", 0)), resets or ())
+            self.check_turn_under_way(turn_lines, turn, attacks, state, resets or ())
 
         land = np.zeros((height, width), dtype=bool)
         owner = np.zeros((height, width), dtype=np.int8)
@@ -349,9 +364,8 @@ class _Parser:
         if alive < 1:
             raise self.error(grid_line, 1, "no player has a capital")
         takeable = state.get("takeable")
-        if isinstance(takeable, int) and takeable > alive:
-            raise self.error(*state_at["takeable"], f"takeable counts the players who can take a cell (0 to "
-                             f"{alive} here), found {takeable}")
+        if isinstance(takeable, int) and (fault := takeable_fault(takeable, alive, _rules(state).reset_rule)):
+            raise self.error(*state_at["takeable"], fault)
         for key, x, y, lineno, column in cell_lines:
             if not (0 <= x < width and 0 <= y < height) or not land[y, x]:
                 raise self.error(lineno, column, f"{key} {x} {y} is not a land cell of the grid")
@@ -368,28 +382,31 @@ class _Parser:
         reset after the turn under way (``turns`` + 1, 0 turns without a ``turns`` line), ``takeable`` under
         a reset rule that keeps no such count (§2.8 ``empty``). *state_at* holds each state line's line and
         value column, *resets_line* the ``resets`` line's number and text."""
-        turns, cap, rule = int(state.get("turns", 0)), state.get("max_turns"), state.get("reset_rule")
-        if isinstance(cap, int) and turns > cap:
-            raise self.error(*state_at["turns"], f"turns cannot be past max-turns {cap}, found {turns}")
+        turns, rules = int(state.get("turns", 0)), _rules(state)
+        fault = turns_fault(turns, rules.max_turns)
+        if fault is not None:
+            raise self.error(*state_at["turns"], fault)
         if resets and resets[-1] > turns + 1:
             lineno, text = resets_line
             column, word = next((column, word) for column, word in _tokens(text)[1:] if int(word) > turns + 1)
             raise self.error(lineno, column, f"a reset in turn {word} cannot be after {turns} turns played "
                              f"(at most turn {turns + 1}, the turn under way)")
-        if "takeable" in state and isinstance(rule, str) and not Rules(reset_rule=rule).reset.counts_takeable:
-            keeping = " or ".join(variant.name for variant in RESET_VARIANTS if variant.counts_takeable)
-            raise self.error(*state_at["takeable"], f"takeable is kept only under reset-rule {keeping}, "
-                             f"not under reset-rule {rule}")
+        unkept = takeable_unkept(rules.reset_rule)
+        if "takeable" in state and unkept is not None:
+            raise self.error(*state_at["takeable"], unkept)
 
     def check_turn_under_way(self, lines: list[tuple[int, str]], turn: int | None, attacks: int | None,
-                             turns: int, resets: tuple[int, ...]) -> None:
+                             state: dict[str, int | str], resets: tuple[int, ...]) -> None:
         """Refuse the lines of the turn under way (*lines*: ``turn-reset`` and ``turn-cell`` lines, as line
         number and keyword, in file order) where no Attack turn is under way (no ``turn`` line, no
-        ``attacks`` line or ``attacks 6``), and a ``turn-reset`` whose turn, *turns* + 1, *resets* does not
-        name; the error is at the first such line, column 1."""
+        ``attacks`` line, ``attacks 6``, or the turn cap reached: the game is over), and a ``turn-reset``
+        whose turn, ``turns`` + 1, *resets* does not name; the error is at the first such line, column 1.
+        *state* holds the state lines' values."""
         lineno, key = lines[0]
+        turns, cap = int(state.get("turns", 0)), _rules(state).max_turns
         found = ("no 'turn' line" if turn is None else "no 'attacks' line" if attacks is None
-                 else f"attacks {attacks}" if attacks >= ATTACKS_PER_TURN else None)
+                 else f"attacks {attacks}" if attacks >= ATTACKS_PER_TURN
+                 else f"turns {turns} of max-turns {cap}" if cap is not None and turns >= cap else None)
         if found is not None:
             raise self.error(lineno, 1, f"a '{key}' line needs an Attack turn under way ('turn K' and "
                              f"'attacks' 1 to {ATTACKS_PER_TURN - 1}), found {found}")

@@ -1448,6 +1448,43 @@ PIPELINE = pipeline()
 """The pipeline of the default rules."""
 
 
+def turns_fault(turns: int, max_turns: int | None) -> str | None:
+    """Why no game has played *turns* turns under the turn cap *max_turns* (None: none), or None: the cap
+    ends the game there (§2.9)."""
+    if max_turns is not None and turns > max_turns:
+        return f"turns cannot be past max-turns {max_turns}, found {turns}"
+    return None
+
+
+def takeable_unkept(reset_rule: str) -> str | None:
+    """Why the reset rule *reset_rule* keeps no count of §2.8 (``takeable is kept only under reset-rule
+    strict, not under reset-rule empty``), or None when it keeps one."""
+    if Rules(reset_rule=reset_rule).reset.counts_takeable:
+        return None
+    keeping = " or ".join(variant.name for variant in RESET_VARIANTS if variant.counts_takeable)
+    return f"takeable is kept only under reset-rule {keeping}, not under reset-rule {reset_rule}"
+
+
+def takeable_fault(takeable: int, alive: int, reset_rule: str) -> str | None:
+    """Why the count of §2.8 cannot be *takeable* with *alive* players alive under the reset rule
+    *reset_rule*, or None: it counts the players who can take a cell, 0 to *alive*, under a rule that keeps
+    it, and is 0 under one that keeps none (:func:`takeable_unkept`)."""
+    unkept = takeable_unkept(reset_rule)
+    if takeable and unkept is not None:
+        return unkept
+    if not 0 <= takeable <= alive:
+        return f"takeable counts the players who can take a cell (0 to {alive} here), found {takeable}"
+    return None
+
+
+class SettingError(ValueError):
+    """A setting of :class:`Game` that no game reaches; ``setting`` names it (``turns``, ``takeable``)."""
+
+    def __init__(self, setting: str, message: str) -> None:
+        super().__init__(message)
+        self.setting = setting
+
+
 def find_encircled(board: Board, mover: int, tie_rule: str = "mover") -> list[tuple[int, tuple[Cell, ...]]]:
     """Pockets (§2.5) anywhere on ``board`` that would be encircled now: ``[(victim, cells), ...]``."""
     out = []
@@ -1477,13 +1514,16 @@ class Game:
     ``"empty"`` (§2.8); ``tie_rule`` ``"mover"`` or ``"lowest"`` (§2.6); ``max_turns`` the turn cap of §2.9
     (``None``: none); or all four as one :class:`Rules` (``rules``, which then replaces them; kept as
     :attr:`rules`). ``turn`` is the player in turn (default: the lowest alive), ``attacks`` the attacks left
-    in this turn (below 6 means this turn has attacked already), ``turns`` the turns played so far,
-    ``takeable`` the count of §2.8 after the last action (default: computed from the board), ``resets`` the
-    turns (1-based, the turn under way counted) in which a global reset happened so far (:attr:`resets`
-    grows with every reset). A game that is already decided (one player left, the turn cap reached, nobody
-    can reach anybody) is over at once; :attr:`end` says how.
-    Every state change returns its events in order. Raises ``ValueError`` for bad settings,
-    :class:`IllegalAction` for moves the rules refuse (the state is then unchanged)."""
+    in this turn (below 6 means this turn has attacked already), ``turns`` the turns played so far (at most
+    ``max_turns``), ``takeable`` the count of §2.8 after the last action under a reset rule that keeps it
+    (default: computed from the board; 0 under a rule that keeps none), ``resets`` the turns (1-based, the
+    turn under way counted) in which a global reset happened so far (:attr:`resets` grows with every reset).
+    A game that is already decided (one player left, the turn cap reached, nobody can reach anybody) is over
+    at once; :attr:`end` says how.
+    Every state change returns its events in order. Raises ``ValueError`` for bad settings
+    (:class:`SettingError` for ``turns`` or ``takeable`` no game reaches: :func:`turns_fault`,
+    :func:`takeable_fault`), :class:`IllegalAction` for moves the rules refuse (the state is then
+    unchanged)."""
 
     def __init__(
         self,
@@ -1514,10 +1554,19 @@ class Game:
         if not 1 <= attacks <= ATTACKS_PER_TURN:
             raise ValueError(f"attacks left must be 1..{ATTACKS_PER_TURN}, not {attacks}")
         if turns < 0:
-            raise ValueError(f"turns played cannot be negative, not {turns}")
+            raise SettingError("turns", f"turns played cannot be negative, not {turns}")
+        fault = turns_fault(turns, max_turns)
+        if fault is not None:
+            raise SettingError("turns", fault)
         alive = board.alive_players()
         if not alive:
             raise ValueError("no player has a capital")
+        if takeable is not None:
+            # With one player left the game is over at once and may keep the count of its last run with two
+            # alive (the reset stage counts only then, §2.4): up to the map's players.
+            fault = takeable_fault(takeable, len(alive) if len(alive) > 1 else board.players, reset_rule)
+            if fault is not None:
+                raise SettingError("takeable", fault)
         if turn is None:
             turn = alive[0]
         if turn not in alive:
@@ -1535,7 +1584,7 @@ class Game:
         if takeable is not None:
             self.takeable = takeable
         else:
-            self.takeable = count_takeable(board) if self._tracker is None else self._tracker.count()
+            self.takeable = 0 if self._tracker is None else self._tracker.count()
         self.resets: list[int] = [int(t) for t in resets]
         self.end: GameOver | None = None
         self._stages = stages

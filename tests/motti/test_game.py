@@ -59,17 +59,41 @@ def test_serialize_keeps_the_selection_and_the_generator():
     with pytest.raises(ValueError, match=r"^motti state: \$: object missing required field map$"):
         GAME.deserialize_state('{"motti": 1}')
     fields = json.loads(text)
-    for key, value, message in [
-            ("motti", 2, "$.motti: this program writes version 1, not 2"),
-            ("attacks", 0, "$.attacks: attacks left are 1..6, not 0"),
-            ("selected", "hold", "$.selected: one of attack, defend, guerilla, not 'hold'"),
-            ("crosses", [[1, 2], [1, 2]], "$.crosses[1]: (1, 2) is not a cross the player in turn could add"),
-            ("crosses", [[3, 0]], "$.crosses[0]: (3, 0) is not a cross the player in turn could add"),
-            ("end", [3, "win", "", 1, []], "$.end: not how a game of 2 players ends: (3, 'win', '', 1, [])"),
-            ("map", "motti-map 1\nsize 4", "$.map:2:7: expected 'size W H', found too few numbers"),
-            ("turn", 3, "player 3 cannot be in turn: not an alive player")]:
+    counts = "takeable counts the players who can take a cell (0 to 2 here)"
+    cases = [
+        ({"motti": 2}, "$.motti: this program writes version 1, not 2"),
+        ({"attacks": 0}, "$.attacks: attacks left are 1..6, not 0"),
+        ({"selected": "hold"}, "$.selected: one of attack, defend, guerilla, not 'hold'"),
+        ({"crosses": [[1, 2], [1, 2]]}, "$.crosses[1]: (1, 2) is not a cross the player in turn could add"),
+        ({"crosses": [[3, 0]]}, "$.crosses[0]: (3, 0) is not a cross the player in turn could add"),
+        ({"end": [3, "win", "", 1, []]}, "$.end: not how a game of 2 players ends: (3, 'win', '', 1, [])"),
+        ({"map": "motti-map 1\nsize 4"}, "$.map:2:7: expected 'size W H', found too few numbers"),
+        ({"turn": 3}, "player 3 cannot be in turn: not an alive player"),
+        ({"turns": -1}, "$.turns: turns played cannot be negative, not -1"),
+        ({"turns": 5, "max_turns": 3}, "$.turns: turns cannot be past max-turns 3, found 5"),
+        ({"takeable": -1}, f"$.takeable: {counts}, found -1"),
+        ({"takeable": 99999}, f"$.takeable: {counts}, found 99999"),
+        ({"takeable": 5, "reset_rule": "empty"},
+         "$.takeable: takeable is kept only under reset-rule strict, not under reset-rule empty"),
+    ]
+    for changes, message in cases:
         with pytest.raises(ValueError, match=f"^motti state: {re.escape(message)}"):
-            GAME.deserialize_state(json.dumps({**fields, key: value}))
+            GAME.deserialize_state(json.dumps({**fields, **changes}))
+
+
+def test_serialize_round_trips_finished_games_and_the_empty_rule():
+    capped = GAME.new_initial_state(seed=1, max_turns=1)
+    capped.apply_action(PASS)
+    assert capped.is_terminal() and capped.game.turns == capped.game.max_turns == 1
+    won = state_of("AbaB/AbaB", {1: (0, 0), 2: (3, 0)})
+    won.composer.defeat([2])
+    assert won.is_terminal() and won.game.alive == [1] and won.game.takeable == 2
+    empty = MottiState(Composer(Game(board("AbaB/AbaB", {1: (0, 0), 2: (3, 0)}), random.Random(0),
+                                     reset_rule="empty")))
+    assert empty.game.takeable == 0
+    for state in (capped, won, empty):
+        text = state.serialize()
+        assert GAME.deserialize_state(text).serialize() == text
 
 
 def test_islands_are_terminal_at_once_with_a_draw():

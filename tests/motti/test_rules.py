@@ -26,6 +26,7 @@ from motti.rules import (
     IllegalAction,
     Reset,
     Rules,
+    SettingError,
     TurnPassed,
     count_takeable,
     find_encircled,
@@ -622,6 +623,33 @@ def test_a_loaded_game_past_its_cap_is_over():
     assert g.end == GameOver(1, "land", "", 10, (5, 3))
     with pytest.raises(ValueError, match="max_turns"):
         Game(board(*T1), Scripted([]), max_turns=0)
+
+
+def test_turns_and_takeable_no_game_reaches_are_refused():
+    with pytest.raises(SettingError, match=r"^turns cannot be past max-turns 3, found 5$") as error:
+        Game(board(*T1), Scripted([]), max_turns=3, turns=5)
+    assert error.value.setting == "turns"
+    for takeable in (-1, 3):
+        with pytest.raises(SettingError, match=r"^takeable counts the players who can take a cell \(0 to 2 "
+                           rf"here\), found {takeable}$") as error:
+            Game(board(*T1), Scripted([]), takeable=takeable)
+        assert error.value.setting == "takeable"
+    with pytest.raises(SettingError, match=r"^takeable is kept only under reset-rule strict, not under "
+                       r"reset-rule empty$"):
+        Game(board(*T1), Scripted([]), reset_rule="empty", takeable=1)
+
+
+def test_the_count_of_takeable_is_0_under_empty_and_stays_once_one_player_is_left():
+    caps = {1: (0, 0), 2: (3, 0)}
+    assert Game(board("AbaB", caps), Scripted([]), reset_rule="empty").takeable == 0
+    assert Game(board("AbaB", caps), Scripted([]), reset_rule="empty", takeable=0).takeable == 0
+    g = Game(board("AbaB", caps), Scripted([]))
+    assert g.takeable == 2
+    g.defeat([2])
+    assert g.is_terminal() and g.alive == [1] and g.takeable == 2
+    assert Game(g.board, Scripted([]), takeable=2).is_terminal()
+    with pytest.raises(SettingError, match=r"\(0 to 2 here\), found 3$"):
+        Game(g.board, Scripted([]), takeable=3)
 
 
 def test_turns_count_every_turn_and_the_last():

@@ -494,6 +494,12 @@ def test_the_last_turn_survives_a_save_and_a_resumed_game_marks_it(tmp_path) -> 
      "a 'turn-reset' line needs the turn under way, 4, on the 'resets' line"),
     ("turn 1\nattacks 5\nturn-cell 0 0 conquered\nturn-reset", "9:1",
      "a 'turn-reset' line needs the turn under way, 1, on the 'resets' line"),
+    ("turns 40\nmax-turns 40\nturn 1\nattacks 5\nturn-cell 0 0 conquered", "10:1",
+     "a 'turn-cell' line needs an Attack turn under way ('turn K' and 'attacks' 1 to 5), found turns 40 of "
+     "max-turns 40"),
+    ("turn-reset\nturn-cell 0 0 conquered\nturns 9\nresets 10\nmax-turns 9\nturn 2\nattacks 1", "6:1",
+     "a 'turn-reset' line needs an Attack turn under way ('turn K' and 'attacks' 1 to 5), found turns 9 of "
+     "max-turns 9"),
 ])
 def test_bad_state_lines_of_a_save_name_file_line_and_column(line, where, message) -> None:
     text = f"motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\n{line}\ngrid\nAABB\nAaBB\n"
@@ -508,9 +514,12 @@ def test_state_lines_a_game_reaches_are_accepted() -> None:
     state = parse_map(text, "saved.map")
     assert (state.turns, state.max_turns, state.takeable, state.resets) == (10, 10, 1, (1, 11, 11))
     assert state.turn_so_far is None
-    # The turn under way's lines may come before the 'turn' and 'attacks' lines, like every state line.
-    state = parse_map(text.replace("\nturns 10\n", "\nturn-cell 1 0 conquered\nturn-reset\nturn-cell 2 1 "
-                                   "encircled\nturns 10\nturn 2\nattacks 1\n"), "saved.map")
+    # The turn under way's lines may come before the 'turn' and 'attacks' lines, like every state line (turn
+    # 11 is under way under a cap of 11 turns).
+    under_way = text.replace("max-turns 10", "max-turns 11").replace(
+        "\nturns 10\n", "\nturn-cell 1 0 conquered\nturn-reset\nturn-cell 2 1 encircled\nturns 10\nturn 2\n"
+        "attacks 1\n")
+    state = parse_map(under_way, "saved.map")
     assert state.turn_so_far == SavedTurn(2, "attack", True, {(1, 0): "conquered", (2, 1): "encircled"})
     state = parse_map(text.replace("takeable 1\n", "").replace("strict", "empty"), "saved.map")
     assert (state.reset_rule, state.takeable) == ("empty", None)
