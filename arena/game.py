@@ -22,6 +22,7 @@ MAXR = n × f rounds (§2.7), one ``apply_actions`` each.
 from __future__ import annotations
 
 import json
+import operator
 import random
 from collections.abc import Sequence
 from functools import lru_cache
@@ -116,7 +117,7 @@ class ArenaState:
         """Player ``player``'s actions, ascending; ``[]`` once over, for no player (in a simultaneous round
         :meth:`apply_action` takes none: :meth:`apply_actions` takes one of each player's) and for a number
         that is no player's."""
-        if self.game.is_over() or player is None or not 0 <= player < len(self.game.players):
+        if self.game.is_over() or player is None or not 0 <= operator.index(player) < len(self.game.players):
             return []
         p = self.game.players[player]
         moves = [m for m, d in enumerate(DIRECTIONS) if self.game.step_ok(p.x, p.y, d)] + [_NONE_INDEX]

@@ -409,9 +409,15 @@ class Game:
             raise ValueError(f"max_rounds {data['max_rounds']} is not {len(records)} × {game.quiet_rounds}")
         game.round = int(data["round"])
         game.quiet = int(data["quiet"])
+        if not 0 <= game.round <= game.max_rounds:
+            raise ValueError(f"round {game.round} is not 0..{game.max_rounds} (max_rounds)")
+        if not 0 <= game.quiet < game.quiet_rounds:
+            raise ValueError(f"quiet {game.quiet} is not 0..{game.quiet_rounds - 1} (quiet_rounds - 1)")
         for p, d in zip(game.players, records, strict=True):
-            if int(d["id"]) != p.id or d["facing"] not in VECTORS or d["team"] not in (BLUE, RED):
-                raise ValueError(f"bad player record {d!r}")
+            if int(d["id"]) != p.id:
+                raise ValueError(f"players[{p.id}]: id {d['id']}, not {p.id} (the players are listed by id)")
+            if d["facing"] not in VECTORS or d["team"] not in (BLUE, RED):
+                raise ValueError(f"players[{p.id}]: no facing {d['facing']!r} or no team {d['team']!r}")
             p.facing = d["facing"]
             p.team = d["team"]
             p.energy = int(d["energy"])

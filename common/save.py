@@ -328,7 +328,9 @@ def decode_text(data: str | bytes, type_: type[T], name: str) -> T:
     """Decode the JSON document *data* as *type_*. Raises :class:`FileFormatError` with one line naming
     *name* and the line and column (bad JSON, a truncated document included: ``game.json:3:14: JSON is
     malformed: invalid character``) or the JSON path (wrong shape or type: ``game.json: $.a[0]: expected
-    int, got str``), nesting too deep included."""
+    int, got str``), nesting too deep included; TypeError when *data* is not text."""
+    if not isinstance(data, str | bytes):
+        raise TypeError(f"{name}: expected JSON text, not {type(data).__name__}")
     body = data.encode() if isinstance(data, str) else data
     body = body[len(BOM):] if body.startswith(BOM) else body
     try:

@@ -166,7 +166,7 @@ class StarLanesState:
 
     def legal_actions(self, player: int | None = None) -> LegalActions | list[tuple[int, ...]]:
         """Every legal action (module docstring); empty for a player other than the one to act."""
-        if player is not None and player != self.current_player():
+        if player is not None and operator.index(player) != self.current_player():
             return []
         return LegalActions(self.game)
 

@@ -1185,7 +1185,10 @@ class Game:
         """Rebuild a game from :meth:`to_dict` data (a save without ``"rules"`` plays the 1995 rules). Raises
         ValueError naming the first bad field, or the first invariant of the rule set's checks broken."""
         try:
-            rules = rule_set(data.get("rules", RULES_1995.name))
+            try:
+                rules = rule_set(data.get("rules", RULES_1995.name))
+            except ValueError as exc:
+                raise ValueError(f"rules: {exc}") from None
             rows = data["map"]
             if len(rows) != rules.height or any(len(row) != MAP_WIDTH for row in rows):
                 raise ValueError(f"map: expected {rules.height} rows of {MAP_WIDTH} cells "

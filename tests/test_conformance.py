@@ -117,6 +117,9 @@ def _check_actions(state: State, rng: random.Random) -> None:
     players = range(state.num_players()) if sim else [state.current_player()]
     nobody = (state.num_players(), -1)
     assert all(len(state.legal_actions(p)) == 0 for p in nobody), "a number that is no player's acts"
+    for kind in ("0", 0.0):
+        with pytest.raises(TypeError):
+            state.legal_actions(kind)  # type: ignore[arg-type]
     assert not sim or len(state.legal_actions()) == 0, "apply_action takes an action in a simultaneous step"
     for p in players:
         listed = state.legal_actions(p) if sim else state.legal_actions()
@@ -266,6 +269,8 @@ def test_text_that_is_no_state_is_a_value_error_naming_its_place(name: str) -> N
     for case in bad:
         with pytest.raises(ValueError, match=place):
             game.deserialize_state(case)
+    with pytest.raises(TypeError, match=r"^[\w ]+ state: expected JSON text, not NoneType$"):
+        game.deserialize_state(None)  # type: ignore[arg-type]
     for case in left_out:
         try:
             again = game.deserialize_state(case).serialize()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -114,6 +115,14 @@ def test_from_snapshot_checks_what_the_constructor_checks() -> None:
     assert Game.from_snapshot(arena, data).snapshot() == data
     data["players"][1]["x"] = 1  # (1,2) is a wall
     with pytest.raises(ValueError, match="not a free cell"):
+        Game.from_snapshot(arena, data)
+    data = game.snapshot()
+    for key, value, message in [("round", 61, "round 61 is not 0..60 (max_rounds)"),
+                                ("quiet", 30, "quiet 30 is not 0..29 (quiet_rounds - 1)")]:
+        with pytest.raises(ValueError, match=rf"^{re.escape(message)}$"):
+            Game.from_snapshot(arena, {**data, key: value})
+    data["players"][0]["id"] = 1
+    with pytest.raises(ValueError, match=r"^players\[0\]: id 1, not 0 \(the players are listed by id\)$"):
         Game.from_snapshot(arena, data)
 
 

@@ -310,7 +310,7 @@ def test_impossible_saves_are_refused_before_the_terminal_is_used(tmp_path):
     ("moves", -5, "moves: -5 moves done (0 or more)"),
     ("asking", 2, "asking: the 1995 rules ask no company"),
     ("phase", "x" * 10000, "phase: unknown 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"),
-    ("rules", "1" * 10000, "unknown rules '11111111111111111111111111111… (choose from 1995, 1977)"),
+    ("rules", "1" * 10000, "rules: unknown rules '11111111111111111111111111111… (choose from 1995, 1977)"),
 ])
 def test_1995_saves_with_counters_no_game_reaches_are_refused(tmp_path, field, value, culprit):
     """A 1995 save with a negative move count, or a company asked in the order trading of 1977, loaded and
