@@ -44,6 +44,7 @@ default, so that every game ends; ``None`` for none) and ``actions``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import operator
 import random
@@ -56,9 +57,10 @@ import numpy as np
 
 from common.game import TERMINAL, GameInfo, GameType, Parameter, check_options, rank_returns
 from common.save import decode_text
+from motti.announce import end_text
 from motti.compose import Composer
 from motti.generate import MAX_PLAYERS
-from motti.mapfile import dump_map, find_map, load_map, parse_map
+from motti.mapfile import MapState, dump_map, find_map, load_map, parse_map
 from motti.rules import (
     ATTACKS_PER_TURN,
     CYCLE_ORDER,
@@ -86,7 +88,6 @@ TURN_LENGTH = ATTACKS_PER_TURN * (MAX_CROSSES[Action.ATTACK] + 1)
 _RULE_OPTIONS = tuple(option.field for option in RULE_OPTIONS)   # the rules' one declaration
 #: What the errors of :meth:`MottiGame.deserialize_state` name the text they read.
 STATE = "motti state"
-_RESULTS = ("win", "land", "draw")   # GameOver.result
 #: The shape of :meth:`MottiState.serialize`'s JSON for the typed decoder (the rule options from their one
 #: declaration): a field missing, unknown or of the wrong type is named by its JSON path.
 _StateData = msgspec.defstruct("_StateData", [
@@ -397,7 +398,13 @@ class MottiGame:
         if not 1 <= data["attacks"] <= ATTACKS_PER_TURN:
             raise ValueError(f"{STATE}: $.attacks: attacks left are 1..{ATTACKS_PER_TURN}, "
                              f"not {data['attacks']}")
-        board = parse_map(data["map"], f"{STATE}: $.map").board
+        parsed = parse_map(data["map"], f"{STATE}: $.map")
+        board, bare = parsed.board, MapState(parsed.board)
+        extra = [f.name for f in dataclasses.fields(parsed)
+                 if f.name != "board" and getattr(parsed, f.name) != getattr(bare, f.name)]
+        if extra:
+            raise ValueError(f"{STATE}: $.map: holds the board only (the state is in the other fields), "
+                             f"found {', '.join(extra)}")
         rng = random.Random()
         version, internal, gauss = data["rng"]
         try:
@@ -413,12 +420,15 @@ class MottiGame:
             game = Game(board, rng, turn=data["turn"], turns=data["turns"], takeable=data["takeable"],
                         **{name: data[name] for name in _RULE_OPTIONS})
             game.attacks_left = data["attacks"]
+            decided = game.end   # the board and the turns decide whether and how the game is over
             if data["end"] is not None:
                 winner, result, reason, turns, land = data["end"]
-                if result not in _RESULTS or (winner is None) != (result == "draw") or (
-                        winner is not None and not 1 <= winner <= board.players):
-                    raise ValueError(f"$.end: not how a game of {board.players} players ends: {data['end']}")
                 game.end = GameOver(winner, result, reason, turns, tuple(land))
+            if (decided is None) != (game.end is None) or (decided is not None and game.end is not None and (
+                    decided.winner, decided.result, decided.reason, decided.land) != (
+                    game.end.winner, game.end.result, game.end.reason, game.end.land)):
+                raise ValueError(f"$.end: {data['end']}, but the board says "
+                                 f"{'the game goes on' if decided is None else end_text(decided)}")
             state = MottiState(Composer(game, selected), data["actions"])
         except SettingError as error:
             raise ValueError(f"{STATE}: $.{error.setting}: {error}") from None

@@ -66,7 +66,7 @@ def test_serialize_keeps_the_selection_and_the_generator():
         ({"selected": "hold"}, "$.selected: one of attack, defend, guerilla, not 'hold'"),
         ({"crosses": [[1, 2], [1, 2]]}, "$.crosses[1]: (1, 2) is not a cross the player in turn could add"),
         ({"crosses": [[3, 0]]}, "$.crosses[0]: (3, 0) is not a cross the player in turn could add"),
-        ({"end": [3, "win", "", 1, []]}, "$.end: not how a game of 2 players ends: (3, 'win', '', 1, [])"),
+        ({"end": [3, "win", "", 1, []]}, "$.end: (3, 'win', '', 1, []), but the board says the game goes on"),
         ({"map": "motti-map 1\nsize 4"}, "$.map:2:7: expected 'size W H', found too few numbers"),
         ({"turn": 3}, "player 3 cannot be in turn: not an alive player"),
         ({"turns": -1}, "$.turns: turns played cannot be negative, not -1"),
@@ -94,6 +94,17 @@ def test_serialize_round_trips_finished_games_and_the_empty_rule():
     for state in (capped, won, empty):
         text = state.serialize()
         assert GAME.deserialize_state(text).serialize() == text
+    # An end the board does not give was taken as it stood: a win for P2 with both capitals standing.
+    fields = json.loads(won.serialize())
+    assert fields["end"][:3] == [1, "win", ""]
+    turned = fields["map"].replace("grid\n", "attacks 3\ngrid\n")
+    with pytest.raises(ValueError, match=r"^motti state: \$\.map: holds the board only \(the state is in the "
+                                         r"other fields\), found attacks$"):
+        GAME.deserialize_state(json.dumps({**fields, "map": turned}))
+    said = r"^motti state: \$\.end: .*, but the board says P1 wins in turn 1$"
+    for end in ([2, "win", "", 0, []], [1, "land", "", 0, [4]]):
+        with pytest.raises(ValueError, match=said):
+            GAME.deserialize_state(json.dumps({**fields, "end": end}))
 
 
 def test_islands_are_terminal_at_once_with_a_draw():
