@@ -411,13 +411,17 @@ class Game:
         game.quiet = int(data["quiet"])
         if not 0 <= game.round <= game.max_rounds:
             raise ValueError(f"round {game.round} is not 0..{game.max_rounds} (max_rounds)")
-        if not 0 <= game.quiet < game.quiet_rounds:
-            raise ValueError(f"quiet {game.quiet} is not 0..{game.quiet_rounds - 1} (quiet_rounds - 1)")
+        if not 0 <= game.quiet < game.quiet_rounds or game.quiet > game.round:
+            raise ValueError(f"quiet {game.quiet} is not 0..{min(game.quiet_rounds - 1, game.round)} "
+                             f"(quiet_rounds - 1, and the rounds played)")
         for p, d in zip(game.players, records, strict=True):
             if int(d["id"]) != p.id:
                 raise ValueError(f"players[{p.id}]: id {d['id']}, not {p.id} (the players are listed by id)")
             if d["facing"] not in VECTORS or d["team"] not in (BLUE, RED):
                 raise ValueError(f"players[{p.id}]: no facing {d['facing']!r} or no team {d['team']!r}")
+            if not 0 <= int(d["stay"]) <= game.round or Fraction(d["points"]) < 0:
+                raise ValueError(f"players[{p.id}]: stay {d['stay']} or points {d['points']} no game reaches "
+                                 f"in round {game.round}")
             p.facing = d["facing"]
             p.team = d["team"]
             p.energy = int(d["energy"])

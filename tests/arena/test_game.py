@@ -117,10 +117,15 @@ def test_from_snapshot_checks_what_the_constructor_checks() -> None:
     with pytest.raises(ValueError, match="not a free cell"):
         Game.from_snapshot(arena, data)
     data = game.snapshot()
-    for key, value, message in [("round", 61, "round 61 is not 0..60 (max_rounds)"),
-                                ("quiet", 30, "quiet 30 is not 0..29 (quiet_rounds - 1)")]:
+    for key, value, message in [
+            ("round", 61, "round 61 is not 0..60 (max_rounds)"),
+            ("quiet", 2, "quiet 2 is not 0..1 (quiet_rounds - 1, and the rounds played)")]:
         with pytest.raises(ValueError, match=rf"^{re.escape(message)}$"):
             Game.from_snapshot(arena, {**data, key: value})
+    for key, value in (("stay", 2), ("points", "-1/2")):
+        player = {**data["players"][1], key: value}
+        with pytest.raises(ValueError, match=r"^players\[1\]: stay .* or points .* no game reaches in round"):
+            Game.from_snapshot(arena, {**data, "players": [data["players"][0], player]})
     data["players"][0]["id"] = 1
     with pytest.raises(ValueError, match=r"^players\[0\]: id 1, not 0 \(the players are listed by id\)$"):
         Game.from_snapshot(arena, data)
