@@ -191,7 +191,6 @@ def legend_rect(size: tuple[int, int]) -> pygame.Rect:
     return pygame.Rect(0, size[1] - LEGEND_HEIGHT, size[0], LEGEND_HEIGHT)
 
 
-
 def _ink_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     """Black or white, whichever reads better on *colour*."""
     red, green, blue = colour

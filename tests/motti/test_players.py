@@ -72,7 +72,6 @@ def test_p_passes_in_a_window_and_at_the_console_as_game_pass_turn_does():
     assert session.message == "P2 ended the turn"
 
 
-
 def test_the_windows_name_the_pass_key_only_where_the_player_in_turn_sits():
     front = windows(t13())
     g = front.game
@@ -119,6 +118,7 @@ def test_where_s_saved_shows_in_every_window_over_its_note(tmp_path, monkeypatch
     front.session.handle(Key("watch", "s"))
     saved = f"saved to {tmp_path / 'motti' / 'saved.map'}"
     assert all(w["note"] is None and w["legend"].endswith(saved) for w in status(front)["windows"])
+
 
 def test_an_attack_without_crosses_is_refused_naming_the_pass_key():
     front = windows(t13())

@@ -205,7 +205,6 @@ def test_s_key_saves_to_the_default_path_and_says_where(tmp_path, monkeypatch) -
     assert np.array_equal(saved.board.occupied, game.board.occupied)
 
 
-
 def test_s_key_never_replaces_another_game_saved_at_the_default_path(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     folder = tmp_path / "motti"

@@ -122,7 +122,6 @@ def trading_1995() -> Game:
                 current=0, phase="trade")
 
 
-
 def test_ctrl_c_in_the_amount_field_asks_to_quit_and_no_goes_back_to_trading():
     session = Session(trading_1995(), [HUMAN, HUMAN], Inbox(), delay=0.0)
     session.advance()
@@ -137,6 +136,7 @@ def test_ctrl_c_in_the_amount_field_asks_to_quit_and_no_goes_back_to_trading():
     session.press("^C")
     session.press("y")
     assert session.quit and session.quitter == 0
+
 
 def test_the_1995_amount_field_refuses_what_spec_8_does_not_take_and_says_so():
     session = Session(trading_1995(), [HUMAN, HUMAN], Inbox(), delay=0.0)
