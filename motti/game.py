@@ -424,9 +424,7 @@ class MottiGame:
             if data["end"] is not None:
                 winner, result, reason, turns, land = data["end"]
                 game.end = GameOver(winner, result, reason, turns, tuple(land))
-            if (decided is None) != (game.end is None) or (decided is not None and game.end is not None and (
-                    decided.winner, decided.result, decided.reason, decided.land) != (
-                    game.end.winner, game.end.result, game.end.reason, game.end.land)):
+            if _outcome(decided) != _outcome(game.end):
                 raise ValueError(f"$.end: {data['end']}, but the board says "
                                  f"{'the game goes on' if decided is None else end_text(decided)}")
             state = MottiState(Composer(game, selected), data["actions"])
@@ -442,5 +440,11 @@ class MottiGame:
                                  f"could add for {selected.value}")
             crosses.append((x, y))
         return state
+
+def _outcome(end: GameOver | None) -> tuple[object, ...] | None:
+    """What an end says, winner, result, reason and land (None while the game goes on), so that a state's
+    ``$.end`` can be held against the end its board gives."""
+    return None if end is None else (end.winner, end.result, end.reason, end.land)
+
 
 GAME = MottiGame()

@@ -297,9 +297,10 @@ class _Parser:
         for player in range(1, players + 1):
             if player not in capitals:
                 raise self.error(grid_line, 1, f"player {player} has no 'capital' or 'eliminated' line")
-        self.check_state(state, state_at, resets or (), resets_line)
+        rules, turns = _rules(state), int(state.get("turns", 0))
+        self.check_state(state, state_at, rules, turns, resets or (), resets_line)
         if turn_lines:
-            self.check_turn_under_way(turn_lines, turn, attacks, state, resets or ())
+            self.check_turn_under_way(turn_lines, turn, attacks, rules.max_turns, turns, resets or ())
 
         land = np.zeros((height, width), dtype=bool)
         owner = np.zeros((height, width), dtype=np.int8)
@@ -364,7 +365,7 @@ class _Parser:
         if alive < 1:
             raise self.error(grid_line, 1, "no player has a capital")
         takeable = state.get("takeable")
-        if isinstance(takeable, int) and (fault := takeable_fault(takeable, alive, _rules(state).reset_rule)):
+        if isinstance(takeable, int) and (fault := takeable_fault(takeable, alive, rules.reset)):
             raise self.error(*state_at["takeable"], fault)
         for key, x, y, lineno, column in cell_lines:
             if not (0 <= x < width and 0 <= y < height) or not land[y, x]:
@@ -376,13 +377,13 @@ class _Parser:
         return MapState(board, turn, attacks, computer=computer, resets=resets or (), last_turn=last_turn,
                         turn_so_far=turn_so_far, **state)  # type: ignore[arg-type]
 
-    def check_state(self, state: dict[str, int | str], state_at: dict[str, tuple[int, int]],
-                    resets: tuple[int, ...], resets_line: tuple[int, str]) -> None:
-        """Refuse state lines that no game reaches: ``turns`` past ``max-turns`` (the game ends there), a
-        reset after the turn under way (``turns`` + 1, 0 turns without a ``turns`` line), ``takeable`` under
-        a reset rule that keeps no such count (§2.8 ``empty``). *state_at* holds each state line's line and
-        value column, *resets_line* the ``resets`` line's number and text."""
-        turns, rules = int(state.get("turns", 0)), _rules(state)
+    def check_state(self, state: dict[str, int | str], state_at: dict[str, tuple[int, int]], rules: Rules,
+                    turns: int, resets: tuple[int, ...], resets_line: tuple[int, str]) -> None:
+        """Refuse state lines that no game reaches under the save's *rules* with *turns* played (0 without a
+        ``turns`` line): ``turns`` past ``max-turns`` (the game ends there), a reset after the turn under way
+        (``turns`` + 1), ``takeable`` under a reset rule that keeps no such count (§2.8 ``empty``).
+        *state_at* holds each state line's line and value column, *resets_line* the ``resets`` line's number
+        and text."""
         fault = turns_fault(turns, rules.max_turns)
         if fault is not None:
             raise self.error(*state_at["turns"], fault)
@@ -391,19 +392,18 @@ class _Parser:
             column, word = next((column, word) for column, word in _tokens(text)[1:] if int(word) > turns + 1)
             raise self.error(lineno, column, f"a reset in turn {word} cannot be after {turns} turns played "
                              f"(at most turn {turns + 1}, the turn under way)")
-        unkept = takeable_unkept(rules.reset_rule)
+        unkept = takeable_unkept(rules.reset)
         if "takeable" in state and unkept is not None:
             raise self.error(*state_at["takeable"], unkept)
 
     def check_turn_under_way(self, lines: list[tuple[int, str]], turn: int | None, attacks: int | None,
-                             state: dict[str, int | str], resets: tuple[int, ...]) -> None:
+                             cap: int | None, turns: int, resets: tuple[int, ...]) -> None:
         """Refuse the lines of the turn under way (*lines*: ``turn-reset`` and ``turn-cell`` lines, as line
         number and keyword, in file order) where no Attack turn is under way (no ``turn`` line, no
         ``attacks`` line, ``attacks 6``, or the turn cap reached: the game is over), and a ``turn-reset``
-        whose turn, ``turns`` + 1, *resets* does not name; the error is at the first such line, column 1.
-        *state* holds the state lines' values."""
+        whose turn, *turns* + 1, *resets* does not name; the error is at the first such line, column 1.
+        *cap* is the save's ``max-turns``, *turns* its turns played."""
         lineno, key = lines[0]
-        turns, cap = int(state.get("turns", 0)), _rules(state).max_turns
         found = ("no 'turn' line" if turn is None else "no 'attacks' line" if attacks is None
                  else f"attacks {attacks}" if attacks >= ATTACKS_PER_TURN
                  else f"turns {turns} of max-turns {cap}" if cap is not None and turns >= cap else None)

@@ -1456,20 +1456,20 @@ def turns_fault(turns: int, max_turns: int | None) -> str | None:
     return None
 
 
-def takeable_unkept(reset_rule: str) -> str | None:
-    """Why the reset rule *reset_rule* keeps no count of §2.8 (``takeable is kept only under reset-rule
-    strict, not under reset-rule empty``), or None when it keeps one."""
-    if Rules(reset_rule=reset_rule).reset.counts_takeable:
+def takeable_unkept(reset: ResetVariant) -> str | None:
+    """Why the reset rule *reset* (``Rules.reset``) keeps no count of §2.8 (``takeable is kept only under
+    reset-rule strict, not under reset-rule empty``), or None when it keeps one."""
+    if reset.counts_takeable:
         return None
     keeping = " or ".join(variant.name for variant in RESET_VARIANTS if variant.counts_takeable)
-    return f"takeable is kept only under reset-rule {keeping}, not under reset-rule {reset_rule}"
+    return f"takeable is kept only under reset-rule {keeping}, not under reset-rule {reset.name}"
 
 
-def takeable_fault(takeable: int, alive: int, reset_rule: str) -> str | None:
-    """Why the count of §2.8 cannot be *takeable* with *alive* players alive under the reset rule
-    *reset_rule*, or None: it counts the players who can take a cell, 0 to *alive*, under a rule that keeps
-    it, and is 0 under one that keeps none (:func:`takeable_unkept`)."""
-    unkept = takeable_unkept(reset_rule)
+def takeable_fault(takeable: int, alive: int, reset: ResetVariant) -> str | None:
+    """Why the count of §2.8 cannot be *takeable* with *alive* players alive under the reset rule *reset*
+    (``Rules.reset``), or None: it counts the players who can take a cell, 0 to *alive*, under a rule that
+    keeps it, and is 0 under one that keeps none (:func:`takeable_unkept`)."""
+    unkept = takeable_unkept(reset)
     if takeable and unkept is not None:
         return unkept
     if not 0 <= takeable <= alive:
@@ -1564,7 +1564,7 @@ class Game:
         if takeable is not None:
             # With one player left the game is over at once and may keep the count of its last run with two
             # alive (the reset stage counts only then, §2.4): up to the map's players.
-            fault = takeable_fault(takeable, len(alive) if len(alive) > 1 else board.players, reset_rule)
+            fault = takeable_fault(takeable, len(alive) if len(alive) > 1 else board.players, rules.reset)
             if fault is not None:
                 raise SettingError("takeable", fault)
         if turn is None:
