@@ -309,7 +309,7 @@ def _run_script(args: argparse.Namespace, game: Game, last_turn: SavedTurn | Non
         raise UsageError(str(error)) from None
     if args.final:
         try:
-            write_atomic(args.final, session.save_text(comment=None))
+            write_atomic(args.final, session.save_text(commented=False))
         except OSError as error:
             raise UsageError(f"--final {args.final}: {write_failure(args.final, error)}") from None
     if game.end is not None:
@@ -472,16 +472,17 @@ def _write_initial_status(path: str, game: Composer, console_players: Sequence[i
 
 
 def _write_initial_save(path: str, game: Composer, levels: dict[int, str], last_turn: SavedTurn | None,
-                        turn_so_far: SavedTurn | None) -> None:
+                        turn_so_far: SavedTurn | None, resume_args: str = "") -> None:
     """Save the game once before any window opens, so that an unusable ``--save`` path is refused now; a
-    resumed game's *last_turn* and *turn_so_far* (its turn under way) stay in it."""
+    resumed game's *last_turn* and *turn_so_far* (its turn under way) stay in it, its comment names
+    *resume_args* (motti.savegame.comment)."""
     from common.save import write_failure
     from motti.explain import restored_turn
     from motti.savegame import save_game
 
     try:
         save_game(game, path, levels, last_turn=restored_turn(last_turn, game.board),
-                  turn_so_far=restored_turn(turn_so_far, game.board))
+                  turn_so_far=restored_turn(turn_so_far, game.board), resume_args=resume_args)
     except OSError as error:
         raise UsageError(f"--save {path}: {write_failure(path, error)}") from None
 
@@ -574,8 +575,10 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
                             if p not in computer)
     if args.status:
         _write_initial_status(args.status, game, console_players if args.curses else None)
+    # Played at the terminal alone, the game resumes with -c (the save's comment and the resume command).
+    resume_args = " -c" if args.curses and all(seat.display is None for seat in seats) else ""
     if args.save:
-        _write_initial_save(args.save, game, levels, last_turn, turn_so_far)
+        _write_initial_save(args.save, game, levels, last_turn, turn_so_far, resume_args)
     _say_save_rules(args)   # now, before the console's curses screen takes over stderr's terminal
     from motti.frontend import Frontend, open_windows
     from motti.session import COMPUTER_DELAY_S, Session
@@ -605,7 +608,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     session = Session(game, inbox, computer=levels, rng=computer_rng, status=args.status, save=args.save,
                       computer_delay=COMPUTER_DELAY_S if args.delay is None else args.delay,
                       last_turn=last_turn, turn_so_far=turn_so_far, resumed=resumed,
-                      resume_args=" -c" if console is not None and not windows else "")
+                      resume_args=resume_args)
     Frontend(session, windows)
     if console is not None:
         console.attach(session)

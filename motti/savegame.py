@@ -38,7 +38,14 @@ from motti.rules import ATTACKS_PER_TURN, Game
 if TYPE_CHECKING:
     from motti.announce import LastTurn
 
-COMMENT = "motti saved game: resume with  motti FILE [PLAYERSTRING...]"
+
+def comment(resume_args: str = "") -> str:
+    """A save's comment line: the command that resumes it, with *resume_args* (`` -c`` for a game played at
+    the terminal, which takes no player strings)."""
+    return f"motti saved game: resume with  motti FILE{resume_args or ' [PLAYERSTRING...]'}"
+
+
+COMMENT = comment()
 
 
 def default_path() -> Path:
@@ -154,13 +161,14 @@ def save_text(game: Game | Composer, computer: Mapping[int, str] | None = None,
 
 def save_game(game: Game | Composer, path: str | os.PathLike[str] | None = None,
               computer: Mapping[int, str] | None = None, last_turn: LastTurn | None = None,
-              turn_so_far: LastTurn | None = None) -> Path:
+              turn_so_far: LastTurn | None = None, resume_args: str = "") -> Path:
     """Write *game* atomically to *path* (default :func:`default_path`, whose folder is created), with its
     computer players ``{player: level}``, the turn before (*last_turn*) and the turn under way so far
-    (*turn_so_far*); return the absolute path written. Raises OSError when it cannot be written (the old file
-    is then unchanged)."""
+    (*turn_so_far*), under the :func:`comment` with *resume_args*; return the absolute path written. Raises
+    OSError when it cannot be written (the old file is then unchanged)."""
     target = Path(path) if path is not None else default_path()
     if path is None:
         target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(target, save_text(game, computer, last_turn=last_turn, turn_so_far=turn_so_far))
+    write_atomic(target, save_text(game, computer, comment(resume_args), last_turn=last_turn,
+                                   turn_so_far=turn_so_far))
     return target.absolute()

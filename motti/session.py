@@ -477,10 +477,12 @@ class Session:
             self.write_save()
             self.save_suspended = True
 
-    def save_text(self, comment: str | None = savegame.COMMENT) -> str:
+    def save_text(self, commented: bool = True) -> str:
         """The game as a save holds it (motti.savegame.save_text): the board and the state lines, the computer
-        players, the last turn and the turn under way included, under *comment* (None: no comment line);
-        ``--final`` writes it."""
+        players, the last turn and the turn under way included, under the comment that names the command
+        resuming it (:func:`motti.savegame.comment` with :attr:`resume_args`), or none unless *commented*
+        (``--final`` writes it so)."""
+        comment = savegame.comment(self.resume_args) if commented else None
         return savegame.save_text(self.game, self.levels, comment, last_turn=self.chronicle.last_turn,
                                   turn_so_far=self.chronicle.turn)
 

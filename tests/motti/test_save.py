@@ -133,6 +133,16 @@ def test_save_game_without_a_path_creates_the_state_folder(monkeypatch, tmp_path
     assert (state.turn, state.attacks) == (1, 6)
 
 
+def test_a_save_names_the_command_that_resumes_it() -> None:
+    game = Composer(Game(parse_map(TWO).board, random.Random(0)))
+    played = {"": "# motti saved game: resume with  motti FILE [PLAYERSTRING...]",
+              " -c": "# motti saved game: resume with  motti FILE -c"}
+    for resume_args, first in played.items():
+        session = Session(game, resume_args=resume_args)
+        assert session.save_text().splitlines()[0] == first
+        assert not session.save_text(commented=False).startswith("#")
+
+
 class FakeWindow:
     """Stands in for common.x11.Window: records the frames the front end presents."""
 
