@@ -148,6 +148,7 @@ class Session:
         self.told_unfinished = False  # a line on stdout has said that the game stops unfinished
         #: The announcement of a window's give-up that ended the game: stdout says it when the session ends.
         self.ended_by_leaving: str | None = None
+        self.told_ending = False
         #: Every source a person or observer is at (a window, the terminal) -> the people's players there.
         self.seats: dict[str, tuple[int, ...]] = {}
         self.front_ends: list[FrontEnd] = []
@@ -194,6 +195,8 @@ class Session:
             finally:
                 self.close()
                 self.write_save()
+                if self.game.is_terminal():
+                    self._tell_ending()   # also when Ctrl-C or a signal ended the loop
         return 0
 
     def handle(self, event: object) -> None:
@@ -221,8 +224,7 @@ class Session:
         (:meth:`leave`) is said on stdout, its defeat and its end, unless the save keeps the game from before
         it."""
         if self.game.is_terminal():
-            if self.ended_by_leaving is not None and not self.save_suspended:
-                print(f"motti: {self.ended_by_leaving}", flush=True)
+            self._tell_ending()
             if self.save_suspended:
                 # A last quit ended the game: the status says, as the console does, that the game before it
                 # can be resumed.
@@ -237,6 +239,13 @@ class Session:
         self.write_status()
         if not self.told_unfinished:
             print(f"motti: {self.message}", flush=True)
+
+    def _tell_ending(self) -> None:
+        """Say on stdout, once, a game that a window's give-up ended (:meth:`leave`): its defeat and its end,
+        unless the save keeps the game from before it."""
+        if self.ended_by_leaving is not None and not self.save_suspended and not self.told_ending:
+            self.told_ending = True
+            print(f"motti: {self.ended_by_leaving}", flush=True)
 
     def unfinished(self) -> str:
         """``nobody is left at a window or the terminal: the game stops unfinished`` and where it is saved."""

@@ -309,6 +309,29 @@ def test_a_window_given_up_that_ends_the_game_is_said_on_the_terminal_once(tmp_p
     assert capsys.readouterr().out == f"motti: {said} — P1 wins in turn 1\n"
 
 
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, lambda: SystemExit(143)])
+def test_a_give_up_that_ended_the_game_is_said_when_ctrl_c_or_a_signal_ends_motti(capsys, stop):
+    # P2 gives up, P1's window still shows the result; Ctrl-C (or SIGTERM) then ends motti.
+    g = t13()
+    size = view.default_size(g.board.width, g.board.height)
+    session = Session(g)
+    Frontend(session, {"seat0": (FakeWindow(size), Seat((1,), ":99")),
+                       "seat1": (FakeWindow(size), Seat((2,), ":98"))})
+    events = iter([Closed("seat1")])
+
+    def get(timeout: float) -> object:
+        event = next(events, None)
+        if event is None:
+            raise stop()
+        return event
+
+    session.inbox.get = get  # type: ignore[method-assign]
+    with pytest.raises((KeyboardInterrupt, SystemExit)):
+        session.run()
+    assert g.winner == 1
+    assert capsys.readouterr().out == "motti: P2 left, out — P1 wins in turn 1\n"
+
+
 def test_a_game_won_before_its_first_turn_ended_says_turn_1_and_the_status_0_turns_played():
     front = windows(t13())
     g = front.game
