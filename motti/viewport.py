@@ -165,17 +165,19 @@ class Viewport:
     def zoom(self, size: tuple[int, int], width: int, height: int, steps: int,
              pointer: tuple[int, int] | None = None) -> bool:
         """Zoom in (*steps* > 0) or out (< 0) about window pixel *pointer* (the area's centre when None or
-        outside the area): each step doubles or halves ``c`` (whole pixels from 1 up, halving below 1 px), at
-        most :data:`MAX_CELL` and never below the whole board's fit (:func:`fit_cell`: zooming out stops at
-        the whole board; a view left smaller by a window grown since stays as it is). The board point under
-        the pointer stays under it, as far as the board may stay in view. Returns True when the view
-        changed."""
+        outside the area): each step doubles or halves ``c`` (whole pixels from 1 up, halving below 1 px).
+        Zooming in stops at :data:`MAX_CELL` (cells already larger, as a tiny board's whole fit may be, stay
+        as they are); zooming out stops at the whole board's fit (:func:`fit_cell`; a view left smaller by a
+        window grown since stays as it is): ``+`` never makes cells smaller, ``-`` never larger. The board
+        point under the pointer stays under it, as far as the board may stay in view. Returns True when the
+        view changed."""
         before = self.geometry(size, width, height)
         c = before.c
         whole = fit_cell(size, width, height)
         for _ in range(abs(steps)):
             if steps > 0:
-                c = min(MAX_CELL, int(c * 2)) if c >= 1 else (1 if c * 2 >= 1 else c * 2)
+                # never past MAX_CELL, and never below c: a small board's whole fit may be past it already
+                c = max(c, min(MAX_CELL, int(c * 2))) if c >= 1 else (1 if c * 2 >= 1 else c * 2)
             else:
                 c = max(min(c, whole), c // 2 if c >= 2 else c / 2)
             c = int(c) if c >= 1 else c

@@ -137,6 +137,50 @@ def test_zooming_out_stops_at_the_whole_board(size, dims, whole):
     assert vp.geometry(larger, *dims) == kept
 
 
+@pytest.mark.parametrize(("size", "dims", "whole"), [((640, 552), (2, 1), 320), ((640, 552), (5, 3), 128),
+                                                     ((640, 552), (4, 3), 160)])
+def test_zooming_in_never_makes_cells_smaller(size, dims, whole):
+    # a tiny board's whole fit is past MAX_CELL already: + and the wheel up used to cap c at 128, zooming out
+    vp = Viewport()
+    fitted = vp.geometry(size, *dims)
+    assert fitted.c == whole >= MAX_CELL and fitted.view_cells() == (0, 0, *dims)
+    for pointer in ((300, 100), None):
+        assert not vp.zoom(size, *dims, 1, pointer)
+        assert not vp.zoom(size, *dims, 3, pointer)
+        assert vp.geometry(size, *dims) == fitted
+        assert not vp.zoom(size, *dims, -1, pointer)       # - stops at the whole board: it never grows cells
+        assert vp.geometry(size, *dims) == fitted
+    vp.home()
+    assert not vp.zoom(size, *dims, 1, (300, 100))
+    assert vp.geometry(size, *dims) == fitted
+    # a view zoomed in to MAX_CELL in a small window keeps its cells when + comes in a grown window
+    small = (200, 200)
+    assert vp.zoom(small, *dims, 5, None)
+    assert vp.geometry(small, *dims).c == MAX_CELL
+    assert not vp.zoom(size, *dims, 1, None)
+    assert vp.geometry(size, *dims).c == MAX_CELL
+
+
+def test_zooming_never_goes_the_wrong_way():
+    # mirror case: a board whose whole fit is below 1 px a cell (0.0512); - never grows cells, + never shrinks
+    size, dims = (1024, 768), (20000, 10000)
+    vp = Viewport()
+    vp.home()
+    fitted = vp.geometry(size, *dims)
+    assert fitted.c == pytest.approx(0.0512)
+    assert not vp.zoom(size, *dims, -1, None)
+    assert vp.geometry(size, *dims) == fitted
+    sizes = [fitted.c]
+    for steps in (1, 1, 1, 1, 1, 3, 4, 1, 1, -1, -2, -6, -1):
+        before = vp.geometry(size, *dims).c
+        vp.zoom(size, *dims, steps, (500, 300))
+        after = vp.geometry(size, *dims).c
+        assert after >= before if steps > 0 else after <= before
+        sizes.append(after)
+    assert sizes == pytest.approx([0.0512, 0.1024, 0.2048, 0.4096, 0.8192, 1, 8, MAX_CELL, MAX_CELL, MAX_CELL,
+                                   64, 16, 0.25, 0.125])
+
+
 def test_zooming_out_below_one_pixel_stops_at_the_whole_board():
     vp = Viewport(focus=(500, 500))
     size, dims = (1024, 768), (1000, 1000)
