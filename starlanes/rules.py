@@ -639,12 +639,15 @@ def check_candidates(game: Game) -> None:
 
 
 def check_history(game: Game) -> None:
-    """Both rule sets: a row of net worths ≥ 0 per player for the start and every finished turn, each below
-    2 ** (12 + 15 + 17 × (moves + 1)): cash and shares as :func:`check_growth` bounds them, a share worth at
-    most $3000 (below 2**12)."""
+    """Both rule sets: a row of net worths ≥ 0 per player for the start and every finished turn (moves + 1
+    rows), each below 2 ** (12 + 15 + 17 × (moves + 1)): cash and shares as :func:`check_growth` bounds them,
+    a share worth at most $3000 (below 2**12)."""
     history = game.history
     if not history or set(map(len, history)) != {len(game.players)} or min(map(min, history)) < 0:
         raise ValueError(f"history: rows of {len(game.players)} net worths ≥ 0, at least one")
+    if game.moves >= 0 and len(history) != game.moves + 1:
+        rows = f"{len(history)} row{'' if len(history) == 1 else 's'}"
+        raise ValueError(f"history: {rows} for {game.moves} moves done (a row for the start and one a move)")
     limit = (SPLIT_PRICE - 1).bit_length() + START_BITS + TURN_BITS * (game.moves + 1)
     if max(map(max, history)).bit_length() > limit:
         turn, row = next((turn, row) for turn, row in enumerate(history) if max(row).bit_length() > limit)

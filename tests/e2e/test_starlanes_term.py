@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import random
 import re
@@ -24,7 +25,18 @@ from deadline import deadline, wait_until
 
 from common.cli import as_typed
 from starlanes import ai
-from starlanes.rules import CELLS, CELLS_1977, RULES_1977, Company, EndTurn, Game, Player, Trade, cell_index
+from starlanes.rules import (
+    CELLS,
+    CELLS_1977,
+    INIT_CASH,
+    RULES_1977,
+    Company,
+    EndTurn,
+    Game,
+    Player,
+    Trade,
+    cell_index,
+)
 from starlanes.save import save_game
 
 UP, DOWN, ESC = "\x1bOA", "\x1bOB", "\x1b"
@@ -173,7 +185,22 @@ def terms(tmp_path):
         term.close()
 
 
+def played_history(worths: list[int], moves: int) -> list[list[int]]:
+    """The history a game ``moves`` moves long writes on its way to the net worths ``worths``: the start's
+    row ($6000 each) and a row a move ending at ``worths``, each worth growing by the same factor every move
+    (so every row stays within what its turns can yield when the last row does)."""
+    rows = [[INIT_CASH] * len(worths)]
+    for move in range(1, moves):
+        rows.append([round(INIT_CASH * math.exp(math.log(worth / INIT_CASH) * move / moves)) if worth
+                     else INIT_CASH * (moves - move) // moves for worth in worths])
+    return [*rows, list(worths)] if moves else rows
+
+
 def crafted(tmp_path: Path, name: str, game: Game, controllers: list[str] | None = None) -> str:
+    """Save the hand-made position ``game``; set after ``game.moves`` moves, it gets the history rows such a
+    game writes (:func:`played_history`), as a save must hold a row for the start and one a move."""
+    if len(game.history) != game.moves + 1:
+        game.history = played_history(game.net_worths(), game.moves)
     path = tmp_path / name
     save_game(path, game, controllers or ["human"] * len(game.players))
     return str(path)

@@ -513,6 +513,9 @@ def test_seeded_games_are_reproducible_and_save_round_trip():
     ("history", [[6000, 6000], [6000]], "history: rows of 2 net worths"),
     ("history", [[6000, 6000], [6000, -1]], "history: rows of 2 net worths ≥ 0"),
     ("history", [], "history: rows of 2 net worths ≥ 0, at least one"),
+    ("history", [[6000, 6000], [6000, 6000]],
+     r"^history: 2 rows for 0 moves done \(a row for the start and one a move\)$"),
+    ("moves", 3, r"^history: 1 row for 3 moves done"),
 ])
 def test_from_dict_rejects_bad_fields(field, value, message):
     data = Game.new(["a", "b"], random.Random(1)).to_dict()

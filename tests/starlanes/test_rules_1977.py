@@ -500,6 +500,7 @@ def edit_company(data, index, size, price):
     (lambda d: d["map"].append("." * 12), "expected 9 rows"),
     (lambda d: d.update(moves=48), "48 moves end the game"),
     (lambda d: d.update(moves=49), "moves: 49 moves done"),
+    (lambda d: d.update(moves=47), "^history: 4 rows for 47 moves done"),
     (lambda d: d.update(asking=B), "trading asks an active company"),
     (lambda d: d.update(asking=None), "trading asks an active company"),
     (lambda d: d.update(asking=9), "asking: not a company"),
@@ -519,5 +520,5 @@ def test_from_dict_checks_1977_states(edit, message):
 
 def test_a_game_over_after_48_moves_loads():
     data = traded_state()
-    data.update(phase="over", asking=None, moves=48)
+    data.update(phase="over", asking=None, moves=48, history=[*data["history"], *[data["history"][-1]] * 45])
     assert Game.from_dict(data).end_reason() == "moves"

@@ -288,11 +288,15 @@ def test_bad_options_exit_two_without_traceback(tmp_path):
 
 
 def test_impossible_saves_are_refused_before_the_terminal_is_used(tmp_path):
-    """A price of $0 (a division by zero at the trade prompt) and history rows of the wrong length (the
-    chart) are refused with one line and status 2."""
+    """A price of $0 (a division by zero at the trade prompt), history rows of the wrong length (the chart)
+    and moves run ahead of the history (a 1977 game ended early) are refused with one line and status 2."""
     game = Game.new(["Ann", "Bob"], random.Random(8))
-    for name, edit in (("price0", lambda d: d["companies"].__setitem__(0, [1, 0]) or d["map"].__setitem__(
-            0, "A" + d["map"][0][1:])), ("history", lambda d: d.update(history=[[1], [2, 3, 4, 5, 6, 7]]))):
+    for name, edit, culprit in (
+            ("price0", lambda d: d["companies"].__setitem__(0, [1, 0]) or d["map"].__setitem__(
+                0, "A" + d["map"][0][1:]), "price $0"),
+            ("history", lambda d: d.update(history=[[1], [2, 3, 4, 5, 6, 7]]), "history"),
+            ("moves", lambda d: d.update(moves=15),
+             "history: 1 row for 15 moves done (a row for the start and one a move)\n")):
         path = tmp_path / f"{name}.json"
         save_game(path, game, ["human", "human"])
         data = json.loads(path.read_text())
@@ -303,7 +307,7 @@ def test_impossible_saves_are_refused_before_the_terminal_is_used(tmp_path):
         assert result.stderr.startswith(f"starlanes: cannot resume {path}: $.game: bad game state: "), \
             result.stderr
         assert len(result.stderr.splitlines()) == 1
-        assert ("price $0" if name == "price0" else "history") in result.stderr
+        assert culprit in result.stderr
 
 
 @pytest.mark.parametrize(("field", "value", "culprit"), [
