@@ -787,8 +787,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _write_html(rep: replay.Replay, args: argparse.Namespace) -> int:
-    """``arena replay FILE --html OUT``: the replay as one self-contained web page."""
-    from arena import web
+    """``arena replay FILE --html OUT``: the replay as one self-contained web page, and a line saying how
+    many rounds it holds (a game stopped by a signal worded as its print words it, :func:`replay.ending`)."""
+    from arena import look, replay, web
 
     if args.verify or args.spectators:
         raise UsageError("--html writes a page: give no --verify and no 0:DISPLAY with it")
@@ -801,8 +802,13 @@ def _write_html(rep: replay.Replay, args: argparse.Namespace) -> int:
         web.write_page(rep, args.html, args.step_ms)
     except OSError as exc:
         raise UsageError(f"cannot write {args.html}: {exc.strerror or exc}") from None
-    cut = "" if rep.final is not None else ", cut off: no final table"
-    print(f"page: {args.html} ({len(rep.rounds)} rounds{cut})")
+    if rep.final is None:
+        what = f"{len(rep.rounds)} rounds, {look.CUT_OFF}"
+    elif stopped := rep.final.get("stopped"):  # as the print, the page and the window word it
+        what = replay.ending(rep.final["rounds"], stopped)
+    else:
+        what = f"{len(rep.rounds)} rounds"
+    print(f"page: {args.html} ({what})")
     return 0
 
 

@@ -828,12 +828,27 @@ class GameRecord:
         return self.stopped is None and self.error is None
 
 
+def took_part(seat: SeatResult) -> bool:
+    """Whether the seat's bot played its game: it had joined and was still there when round 1 began (a bot
+    that never connected, or left or crashed during the preparation, did not; its idle body played)."""
+    if seat.diagnostics is None:
+        return seat.status != NEVER_JOINED
+    return seat.diagnostics.joined and seat.diagnostics.left_round != 0
+
+
+def players(records: Sequence[GameRecord]) -> set[int]:
+    """The entrants (by index) that played a game of *records* that counts (:func:`took_part`)."""
+    return {s.bot for r in records if r.counts for s in r.seats if took_part(s)}
+
+
 @dataclass
 class Standing:
-    """One line of the standings (§2.8): ``points`` = sum over maps of the mean points per game there."""
+    """One line of the standings (§2.8): ``points`` = sum over maps of the mean points per game there. A bot
+    that played no game (:func:`players`) has no place: ``rank`` and ``rating_rank`` None, no games, points
+    or map columns, only its faults."""
 
     bot: str
-    rank: int
+    rank: int | None
     points: Fraction
     per_map: dict[str, Fraction]
     games: int
@@ -844,12 +859,18 @@ class Standing:
     faults: dict[str, int]
     rating: Rating = field(default_factory=Rating)
     """Its rating after the games so far (:mod:`arena.ratings`), from the one ``--ratings`` gave."""
-    rating_rank: int = 0
-    """Its place by the rating's conservative estimate (``mu - 3 sigma``)."""
+    rating_rank: int | None = None
+    """Its place by the rating's conservative estimate (``mu - 3 sigma``) among the bots that played."""
+
+    @property
+    def placed(self) -> bool:
+        """Whether the bot has a place: it played a game."""
+        return self.rank is not None
 
     def as_json(self) -> dict[str, object]:
-        return {"rank": self.rank, "bot": self.bot, "points": format_points(self.points),
-                "points_exact": f"{self.points.numerator}/{self.points.denominator}",
+        placed = self.placed
+        return {"rank": self.rank, "bot": self.bot, "points": format_points(self.points) if placed else None,
+                "points_exact": f"{self.points.numerator}/{self.points.denominator}" if placed else None,
                 "per_map": {m: format_points(v) for m, v in self.per_map.items()}, "games": self.games,
                 "wins": self.wins, "catches": self.catches, "caught": self.caught,
                 "mean_rank": None if self.mean_rank is None else round(float(self.mean_rank), 2),
@@ -863,38 +884,49 @@ def rated(entrants: Sequence[Bot], records: Sequence[GameRecord],
           prior: Mapping[str, Rating] | None = None) -> dict[str, Rating]:
     """The ratings (:func:`arena.ratings.rate`) of *prior* (``--ratings``) updated by the finished games of
     *records* in game-number order, whatever the order they ended in: every entrant and every bot of
-    *prior*."""
-    games = [[(entrants[s.bot].name, s.rank) for s in r.seats]
+    *prior*. The seats of a bot that played no game (:func:`players`) are left out: it keeps the rating it
+    came with, and the others are rated by their places among themselves."""
+    played = players(records)
+    games = [[(entrants[s.bot].name, s.rank) for s in r.seats if s.bot in played]
              for r in sorted(records, key=lambda r: r.game.number) if r.counts]
     return ratings.rate(games, prior, [b.name for b in entrants])
 
 
 def rated_here(entrants: Sequence[Bot], records: Sequence[GameRecord],
                prior: Mapping[str, Rating] | None = None) -> dict[str, Rating]:
-    """The ratings (:func:`rated`) of the entrants that played a game of *records* that counts: the bots this
-    tournament rated, by name; what it writes into the ratings file (:func:`arena.ratings.update`)."""
+    """The ratings (:func:`rated`) of the entrants that played a game of *records* that counts
+    (:func:`players`): the bots this tournament rated, by name; what it writes into the ratings file
+    (:func:`arena.ratings.update`)."""
     now = rated(entrants, records, prior)
-    played = {entrants[s.bot].name for r in records if r.counts for s in r.seats}
-    return {b.name: now[b.name] for b in entrants if b.name in played}
+    played = players(records)
+    return {b.name: now[b.name] for i, b in enumerate(entrants) if i in played}
 
 
 def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequence[str],
               prior: Mapping[str, Rating] | None = None) -> list[Standing]:
     """The standings of the finished games in *records* (spec §2.8): per bot the mean points per map it
     played, summed over maps; higher first, equal sums share a place, then by name. Each row has the bot's
-    rating from *prior* and these games (:func:`rated`) and its place by the rating."""
+    rating from *prior* and these games (:func:`rated`) and its place by the rating. A bot that played no
+    game (:func:`players`: it never connected, or left before round 1, in every game so far) comes after
+    them by name, with no place (:attr:`Standing.placed`), no games and its faults."""
     now = rated(entrants, records, prior)
-    places = ratings.ranks(now, [b.name for b in entrants])
+    played = players(records)
+    places = ratings.ranks(now, [b.name for i, b in enumerate(entrants) if i in played])
     rows: list[Standing] = []
+    unplaced: list[Standing] = []
     for index, bot in enumerate(entrants):
         seats = [(r.game.map, s) for r in records if r.counts for s in r.seats if s.bot == index]
+        faults = {status: n for status in STATUSES[1:]
+                  if (n := sum(1 for _, s in seats if s.status == status))}
+        if index not in played:
+            unplaced.append(Standing(bot.name, None, Fraction(0), {}, 0, 0, 0, 0, None, faults,
+                                     now[bot.name]))
+            continue
         per_map: dict[str, Fraction] = {}
         for name in maps:
             points = [s.points for m, s in seats if m == name]
             if points:
                 per_map[name] = sum(points, Fraction(0)) / len(points)
-        faults = {status: n for status in STATUSES[1:]
-                  if (n := sum(1 for _, s in seats if s.status == status))}
         rows.append(Standing(
             bot.name, 0, sum(per_map.values(), Fraction(0)), per_map, len(seats),
             sum(1 for _, s in seats if s.rank == 1), sum(s.catches for _, s in seats),
@@ -904,12 +936,13 @@ def standings(entrants: Sequence[Bot], records: Sequence[GameRecord], maps: Sequ
     rows.sort(key=lambda r: (-r.points, r.bot))
     for i, row in enumerate(rows):
         row.rank = rows[i - 1].rank if i and rows[i - 1].points == row.points else i + 1
-    return rows
+    return rows + sorted(unplaced, key=lambda r: r.bot)
 
 
 def format_standings(rows: Sequence[Standing], maps: Sequence[str]) -> str:
     """The standings as a text table: rank, bot, points, one column per map, games, wins, catches, caught,
-    mean rank, rating (the conservative estimate), mu ± sigma, the place by rating, faults."""
+    mean rank, rating (the conservative estimate), mu ± sigma, the place by rating, faults. A bot with no
+    place has ``-`` for its places, points and means."""
     width = max([3, *(len(r.bot) for r in rows)])
     map_cols = [max(8, len(m)) for m in maps]
     head = (f"{'rank':>4}  {'bot':<{width}} {'points':>8} "
@@ -923,9 +956,11 @@ def format_standings(rows: Sequence[Standing], maps: Sequence[str]) -> str:
         mean = "-" if r.mean_rank is None else f"{float(r.mean_rank):.2f}"
         faults = ", ".join(f"{n} {status}" for status, n in r.faults.items()) or "-"
         spread = f"{r.rating.mu:.2f} ± {r.rating.sigma:.2f}"
-        lines.append(f"{r.rank:>4}  {r.bot:<{width}} {format_points(r.points):>8} {cells}"
+        rank, points = (r.rank, format_points(r.points)) if r.placed else ("-", "-")
+        by_rating = "-" if r.rating_rank is None else r.rating_rank
+        lines.append(f"{rank:>4}  {r.bot:<{width}} {points:>8} {cells}"
                      f"{r.games:>5} {r.wins:>4} {r.catches:>7} {r.caught:>6} {mean:>9} "
-                     f"{r.rating.conservative:>7.2f} {spread:>13} {r.rating_rank:>5}  {faults}")
+                     f"{r.rating.conservative:>7.2f} {spread:>13} {by_rating:>5}  {faults}")
     return "\n".join(lines)
 
 
@@ -1704,13 +1739,15 @@ class Tournament:
         out = csv.writer(table)
         out.writerow(["rank", "bot", "points", *maps, "games", "wins", "catches", "caught", "mean_rank",
                       "rating", "mu", "sigma", "rating_rank", *STATUSES[1:]])
-        for r in rows:
-            out.writerow([r.rank, r.bot, format_points(r.points),
+        for r in rows:  # a bot with no place: its places and points left empty
+            out.writerow(["" if r.rank is None else r.rank, r.bot,
+                          format_points(r.points) if r.placed else "",
                           *(format_points(r.per_map[m]) if m in r.per_map else "" for m in maps),
                           r.games, r.wins, r.catches, r.caught,
                           "" if r.mean_rank is None else f"{float(r.mean_rank):.2f}",
                           f"{r.rating.conservative:.4f}", f"{r.rating.mu:.4f}", f"{r.rating.sigma:.4f}",
-                          r.rating_rank, *(r.faults.get(s, 0) for s in STATUSES[1:])])
+                          "" if r.rating_rank is None else r.rating_rank,
+                          *(r.faults.get(s, 0) for s in STATUSES[1:])])
         write_atomic(cfg.out / "standings.csv", table.getvalue())
         data = {
             "settings": {"bots": [{"name": b.name, "spec": b.spec} for b in cfg.bots], "maps": maps,

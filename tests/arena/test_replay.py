@@ -173,6 +173,20 @@ def test_the_print_of_a_game_stopped_by_a_signal_says_it_was_stopped(tmp_path):
     assert sum(1 for line in out if line.startswith("round ")) == 3
 
 
+def test_the_page_s_line_of_a_game_stopped_by_a_signal_says_it_was_stopped(tmp_path):
+    # "arena replay --html" printed "page: OUT (3 rounds)", though the print, the page and the window say
+    # the game was stopped
+    path = tmp_path / "stopped.jsonl"
+    play_two_hunt_bots(path, StopAfterRound3(), prep_ms=20)
+    page = tmp_path / "stopped.html"
+    env = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
+    made = subprocess.run([sys.executable, "-m", "arena", "replay", str(path), "--html", str(page)],
+                          capture_output=True, text=True, timeout=deadline(20), env=env)
+    assert (made.returncode, made.stderr) == (0, "") and page.is_file()
+    assert made.stdout == f"page: {page} (game stopped after 3 rounds (interrupted))\n"
+    assert _printed(path)[-4] == "game stopped after 3 rounds (interrupted)"
+
+
 def test_verify_a_game_stopped_before_round_1(tmp_path):
     # A game stopped in its preparation (SIGTERM after MAP): --verify said "all 0 rounds and the table so far
     # reproduced exactly (the game was stopped after round 0: terminated)".

@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 from deadline import deadline
 
-from arena import replay, tournament
+from arena import ratings, replay, tournament
 from arena.mapfile import find_map, load_arena
+from arena.ratings import Rating
 from arena.server import Diagnostics, copy_name
 from arena.tournament import (
     BOT_GROUPS,
@@ -748,7 +749,44 @@ def test_standings_mean_per_map_summed_over_maps():
     assert [r.rating.games for r in rows] == [2, 3, 3]
     tie = _record(1, "office", (0, Fraction(4), 1, None, 0), (1, Fraction(4), 1, None, 0))
     tied = standings(entrants, [tie], ["office"])
-    assert [(r.bot, r.rank) for r in tied] == [("a", 1), ("b", 1), ("c", 3)]
+    assert [(r.bot, r.rank) for r in tied] == [("a", 1), ("b", 1), ("c", None)]  # c played no game
+
+
+def test_a_bot_that_played_no_game_has_no_place_and_comes_after_the_bots_that_did():
+    # A bot whose every seat was a fault before round 1 (it never connected, or crashed in the preparation)
+    # was ranked among the others, on the points of its idle body, and rated on its body's places.
+    entrants = [Bot(name, name, None) for name in ("a", "b", "c", "d")]
+    first = _record(1, "office", (0, Fraction(10), 1, None, 0), (1, Fraction(5), 2, None, 0),
+                    (2, Fraction(9), 3, None, 0))
+    second = _record(2, "office", (3, Fraction(7), 1, None, 0), (0, Fraction(4), 2, None, 0),
+                     (2, Fraction(8), 3, None, 0))
+    first.seats[2].status, first.seats[2].diagnostics = "never connected", Diagnostics(2, joined=False)
+    second.seats[2].status, second.seats[2].exit = "crashed", 3
+    second.seats[2].diagnostics = Diagnostics(2, left_round=0, left_reason="connection lost")
+    records = [first, second]
+    assert tournament.players(records) == {0, 1, 3}
+    rows = standings(entrants, records, ["office"])
+    assert [(r.bot, r.rank, r.points, r.games, r.rating_rank) for r in rows] == [
+        ("a", 1, Fraction(7), 2, 2), ("d", 1, Fraction(7), 1, 1), ("b", 3, Fraction(5), 1, 3),
+        ("c", None, Fraction(0), 0, None)]
+    c = rows[3]
+    assert (c.per_map, c.wins, c.catches, c.caught, c.mean_rank) == ({}, 0, 0, 0, None)
+    assert c.faults == {"never connected": 1, "crashed": 1}
+    # c's seats are left out of the ratings: it keeps a new bot's rating, the others are rated among
+    # themselves, and c is not written to a ratings file
+    expected = ratings.rate([[("a", 1), ("b", 2)], [("d", 1), ("a", 2)]], names=["a", "b", "c", "d"])
+    assert {r.bot: r.rating for r in rows} == expected and c.rating == Rating()
+    assert set(tournament.rated_here(entrants, records)) == {"a", "b", "d"}
+    assert format_standings(rows, ["office"]).splitlines()[1:] == [
+        "   1  a       7.00     7.00     2    1       0      0      1.50    1.41  24.88 ± 7.82     2  -",
+        "   1  d       7.00     7.00     1    1       0      0      1.00    3.76  27.94 ± 8.06     1  -",
+        "   3  b       5.00     5.00     1    0       0      0      2.00   -1.83  22.36 ± 8.07     3  -",
+        "   -  c          -        -     0    0       0      0         -    0.00  25.00 ± 8.33     -  "
+        "1 never connected, 1 crashed"]
+    assert c.as_json() == {
+        "rank": None, "bot": "c", "points": None, "points_exact": None, "per_map": {}, "games": 0, "wins": 0,
+        "catches": 0, "caught": 0, "mean_rank": None, "faults": {"never connected": 1, "crashed": 1},
+        "rating": {"mu": 25.0, "sigma": 8.3333, "conservative": 0.0, "games": 0}, "rating_rank": None}
 
 
 def _tournament(args: list[str], out: Path, **kwargs) -> subprocess.Popen:
@@ -820,6 +858,49 @@ def test_small_tournament_with_a_crash_a_hang_and_a_bot_that_never_connects(tmp_
     assert by_bot[names[3]]["faults"] == {"crashed": 2} and by_bot[names[4]]["faults"] == {"hung": 2}
     assert stdout.startswith("standings after 2 of 2 games\n")
     assert f"results: {out}" in stdout
+
+
+@pytest.mark.e2e
+def test_a_bot_whose_program_ends_at_once_has_no_place_in_any_form_of_the_standings(tmp_path):
+    # It was ranked 3rd, on its idle body's points, in the print, standings.csv and standings.json, and its
+    # body's place went into the ratings file.
+    league = tmp_path / "league.json"
+    bots = ["hunt", "flee", "sh -c 'exit 3' {port}"]
+    out = tmp_path / "results"
+    done = subprocess.run([sys.executable, "-m", "arena", "tournament", *bots, "--maps", "office", "--games",
+                           "1", "--players", "3", "--jobs", "1", "--seed", "5", "--prep-ms", "50",
+                           "--move-ms", "300", "--ratings", str(league), "--out", str(out)],
+                          capture_output=True, text=True, timeout=deadline(60))
+    assert done.returncode == 0, done.stderr
+    assert [b.name for b in parse_bots(bots)] == ["hunt", "flee", "exit 3"]
+    data = json.loads((out / "standings.json").read_text())
+    (game,) = data["games"]
+    assert {s["bot"]: s["status"] for s in game["seats"]} == {
+        "hunt": "ok", "flee": "ok", "exit 3": "never connected"}
+    lines = done.stdout.splitlines()
+    assert lines[0] == "standings after 1 of 1 games"
+    assert lines[1] == ("rank  bot      points   office games wins catches caught mean rank  rating    "
+                        "mu ± sigma rated  faults")
+    placed = [(str(row["rank"]), row["bot"]) for row in data["standings"][:2]]
+    assert [tuple(line.split()[:2]) for line in lines[2:4]] == placed
+    assert sorted(bot for _, bot in placed) == ["flee", "hunt"]
+    assert lines[4] == ("   -  exit 3        -        -     0    0       0      0         -    0.00  "
+                        "25.00 ± 8.33     -  1 never connected")
+    rows = list(csv.reader((out / "standings.csv").open()))
+    assert [tuple(row[:2]) for row in rows[1:3]] == placed
+    assert rows[3] == ["", "exit 3", "", "", "0", "0", "0", "0", "", "0.0000", "25.0000", "8.3333", "",
+                       "1", "0", "0", "0", "0"]
+    assert [row["rank"] for row in data["standings"][:2]] == [1, 2]
+    assert data["standings"][2] == {
+        "rank": None, "bot": "exit 3", "points": None, "points_exact": None, "per_map": {}, "games": 0,
+        "wins": 0, "catches": 0, "caught": 0, "mean_rank": None, "faults": {"never connected": 1},
+        "rating": {"mu": 25.0, "sigma": 8.3333, "conservative": 0.0, "games": 0}, "rating_rank": None}
+    # hunt and flee are rated by their places between themselves; the bot that did not play is not rated
+    rated = ratings.load(league)
+    expected = ratings.rate([[(s["bot"], s["rank"]) for s in game["seats"] if s["bot"] != "exit 3"]])
+    assert sorted(rated) == ["flee", "hunt"]
+    assert {n: (round(r.mu, 4), round(r.sigma, 4), r.games) for n, r in rated.items()} == {
+        n: (round(r.mu, 4), round(r.sigma, 4), r.games) for n, r in expected.items()}
 
 
 def _left_behind(group: int, folder: Path) -> list[str]:

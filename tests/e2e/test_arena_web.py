@@ -155,7 +155,7 @@ def test_a_game_stopped_by_a_signal_says_so_in_print_and_at_the_last_round_of_it
     out = tmp_path / "game.html"
     made = subprocess.run(arena_cmd("replay", str(game), "--html", str(out)), capture_output=True, text=True,
                           timeout=deadline(20))
-    assert made.returncode == 0 and made.stdout == f"page: {out} ({last} rounds)\n", made.stderr
+    assert made.returncode == 0 and made.stdout == f"page: {out} ({table[0]})\n", made.stderr
     browser.get(out.as_uri() + "#0")
     wait_round(browser, 0)
     body = browser.find_element(By.TAG_NAME, "body")
@@ -343,6 +343,44 @@ def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_
         poll(lambda: driver.current_url.endswith("/game/1"), "game 1's replay page")
         driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
         assert wait_round(driver, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
+        assert console_errors(driver) == []
+        assert process.wait(deadline(60)) == 0, lines
+    finally:
+        driver.quit()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_a_tournament_page_lists_a_bot_that_played_no_game_after_the_others_with_no_place(tmp_path):
+    # The standings page ranked a bot whose program ends at once (it never connected) 3rd, on its idle body's
+    # points; standings.json now gives it no rank and no points (null), which the page shows as "-".
+    import subprocess as sp
+    import threading
+
+    out = tmp_path / "results"
+    process = sp.Popen(arena_cmd("tournament", "hunt", "flee", "sh -c 'exit 3' {port}", "--maps", "office",
+                                 "--games", "2", "--players", "3", "--jobs", "1", "--prep-ms", "4000",
+                                 "--move-ms", "300", "--seed", "5", "--web", "0", "--out", str(out)),
+                       stdout=sp.PIPE, stderr=sp.PIPE, text=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True)
+    reader.start()
+    driver = chromium(size=PAGE_SIZE)
+    try:
+        url = poll(lambda: next((m.group(1) for line in list(lines)
+                                 if (m := re.search(r"watch at (http://\S+)", line))), None), "the address")
+        driver.get(url)
+        script = "return document.body.dataset.played"
+        played = poll(lambda: (n := driver.execute_script(script)) in ("1", "2") and n,
+                      "the standings after game 1", deadline(40))
+        rows = [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+                for row in driver.find_elements(By.CSS_SELECTOR, "#standings tr")]
+        assert rows[0] == ["rank", "bot", "points", "office", "games", "wins", "catches", "caught",
+                           "mean rank", "faults"]
+        assert sorted((row[0], row[1]) for row in rows[1:3]) in (
+            [("1", "flee"), ("2", "hunt")], [("1", "hunt"), ("2", "flee")], [("1", "flee"), ("1", "hunt")])
+        assert rows[3] == ["-", "exit 3", "-", "-", "0", "0", "0", "0", "-", f"{played} never connected"]
         assert console_errors(driver) == []
         assert process.wait(deadline(60)) == 0, lines
     finally:
