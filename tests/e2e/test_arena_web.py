@@ -7,8 +7,11 @@ import re
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser import canvas_box, chromium, poll, screenshot, shown, wait_round
@@ -305,22 +308,34 @@ def _ended(path: Path) -> bool:
         return False
 
 
-def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_way(tmp_path):
-    import subprocess as sp
+@contextmanager
+def watched_tournament(*args: str) -> Iterator[tuple[subprocess.Popen[str], list[str], Any, str]]:
+    """``arena tournament ARGS --web 0`` run, a browser and the address it serves at: (process, its stderr
+    lines so far, the driver, the address). The browser quits and the process is killed if still running."""
     import threading
 
-    out = tmp_path / "results"
-    process = sp.Popen(arena_cmd("tournament", "random", "hunt", "flee", "--maps", "office", "--games", "3",
-                                 "--players", "3", "--jobs", "1", "--prep-ms", "2500", "--move-ms", "1000",
-                                 "--seed", "8", "--web", "0", "--out", str(out)),
-                       stdout=sp.PIPE, stderr=sp.PIPE, text=True)
+    process = subprocess.Popen(arena_cmd("tournament", *args, "--web", "0"), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True)
+    reader = threading.Thread(target=lambda: lines.extend(process.stderr or ()), daemon=True)
     reader.start()
     driver = chromium(size=PAGE_SIZE)
     try:
         url = poll(lambda: next((m.group(1) for line in list(lines)
                                  if (m := re.search(r"watch at (http://\S+)", line))), None), "the address")
+        yield process, lines, driver, url
+    finally:
+        driver.quit()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_way(tmp_path):
+    out = tmp_path / "results"
+    with watched_tournament("random", "hunt", "flee", "--maps", "office", "--games", "3", "--players", "3",
+                            "--jobs", "1", "--prep-ms", "2500", "--move-ms", "1000", "--seed", "8", "--out",
+                            str(out)) as (process, lines, driver, url):
         driver.get(url)
         poll(lambda: driver.execute_script("return document.body.dataset.underWay") == "[1]",
              "game 1 under way")
@@ -345,31 +360,15 @@ def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_
         assert wait_round(driver, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
         assert console_errors(driver) == []
         assert process.wait(deadline(60)) == 0, lines
-    finally:
-        driver.quit()
-        if process.poll() is None:
-            process.kill()
-            process.wait()
 
 
 def test_a_tournament_page_lists_a_bot_that_played_no_game_after_the_others_with_no_place(tmp_path):
     # The standings page ranked a bot whose program ends at once (it never connected) 3rd, on its idle body's
     # points; standings.json now gives it no rank and no points (null), which the page shows as "-".
-    import subprocess as sp
-    import threading
-
     out = tmp_path / "results"
-    process = sp.Popen(arena_cmd("tournament", "hunt", "flee", "sh -c 'exit 3' {port}", "--maps", "office",
-                                 "--games", "2", "--players", "3", "--jobs", "1", "--prep-ms", "4000",
-                                 "--move-ms", "300", "--seed", "5", "--web", "0", "--out", str(out)),
-                       stdout=sp.PIPE, stderr=sp.PIPE, text=True)
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True)
-    reader.start()
-    driver = chromium(size=PAGE_SIZE)
-    try:
-        url = poll(lambda: next((m.group(1) for line in list(lines)
-                                 if (m := re.search(r"watch at (http://\S+)", line))), None), "the address")
+    with watched_tournament("hunt", "flee", "sh -c 'exit 3' {port}", "--maps", "office", "--games", "2",
+                            "--players", "3", "--jobs", "1", "--prep-ms", "4000", "--move-ms", "300",
+                            "--seed", "5", "--out", str(out)) as (process, lines, driver, url):
         driver.get(url)
         script = "return document.body.dataset.played"
         played = poll(lambda: (n := driver.execute_script(script)) in ("1", "2") and n,
@@ -383,8 +382,3 @@ def test_a_tournament_page_lists_a_bot_that_played_no_game_after_the_others_with
         assert rows[3] == ["-", "exit 3", "-", "-", "0", "0", "0", "0", "-", f"{played} never connected"]
         assert console_errors(driver) == []
         assert process.wait(deadline(60)) == 0, lines
-    finally:
-        driver.quit()
-        if process.poll() is None:
-            process.kill()
-            process.wait()
