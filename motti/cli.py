@@ -44,6 +44,7 @@ from motti.levels import DEFAULT_LEVEL, LEVELS
 from motti.rules import RULE_OPTIONS, Rules
 
 if TYPE_CHECKING:  # the other modules of a game are imported when one is played
+    from common.displays import Seat
     from motti.compose import Composer
     from motti.mapfile import MapState, SavedTurn
     from motti.rules import Board, Game
@@ -471,6 +472,13 @@ def _write_initial_status(path: str, game: Composer, console_players: Sequence[i
         raise UsageError(f"--status {path}: cannot write: {error.strerror or error}") from None
 
 
+def _resume_args(curses: bool, seats: Sequence[Seat], console_players: Sequence[int]) -> str:
+    """What resuming the game needs besides the file (a save's comment, the resume command): `` -c`` when it
+    is played at the terminal, by some of its players (*console_players*) or watched there alone."""
+    at_terminal = bool(console_players) or all(seat.display is None for seat in seats)
+    return " -c" if curses and at_terminal else ""
+
+
 def _write_initial_save(path: str, game: Composer, levels: dict[int, str], last_turn: SavedTurn | None,
                         turn_so_far: SavedTurn | None, resume_args: str = "") -> None:
     """Save the game once before any window opens, so that an unusable ``--save`` path is refused now; a
@@ -575,8 +583,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
                             if p not in computer)
     if args.status:
         _write_initial_status(args.status, game, console_players if args.curses else None)
-    # Played at the terminal alone, the game resumes with -c (the save's comment and the resume command).
-    resume_args = " -c" if args.curses and all(seat.display is None for seat in seats) else ""
+    resume_args = _resume_args(args.curses, seats, console_players)
     if args.save:
         _write_initial_save(args.save, game, levels, last_turn, turn_so_far, resume_args)
     _say_save_rules(args)   # now, before the console's curses screen takes over stderr's terminal

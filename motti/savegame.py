@@ -41,8 +41,8 @@ if TYPE_CHECKING:
 
 def comment(resume_args: str = "") -> str:
     """A save's comment line: the command that resumes it, with *resume_args* (`` -c`` for a game played at
-    the terminal, which takes no player strings)."""
-    return f"motti saved game: resume with  motti FILE{resume_args or ' [PLAYERSTRING...]'}"
+    the terminal, by some of its players or all)."""
+    return f"motti saved game: resume with  motti FILE{resume_args} [PLAYERSTRING...]"
 
 
 COMMENT = comment()

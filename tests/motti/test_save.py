@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from motti_maps import T13, THREE, TWO
 
+from common.displays import Seat
 from common.loop import Click, Closed, Key
-from motti import levels, savegame, view
+from motti import cli, levels, savegame, view
 from motti.cli import main
 from motti.compose import Composer
 from motti.frontend import Frontend
@@ -136,11 +137,20 @@ def test_save_game_without_a_path_creates_the_state_folder(monkeypatch, tmp_path
 def test_a_save_names_the_command_that_resumes_it() -> None:
     game = Composer(Game(parse_map(TWO).board, random.Random(0)))
     played = {"": "# motti saved game: resume with  motti FILE [PLAYERSTRING...]",
-              " -c": "# motti saved game: resume with  motti FILE -c"}
+              " -c": "# motti saved game: resume with  motti FILE -c [PLAYERSTRING...]"}
     for resume_args, first in played.items():
         session = Session(game, resume_args=resume_args)
         assert session.save_text().splitlines()[0] == first
         assert not session.save_text(commented=False).startswith("#")
+
+
+def test_a_game_played_at_the_terminal_resumes_with_c_windows_or_not() -> None:
+    terminal, window = Seat((1,), None), Seat((2,), ":99")
+    assert cli._resume_args(True, [terminal], [1]) == " -c"                      # motti FILE -c
+    assert cli._resume_args(True, [terminal, window], [1]) == " -c"              # motti FILE -c 2::99
+    assert cli._resume_args(True, [Seat((), None)], []) == " -c"                 # computer players watched
+    assert cli._resume_args(True, [window, Seat((1,), ":98")], []) == ""         # -c only watches: none
+    assert cli._resume_args(False, [window, Seat((1,), ":98")], []) == ""
 
 
 class FakeWindow:
@@ -160,8 +170,6 @@ class FakeWindow:
 
 
 def frontend(game: Game, save: str | None, seats: dict[str, tuple[int, ...]]) -> Frontend:
-    from common.displays import Seat
-
     size = view.default_size(game.board.width, game.board.height)
     windows = {source: (FakeWindow(size), Seat(players, ":99")) for source, players in seats.items()}
     front = Frontend(Session(game, save=save), windows)
@@ -361,8 +369,6 @@ def test_a_window_on_islands_announces_the_draw_at_once() -> None:
 
 def test_the_last_person_leaving_while_computers_play_on_ends_the_session_and_the_status_says_so(tmp_path,
                                                                                                   capsys):
-    from common.displays import Seat
-
     status, save = tmp_path / "s.json", tmp_path / "game.map"
     game = Composer(Game(parse_map(THREE).board, random.Random(3)))
     size = view.default_size(game.board.width, game.board.height)
@@ -384,8 +390,6 @@ def test_the_last_person_leaving_while_computers_play_on_ends_the_session_and_th
 
 def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_a_saved_defeat(tmp_path,
                                                                                               capsys):
-    from common.displays import Seat
-
     status, save = tmp_path / "s.json", tmp_path / "game.map"
     game = Composer(Game(parse_map(THREE).board, random.Random(3)))
     size = view.default_size(game.board.width, game.board.height)
@@ -413,8 +417,6 @@ def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_
 
 @pytest.mark.parametrize("observer", [False, True])
 def test_a_last_quit_that_ends_the_game_says_in_the_status_where_the_game_before_is_saved(tmp_path, observer):
-    from common.displays import Seat
-
     status, save = tmp_path / "s.json", tmp_path / "game.map"
     game = Composer(Game(parse_map(TWO).board, random.Random(3)))
     size = view.default_size(game.board.width, game.board.height)
@@ -453,7 +455,6 @@ def test_the_last_turn_survives_a_save_and_a_resumed_game_marks_it(tmp_path) -> 
         1, "defend", {(0, 0): "occupied", (1, 0): "occupied"})
     resumed = Composer(Game(state.board, random.Random(0), turn=state.turn, turns=state.turns or 0))
     size = view.default_size(resumed.board.width, resumed.board.height)
-    from common.displays import Seat
 
     again = Frontend(Session(resumed, last_turn=state.last_turn),
                      {"seat0": (FakeWindow(size), Seat((1, 2), ":99"))})
