@@ -169,7 +169,8 @@ class Viewport:
         Zooming in stops at :data:`MAX_CELL` (cells already larger, as a tiny board's whole fit may be, stay
         as they are); zooming out stops at the whole board's fit (:func:`fit_cell`; a view left smaller by a
         window grown since stays as it is): ``+`` never makes cells smaller, ``-`` never larger. The board
-        point under the pointer stays under it, as far as the board may stay in view. Returns True when the
+        point under the pointer stays under it, as far as the board may stay in view; a zoom out that reaches
+        the whole board shows it as :meth:`home` does, following the window's size. Returns True when the
         view changed."""
         before = self.geometry(size, width, height)
         c = before.c
@@ -191,6 +192,9 @@ class Viewport:
         after = _place(size, width, height, c, ((left + right) / 2 - x0) / c, ((top + bottom) / 2 - y0) / c)
         if after == before:
             return False
+        if steps < 0 and c == whole:
+            self.home()   # zoomed out to the whole board: it follows the window's size again, as after Home
+            return True
         self._hold(after)
         return True
 

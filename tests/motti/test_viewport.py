@@ -127,12 +127,17 @@ def test_zooming_out_stops_at_the_whole_board(size, dims, whole):
     assert vp.zoom(size, *dims, 3, (300, 200))
     assert vp.zoom(size, *dims, -5, (300, 200))
     assert vp.geometry(size, *dims) == fitted
-    # a zoomed view whose window has grown since is smaller than the whole board now: zooming out keeps it
-    vp.zoom(size, *dims, 1, None)
-    vp.zoom(size, *dims, -1, None)
+    # zoomed out to the whole board, the view follows the window's size as after Home (it kept the cells)
+    assert vp.zoom(size, *dims, 1, None)
+    assert vp.zoom(size, *dims, -1, None)
     larger = (size[0] * 2, size[1] * 2)
+    assert vp.geometry(larger, *dims) == Viewport(mode="fit").geometry(larger, *dims)
+    assert vp.geometry(larger, *dims).c == fit_cell(larger, *dims) > whole
+    # a zoomed view whose window has grown since is smaller than the whole board now: zooming out keeps it
+    vp.home()
+    assert vp.zoom(size, *dims, 1, None)
     kept = vp.geometry(larger, *dims)
-    assert kept.c == whole < fit_cell(larger, *dims)
+    assert kept.c == 2 * whole <= fit_cell(larger, *dims)
     assert not vp.zoom(larger, *dims, -1, None)
     assert vp.geometry(larger, *dims) == kept
 
