@@ -468,10 +468,10 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 # --- commands -----------------------------------------------------------------------------------------------
 
 def _print_table(table: list[TableRow], rounds: int, stopped: str | None = None) -> None:
-    from arena import replay
+    from arena import look
     from arena.server import format_table
 
-    print(replay.ending(rounds, stopped))
+    print(look.ending(rounds, stopped))
     print(format_table(table))
 
 
@@ -788,8 +788,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _write_html(rep: replay.Replay, args: argparse.Namespace) -> int:
     """``arena replay FILE --html OUT``: the replay as one self-contained web page, and a line saying how
-    many rounds it holds (a game stopped by a signal worded as its print words it, :func:`replay.ending`)."""
-    from arena import look, replay, web
+    many rounds it holds (a game stopped by a signal worded as its print words it,
+    :func:`arena.look.ending`)."""
+    from arena import look, web
 
     if args.verify or args.spectators:
         raise UsageError("--html writes a page: give no --verify and no 0:DISPLAY with it")
@@ -805,7 +806,7 @@ def _write_html(rep: replay.Replay, args: argparse.Namespace) -> int:
     if rep.final is None:
         what = f"{len(rep.rounds)} rounds, {look.CUT_OFF}"
     elif stopped := rep.final.get("stopped"):  # as the print, the page and the window word it
-        what = replay.ending(rep.final["rounds"], stopped)
+        what = look.ending(rep.final["rounds"], stopped)
     else:
         what = f"{len(rep.rounds)} rounds"
     print(f"page: {args.html} ({what})")

@@ -45,9 +45,14 @@ CONE_CELLS = 2
 HEAD = "{title}  round {round}/{max_rounds}   blue {blues}  red {reds}"
 """The title band during a game (``str.format`` fields)."""
 GAME_OVER = "game over"
-STOPPED = "game stopped after {rounds} rounds ({why})"
-"""The end of a game a signal stopped (``str.format`` fields: the rounds played, the final line's
-``"stopped"``), in the title band and in ``arena replay``'s print."""
+STOPPED = ("game stopped before round 1 ({why})", "game stopped after 1 round ({why})",
+           "game stopped after {rounds} rounds ({why})")
+"""The end of a game a signal stopped, for 0 rounds played, 1 and more (:func:`counted`; ``str.format``
+fields: the rounds played, the final line's ``"stopped"``), in the title band, in the print of
+``arena play``, ``arena serve`` and ``arena replay`` and in the server's log."""
+OVER_AFTER = ("game over before round 1", "game over after 1 round", "game over after {rounds} rounds")
+"""The end of a game played out, in print and in the server's log (:func:`counted`; a game is over after a
+round at the earliest, so the first never shows)."""
 PAUSED = "paused"
 CUT_OFF = "cut off: no final table"
 """A replay's last round when the file ends before its final line (a game stopped, a file cut short)."""
@@ -57,6 +62,18 @@ LEGEND = "shading: toxicity 0.01 (light) .. 0.20 (green)   bar: energy   arc: vi
 PANEL_COLUMNS = (("#", 2), ("id", 2), ("points", 7), ("energy", 6), ("sw", 3), ("catch", 5))
 """The score panel's columns (heading, width in characters): rank (once the game is over), wire id,
 points, energy, switch round (the round the player turned red) and catches."""
+
+
+def counted(templates: tuple[str, str, str], rounds: int, **fields: object) -> str:
+    """The one of *templates* (for 0 rounds, 1 round, more) that fits *rounds*, filled with *rounds* and
+    *fields*. The web page picks and fills them by the same rule (``counted`` in arena/viewer.html)."""
+    return templates[min(rounds, 2)].format(rounds=rounds, **fields)
+
+
+def ending(rounds: int, stopped: str | None = None) -> str:
+    """The end of a game of *rounds* rounds, stopped for the reason *stopped* (None: played out):
+    :data:`STOPPED` or :data:`OVER_AFTER`."""
+    return counted(STOPPED, rounds, why=stopped) if stopped else counted(OVER_AFTER, rounds)
 
 
 def free_colour(toxicity: int) -> tuple[int, int, int]:
@@ -89,7 +106,7 @@ def head_text(title: str, state: dict[str, Any], *, over: bool = False, stopped:
     head = HEAD.format(title=title, round=state["round"], max_rounds=state["max_rounds"], blues=blues,
                        reds=len(players) - blues)
     if over:
-        head += "   " + (STOPPED.format(rounds=state["round"], why=stopped) if stopped else GAME_OVER)
+        head += "   " + (ending(state["round"], stopped) if stopped else GAME_OVER)
     if note:
         head += f"   {note}"
     return head

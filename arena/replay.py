@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
 import msgspec
 import numpy as np
 
-from arena import look
 from arena.mapfile import normalised_text
 from arena.rules import Arena, Game, RoundResult
 from arena.server import copy_name, final_table, spectator_state
@@ -44,15 +43,6 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 log = logging.getLogger("arena.replay")
-
-OVER_AFTER = "game over after {rounds} rounds"
-"""How the end of a game played out is worded in print (``str.format`` field: the rounds); a game stopped
-early by a signal ends in the title band's words, :data:`arena.look.STOPPED`."""
-
-
-def ending(rounds: int, stopped: str | None = None) -> str:
-    """The end of a game of *rounds* rounds, stopped for the reason *stopped* (None: played out)."""
-    return look.STOPPED.format(rounds=rounds, why=stopped) if stopped else OVER_AFTER.format(rounds=rounds)
 
 
 class ReplayError(ValueError):

@@ -34,6 +34,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Protocol
 
+from arena import look
 from arena import protocol as wire
 from arena.mapfile import normalised_text
 from arena.rules import RED, REFUSALS, START_ENERGY, Arena, Game, RoundResult, format_points
@@ -854,10 +855,7 @@ class ArenaServer:
                 client.writer.close()
         rows = final_table(game, self.wire_ids)
         reds = sum(1 for p in game.players if p.team == RED)
-        if self.stopped:
-            log.info("game stopped after %d rounds (%s), %d red", game.round, self.stopped, reds)
-        else:
-            log.info("game over after %d rounds, %d red", game.round, reds)
+        log.info("%s, %d red", look.ending(game.round, self.stopped), reds)
         for client in sorted(self._players, key=lambda c: c.id):
             log.info("client %d diagnostics: %s", client.id, client.diagnostics.summary())
         return rows

@@ -867,6 +867,14 @@ class Standing:
         """Whether the bot has a place: it played a game."""
         return self.rank is not None
 
+    def rating_cells(self) -> dict[str, str]:
+        """Its rating as the standings' text table and web page show it: ``rating`` the conservative
+        estimate, ``spread`` ``mu ± sigma`` (two decimals each), ``rated`` its place by the rating (``-``
+        for a bot with no place)."""
+        return {"rating": f"{self.rating.conservative:.2f}",
+                "spread": f"{self.rating.mu:.2f} ± {self.rating.sigma:.2f}",
+                "rated": "-" if self.rating_rank is None else str(self.rating_rank)}
+
     def as_json(self) -> dict[str, object]:
         placed = self.placed
         return {"rank": self.rank, "bot": self.bot, "points": format_points(self.points) if placed else None,
@@ -955,12 +963,11 @@ def format_standings(rows: Sequence[Standing], maps: Sequence[str]) -> str:
                         for m, w in zip(maps, map_cols, strict=True))
         mean = "-" if r.mean_rank is None else f"{float(r.mean_rank):.2f}"
         faults = ", ".join(f"{n} {status}" for status, n in r.faults.items()) or "-"
-        spread = f"{r.rating.mu:.2f} ± {r.rating.sigma:.2f}"
+        rating = r.rating_cells()
         rank, points = (r.rank, format_points(r.points)) if r.placed else ("-", "-")
-        by_rating = "-" if r.rating_rank is None else r.rating_rank
         lines.append(f"{rank:>4}  {r.bot:<{width}} {points:>8} {cells}"
                      f"{r.games:>5} {r.wins:>4} {r.catches:>7} {r.caught:>6} {mean:>9} "
-                     f"{r.rating.conservative:>7.2f} {spread:>13} {by_rating:>5}  {faults}")
+                     f"{rating['rating']:>7} {rating['spread']:>13} {rating['rated']:>5}  {faults}")
     return "\n".join(lines)
 
 

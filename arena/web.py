@@ -415,8 +415,9 @@ class TournamentSite:
                 await asyncio.wait_for(site.wait_closed(), 2)
 
     def state(self) -> dict[str, Any]:
-        """What ``/`` shows: the standings (:meth:`arena.tournament.Standing.as_json`), the finished games
-        and the games under way."""
+        """What ``/`` shows: the standings (:meth:`arena.tournament.Standing.as_json`, and ``shown``: the
+        rating's cells as the text table words them, :meth:`arena.tournament.Standing.rating_cells`), the
+        finished games and the games under way."""
         from arena.tournament import game_folder
 
         t = self.tournament
@@ -433,9 +434,9 @@ class TournamentSite:
         under_way = [{"game": n, "map": by_number[n].map, "seed": by_number[n].seed,
                       "bots": [t.config.bots[b].name for b in by_number[n].seats]}
                      for n in sorted(t.under_way) if n in by_number]
-        return {"standings": [row.as_json() for row in t.standings()], "maps": list(t.config.maps),
-                "games": games, "under_way": under_way, "played": sum(1 for r in t.records if r.counts),
-                "scheduled": t.total, "stopped": t.stopped}
+        return {"standings": [{**row.as_json(), "shown": row.rating_cells()} for row in t.standings()],
+                "maps": list(t.config.maps), "games": games, "under_way": under_way,
+                "played": sum(1 for r in t.records if r.counts), "scheduled": t.total, "stopped": t.stopped}
 
     def route(self, viewer: ServerConnection, path: str) -> Response | Feed | None:
         if path in ("/", "/index.html"):

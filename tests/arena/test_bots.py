@@ -676,7 +676,7 @@ def test_bot_command_says_the_last_round_played_when_the_server_is_stopped_mid_r
             if proc.poll() is None:
                 proc.kill()
     assert server.returncode == 143, stderr
-    assert stdout.splitlines()[0] == "game stopped after 1 rounds (terminated)"
+    assert stdout.splitlines()[0] == "game stopped after 1 round (terminated)"
     assert raw.received[raw.received.index("START 2") + 1:] == ["DISCONNECT"]
     ids = sorted({0, 1, 2} - {raw_id})
     assert sorted(said) == [(f"bot {n} (hunt): game stopped after round 1\n", "") for n in ids]

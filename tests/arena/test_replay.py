@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import random
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -15,7 +17,7 @@ import pytest
 from arena_helpers import small_arena
 from deadline import deadline
 
-from arena import replay
+from arena import look, replay
 from arena.bots import run_bot
 from arena.server import ArenaServer, Settings
 
@@ -210,6 +212,56 @@ def test_verify_a_game_stopped_before_round_1(tmp_path):
         0, f"{path}: the start and the table so far reproduced exactly "
            f"(the game was stopped before round 1: terminated)\n")
 
+
+
+class StopAfter:
+    """An observer that stops the game, as SIGINT does, after round *rounds* (0: as the game begins, in its
+    preparation)."""
+
+    def __init__(self, rounds: int) -> None:
+        self.rounds = rounds
+
+    def on_start(self, server):
+        if self.rounds == 0:
+            server.stop("interrupted")
+
+    def on_round(self, server, result, moves):
+        if server.game.round == self.rounds:
+            server.stop("interrupted")
+
+    def on_end(self, server, table):
+        pass
+
+
+@pytest.mark.parametrize(("rounds", "said"), [
+    (0, "game stopped before round 1 (interrupted)"),
+    (1, "game stopped after 1 round (interrupted)"),
+    (3, "game stopped after 3 rounds (interrupted)")])
+def test_a_game_stopped_by_a_signal_is_worded_by_the_rounds_it_played(tmp_path, caplog, rounds, said):
+    # A game stopped before round 1 printed "game stopped after 0 rounds (interrupted)" (--verify said
+    # "stopped before round 1"), and one stopped after round 1 "game stopped after 1 rounds"
+    caplog.set_level(logging.INFO, logger="arena.server")
+    path = tmp_path / "stopped.jsonl"
+    play_two_hunt_bots(path, StopAfter(rounds), prep_ms=2000 if rounds == 0 else 20)
+    rep = replay.load(path)
+    assert rep.final["stopped"] == "interrupted" and rep.final["rounds"] == len(rep.rounds) == rounds
+    assert look.ending(rounds, "interrupted") == said
+    logged = [r.getMessage() for r in caplog.records if r.name == "arena.server"]
+    assert any(re.fullmatch(rf"{re.escape(said)}, [0-2] red", line) for line in logged), logged
+    out = _printed(path)
+    assert out[-4] == said and sum(1 for line in out if line.startswith("round ")) == rounds
+    page = tmp_path / "stopped.html"
+    made = subprocess.run([sys.executable, "-m", "arena", "replay", str(path), "--html", str(page)],
+                          capture_output=True, text=True, timeout=deadline(20))
+    assert (made.returncode, made.stdout) == (0, f"page: {page} ({said})\n"), made.stderr
+
+
+def test_the_end_of_a_game_is_worded_by_its_rounds():
+    assert [look.ending(n, "terminated") for n in (0, 1, 2, 41)] == [
+        "game stopped before round 1 (terminated)", "game stopped after 1 round (terminated)",
+        "game stopped after 2 rounds (terminated)", "game stopped after 41 rounds (terminated)"]
+    assert [look.ending(n) for n in (1, 2, 72)] == [
+        "game over after 1 round", "game over after 2 rounds", "game over after 72 rounds"]
 
 def test_default_path_and_last_copy(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))

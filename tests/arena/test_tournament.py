@@ -783,6 +783,11 @@ def test_a_bot_that_played_no_game_has_no_place_and_comes_after_the_bots_that_di
         "   3  b       5.00     5.00     1    0       0      0      2.00   -1.83  22.36 ± 8.07     3  -",
         "   -  c          -        -     0    0       0      0         -    0.00  25.00 ± 8.33     -  "
         "1 never connected, 1 crashed"]
+    assert [r.rating_cells() for r in rows] == [  # the web page's rating columns, as the table's
+        {"rating": "1.41", "spread": "24.88 ± 7.82", "rated": "2"},
+        {"rating": "3.76", "spread": "27.94 ± 8.06", "rated": "1"},
+        {"rating": "-1.83", "spread": "22.36 ± 8.07", "rated": "3"},
+        {"rating": "0.00", "spread": "25.00 ± 8.33", "rated": "-"}]
     assert c.as_json() == {
         "rank": None, "bot": "c", "points": None, "points_exact": None, "per_map": {}, "games": 0, "wins": 0,
         "catches": 0, "caught": 0, "mean_rank": None, "faults": {"never connected": 1, "crashed": 1},

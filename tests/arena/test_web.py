@@ -15,7 +15,7 @@ import pytest
 from deadline import deadline
 from web_helpers import ServeProcess, handshake, http_get, instant_bots, read_all
 
-from arena import look, replay, view, web
+from arena import look, view, web
 from arena.rules import VECTORS
 
 VIEWERS = 50
@@ -53,13 +53,18 @@ def test_the_page_holds_the_replay_and_the_x_spectators_colours_and_words():
 
 def test_the_page_and_the_x_view_word_a_stopped_game_as_the_print_does():
     config, _ = page_data(web.page([], title="office"))
-    filled = re.sub(r"\{(\w+)\}", lambda m: str({"rounds": 85, "why": "interrupted"}[m.group(1)]),
-                    config["look"]["stopped"])
-    assert filled == replay.ending(85, "interrupted") == "game stopped after 85 rounds (interrupted)"
-    assert replay.ending(85) == "game over after 85 rounds"
-    state = {"round": 85, "max_rounds": 90, "players": [{"team": "BLUE"}, {"team": "RED"}]}
-    assert look.head_text("office", state, over=True, stopped="interrupted", note="paused") == \
-        "office  round 85/90   blue 1  red 1   game stopped after 85 rounds (interrupted)   paused"
+    assert config["look"]["stopped"] == list(look.STOPPED)  # the page picks one as look.counted does
+    said = {0: "game stopped before round 1 (interrupted)", 1: "game stopped after 1 round (interrupted)",
+            2: "game stopped after 2 rounds (interrupted)", 85: "game stopped after 85 rounds (interrupted)"}
+    for rounds, text in said.items():
+        fields = {"rounds": rounds, "why": "interrupted"}
+        filled = re.sub(r"\{(\w+)\}", lambda m, f=fields: str(f[m.group(1)]),
+                        config["look"]["stopped"][min(rounds, 2)])
+        assert filled == look.ending(rounds, "interrupted") == text
+        state = {"round": rounds, "max_rounds": 90, "players": [{"team": "BLUE"}, {"team": "RED"}]}
+        assert look.head_text("office", state, over=True, stopped="interrupted", note="paused") == \
+            f"office  round {rounds}/90   blue 1  red 1   {text}   paused"
+    assert look.ending(85) == "game over after 85 rounds" and look.ending(1) == "game over after 1 round"
 
 
 def test_the_x_view_and_the_page_say_the_same_title():

@@ -3,6 +3,7 @@ the network off, and the same page live."""
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import subprocess
@@ -20,7 +21,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from arena import replay
+from arena import ratings, replay
 from arena.look import TEAM_RGB
 from arena.rules import format_hundredths, format_points
 from arena.view import layout
@@ -172,6 +173,30 @@ def test_a_game_stopped_by_a_signal_says_so_in_print_and_at_the_last_round_of_it
     wait_round(browser, last - 1)
     assert "stopped" not in browser.execute_script("return document.body.dataset.head")
 
+
+
+@pytest.mark.parametrize(("rounds", "said"), [
+    (0, "game stopped before round 1 (interrupted)"),
+    (1, "game stopped after 1 round (interrupted)"),
+    (4, "game stopped after 4 rounds (interrupted)")])
+def test_the_page_words_a_stopped_game_by_the_rounds_it_played(office_page, browser, tmp_path, rounds, said):
+    # A game stopped before round 1 said "game stopped after 0 rounds (interrupted)" in its page's title
+    # band, one stopped after round 1 "after 1 rounds": the page picks the words as the print does
+    page, rep = office_page
+    lines = page.with_name("game.jsonl").read_text().splitlines()
+    final = json.loads(lines[-1]) | {"rounds": rounds, "stopped": "interrupted"}
+    game = tmp_path / "stopped.jsonl"
+    game.write_text("\n".join([*lines[:1 + rounds], json.dumps(final)]) + "\n")
+    out = tmp_path / "stopped.html"
+    made = subprocess.run(arena_cmd("replay", str(game), "--html", str(out)), capture_output=True, text=True,
+                          timeout=deadline(20))
+    assert (made.returncode, made.stdout) == (0, f"page: {out} ({said})\n"), made.stderr
+    browser.get(out.as_uri() + f"#{rounds}")
+    bots = wait_round(browser, rounds)
+    reds = sum(b["team"] == "RED" for b in bots)
+    assert browser.execute_script("return document.body.dataset.head") == (
+        f"office (replay)  round {rounds}/{rep.header['max_rounds']}   blue {len(bots) - reds}  red {reds}   "
+        f"{said}   paused")
 
 def test_play_reaches_the_last_round(office_page, browser):
     page, rep = office_page
@@ -376,9 +401,19 @@ def test_a_tournament_page_lists_a_bot_that_played_no_game_after_the_others_with
         rows = [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
                 for row in driver.find_elements(By.CSS_SELECTOR, "#standings tr")]
         assert rows[0] == ["rank", "bot", "points", "office", "games", "wins", "catches", "caught",
-                           "mean rank", "faults"]
+                           "mean rank", "rating", "mu ± sigma", "rated", "faults"]
         assert sorted((row[0], row[1]) for row in rows[1:3]) in (
             [("1", "flee"), ("2", "hunt")], [("1", "hunt"), ("2", "flee")], [("1", "flee"), ("1", "hunt")])
-        assert rows[3] == ["-", "exit 3", "-", "-", "0", "0", "0", "0", "-", f"{played} never connected"]
+        # no place, and a new bot's rating: mu 25, sigma 25/3, conservative 0 (as the printed table says)
+        assert rows[3] == ["-", "exit 3", "-", "-", "0", "0", "0", "0", "-", "0.00", "25.00 ± 8.33", "-",
+                           f"{played} never connected"]
         assert console_errors(driver) == []
         assert process.wait(deadline(60)) == 0, lines
+    # the others' ratings after the games the page showed: the places in them of the bots that played
+    games = json.loads((out / "standings.json").read_text())["games"][:int(played)]
+    now = ratings.rate([[(s["bot"], s["rank"]) for s in g["seats"] if s["status"] != "never connected"]
+                        for g in games], names=["hunt", "flee"])
+    places = ratings.ranks(now, ["hunt", "flee"])
+    assert {row[1]: row[9:12] for row in rows[1:3]} == {
+        bot: [f"{r.conservative:.2f}", f"{r.mu:.2f} ± {r.sigma:.2f}", str(places[bot])]
+        for bot, r in now.items()}
