@@ -148,7 +148,7 @@ class Session:
         self.told_unfinished = False  # a line on stdout has said that the game stops unfinished
         #: The announcement of a window's give-up that ended the game: stdout says it when the session ends.
         self.ended_by_leaving: str | None = None
-        self.told_ending = False
+        self.told_ending = False      # stdout has said how a window's give-up ended the game
         #: Every source a person or observer is at (a window, the terminal) -> the people's players there.
         self.seats: dict[str, tuple[int, ...]] = {}
         self.front_ends: list[FrontEnd] = []
