@@ -738,7 +738,7 @@ def _show_replay(rep: replay.Replay, display: str, step_s: float) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from arena import replay
+    from arena import look, replay
 
     try:
         rep = replay.load(args.file)
@@ -770,10 +770,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"{args.file}: the start and the table so far reproduced exactly "
                   f"(the game was stopped before round 1: {stopped})")
         elif stopped:  # a signal ended the game early: checked as far as it went
-            print(f"{args.file}: all {len(rep.rounds)} rounds and the table so far reproduced exactly "
-                  f"(the game was stopped after round {len(rep.rounds)}: {stopped})")
+            print(f"{args.file}: {look.counted(look.ALL_ROUNDS, len(rep.rounds))} and the table so far "
+                  f"reproduced exactly (the game was stopped after round {len(rep.rounds)}: {stopped})")
         else:
-            print(f"{args.file}: all {len(rep.rounds)} rounds and the final table reproduced exactly")
+            print(f"{args.file}: {look.counted(look.ALL_ROUNDS, len(rep.rounds))} and the final table "
+                  "reproduced exactly")
         return 0
     displays = _observer_displays(args.spectators)
     if len(displays) > 1:

@@ -839,7 +839,8 @@ class ArenaServer:
         if self.settings.round_pause_ms:
             left = self.settings.round_pause_ms / 1000 - (time.perf_counter() - began)
             if left > 0:
-                await asyncio.sleep(left)
+                with contextlib.suppress(TimeoutError):   # a stop ends the pause at once
+                    await asyncio.wait_for(self._stop.wait(), left)
 
     def _finish(self) -> list[TableRow]:
         game = self.playing

@@ -63,7 +63,7 @@ def test_signal_mid_game_disconnects_every_bot_prints_the_table_and_removes_the_
     reason = "terminated" if signum == signal.SIGTERM else "interrupted"
     assert proc.returncode == 128 + signum, stderr
     lines = stdout.splitlines()
-    assert lines[0] == f"game stopped after 0 rounds ({reason})"
+    assert lines[0] == f"game stopped before round 1 ({reason})"
     assert lines[1].split() == ["id", "points", "switch", "catches", "rank"]
     assert [line.split() for line in lines[2:4]] == [["0", "0.00", "-", "0", "1"],
                                                      ["1", "0.00", "-", "0", "1"]]

@@ -141,6 +141,47 @@ class StopAfterRound3:
         pass
 
 
+class StopInPauseAfterRound1:
+    """An observer that stops the game as SIGINT does, once the pause after round 1 has begun."""
+
+    def on_start(self, server):
+        pass
+
+    def on_round(self, server, result, moves):
+        if server.game.round == 1:   # runs when the round's pause yields to the event loop
+            asyncio.get_running_loop().call_soon(server.stop, "interrupted")
+
+    def on_end(self, server, table):
+        pass
+
+
+def test_a_stop_ends_the_pause_between_rounds_at_once(tmp_path):
+    # --round-ms 86400000 (a day, which the guide allows): a signal during the pause after a round waited out
+    # the rest of the pause before the game ended
+    path = tmp_path / "paused.jsonl"
+    server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20, seed=3,
+                                                 round_pause_ms=86_400_000),
+                         [replay.ReplayWriter(path), StopInPauseAfterRound1()])
+
+    async def go():
+        await server.start()
+        bots = [asyncio.create_task(run_bot("127.0.0.1", server.port, "hunt", random.Random(i),
+                                            timeout_s=deadline(10)))
+                for i in range(2)]
+        table = await asyncio.wait_for(server.run(), deadline(30))
+        await asyncio.wait_for(asyncio.gather(*bots), deadline(10))
+        return table
+
+    table = asyncio.run(go())
+    assert len(table) == 2 and server.stopped == "interrupted"
+    assert replay.load(path).final["rounds"] == 1
+    done = subprocess.run([sys.executable, "-m", "arena", "replay", "--verify", str(path)],
+                          capture_output=True, text=True, timeout=deadline(20))
+    assert (done.returncode, done.stdout) == (   # "all 1 rounds" before
+        0, f"{path}: the 1 round and the table so far reproduced exactly "
+           f"(the game was stopped after round 1: interrupted)\n")
+
+
 def test_verify_of_a_game_stopped_by_a_signal_says_so(tmp_path):
     # A replay of a game stopped early (its last line says "stopped") is checked as far as it went; --verify
     # said "all 3 rounds and the final table reproduced exactly", as for a finished game.
