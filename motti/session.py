@@ -242,10 +242,14 @@ class Session:
 
     def _tell_ending(self) -> None:
         """Say on stdout, once, a game that a window's give-up ended (:meth:`leave`): its defeat and its end,
-        unless the save keeps the game from before it."""
-        if self.ended_by_leaving is not None and not self.save_suspended and not self.told_ending:
+        and where the game from before it is saved when the save keeps that (as a quit at the terminal
+        says)."""
+        if self.ended_by_leaving is not None and not self.told_ending:
             self.told_ending = True
-            print(f"motti: {self.ended_by_leaving}", flush=True)
+            said = self.ended_by_leaving
+            if self.save_suspended:
+                said = f"{said}; {self.saved_before_quit()}"
+            print(f"motti: {said}", flush=True)
 
     def unfinished(self) -> str:
         """``nobody is left at a window or the terminal: the game stops unfinished`` and where it is saved."""

@@ -416,7 +416,8 @@ def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_
 
 
 @pytest.mark.parametrize("observer", [False, True])
-def test_a_last_quit_that_ends_the_game_says_in_the_status_where_the_game_before_is_saved(tmp_path, observer):
+def test_a_last_quit_that_ends_the_game_says_in_the_status_where_the_game_before_is_saved(tmp_path, observer,
+                                                                                          capsys):
     status, save = tmp_path / "s.json", tmp_path / "game.map"
     game = Composer(Game(parse_map(TWO).board, random.Random(3)))
     size = view.default_size(game.board.width, game.board.height)
@@ -437,6 +438,8 @@ def test_a_last_quit_that_ends_the_game_says_in_the_status_where_the_game_before
     # The status file says what the console prints at such a quit: the game before it can be resumed.
     assert json.loads(status.read_text())["message"] == (said if observer
                                                          else f"P1 quit, out — P2 wins after 1 turn; {said}")
+    # and so does the terminal, as after a quit at the console (it said nothing after a window's quit)
+    assert capsys.readouterr().out == f"motti: P1 quit, out — P2 wins after 1 turn; {said}\n"
     assert load_map(save).board.alive_players() == [1, 2]
 
 
