@@ -805,11 +805,11 @@ def _write_html(rep: replay.Replay, args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {args.html}: {exc.strerror or exc}") from None
     if rep.final is None:
-        what = f"{len(rep.rounds)} rounds, {look.CUT_OFF}"
+        what = f"{look.counted(look.ROUNDS, len(rep.rounds))}, {look.CUT_OFF}"
     elif stopped := rep.final.get("stopped"):  # as the print, the page and the window word it
         what = look.ending(rep.final["rounds"], stopped)
     else:
-        what = f"{len(rep.rounds)} rounds"
+        what = look.counted(look.ROUNDS, len(rep.rounds))
     print(f"page: {args.html} ({what})")
     return 0
 

@@ -53,6 +53,8 @@ fields: the rounds played, the final line's ``"stopped"``), in the title band, i
 OVER_AFTER = ("game over before round 1", "game over after 1 round", "game over after {rounds} rounds")
 """The end of a game played out, in print and in the server's log (:func:`counted`; a game is over after a
 round at the earliest, so the first never shows)."""
+ROUNDS = ("0 rounds", "1 round", "{rounds} rounds")
+"""A count of rounds in a line of print (:func:`counted`)."""
 ALL_ROUNDS = ("no round", "the 1 round", "all {rounds} rounds")
 """The rounds of a replay that ``arena replay --verify`` reproduced (:func:`counted`)."""
 PAUSED = "paused"

@@ -64,7 +64,7 @@ from multiprocessing.sharedctypes import RawArray
 from pathlib import Path
 from types import FrameType
 
-from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES, ratings, replay
+from arena import FORK_SERVER_SPARED, STOP_SIGNALS, STRATEGIES, look, ratings, replay
 from arena.limits import BotLimits, Guard, release
 from arena.ratings import Rating
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
@@ -1820,7 +1820,8 @@ def progress_line(t: Tournament, record: GameRecord) -> str:
                       + ("" if s.status == OK else f" ({s.status})")
                       for s in sorted(record.seats, key=lambda s: (s.rank, s.id)))
     return (f"game {done}/{t.total} done (#{record.game.number} {record.game.map}, seed {record.game.seed}, "
-            f"{record.rounds} rounds): {seats}{lost} | elapsed {clock(elapsed)}, about {clock(left)} left")
+            f"{look.counted(look.ROUNDS, record.rounds)}): {seats}{lost} | elapsed {clock(elapsed)}, about "
+            f"{clock(left)} left")
 
 
 def run(config: Config, *, show: Callable[[str], None],

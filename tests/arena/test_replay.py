@@ -303,6 +303,12 @@ def test_the_end_of_a_game_is_worded_by_its_rounds():
         "game stopped after 2 rounds (terminated)", "game stopped after 41 rounds (terminated)"]
     assert [look.ending(n) for n in (1, 2, 72)] == [
         "game over after 1 round", "game over after 2 rounds", "game over after 72 rounds"]
+    # the count of rounds in replay --html's line and the tournament's progress lines; --verify's
+    assert [look.counted(look.ROUNDS, n) for n in (0, 1, 2, 41)] == ["0 rounds", "1 round", "2 rounds",
+                                                                     "41 rounds"]
+    assert [look.counted(look.ALL_ROUNDS, n) for n in (0, 1, 2)] == ["no round", "the 1 round",
+                                                                     "all 2 rounds"]
+
 
 def test_default_path_and_last_copy(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
