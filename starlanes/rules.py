@@ -645,7 +645,7 @@ def check_history(game: Game) -> None:
     history = game.history
     if not history or set(map(len, history)) != {len(game.players)} or min(map(min, history)) < 0:
         raise ValueError(f"history: rows of {len(game.players)} net worths ≥ 0, at least one")
-    if game.moves >= 0 and len(history) != game.moves + 1:
+    if len(history) != game.moves + 1:   # the moves counter is checked before (0 or more)
         rows = f"{len(history)} row{'' if len(history) == 1 else 's'}"
         raise ValueError(f"history: {rows} for {game.moves} moves done (a row for the start and one a move)")
     limit = (SPLIT_PRICE - 1).bit_length() + START_BITS + TURN_BITS * (game.moves + 1)
