@@ -98,10 +98,11 @@ DANGER = 2
 def ring_of(game: Game, cell: Cell) -> list[Cell]:
     """The land cells orthogonally next to *cell* ((x, y); of a capital: its ring), in :data:`ORTHOGONAL`
     order."""
-    board = game.board
+    land = game.board.land
+    h, w = land.shape
     x, y = cell
     return [(x + dx, y + dy) for dx, dy in ORTHOGONAL
-            if board.inside(x + dx, y + dy) and board.land[y + dy, x + dx]]
+            if 0 <= x + dx < w and 0 <= y + dy < h and land[y + dy, x + dx]]
 
 
 def capital_in_danger(game: Game, me: int) -> bool:

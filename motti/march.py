@@ -68,14 +68,57 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 
 
 def _enemy_capitals(game: Game, me: int) -> list[Cell]:
-    capitals = sorted(game.board.capitals.items())
-    return [c for p, c in capitals if c is not None and p != me and p in game.alive]
+    return [c for p, c in sorted(game.board.capitals.items()) if c is not None and p != me]
+
+
+#: :func:`_steps`'s last answers: (id of the land mask, targets) -> (the land mask, the steps). The land of a
+#: game never changes and its copies share it (``Game.clone``), so the mask itself tells the game; keeping it
+#: here keeps its id from being reused.
+_steps_cache: dict[tuple[int, tuple[Cell, ...]], tuple[np.ndarray, np.ndarray]] = {}
 
 
 def _steps(game: Game, targets: list[Cell]) -> np.ndarray:
-    """(H, W) float: steps over land (4-neighbour) to the nearest of *targets*, inf where none is reached."""
-    steps: np.ndarray = np.minimum.reduce([land_distance(game.board.land, t) for t in targets])
+    """(H, W) float: steps over land (4-neighbour) to the nearest of *targets*, inf where none is reached.
+    The caller must not change the array."""
+    land = game.board.land
+    key = (id(land), tuple(targets))
+    found = _steps_cache.get(key)
+    if found is not None and found[0] is land:
+        return found[1]
+    steps: np.ndarray = np.minimum.reduce([land_distance(land, t) for t in targets])
+    if len(_steps_cache) >= 16:
+        _steps_cache.clear()
+    _steps_cache[key] = (land, steps)
     return steps
+
+
+#: :func:`_capital_groups`'s last answers, kept as :func:`_steps` keeps its own: (id of the land mask,
+#: targets, which of them are open) -> (the land mask, the groups).
+_groups_cache: dict[tuple[int, tuple[Cell, ...], tuple[bool, ...]], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _capital_groups(game: Game, targets: list[Cell]) -> np.ndarray:
+    """(H, W) int: the group of :func:`attack`'s order that the enemy capitals *targets* give a cell: their
+    own cells ``_CAPITAL``, the rings of the open ones ``_OPEN_RING``, ``_OWN`` elsewhere (the last of the
+    groups). The caller must not change the array."""
+    board = game.board
+    land = board.land
+    opened = tuple(not board.occupied[y, x] for x, y in targets)
+    key = (id(land), tuple(targets), opened)
+    found = _groups_cache.get(key)
+    if found is not None and found[0] is land:
+        return found[1]
+    groups = np.full(land.shape, _OWN)
+    for (x, y), open_ in zip(targets, opened, strict=True):
+        if open_:
+            for rx, ry in ring_of(game, (x, y)):
+                groups[ry, rx] = _OPEN_RING
+    for x, y in targets:
+        groups[y, x] = _CAPITAL
+    if len(_groups_cache) >= 64:
+        _groups_cache.clear()
+    _groups_cache[key] = (land, groups)
+    return groups
 
 
 def defence(game: Game, me: int) -> Move:
@@ -123,17 +166,10 @@ def attack(game: Game, me: int, rng: random.Random, legal: np.ndarray | None = N
         fire = under_fire(game, me)
     group[np.flatnonzero(fire[ys, xs] & own)[:MENDED]] = _OWN_EXPOSED  # nearest the enemy
     group[~own] = _ENEMY
-    rings = np.zeros_like(legal)
-    capitals = np.zeros_like(legal)
-    for x, y in targets:
-        capitals[y, x] = True
-        if not board.occupied[y, x]:
-            for rx, ry in ring_of(game, (x, y)):
-                rings[ry, rx] = True
-    group[rings[ys, xs]] = _OPEN_RING
-    group[capitals[ys, xs]] = _CAPITAL
+    np.minimum(group, _capital_groups(game, targets)[ys, xs], out=group)
     ranked = np.argsort(group, kind="stable")
-    crosses = [(int(xs[i]), int(ys[i])) for i in ranked[: MAX_CROSSES[Action.ATTACK]]]
+    first = ranked[: MAX_CROSSES[Action.ATTACK]]
+    crosses = list(zip(xs[first].tolist(), ys[first].tolist(), strict=True))
     foreign = ranked[~own[ranked]]
     if foreign.size and own[ranked[: MAX_CROSSES[Action.ATTACK]]].all():
         # Its cells next to open enemy capitals took every cross: the nearest enemy cell still gets the last.
@@ -172,8 +208,9 @@ def fortress(game: Game, me: int, legal: np.ndarray | None = None,
     cx, cy = capital
     legal = game.legal_mask(Action.ATTACK) if legal is None else legal
     attackable = under_fire(game, me) if fire is None else fire
+    h, w = legal.shape
     around = [(cx + dx, cy + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
-              if (dx or dy) and board.inside(cx + dx, cy + dy) and legal[cy + dy, cx + dx]]
+              if (dx or dy) and 0 <= cx + dx < w and 0 <= cy + dy < h and legal[cy + dy, cx + dx]]
     taken = [c for c in around if board.owner[c[1], c[0]] != me]
     mended = [c for c in around if board.owner[c[1], c[0]] == me and attackable[c[1], c[0]]]
     near = (slice(max(cy - DANGER, 0), cy + DANGER + 1), slice(max(cx - DANGER, 0), cx + DANGER + 1))
@@ -195,7 +232,7 @@ def strikes(game: Game, striker: int, target: int) -> int:
 
 def reset_timing(game: Game, me: int, move: Move, legal: np.ndarray | None = None) -> Move:
     """Player *me*'s attack *move* (in turn) timed against the global reset (spec §2.8), when the cells
-    that hold it back (``game.rules.reset.holding``: under ``strict`` those another player can take, under
+    that hold it back (:meth:`motti.rules.Game.holding`: under ``strict`` those another player can take, under
     ``empty`` the free ones) number :data:`MAX_CROSSES` or fewer:
 
     * if *me* owns a cell next to an enemy capital (:func:`strikes`) and no enemy owns one next to its own,
@@ -209,11 +246,14 @@ def reset_timing(game: Game, me: int, move: Move, legal: np.ndarray | None = Non
     if move[0] != "attack" or not move[1]:
         return move
     enemies = [p for p in game.alive if p != me]
-    theirs = any(strikes(game, p, me) for p in enemies)
+    board = game.board
+    capital = board.capitals.get(me)
+    around = set() if capital is None else {int(board.owner[y, x]) for x, y in ring_of(game, capital)}
+    theirs = any(p in around for p in enemies)
     bring = not theirs and game.attacks_left >= BRING_FROM and any(strikes(game, me, p) for p in enemies)
     if not bring and not (theirs and game.attacks_left <= HOLD_UP_TO):
         return move
-    held = game.rules.reset.holding(game.board)
+    held = game.holding()
     cells = cells_of(held)
     if not cells or len(cells) > MAX_CROSSES[Action.ATTACK]:
         return move
@@ -226,15 +266,15 @@ def reset_timing(game: Game, me: int, move: Move, legal: np.ndarray | None = Non
 
 def quiet_fronts(game: Game, me: int, move: Move) -> Move:
     """Player *me*'s attack *move* (in turn) with, right after its first cross on another player's land, its
-    own cells that hold the global reset back (``game.rules.reset.holding``: under ``strict`` those another
-    player could take), so that its fronts fall quiet and the reset comes sooner; the rest of *move*'s
+    own cells that hold the global reset back (:meth:`motti.rules.Game.holding`: under ``strict`` those
+    another player could take), so that its fronts fall quiet and the reset comes sooner; the rest of *move*'s
     crosses follow, up to :data:`MAX_CROSSES`. With three or more players a reset comes only once every
     front is quiet, and a capital falls only after one (spec §2.7, §2.8). Any other move is returned as it
     is."""
     if move[0] != "attack" or not move[1]:
         return move
     board = game.board
-    held = cells_of(game.rules.reset.holding(board) & (board.owner == me))
+    held = cells_of(game.holding() & (board.owner == me))
     if not held:
         return move
     first = [c for c in move[1] if board.owner[c[1], c[0]] != me][:1]

@@ -1656,6 +1656,14 @@ class Game:
         owned = np.bincount(self.board.owner[self.board.land], minlength=self.board.players + 1)
         return {p: int(owned[p]) for p in self.alive}
 
+    def holding(self) -> np.ndarray:
+        """``(H, W)`` bool: the cells that hold the next global reset back under this game's reset rule
+        (``rules.reset.holding``, §2.8), read off the count kept cell by cell when the rule keeps one."""
+        if self._tracker is not None:
+            held: np.ndarray = self._tracker.bits != 0
+            return held
+        return self.rules.reset.holding(self.board)
+
     def reset_outlook(self) -> ResetOutlook | None:
         """What stands between the game and the next global reset (§2.8, :class:`ResetOutlook`); None once
         the game is over."""

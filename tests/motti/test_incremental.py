@@ -76,6 +76,8 @@ def test_shortcuts_equal_a_from_scratch_recomputation(seed, reset_rule, capital_
         assert (fast.board.occupied == slow.board.occupied).all()
         assert fast.board.capitals == slow.board.capitals
         assert fast.takeable == slow.takeable and fast.end == slow.end
+        assert (fast.holding() == slow.holding()).all(), action
+        assert (slow.holding() == fast.rules.reset.holding(slow.board)).all()
         if reset_rule == "strict":
             b = fast.board
             assert (fast._tracker.bits == _takeable_bits(b.land, b.owner, b.occupied)).all(), action

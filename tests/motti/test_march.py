@@ -203,3 +203,35 @@ def test_the_same_seed_gives_the_same_game() -> None:
 
     assert moves(11) == moves(11)
     assert moves(11) != moves(12)
+
+
+def test_its_moves_do_not_depend_on_the_games_it_played_before() -> None:
+    # The march keeps the steps to the enemy capitals of the last maps it saw (one land mask each): two games
+    # with the same capitals on different land, played turn about, move as each does alone, with those answers
+    # forgotten. The second map has a lake of 3x3 cells in the middle of the first.
+    def start(lake: int) -> tuple[Game, random.Random]:
+        board = generate(20, 15, 3, random.Random(5))
+        if lake:
+            board.land[6:9, 8:11] = board.owner[6:9, 8:11] = board.occupied[6:9, 8:11] = False
+        return Game(board, random.Random(5)), random.Random(5)
+
+    def alone(lake: int) -> list[tuple]:
+        march._steps_cache.clear()
+        march._groups_cache.clear()
+        game, rng = start(lake)
+        out = []
+        while not game.is_terminal() and game.turns < 30:
+            out.append(march.choose_action(game, rng, guarded=True))
+            game.apply(out[-1])
+        return out
+
+    expected = {lake: alone(lake) for lake in (0, 1)}
+    assert expected[0] != expected[1]
+    games = {lake: start(lake) for lake in (0, 1)}
+    played: dict[int, list[tuple]] = {0: [], 1: []}
+    while any(len(played[lake]) < len(expected[lake]) for lake in games):
+        for lake, (game, rng) in games.items():
+            if len(played[lake]) < len(expected[lake]):
+                played[lake].append(march.choose_action(game, rng, guarded=True))
+                game.apply(played[lake][-1])
+    assert played == expected
