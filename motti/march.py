@@ -170,10 +170,11 @@ def attack(game: Game, me: int, rng: random.Random, legal: np.ndarray | None = N
     ranked = np.argsort(group, kind="stable")
     first = ranked[: MAX_CROSSES[Action.ATTACK]]
     crosses = list(zip(xs[first].tolist(), ys[first].tolist(), strict=True))
-    foreign = ranked[~own[ranked]]
-    if foreign.size and own[ranked[: MAX_CROSSES[Action.ATTACK]]].all():
-        # Its cells next to open enemy capitals took every cross: the nearest enemy cell still gets the last.
-        crosses[-1] = (int(xs[foreign[0]]), int(ys[foreign[0]]))
+    if own[first].all():
+        foreign = ranked[~own[ranked]]
+        if foreign.size:
+            # Its cells next to open enemy capitals took every cross: the nearest enemy cell gets the last.
+            crosses[-1] = (int(xs[foreign[0]]), int(ys[foreign[0]]))
     return ("attack", tuple(crosses))
 
 
@@ -213,10 +214,11 @@ def fortress(game: Game, me: int, legal: np.ndarray | None = None,
               if (dx or dy) and 0 <= cx + dx < w and 0 <= cy + dy < h and legal[cy + dy, cx + dx]]
     taken = [c for c in around if board.owner[c[1], c[0]] != me]
     mended = [c for c in around if board.owner[c[1], c[0]] == me and attackable[c[1], c[0]]]
+    if not legal[cy, cx]:
+        return taken + mended
     near = (slice(max(cy - DANGER, 0), cy + DANGER + 1), slice(max(cx - DANGER, 0), cx + DANGER + 1))
     foreign = board.land[near] & (board.owner[near] != me)
-    guard = [capital] if legal[cy, cx] and foreign.any() else []
-    return taken + mended + guard
+    return taken + mended + ([capital] if foreign.any() else [])
 
 
 def strikes(game: Game, striker: int, target: int) -> int:

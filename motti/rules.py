@@ -869,7 +869,8 @@ class _Resolution:
     8-connected land mass, so any two alive players can meet (§2.9);
     ``land_masses`` labels the 4-connected land masses (empty: unknown, no shortcut). ``heirs``, after a
     defeat (§2.7) of a resolved board, maps each player who received cells to those cells ((2, n) ys, xs):
-    only pockets holding such a cell can be new (:meth:`Game.defeat`), so only they are looked for first."""
+    only pockets holding such a cell can be new (:meth:`Game.defeat`), so only they are looked for first.
+    ``alive_now`` holds :meth:`alive` once worked out, until a capital falls."""
 
     board: Board
     mover: int
@@ -886,6 +887,14 @@ class _Resolution:
     land_masses: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int32))
     flat: _Views | None = None
     heirs: dict[int, np.ndarray] | None = None
+    alive_now: list[int] | None = None
+
+    def alive(self) -> list[int]:
+        """The alive players (:meth:`Board.alive_players`), worked out once per run until a capital falls
+        (:func:`_captured`, the only stage that takes capitals away)."""
+        if self.alive_now is None:
+            self.alive_now = self.board.alive_players()
+        return self.alive_now
 
     def views(self) -> _Views:
         """Flat views of the board's arrays (:class:`_Views`), made once per run."""
@@ -926,6 +935,7 @@ def _captured(res: _Resolution) -> list[tuple[int, int, Cell]]:
             board.capitals[player] = None
             res.eliminated.append(player)
             out.append((player, by, (x, y)))
+            res.alive_now = None
     return out
 
 
@@ -985,7 +995,7 @@ def stage_encirclement(res: _Resolution) -> list[Event]:
     board = res.board
     events: list[Event] = []
     found: dict[int, list[list[Cell]]] = {}
-    players = board.alive_players()
+    players = res.alive()
     if not res.whole_board and res.occupied is not None and len(res.occupied) == 1 and res.land_masses.size:
         cell, previous = res.occupied[0]
         found, players = _local_pockets(board, res.views(), cell, previous, res.land_masses)
@@ -1019,7 +1029,7 @@ def stage_encirclement(res: _Resolution) -> list[Event]:
         events += more + _changed_events(changed)
         if len({h.victim for h in handovers}) == 1:
             break
-        found, players = {}, board.alive_players()
+        found, players = {}, res.alive()
         whole = False
     return events
 
@@ -1195,7 +1205,7 @@ def stage_reset_strict(res: _Resolution) -> list[Event]:
     tracker = res.tracker
     if tracker is not None:
         tracker.update(res)
-    if len(res.board.alive_players()) < 2:
+    if len(res.alive()) < 2:
         return []
     before = res.takeable
     res.takeable = count_takeable(res.board) if tracker is None else tracker.count()
@@ -1214,14 +1224,14 @@ def stage_reset_empty(res: _Resolution) -> list[Event]:
     """§2.8, option ``empty``: reset when no unoccupied land cell is left, while at least two players are
     alive."""
     board = res.board
-    if len(board.alive_players()) < 2 or (board.land & ~board.occupied).any():
+    if len(res.alive()) < 2 or (board.land & ~board.occupied).any():
         return []
     return _reset(board)
 
 
 def stage_game_end(res: _Resolution) -> list[Event]:
     """§2.10: at most one alive player left ends the game."""
-    alive = res.board.alive_players()
+    alive = res.alive()
     if len(alive) > 1:
         return []
     res.over = GameOver(alive[0]) if alive else GameOver(None, "draw", "left")
@@ -1254,7 +1264,7 @@ def stage_unreachable(res: _Resolution) -> list[Event]:
     """§2.9: when no alive player can ever reach another's land the game ends at once as a draw."""
     if res.over is not None:
         return []
-    if res.capitals_meet and len(res.board.alive_players()) > 1:
+    if res.capitals_meet and len(res.alive()) > 1:
         return []
     if can_meet(res.board, res.components):
         return []
