@@ -18,7 +18,8 @@ when one is missed):
 * 3- and 4-player games of hard on generated 20x15 maps (4 each; ``--full``: 20): a first capture within half
   the cap (200 turns) in >= 80 %, the game over within the cap in >= 60 %, bars per player count;
 * think time from the games themselves: CPU seconds per decision (``time.process_time`` in the worker) per
-  level on 20x15 maps (generated and ``classic``), median and worst; hard's worst < 1.0 s. Beside it each
+  level on 20x15 maps (generated and ``classic``), median and worst, and the median of a turn's first move
+  (the one the playouts weigh); hard's worst < 1.0 s. Beside it each
   level plays every seat of ``continent`` for ``--continent-turns`` turns (figures only);
 * over every game, per level: hard's attacks that cross only its own cells while an enemy cell is crossable
   (<= 5 % of hard's attacks), the disguised passes (``motti.evaluate.changes_nothing`` true for a move other
@@ -119,10 +120,12 @@ class Job:
 @dataclass
 class Tally:
     """One player kind's moves in one game: CPU seconds per decision (``think``, a step of the interface's
-    for mcts), whole actions by what they were (``moves``: ``pass``, ``disguised`` pass and ``disguised
-    VERB``, ``attack``, ``own-only`` attack while an enemy cell was crossable, ``defend``, ``guerilla``)."""
+    for mcts; ``first``, those of a turn's first move, which the levels' playouts weigh), whole actions by
+    what they were (``moves``: ``pass``, ``disguised`` pass and ``disguised VERB``, ``attack``, ``own-only``
+    attack while an enemy cell was crossable, ``defend``, ``guerilla``)."""
 
     think: list[float] = field(default_factory=list)
+    first: list[float] = field(default_factory=list)
     moves: Counter[str] = field(default_factory=Counter)
 
 
@@ -191,9 +194,12 @@ def play(job: Job) -> Outcome:
             tally.think.append(time.process_time() - start)
             state.apply_action(step)
         else:
+            fresh = not game.attacked
             start = time.process_time()
             move = MOVERS[kind](game, rngs[player])
             tally.think.append(time.process_time() - start)
+            if fresh:
+                tally.first.append(tally.think[-1])
             tally.moves.update(classify(game, move))
             for step in state.actions_of(move):
                 state.apply_action(step)
@@ -327,6 +333,7 @@ def _seconds(values: list[float]) -> str:
 def report_thinking(outcomes: list[Outcome]) -> list[tuple[str, str, bool]]:
     """Print the CPU seconds per decision by kind and board, and the moves' tallies; return their bars."""
     boards: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    firsts: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     moves: dict[str, Counter[str]] = defaultdict(Counter)
     decisions: Counter[str] = Counter()
     for outcome in outcomes:
@@ -334,12 +341,15 @@ def report_thinking(outcomes: list[Outcome]) -> list[tuple[str, str, bool]]:
         where = outcome.job.board if outcome.job.board in ("corridor", "continent") else size
         for kind, tally in outcome.tallies.items():
             boards[where][kind] += tally.think
+            firsts[where][kind] += tally.first
             moves[kind] += tally.moves
             decisions[kind] += len(tally.think)
     print("CPU seconds per decision in the games (mcts: one step of the interface):")
     for where, kinds in boards.items():
         for kind in sorted(kinds, key=KINDS.index):
-            print(f"  {where:>9} {kind:<8} {_seconds(kinds[kind])}")
+            first = firsts[where][kind]
+            print(f"  {where:>9} {kind:<8} {_seconds(kinds[kind])}"
+                  + (f"; a turn's first move: median {statistics.median(first):.3f} s" if first else ""))
     bars: list[tuple[str, str, bool]] = []
     small = boards.get("20x15", {}).get("hard", [])
     if small:

@@ -394,6 +394,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         # (A save's computer player who is out plays no more.)
         raise UsageError(f"--level {args.level}: no computer player to play at it (name them with "
                          f"--computer, e.g. --computer 2)")
+    if args.level is not None and all(computer[player] for player in computer if player in game.alive):
+        raise UsageError(f"--level {args.level}: every computer player has a level of its own (as in "
+                         f"--computer 2:hard); leave --level out, or name the players without one")
     levels = computer_levels(computer, args.level)
     if args.headless:
         return _run_headless(args, game, levels, random.Random(f"{seed}:computer"), last_turn, turn_so_far,

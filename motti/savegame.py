@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 def comment(resume_args: str = "") -> str:
     """A save's comment line: the command that resumes it, with *resume_args* (`` -c`` for a game played at
     the terminal, by some of its players or all)."""
-    return f"motti saved game: resume with  motti FILE{resume_args} [PLAYERSTRING...]"
+    return f"motti saved game: resume with motti FILE{resume_args} [PLAYERSTRING...]"
 
 
 COMMENT = comment()

@@ -182,7 +182,9 @@ class Session:
         """Play until nobody is seated (or, *until_end*, until the game is over: headless matches); return the
         exit status 0. Ctrl-C propagates (KeyboardInterrupt) after every front end is closed; SIGTERM and
         SIGHUP (in the main thread) end the loop the same way with SystemExit(143) and SystemExit(129); a
-        console whose thread failed raises RuntimeError. With ``--save`` the game is saved on the way out."""
+        console whose thread failed raises RuntimeError. With ``--save`` the game is saved on the way out, and
+        a game that Ctrl-C or a signal stopped says where."""
+        interrupted = False
         with exit_on_signals():
             try:
                 self.changed()
@@ -192,11 +194,18 @@ class Session:
                     if event is not None:
                         self.handle(event)
                 self._end_unfinished()
+            except (KeyboardInterrupt, SystemExit):
+                interrupted = True
+                raise
             finally:
                 self.close()
                 self.write_save()
                 if self.game.is_terminal():
                     self._tell_ending()   # also when Ctrl-C or a signal ended the loop
+                elif interrupted and self.save is not None:
+                    said = (self.saved_before_quit() if self.save_suspended
+                            else f"it is saved in {self.save} ({self.resume_command()} resumes it)")
+                    print(f"motti: stopped; {said}", flush=True)
         return 0
 
     def handle(self, event: object) -> None:

@@ -266,6 +266,20 @@ def test_interrupt_restores_the_terminal(terminals, tmp_path: Path, small: Path,
     assert before.read_text() == after.read_text()
 
 
+def test_ctrl_c_says_where_the_game_is_saved(terminals, tmp_path: Path, small: Path) -> None:
+    args = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "motti", "-c", str(small), "--seed", "3",
+                                             "--save", "game.map"))
+    term = Terminal(f"{args}; echo \"exit=$?\"", tmp_path)
+    terminals.append(term)
+    term.wait_text(STATUS_1)
+    term.send("\x03")
+    term.wait_text("exit=130")
+    said = "".join(term.text().split())   # the line wraps at the terminal's width
+    assert "motti:stopped;itissavedingame.map(" in said, said
+    assert "game.map-c--savegame.mapresumesit)" in said, said
+    assert "turn 1" in (tmp_path / "game.map").read_text().splitlines()
+
+
 def test_computer_opponent_moves_by_itself(terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", "--computer", "2")
     term.wait_text(STATUS_1)

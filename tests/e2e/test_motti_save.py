@@ -218,7 +218,7 @@ def test_console_saves_after_each_action_and_on_quit(tmp_path):
     assert (saved.turn, saved.attacks, saved.board.alive_players()) == (1, 5, [1, 2])
     # Its first line names the command that resumes it, -c as it was played.
     first = (tmp_path / "saved.map").read_text().splitlines()[0]
-    assert first == "# motti saved game: resume with  motti FILE -c [PLAYERSTRING...]"
+    assert first == "# motti saved game: resume with motti FILE -c [PLAYERSTRING...]"
 
 
 def test_console_quit_with_computer_players_left_ends_the_session_unfinished(tmp_path):

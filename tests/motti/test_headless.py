@@ -281,6 +281,23 @@ def test_a_level_with_no_computer_player_is_an_error(tmp_path, capital3):
                            "--computer, e.g. --computer 2)\n")
 
 
+def test_a_level_that_no_computer_player_takes_is_an_error(tmp_path):
+    # Every computer player has a level of its own: --level would change nothing. With one player left to it,
+    # it plays (and a save's levels, which --level overrides, never make it an error).
+    (tmp_path / "three.map").write_text(THREE.format(capital3="capital 1 0 1\ncapital 2 4 1\ncapital 3 7 1\n",
+                                                     ccc="ccc"))
+    done = motti(tmp_path, "three.map", "--computer", "1:hard,2:easy,3:easy", "--level", "medium",
+                 "--headless", "--max-turns", "2")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("motti: --level medium: every computer player has a level of its own (as in "
+                           "--computer 2:hard); leave --level out, or name the players without one\n")
+    done = motti(tmp_path, "three.map", "--computer", "1:hard,2:easy,3", "--level", "medium",
+                 "--headless", "--max-turns", "2", "--save", "saved.map")
+    assert done.returncode == 0, done.stderr
+    assert {"computer 1 hard", "computer 2 easy", "computer 3 medium"} <= set(
+        (tmp_path / "saved.map").read_text().splitlines())
+
+
 def test_p_on_a_saved_game_keeps_its_state_lines_for_the_players_left(tmp_path):
     # Player 3, in turn, is disabled by -p 2: the turn goes to the next player left, with a whole turn; the
     # computer players left, the rules, the turns played and the cap stay as saved.

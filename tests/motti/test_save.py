@@ -136,8 +136,8 @@ def test_save_game_without_a_path_creates_the_state_folder(monkeypatch, tmp_path
 
 def test_a_save_names_the_command_that_resumes_it() -> None:
     game = Composer(Game(parse_map(TWO).board, random.Random(0)))
-    played = {"": "# motti saved game: resume with  motti FILE [PLAYERSTRING...]",
-              " -c": "# motti saved game: resume with  motti FILE -c [PLAYERSTRING...]"}
+    played = {"": "# motti saved game: resume with motti FILE [PLAYERSTRING...]",
+              " -c": "# motti saved game: resume with motti FILE -c [PLAYERSTRING...]"}
     for resume_args, first in played.items():
         session = Session(game, resume_args=resume_args)
         assert session.save_text().splitlines()[0] == first
