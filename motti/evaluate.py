@@ -105,10 +105,11 @@ def ring_of(game: Game, cell: Cell) -> list[Cell]:
             if 0 <= x + dx < w and 0 <= y + dy < h and land[y + dy, x + dx]]
 
 
-def capital_in_danger(game: Game, me: int) -> bool:
-    """Whether player *me*'s capital is open (unoccupied) and an enemy occupied cell lies within
-    :data:`DANGER` cells of it (Chebyshev distance), or an enemy owns a cell orthogonally next to it (from
-    there it can occupy that cell and take the capital in one turn, even right after a reset, §2.8)."""
+def capital_in_danger(game: Game, me: int, danger: int = DANGER) -> bool:
+    """Whether player *me*'s capital is open (unoccupied) and an enemy occupied cell lies within *danger*
+    (default :data:`DANGER`) cells of it (Chebyshev distance), or an enemy owns a cell orthogonally next to
+    it (from there it can occupy that cell and take the capital in one turn, even right after a reset,
+    §2.8)."""
     board = game.board
     capital = board.capitals.get(me)
     if capital is None:
@@ -116,7 +117,7 @@ def capital_in_danger(game: Game, me: int) -> bool:
     cx, cy = capital
     if board.occupied[cy, cx]:
         return False
-    near = (slice(max(cy - DANGER, 0), cy + DANGER + 1), slice(max(cx - DANGER, 0), cx + DANGER + 1))
+    near = (slice(max(cy - danger, 0), cy + danger + 1), slice(max(cx - danger, 0), cx + danger + 1))
     enemy = board.land & (board.owner != me)
     if (enemy[near] & board.occupied[near]).any():
         return True

@@ -122,6 +122,16 @@ def test_a_wall_three_cells_away_is_no_danger_yet_and_its_own_cell_under_attack_
     assert verb == "attack" and crosses[:2] == ((3, 0), (3, 1)) and set(crosses[2:4]) == {(3, 2), (2, 1)}
 
 
+def test_the_guarded_march_defends_against_a_wall_three_cells_away() -> None:
+    # The same board for hard's guarded march: from three cells away a keen enemy takes an open capital within
+    # one turn now and then (seed 1 of `motti generate` lost hard its capital in turn 3 that way), so it
+    # occupies the capital, the ring cell (2,1) that touches player 2's land, then the next ring cell (0,1).
+    game = game_of(["aaaaBbb", "aaaabbb", "aaaabbb"], [(1, 1), (6, 1)])
+    assert march.choose_action(game, random.Random(0), guarded=True) == ("defend", ((1, 1), (2, 1), (0, 1)))
+    far = game_of(["aaaaaBb", "aaaaabb", "aaaaabb"], [(1, 1), (6, 1)])
+    assert march.choose_action(far, random.Random(0), guarded=True)[0] == "attack"
+
+
 def test_after_a_reset_it_defends_a_capital_an_enemy_owns_a_cell_next_to() -> None:
     # Nothing is occupied, but player 2 owns (1,0) next to player 1's capital (0,0): on its turn it could
     # occupy that cell and take the capital. Player 1 occupies the capital and its other ring cell (0,1).
