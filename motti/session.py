@@ -19,6 +19,7 @@ its only consumer.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import shlex
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -202,10 +203,9 @@ class Session:
                 self.write_save()
                 if self.game.is_terminal():
                     self._tell_ending()   # also when Ctrl-C or a signal ended the loop
-                elif interrupted and self.save is not None:
-                    said = (self.saved_before_quit() if self.save_suspended
-                            else f"it is saved in {self.save} ({self.resume_command()} resumes it)")
-                    print(f"motti: stopped; {said}", flush=True)
+                elif interrupted and (where := self.saved_where()) is not None:
+                    with contextlib.suppress(OSError):   # the terminal may be gone (SIGHUP)
+                        print(f"motti: stopped; {where}", flush=True)
         return 0
 
     def handle(self, event: object) -> None:
@@ -263,11 +263,17 @@ class Session:
     def unfinished(self) -> str:
         """``nobody is left at a window or the terminal: the game stops unfinished`` and where it is saved."""
         said = "nobody is left at a window or the terminal: the game stops unfinished"
+        where = self.saved_where()
+        return said if where is None else f"{said}; {where}"
+
+    def saved_where(self) -> str | None:
+        """Where ``--save`` keeps the game and how to resume it (the game before the quit, when a last quit
+        suspended it), or None without ``--save``."""
         if self.save_suspended:
-            return f"{said}; {self.saved_before_quit()}"
+            return self.saved_before_quit()
         if self.save is not None:
-            return f"{said}; it is saved in {self.save} ({self.resume_command()} resumes it)"
-        return said
+            return f"it is saved in {self.save} ({self.resume_command()} resumes it)"
+        return None
 
     def saved_before_quit(self) -> str:
         return f"the game before the quit is saved in {self.save} ({self.resume_command()} resumes it)"
