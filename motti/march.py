@@ -35,6 +35,7 @@ deterministic given its ``random.Random`` (which only breaks ties)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 
@@ -75,30 +76,35 @@ def _enemy_capitals(game: Game, me: int) -> list[Cell]:
     return [c for p, c in sorted(game.board.capitals.items()) if c is not None and p != me]
 
 
-#: :func:`_steps`'s last answers: (id of the land mask, targets) -> (the land mask, the steps). The land of a
-#: game never changes and its copies share it (``Game.clone``), so the mask itself tells the game; keeping it
-#: here keeps its id from being reused.
-_steps_cache: dict[tuple[int, tuple[Cell, ...]], tuple[np.ndarray, np.ndarray]] = {}
+#: The last answers of :func:`_steps` and :func:`_capital_groups`: (what they were asked, id of the land
+#: mask) -> (the land mask, the answer). The land of a game never changes and its copies share it
+#: (``Game.clone``), so the mask itself tells the game; keeping it here keeps its id from being reused.
+_kept: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _per_land(land: np.ndarray, asked: tuple[object, ...], work_out: Callable[[], np.ndarray]) -> np.ndarray:
+    """The answer to *asked* on the land mask *land*: kept from an earlier call, else ``work_out()``."""
+    key = (*asked, id(land))
+    found = _kept.get(key)
+    if found is not None and found[0] is land:
+        return found[1]
+    answer = work_out()
+    if len(_kept) >= 64:
+        _kept.clear()
+    _kept[key] = (land, answer)
+    return answer
 
 
 def _steps(game: Game, targets: list[Cell]) -> np.ndarray:
     """(H, W) float: steps over land (4-neighbour) to the nearest of *targets*, inf where none is reached.
     The caller must not change the array."""
     land = game.board.land
-    key = (id(land), tuple(targets))
-    found = _steps_cache.get(key)
-    if found is not None and found[0] is land:
-        return found[1]
-    steps: np.ndarray = np.minimum.reduce([land_distance(land, t) for t in targets])
-    if len(_steps_cache) >= 16:
-        _steps_cache.clear()
-    _steps_cache[key] = (land, steps)
-    return steps
 
+    def work_out() -> np.ndarray:
+        steps: np.ndarray = np.minimum.reduce([land_distance(land, t) for t in targets])
+        return steps
 
-#: :func:`_capital_groups`'s last answers, kept as :func:`_steps` keeps its own: (id of the land mask,
-#: targets, which of them are open) -> (the land mask, the groups).
-_groups_cache: dict[tuple[int, tuple[Cell, ...], tuple[bool, ...]], tuple[np.ndarray, np.ndarray]] = {}
+    return _per_land(land, ("steps", *targets), work_out)
 
 
 def _capital_groups(game: Game, targets: list[Cell]) -> np.ndarray:
@@ -106,23 +112,19 @@ def _capital_groups(game: Game, targets: list[Cell]) -> np.ndarray:
     own cells ``_CAPITAL``, the rings of the open ones ``_OPEN_RING``, ``_OWN`` elsewhere (the last of the
     groups). The caller must not change the array."""
     board = game.board
-    land = board.land
     opened = tuple(not board.occupied[y, x] for x, y in targets)
-    key = (id(land), tuple(targets), opened)
-    found = _groups_cache.get(key)
-    if found is not None and found[0] is land:
-        return found[1]
-    groups = np.full(land.shape, _OWN)
-    for (x, y), open_ in zip(targets, opened, strict=True):
-        if open_:
-            for rx, ry in ring_of(game, (x, y)):
-                groups[ry, rx] = _OPEN_RING
-    for x, y in targets:
-        groups[y, x] = _CAPITAL
-    if len(_groups_cache) >= 64:
-        _groups_cache.clear()
-    _groups_cache[key] = (land, groups)
-    return groups
+
+    def work_out() -> np.ndarray:
+        groups = np.full(board.land.shape, _OWN)
+        for (x, y), open_ in zip(targets, opened, strict=True):
+            if open_:
+                for rx, ry in ring_of(game, (x, y)):
+                    groups[ry, rx] = _OPEN_RING
+        for x, y in targets:
+            groups[y, x] = _CAPITAL
+        return groups
+
+    return _per_land(board.land, ("groups", *targets, *opened), work_out)
 
 
 def defence(game: Game, me: int) -> Move:
