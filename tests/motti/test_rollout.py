@@ -143,7 +143,9 @@ STRIKE = ["AAAbB", "aaaab", "AAABB"]
 
 
 def test_the_guarded_march_brings_the_reset_on_while_it_can_strike_after_it() -> None:
-    game = game_of(STRIKE, [(0, 1), (4, 1)])
+    # One attack of the turn played already: at its start the guarded march would defend its open capital,
+    # three cells from player 2's wall (3,2).
+    game = game_of(STRIKE, [(0, 1), (4, 1)], attacks=5)
     assert cells_of(takeable_cells(game.board)) == [(3, 0), (2, 1), (3, 1)]
     assert (march.strikes(game, 1, 2), march.strikes(game, 2, 1)) == (1, 0)
     assert march.choose_action(game, random.Random(0), guarded=True) == ("attack", ((3, 0), (2, 1), (3, 1)))
@@ -175,7 +177,9 @@ QUIET = ["Cccccccccc", "aaaaaaaAbb", "aaaaaaaabb"]
 
 
 def test_with_three_players_the_guarded_march_quiets_its_fronts_after_one_enemy_cross() -> None:
-    game = game_of(QUIET, [(3, 2), (9, 2), (9, 0)])
+    # One attack of the turn played already: at its start the guarded march would defend its open capital,
+    # three cells from player 3's wall (0,0).
+    game = game_of(QUIET, [(3, 2), (9, 2), (9, 0)], attacks=5)
     assert march.choose_action(game, random.Random(0), guarded=True) == (
         "attack", ((7, 0), (0, 1), (1, 1), (3, 2), (8, 1), (7, 2)))
     for seed in range(8):
