@@ -498,6 +498,10 @@ def _write_initial_save(path: str, game: Composer, levels: dict[int, str], last_
         raise UsageError(f"--save {path}: {write_failure(path, error)}") from None
 
 
+#: What resumes a headless match's save as one (the save's first line, the line said when it stops).
+HEADLESS = " --headless"
+
+
 def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random,
                   last_turn: SavedTurn | None = None, turn_so_far: SavedTurn | None = None,
                   chosen_seed: int | None = None) -> int:
@@ -526,10 +530,10 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
     if args.status:
         _write_initial_status(args.status, game, None)
     if args.save:
-        _write_initial_save(args.save, game, levels, last_turn, turn_so_far)
+        _write_initial_save(args.save, game, levels, last_turn, turn_so_far, HEADLESS)
     session = Session(game, computer=levels, rng=rng, status=args.status, save=args.save,
                       computer_delay=args.delay or 0.0, every_action=False, last_turn=last_turn,
-                      turn_so_far=turn_so_far)
+                      turn_so_far=turn_so_far, resume_args=HEADLESS)
     _say_save_rules(args)
     session.run(until_end=True)
     assert game.end is not None

@@ -41,8 +41,10 @@ if TYPE_CHECKING:
 
 def comment(resume_args: str = "") -> str:
     """A save's comment line: the command that resumes it, with *resume_args* (`` -c`` for a game played at
-    the terminal, by some of its players or all)."""
-    return f"motti saved game: resume with motti FILE{resume_args} [PLAYERSTRING...]"
+    the terminal, by some of its players or all; `` --headless`` for a headless match, which takes no player
+    strings)."""
+    strings = "" if resume_args.endswith("--headless") else " [PLAYERSTRING...]"
+    return f"motti saved game: resume with motti FILE{resume_args}{strings}"
 
 
 COMMENT = comment()

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from deadline import deadline
+from deadline import deadline, wait_until
 from motti_maps import T13
 
 from motti.mapfile import parse_map
@@ -44,9 +45,37 @@ def test_headless_computer_game_is_won_and_the_status_says_so(tmp_path):
     status = json.loads((tmp_path / "s.json").read_text())
     assert (status["winner"], status["turns"], status["result"], status["turn"]) == (1, 1, "win", None)
     saved = (tmp_path / "saved.map").read_text().splitlines()
+    assert saved[0] == "# motti saved game: resume with motti FILE --headless"
     assert {"turns 1", "reset-rule strict", "capital-rule v3", "computer 1 medium",
             "computer 2 medium"} <= set(saved)
     assert not [line for line in saved if line.split()[:1] in (["turn"], ["attacks"])]
+
+
+def test_ctrl_c_stops_a_headless_match_and_says_how_to_resume_it(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    match = subprocess.Popen([sys.executable, "-m", "motti", "generate", "--seed", "2", "--computer", "1,2",
+                              "--headless", "--delay", "0.05", "--save", "m.map", "--status", "s.json"],
+                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             stdin=subprocess.DEVNULL)
+
+    def turns() -> int:
+        try:
+            return int(json.loads((tmp_path / "s.json").read_text())["turns"])
+        except (OSError, ValueError, KeyError):
+            return 0
+
+    try:
+        wait_until(lambda: turns() >= 1, "the first turn played", seconds=60)
+        match.send_signal(signal.SIGINT)
+        out, err = match.communicate(timeout=deadline(60))
+    finally:
+        match.kill()
+    assert match.returncode == 130, err
+    # (the command as typed: here ``python -m motti``)
+    said = r"motti: stopped; it is saved in m\.map \(.+ m\.map --headless --save m\.map resumes it\)\n"
+    assert re.fullmatch(said, out), out
+    first = (tmp_path / "m.map").read_text().splitlines()[0]
+    assert first == "# motti saved game: resume with motti FILE --headless"
 
 
 def test_headless_turn_cap_ends_on_land(tmp_path):
