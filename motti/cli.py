@@ -498,10 +498,6 @@ def _write_initial_save(path: str, game: Composer, levels: dict[int, str], last_
         raise UsageError(f"--save {path}: {write_failure(path, error)}") from None
 
 
-#: What resumes a headless match's save as one (the save's first line, the line said when it stops).
-HEADLESS = " --headless"
-
-
 def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str], rng: random.Random,
                   last_turn: SavedTurn | None = None, turn_so_far: SavedTurn | None = None,
                   chosen_seed: int | None = None) -> int:
@@ -513,6 +509,7 @@ def _run_headless(args: argparse.Namespace, rules: Game, levels: dict[int, str],
     game plays on (the last good save stays)."""
     from motti.announce import end_text
     from motti.compose import Composer
+    from motti.savegame import HEADLESS
     from motti.session import Session
 
     if args.seats or args.curses:

@@ -39,11 +39,15 @@ if TYPE_CHECKING:
     from motti.announce import LastTurn
 
 
+#: The resume arguments of a headless match's save (its first line, the line said when it stops).
+HEADLESS = " --headless"
+
+
 def comment(resume_args: str = "") -> str:
     """A save's comment line: the command that resumes it, with *resume_args* (`` -c`` for a game played at
-    the terminal, by some of its players or all; `` --headless`` for a headless match, which takes no player
+    the terminal, by some of its players or all; :data:`HEADLESS` for a headless match, which takes no player
     strings)."""
-    strings = "" if resume_args.endswith("--headless") else " [PLAYERSTRING...]"
+    strings = "" if resume_args == HEADLESS else " [PLAYERSTRING...]"
     return f"motti saved game: resume with motti FILE{resume_args}{strings}"
 
 
