@@ -1487,9 +1487,10 @@ class GameRunner:
         """Wait until every seat is taken: by its bot joining through the seat's port (*ids*: seat -> wire
         id), or by an idle body (:meth:`ArenaServer.add_absent`, the seat then in *absent*) when the bot's
         process has ended or ``connect_ms`` has passed first (also for a bot that joined and left before the
-        game began)."""
+        game began). It watches until the game has begun, not only until every seat is taken: a bot can join
+        the last free seat and leave before the server begins, and its seat then needs its idle body."""
         end = time.monotonic() + self.config.connect_ms / 1000
-        while not running.done() and server.waiting_for:
+        while not running.done() and server.game is None:
             joined = server.joined_seats
             for proc in processes:
                 if proc.seat in joined:

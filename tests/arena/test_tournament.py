@@ -20,12 +20,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from arena_helpers import join, play_out, small_arena
 from deadline import deadline
 
 from arena import ratings, replay, tournament
 from arena.mapfile import find_map, load_arena
 from arena.ratings import Rating
-from arena.server import Diagnostics, copy_name
+from arena.server import ArenaServer, Diagnostics, Settings, copy_name
 from arena.tournament import (
     BOT_GROUPS,
     Bot,
@@ -1134,6 +1135,51 @@ def test_a_bot_that_joins_and_leaves_before_the_start_does_not_stall_the_game(tm
     log = (out / game["folder"] / "server.log").read_text()
     assert log.count("left in round 0 (") == 3
     assert replay.verify(replay.load(out / game["folder"] / "replay.jsonl")).ok
+
+
+def test_a_bot_that_takes_the_last_seat_and_leaves_before_the_game_begins_gets_its_idle_body(tmp_path):
+    # The seating stopped watching once every seat was taken. A bot that joined the last free seat and left
+    # before the server's task began the game left its seat empty: the tournament waited in the lobby for
+    # ever. The server here listens but does not run yet, as in the moment between the join and the begin.
+    config = Config(parse_bots(["hunt", "flee"]), {"office": load_arena(find_map("office"))}, 1, 2, tmp_path)
+
+    async def until(predicate, what: str) -> None:
+        end = asyncio.get_running_loop().time() + deadline(10)
+        while not predicate():
+            assert asyncio.get_running_loop().time() < end, f"timed out waiting for {what}"
+            await asyncio.sleep(0.005)
+
+    async def go():
+        server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20, seed=5,
+                                                     quiet_rounds=2, id_timeout_ms=60000, seat_ports=True))
+        await server.start()
+        ended = [await asyncio.create_subprocess_exec("true") for _seat in range(2)]
+        for process in ended:
+            await process.wait()
+        processes = [_Process(bot=seat, seat=seat, process=process) for seat, process in enumerate(ended)]
+        stays, _ = await asyncio.to_thread(join, server.seat_ports[0])
+        leaves, _ = await asyncio.to_thread(join, server.seat_ports[1])
+        await until(lambda: server.joined_seats == {0: 0, 1: 1}, "both seats to join")
+        ids: dict[int, int] = {}
+        absent: set[int] = set()
+        not_run = asyncio.get_running_loop().create_future()
+        seating = asyncio.create_task(GameRunner(config, lambda: None)._seat(server, processes, not_run, ids,
+                                                                             absent))
+        await until(lambda: ids == {0: 0, 1: 1}, "the seating to see both seats taken")
+        leaves.close()
+        await until(lambda: server.joined_seats == {0: 0}, "seat 1's bot to leave")
+        await until(lambda: absent == {1}, "seat 1's idle body")
+        game = asyncio.create_task(server.run())
+        await seating
+        await asyncio.to_thread(play_out, stays)
+        await game
+        return server, ids
+
+    server, ids = asyncio.run(go())
+    assert ids == {0: 0, 1: 1} and server.wire_ids == [0, 1] and server.connected == [True, False]
+    left = {d.id: d for d in server.diagnostics()}[1]
+    assert left.left_round == 0  # closed, or reset with CONNECTED unread
+    assert left.left_reason.startswith(("closed the connection", "connection error"))
 
 
 @pytest.mark.e2e
