@@ -100,11 +100,17 @@ def _finite(text: str) -> float:
     return value
 
 
+#: The longest ``--delay`` (seconds): a longer one only looks like a game that hangs.
+MAX_DELAY_S = 60.0
+
+
 def _delay(text: str) -> float:
-    """``--delay SECONDS``: a finite number, at least 0."""
+    """``--delay SECONDS``: a finite number from 0 to :data:`MAX_DELAY_S`."""
     value = _finite(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"a delay cannot be negative: {text!r}")
+    if value > MAX_DELAY_S:
+        raise argparse.ArgumentTypeError(f"a delay of at most {MAX_DELAY_S:g} seconds: {text!r}")
     return value
 
 
@@ -155,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="seed of the random numbers (maps and attacks)")
     play.add_argument("--delay", type=_delay, metavar="SECONDS",
                       help="how long each action of a computer player stays on screen before its next one "
-                      "(default 0.4; 0 for none; a headless match has none unless given)")
+                      "(default 0.4; 0 for none, at most 60; a headless match has none unless given)")
     for option in RULE_OPTIONS:
         if option.variants:
             play.add_argument(f"--{option.word}", choices=option.choices, help=option.usage())

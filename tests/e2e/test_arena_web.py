@@ -379,6 +379,9 @@ def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_
         rows = driver.find_elements(By.CSS_SELECTOR, "#standings tr")
         assert rows[0].text.split()[:3] == ["rank", "bot", "points"] and len(rows) == 4
         assert {row.text.split()[1] for row in rows[1:]} == {"random", "hunt", "flee"}
+        rounds = len(rep.rounds)  # "1 round", never "1 rounds"
+        said = driver.find_element(By.CSS_SELECTOR, "#games a").text
+        assert said == f"#1 office, seed {rep.header['seed']}, {rounds} round{'' if rounds == 1 else 's'}"
         driver.find_element(By.CSS_SELECTOR, "#games a").click()
         poll(lambda: driver.current_url.endswith("/game/1"), "game 1's replay page")
         driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
