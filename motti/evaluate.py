@@ -95,14 +95,27 @@ ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DANGER = 2
 
 
-def ring_of(game: Game, cell: Cell) -> list[Cell]:
+#: The last answers of :func:`ring_of`: (cell, id of the land mask) -> (the land mask, the ring). The land of
+#: a game never changes and its copies share it, so the mask tells the game; kept, its id is never reused.
+_rings: dict[tuple[Cell, int], tuple[np.ndarray, tuple[Cell, ...]]] = {}
+
+
+def ring_of(game: Game, cell: Cell) -> tuple[Cell, ...]:
     """The land cells orthogonally next to *cell* ((x, y); of a capital: its ring), in :data:`ORTHOGONAL`
     order."""
     land = game.board.land
+    key = (cell, id(land))
+    found = _rings.get(key)
+    if found is not None and found[0] is land:
+        return found[1]
     h, w = land.shape
     x, y = cell
-    return [(x + dx, y + dy) for dx, dy in ORTHOGONAL
-            if 0 <= x + dx < w and 0 <= y + dy < h and land[y + dy, x + dx]]
+    ring = tuple((x + dx, y + dy) for dx, dy in ORTHOGONAL
+                 if 0 <= x + dx < w and 0 <= y + dy < h and land[y + dy, x + dx])
+    if len(_rings) >= 64:
+        _rings.clear()
+    _rings[key] = (land, ring)
+    return ring
 
 
 def capital_in_danger(game: Game, me: int, danger: int = DANGER) -> bool:
@@ -174,4 +187,4 @@ def shift_any(mask: np.ndarray, diagonal: bool) -> np.ndarray:
 def cells_of(mask: np.ndarray) -> list[tuple[int, int]]:
     """The cells ``(x, y)`` where *mask* is True, row by row."""
     ys, xs = np.nonzero(mask)
-    return [(int(x), int(y)) for x, y in zip(xs, ys, strict=True)]
+    return list(zip(xs.tolist(), ys.tolist(), strict=True))

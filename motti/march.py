@@ -256,15 +256,15 @@ def reset_timing(game: Game, me: int, move: Move, legal: np.ndarray | None = Non
     enemies = [p for p in game.alive if p != me]
     board = game.board
     capital = board.capitals.get(me)
-    around = set() if capital is None else {int(board.owner[y, x]) for x, y in ring_of(game, capital)}
-    theirs = any(p in around for p in enemies)
+    owner = board.owner
+    theirs = capital is not None and any(owner[y, x] in enemies for x, y in ring_of(game, capital))
     bring = not theirs and game.attacks_left >= BRING_FROM and any(strikes(game, me, p) for p in enemies)
     if not bring and not (theirs and game.attacks_left <= HOLD_UP_TO):
         return move
     held = game.holding()
-    cells = cells_of(held)
-    if not cells or len(cells) > MAX_CROSSES[Action.ATTACK]:
+    if not 0 < np.count_nonzero(held) <= MAX_CROSSES[Action.ATTACK]:
         return move
+    cells = cells_of(held)
     if bring:
         legal = game.legal_mask(Action.ATTACK) if legal is None else legal
         return ("attack", tuple(cells)) if all(legal[y, x] for x, y in cells) else move
@@ -282,11 +282,13 @@ def quiet_fronts(game: Game, me: int, move: Move) -> Move:
     if move[0] != "attack" or not move[1]:
         return move
     board = game.board
-    held = cells_of(game.holding() & (board.owner == me))
-    if not held:
+    ys, xs = np.nonzero(game.holding() & (board.owner == me))
+    if not xs.size:
         return move
+    limit = MAX_CROSSES[Action.ATTACK]
+    held = list(zip(xs[:limit].tolist(), ys[:limit].tolist(), strict=True))  # its own: never *first*
     first = [c for c in move[1] if board.owner[c[1], c[0]] != me][:1]
-    crosses = [*first, *(c for c in held if c not in first)]
+    crosses = [*first, *held]
     crosses += [c for c in move[1] if c not in crosses]
     return ("attack", tuple(crosses[: MAX_CROSSES[Action.ATTACK]]))
 
