@@ -326,6 +326,18 @@ def _add_web_options(parser: argparse.ArgumentParser, what: str) -> None:
                         help="address the web page is served on (default 127.0.0.1)")
 
 
+def _may_share(host: str, other: str) -> bool:
+    """Whether listening on *host* and on *other* could want the same address: unless both are two different
+    IP addresses, neither a wildcard (``0.0.0.0``, ``::``), a port on one is taken on the other."""
+    import ipaddress
+
+    try:
+        one, two = ipaddress.ip_address(host), ipaddress.ip_address(other)
+    except ValueError:
+        return True
+    return one == two or one.is_unspecified or two.is_unspecified
+
+
 def _web_socket(args: argparse.Namespace) -> socket.socket | None:
     """The listening socket of ``--web`` (None without it). Raises UsageError (port in use, bad host, the
     game's own ``--port``)."""
@@ -333,7 +345,7 @@ def _web_socket(args: argparse.Namespace) -> socket.socket | None:
 
     if args.web is None:
         return None
-    if args.web and args.web == getattr(args, "port", None):
+    if args.web and args.web == getattr(args, "port", None) and _may_share(args.host, args.web_host):
         raise UsageError(f"--web {args.web} is the game's --port {args.port}: give the web page a port of "
                          f"its own (0: any free port)")
     try:

@@ -15,7 +15,7 @@ import pytest
 from deadline import deadline
 from web_helpers import ServeProcess, handshake, http_get, instant_bots, read_all
 
-from arena import look, view, web
+from arena import look, replay, view, web
 from arena.rules import VECTORS
 
 VIEWERS = 50
@@ -155,6 +155,21 @@ def test_the_games_own_port_is_refused_for_the_web_page_before_anything_starts(t
             2, "", f"arena: --web {port} is the game's --port {port}: give the web page a port of its own "
                    f"(0: any free port)\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_games_port_number_serves_the_web_page_too_on_another_address(tmp_path):
+    # "--port P --web P" was refused even when the game and the page listened on two different addresses.
+    free = socket.socket()
+    free.bind(("127.0.0.1", 0))
+    port = str(free.getsockname()[1])
+    free.close()
+    argv = arena_cmd("play", "office", "--no-window", "--host", "127.0.0.1", "--port", port, "--web", port,
+                     "--web-host", "127.0.0.2", "--move-ms", "200", "--prep-ms", "50", "--seed", "3",
+                     "--replay", str(tmp_path / "r.jsonl"))
+    run = subprocess.run(argv, capture_output=True, text=True, timeout=deadline(60))
+    assert run.returncode == 0, run.stderr
+    assert f"http://127.0.0.2:{port}/" in run.stderr + run.stdout
+    assert replay.verify(replay.load(tmp_path / "r.jsonl")).ok
 
 
 async def read_viewer(port: int, out: list[bytes]) -> str:
