@@ -2,9 +2,10 @@
 (motti/march.py, the ``easy`` level) and of the playouts (motti/rollout.py, ``medium`` and ``hard``).
 
 :func:`clone` copies a game with a generator of its own; :func:`changes_nothing`, :func:`undone_at_once` and
-:func:`futile` tell a pass in disguise; :func:`cells_won` counts the cells a move wins; :func:`ring_of` and
-:func:`capital_in_danger` look round a capital; :func:`land_distance`, :func:`shift_any` and :func:`cells_of`
-are the board arithmetic. Deterministic: nothing here draws from a generator of the caller's.
+:func:`futile` tell a pass in disguise; :func:`brings_reset` a move that resets the board; :func:`cells_won`
+counts the cells a move wins; :func:`ring_of` and :func:`capital_in_danger` look round a capital;
+:func:`land_distance`, :func:`shift_any` and :func:`cells_of` are the board arithmetic. Deterministic:
+nothing here draws from a generator of the caller's.
 """
 
 from __future__ import annotations
@@ -74,6 +75,14 @@ def futile(game: Game, move: Move) -> bool:
     """A pass in disguise (:func:`changes_nothing`) or a Guerilla the next player undoes at once
     (:func:`undone_at_once`): the computer players treat both as passes."""
     return changes_nothing(game, move) or undone_at_once(game, move)
+
+
+def brings_reset(game: Game, move: Move) -> bool:
+    """Whether *move* (``Game.apply`` form; a Guerilla or a Defend, whose outcome is sure) brings a global
+    reset on (spec/motti.md §2.8). *game* is untouched."""
+    trial = clone(game)
+    trial.apply(move)
+    return len(trial.resets) > len(game.resets)
 
 
 def cells_won(game: Game, move: Move) -> int:

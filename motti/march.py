@@ -15,7 +15,8 @@ What it does, turn by turn:
   could attack, then those nearest an enemy capital, so that its walls march towards the enemy. While an
   enemy cell can be crossed, every attack crosses one;
 * when it can cross no cell at all for an attack, it takes a foothold by Guerilla on the enemy cell nearest
-  an enemy capital that stays its own; it passes only when there is none.
+  an enemy capital that stays its own, unless that Guerilla brings the global reset on while an enemy owns a
+  cell next to its capital; it passes only when there is none.
 
 The guarded march (``guarded=True``) defends its open capital already against an enemy occupied cell
 :data:`GUARD_DANGER` (three) cells away, keeps its capital out of reach (:func:`fortress`) and times the
@@ -41,6 +42,7 @@ import numpy as np
 
 from motti.evaluate import (
     DANGER,
+    brings_reset,
     capital_in_danger,
     cells_of,
     changes_nothing,
@@ -188,7 +190,9 @@ def foothold(game: Game, me: int) -> Move | None:
     """When player *me* (in turn, before its first attack) can cross no cell at all for an attack: the
     Guerilla onto the enemy cell nearest an enemy capital that the encirclement does not take straight back
     (:func:`motti.evaluate.changes_nothing`; a cell its capital reaches, :func:`motti.rules.reach`, never
-    is), or None when there is none."""
+    is), or None when there is none. While an enemy owns a cell next to *me*'s capital (:func:`ringed`), a
+    Guerilla that brings the global reset on (:func:`motti.evaluate.brings_reset`) is none: the turn ends
+    with it, and that enemy would move first on the reset board, a step from the open capital (§2.8)."""
     board = game.board
     targets = _enemy_capitals(game, me)
     if not targets or game.legal_mask(Action.ATTACK).any():
@@ -197,8 +201,21 @@ def foothold(game: Game, me: int) -> Move | None:
     steps = _steps(game, targets)
     cells.sort(key=lambda c: float(steps[c[1], c[0]]))
     held = reach(board, me)
+    ringed_now = ringed(game, me)
     return next((("guerilla", c) for c in cells
-                 if held[c[1], c[0]] or not changes_nothing(game, ("guerilla", c))), None)
+                 if (held[c[1], c[0]] or not changes_nothing(game, ("guerilla", c)))
+                 and not (ringed_now and brings_reset(game, ("guerilla", c)))), None)
+
+
+def ringed(game: Game, me: int) -> bool:
+    """Whether another alive player owns a cell orthogonally next to player *me*'s capital (False without a
+    capital): right after a global reset it strikes from there (§2.7, §2.8)."""
+    capital = game.board.capitals.get(me)
+    if capital is None:
+        return False
+    owner = game.board.owner
+    enemies = [p for p in game.alive if p != me]
+    return any(owner[y, x] in enemies for x, y in ring_of(game, capital))
 
 
 def fortress(game: Game, me: int, legal: np.ndarray | None = None,
@@ -254,10 +271,7 @@ def reset_timing(game: Game, me: int, move: Move, legal: np.ndarray | None = Non
     if move[0] != "attack" or not move[1]:
         return move
     enemies = [p for p in game.alive if p != me]
-    board = game.board
-    capital = board.capitals.get(me)
-    owner = board.owner
-    theirs = capital is not None and any(owner[y, x] in enemies for x, y in ring_of(game, capital))
+    theirs = ringed(game, me)
     bring = not theirs and game.attacks_left >= BRING_FROM and any(strikes(game, me, p) for p in enemies)
     if not bring and not (theirs and game.attacks_left <= HOLD_UP_TO):
         return move

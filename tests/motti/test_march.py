@@ -9,7 +9,7 @@ import random
 import pytest
 
 from motti import levels, march
-from motti.evaluate import capital_in_danger, changes_nothing
+from motti.evaluate import brings_reset, capital_in_danger, changes_nothing
 from motti.generate import generate
 from motti.mapfile import parse_map
 from motti.rules import Action, Game
@@ -177,6 +177,22 @@ def test_with_no_cell_to_attack_and_only_a_disguised_guerilla_it_passes() -> Non
     game = game_of(["AAAABbb", "AA.BbBb", "AA.BBbb"], [(0, 1), (6, 1)])
     assert not game.legal_mask(Action.ATTACK).any() and changes_nothing(game, ("guerilla", (4, 1)))
     assert march.choose_action(game, random.Random(0)) == ("pass",)
+
+
+def test_with_an_enemy_cell_next_to_its_capital_it_passes_rather_than_bring_the_reset_by_guerilla() -> None:
+    # Player 1 can cross no cell for an attack; a Guerilla onto (2,3), diagonal to its wall (1,2), would take
+    # the last free cell anybody can reach, so the global reset follows and the turn ends with it. Player 2
+    # owns (2,0), next to player 1's capital (1,0): on the reset board it would move first, a step from the
+    # open capital. (Hard played such a foothold against rush, seed 3006, and lost its capital the next turn.)
+    rows = ["AABbb", "AA..b", "AA..b", "..b.b"]
+    game = game_of(rows, [(1, 0), (4, 2)])
+    foothold = ("guerilla", (2, 3))
+    assert not game.legal_mask(Action.ATTACK).any() and game.legal_mask(Action.GUERILLA)[3, 2]
+    assert not changes_nothing(game, foothold) and brings_reset(game, foothold)
+    assert march.ringed(game, 1) and not march.ringed(game, 2)
+    assert march.choose_action(game, random.Random(0)) == ("pass",)
+    # With its capital at (0,1), no enemy cell is next to it: the same Guerilla is its foothold.
+    assert march.choose_action(game_of(rows, [(0, 1), (4, 2)]), random.Random(0)) == foothold
 
 
 @pytest.mark.parametrize("seed", [3, 4])
