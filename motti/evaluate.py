@@ -4,17 +4,21 @@
 :func:`clone` copies a game with a generator of its own; :func:`changes_nothing`, :func:`undone_at_once` and
 :func:`futile` tell a pass in disguise; :func:`brings_reset` a move that resets the board; :func:`cells_won`
 counts the cells a move wins; :func:`ring_of` and :func:`capital_in_danger` look round a capital;
-:func:`land_distance`, :func:`shift_any` and :func:`cells_of` are the board arithmetic. Deterministic:
-nothing here draws from a generator of the caller's.
+:func:`land_distance`, :func:`shift_any` and :func:`cells_of` are the board arithmetic; :func:`per_land` keeps
+answers that depend on the land alone. Deterministic: nothing here draws from a generator of the caller's.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from typing import TypeVar, cast
 
 import numpy as np
 
 from motti.rules import Action, Cell, Game, Move
+
+T = TypeVar("T")
 
 
 def clone(game: Game) -> Game:
@@ -104,27 +108,38 @@ ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DANGER = 2
 
 
-#: The last answers of :func:`ring_of`: (cell, id of the land mask) -> (the land mask, the ring). The land of
-#: a game never changes and its copies share it, so the mask tells the game; kept, its id is never reused.
-_rings: dict[tuple[Cell, int], tuple[np.ndarray, tuple[Cell, ...]]] = {}
+#: The last answers of :func:`per_land`: (what was asked, id of the land mask) -> (the land mask, the answer).
+#: The land of a game never changes and its copies share it (``Game.clone``), so the mask itself tells the
+#: game; keeping it here keeps its id from being reused.
+_kept: dict[tuple[object, ...], tuple[np.ndarray, object]] = {}
+
+
+def per_land(land: np.ndarray, asked: tuple[object, ...], work_out: Callable[[], T]) -> T:
+    """The answer to *asked* (a key naming the question) on the land mask *land*: kept from an earlier call,
+    else ``work_out()``, kept. The caller must not change the answer."""
+    key = (*asked, id(land))
+    found = _kept.get(key)
+    if found is not None and found[0] is land:
+        return cast(T, found[1])
+    answer = work_out()
+    if len(_kept) >= 128:
+        _kept.clear()
+    _kept[key] = (land, answer)
+    return answer
 
 
 def ring_of(game: Game, cell: Cell) -> tuple[Cell, ...]:
     """The land cells orthogonally next to *cell* ((x, y); of a capital: its ring), in :data:`ORTHOGONAL`
     order."""
     land = game.board.land
-    key = (cell, id(land))
-    found = _rings.get(key)
-    if found is not None and found[0] is land:
-        return found[1]
-    h, w = land.shape
-    x, y = cell
-    ring = tuple((x + dx, y + dy) for dx, dy in ORTHOGONAL
-                 if 0 <= x + dx < w and 0 <= y + dy < h and land[y + dy, x + dx])
-    if len(_rings) >= 64:
-        _rings.clear()
-    _rings[key] = (land, ring)
-    return ring
+
+    def work_out() -> tuple[Cell, ...]:
+        h, w = land.shape
+        x, y = cell
+        return tuple((x + dx, y + dy) for dx, dy in ORTHOGONAL
+                     if 0 <= x + dx < w and 0 <= y + dy < h and land[y + dy, x + dx])
+
+    return per_land(land, ("ring", cell), work_out)
 
 
 def capital_in_danger(game: Game, me: int, danger: int = DANGER) -> bool:

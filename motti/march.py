@@ -36,7 +36,6 @@ deterministic given its ``random.Random`` (which only breaks ties)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import numpy as np
 
@@ -47,6 +46,7 @@ from motti.evaluate import (
     cells_of,
     changes_nothing,
     land_distance,
+    per_land,
     ring_of,
     shift_any,
 )
@@ -78,25 +78,6 @@ def _enemy_capitals(game: Game, me: int) -> list[Cell]:
     return [c for p, c in sorted(game.board.capitals.items()) if c is not None and p != me]
 
 
-#: The last answers of :func:`_steps` and :func:`_capital_groups`: (what they were asked, id of the land
-#: mask) -> (the land mask, the answer). The land of a game never changes and its copies share it
-#: (``Game.clone``), so the mask itself tells the game; keeping it here keeps its id from being reused.
-_kept: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _per_land(land: np.ndarray, asked: tuple[object, ...], work_out: Callable[[], np.ndarray]) -> np.ndarray:
-    """The answer to *asked* on the land mask *land*: kept from an earlier call, else ``work_out()``."""
-    key = (*asked, id(land))
-    found = _kept.get(key)
-    if found is not None and found[0] is land:
-        return found[1]
-    answer = work_out()
-    if len(_kept) >= 64:
-        _kept.clear()
-    _kept[key] = (land, answer)
-    return answer
-
-
 def _steps(game: Game, targets: list[Cell]) -> np.ndarray:
     """(H, W) float: steps over land (4-neighbour) to the nearest of *targets*, inf where none is reached.
     The caller must not change the array."""
@@ -106,7 +87,7 @@ def _steps(game: Game, targets: list[Cell]) -> np.ndarray:
         steps: np.ndarray = np.minimum.reduce([land_distance(land, t) for t in targets])
         return steps
 
-    return _per_land(land, ("steps", *targets), work_out)
+    return per_land(land, ("steps", *targets), work_out)
 
 
 def _capital_groups(game: Game, targets: list[Cell]) -> np.ndarray:
@@ -126,7 +107,7 @@ def _capital_groups(game: Game, targets: list[Cell]) -> np.ndarray:
             groups[y, x] = _CAPITAL
         return groups
 
-    return _per_land(board.land, ("groups", *targets, *opened), work_out)
+    return per_land(board.land, ("groups", *targets, *opened), work_out)
 
 
 def defence(game: Game, me: int) -> Move:

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from motti import levels, march
+from motti import evaluate, levels, march
 from motti.evaluate import brings_reset, capital_in_danger, changes_nothing
 from motti.generate import generate
 from motti.mapfile import parse_map
@@ -232,9 +232,10 @@ def test_the_same_seed_gives_the_same_game() -> None:
 
 
 def test_its_moves_do_not_depend_on_the_games_it_played_before() -> None:
-    # The march keeps the steps to the enemy capitals of the last maps it saw (one land mask each): two games
-    # with the same capitals on different land, played turn about, move as each does alone, with those answers
-    # forgotten. The second map has a lake of 3x3 cells in the middle of the first.
+    # The march keeps the steps to the enemy capitals of the last maps it saw (one land mask each, in
+    # motti.evaluate.per_land): two games with the same capitals on different land, played turn about, move as
+    # each does alone, with those answers forgotten. The second map has a lake of 3x3 cells in the middle of
+    # the first.
     def start(lake: int) -> tuple[Game, random.Random]:
         board = generate(20, 15, 3, random.Random(5))
         if lake:
@@ -242,7 +243,7 @@ def test_its_moves_do_not_depend_on_the_games_it_played_before() -> None:
         return Game(board, random.Random(5)), random.Random(5)
 
     def alone(lake: int) -> list[tuple]:
-        march._kept.clear()
+        evaluate._kept.clear()
         game, rng = start(lake)
         out = []
         while not game.is_terminal() and game.turns < 30:
