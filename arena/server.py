@@ -649,12 +649,15 @@ class ArenaServer:
             self._drop(client, "the game is full", announce=False)
             return
         client.okayed = True
-        for other in self._lobby:
-            self._send(other, wire.Connected(client.id))
-            self._send(client, wire.Connected(other.id))
+        others = list(self._lobby)
+        # In the lobby before the first write: a write that finds the connection gone drops it from there, as
+        # a bot that left before the game began (it was counted as joined, and its seat played as its own).
         self._lobby.append(client)
         log.info("client %d joined (%d of %d)", client.id, len(self._lobby), self.settings.players)
         self._changed.set()
+        for other in others:
+            self._send(other, wire.Connected(client.id))
+            self._send(client, wire.Connected(other.id))
 
     @property
     def received_moves(self) -> list[tuple[int, str, str]]:

@@ -574,6 +574,46 @@ def _peer(client: RawClient) -> str:
     return repr(client.sock.getsockname())
 
 
+def test_a_bot_whose_connection_is_gone_as_it_joins_is_not_counted_as_joined(caplog):
+    # A bot that answered ID_OKAY and died at once was counted as joined when the server's first write to it
+    # (CONNECTED) found the connection gone: the write dropped it, and it was put in the lobby all the same,
+    # so its seat played as its own (status "ok" in a tournament) and not as an idle body. The test breaks
+    # the connection on the server's side at the moment its ID_OKAY is read.
+    caplog.set_level(logging.INFO, logger="arena.server")
+
+    async def go():
+        server = ArenaServer(small_arena(), Settings(players=3, port=0, move_ms=3000, prep_ms=20, seed=5,
+                                                     quiet_rounds=2, id_timeout_ms=60000, seat_ports=True))
+        await server.start()
+        game = asyncio.create_task(server.run())
+        first, _ = await asyncio.to_thread(join, server.seat_ports[0])
+        await _until(lambda: server.joined_seats == {0: 0}, "seat 0 to join")
+        second = await asyncio.to_thread(RawClient, server.seat_ports[1])
+        assert await asyncio.to_thread(second.recv) == "ID 1"
+        (gone,) = server._pending
+        gone.writer.transport.abort()
+        server._handle(gone, "ID_OKAY")
+        joined, waiting = server.joined_seats, server.waiting_for
+        if joined != {0: 0}:  # counted as joined: the seat is taken, so no idle body can take it
+            server.stop("the test failed")
+            await game
+            return server, joined, waiting, []
+        bodies = [server.add_absent(1), server.add_absent(2)]
+        await asyncio.to_thread(play_out, first)
+        await game
+        second.close()
+        return server, joined, waiting, bodies
+
+    server, joined, waiting, bodies = asyncio.run(go())
+    assert (joined, waiting, bodies) == ({0: 0}, 2, [1, 2])
+    assert server.wire_ids == [0, 1, 2] and server.connected == [True, False, False]
+    messages = [r.getMessage() for r in caplog.records]
+    joined_at = messages.index("client 1 joined (2 of 3)")
+    assert joined_at < messages.index("client 1 disconnected: connection lost")
+    left = {d.id: d for d in server.diagnostics()}[1]
+    assert (left.joined, left.left_round, left.left_reason) == (True, 0, "connection lost")
+
+
 def test_an_idle_body_has_the_id_of_its_seats_bot_and_turned_away_connections_are_logged(caplog):
     # A tournament gives a seat whose bot has not joined in time an idle body. A bot connected but silent
     # was then dropped "the game is full" as the game began, and its seat's idle body took a new id (3),
