@@ -331,8 +331,13 @@ def _may_share(host: str, other: str) -> bool:
     IP addresses, neither a wildcard (``0.0.0.0``, ``::``), a port on one is taken on the other."""
     import ipaddress
 
+    def plain(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+        address = ipaddress.ip_address(text)
+        mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+        return mapped or address  # ::ffff:127.0.0.1 is 127.0.0.1
+
     try:
-        one, two = ipaddress.ip_address(host), ipaddress.ip_address(other)
+        one, two = plain(host), plain(other)
     except ValueError:
         return True
     return one == two or one.is_unspecified or two.is_unspecified
@@ -488,9 +493,11 @@ def _print_table(table: list[TableRow], rounds: int, stopped: str | None = None)
 
 
 async def _run_server(server: ArenaServer, extra: Sequence[Callable[[], Awaitable[object]]] = (),
-                      spectators: Spectators | None = None) -> tuple[list[TableRow], int | None]:
+                      spectators: Spectators | None = None,
+                      relay: web.WebRelay | None = None) -> tuple[list[TableRow], int | None]:
     """Start *server*, then the coroutines made by *extra* (so that none is made when the port is busy), and
-    play the game; return the table and the number of the signal that stopped it (None: played out)."""
+    play the game; return the table and the number of the signal that stopped it (None: played out). The
+    address of *relay*'s page is said once the game's port is bound, never for a game that cannot start."""
     import asyncio
 
     from arena.server import ServerError
@@ -499,6 +506,8 @@ async def _run_server(server: ArenaServer, extra: Sequence[Callable[[], Awaitabl
         await server.start()
     except ServerError as exc:
         raise UsageError(str(exc)) from None
+    if relay is not None:
+        _log().info("watch the game at %s", relay.url)
     loop = asyncio.get_running_loop()
     caught: list[int] = []
 
@@ -612,7 +621,6 @@ def _web_relay(sock: socket.socket | None, writer: replay.ReplayWriter, arena: A
         return None
     relay = web.WebRelay(sock, arena.name, quiet=quiet)
     writer.tee = relay.push
-    _log().info("watch the game at %s", relay.url)
     return relay
 
 
@@ -627,7 +635,7 @@ def _serve_and_report(server: ArenaServer, bots: list[Callable[[], Awaitable[Non
     import asyncio
 
     try:
-        table, signum = asyncio.run(_run_server(server, bots, spectators))
+        table, signum = asyncio.run(_run_server(server, bots, spectators, relay))
         _report(server, table, writer)
         if strategies is not None and server.game is not None:
             print("strategies: " + ", ".join(f"{i}={strategies[i]}" for i in sorted(strategies)))

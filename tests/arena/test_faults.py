@@ -153,13 +153,15 @@ def test_no_room_names_the_players_that_need_a_cell(tmp_path):
     assert done.stderr.splitlines() == [f"arena: {walls}: 0 free cells, but 5 players need one each"]
 
 
-def test_play_on_a_busy_port_prints_exactly_one_line():
+@pytest.mark.parametrize("web", [[], ["--web", "0"]])
+def test_play_on_a_busy_port_prints_exactly_one_line(web):
+    # With --web it said "watch the game at http://..." first, for a game that never started.
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        done = subprocess.run(arena_cmd("play", "office", "--bots", "3", "--no-window", "--port", str(port)),
-                              capture_output=True, text=True, timeout=deadline(20))
+        done = subprocess.run(arena_cmd("play", "office", "--bots", "3", "--no-window", "--port", str(port),
+                                        *web), capture_output=True, text=True, timeout=deadline(20))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [f"arena: cannot listen on 127.0.0.1:{port}: Address already in use"]
     assert done.stdout == ""

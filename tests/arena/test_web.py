@@ -157,6 +157,17 @@ def test_the_games_own_port_is_refused_for_the_web_page_before_anything_starts(t
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(("host", "web_host", "clash"), [
+    ("127.0.0.1", "127.0.0.1", True), ("127.0.0.1", "127.0.0.2", False), ("127.0.0.1", "::1", False),
+    ("0.0.0.0", "127.0.0.2", True), ("127.0.0.1", "::", True), ("127.0.0.1", "localhost", True),
+    ("127.0.0.1", "::ffff:127.0.0.1", True), ("127.0.0.1", "127.1", True)])
+def test_the_same_port_number_is_refused_for_addresses_that_can_clash(host, web_host, clash):
+    # --web-host ::ffff:127.0.0.1 (127.0.0.1 written as IPv6) once passed, and the bind failed later.
+    from arena.cli import _may_share
+
+    assert _may_share(host, web_host) is clash
+
+
 def test_the_games_port_number_serves_the_web_page_too_on_another_address(tmp_path):
     # "--port P --web P" was refused even when the game and the page listened on two different addresses.
     free = socket.socket()
