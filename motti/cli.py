@@ -110,7 +110,7 @@ def _delay(text: str) -> float:
     if value < 0:
         raise argparse.ArgumentTypeError(f"a delay cannot be negative: {text!r}")
     if value > MAX_DELAY_S:
-        raise argparse.ArgumentTypeError(f"a delay of at most {MAX_DELAY_S:g} seconds: {text!r}")
+        raise argparse.ArgumentTypeError(f"a delay cannot be over {MAX_DELAY_S:g} seconds: {text!r}")
     return value
 
 

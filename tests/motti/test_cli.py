@@ -126,7 +126,7 @@ def test_version(capsys):
     (["generate", "-t", "nan"], "-t/--threshold: not a finite number"),
     (["generate", "-m", "nan"], "-m/--plasma-min: not a finite number"),
     (["generate", "-d", "nan"], "-d/--distance-min: not a finite number"),
-    (["three.map", "--delay", "1e9"], "--delay: a delay of at most 60 seconds: '1e9'"),
+    (["three.map", "--delay", "1e9"], "--delay: a delay cannot be over 60 seconds: '1e9'"),
     (["three.map", "--delay", "-1"], "--delay: a delay cannot be negative: '-1'"),
     (["generate", "-w", "3000", "-h", "3000"], "at most 2000x2000"),
     (["generate", "-h", "0"], "at least 1x1"),
