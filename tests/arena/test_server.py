@@ -574,6 +574,14 @@ def _peer(client: RawClient) -> str:
     return repr(client.sock.getsockname())
 
 
+async def _three_seats() -> tuple[ArenaServer, asyncio.Task]:
+    """A server for 3 players with a port per seat, listening, its game waiting for them (the task)."""
+    server = ArenaServer(small_arena(), Settings(players=3, port=0, move_ms=3000, prep_ms=20, seed=5,
+                                                 quiet_rounds=2, id_timeout_ms=60000, seat_ports=True))
+    await server.start()
+    return server, asyncio.create_task(server.run())
+
+
 def test_a_bot_whose_connection_is_gone_as_it_joins_is_not_counted_as_joined(caplog):
     # A bot that answered ID_OKAY and died at once was counted as joined when the server's first write to it
     # (CONNECTED) found the connection gone: the write dropped it, and it was put in the lobby all the same,
@@ -582,10 +590,7 @@ def test_a_bot_whose_connection_is_gone_as_it_joins_is_not_counted_as_joined(cap
     caplog.set_level(logging.INFO, logger="arena.server")
 
     async def go():
-        server = ArenaServer(small_arena(), Settings(players=3, port=0, move_ms=3000, prep_ms=20, seed=5,
-                                                     quiet_rounds=2, id_timeout_ms=60000, seat_ports=True))
-        await server.start()
-        game = asyncio.create_task(server.run())
+        server, game = await _three_seats()
         first, _ = await asyncio.to_thread(join, server.seat_ports[0])
         await _until(lambda: server.joined_seats == {0: 0}, "seat 0 to join")
         second = await asyncio.to_thread(RawClient, server.seat_ports[1])
@@ -621,10 +626,7 @@ def test_an_idle_body_has_the_id_of_its_seats_bot_and_turned_away_connections_ar
     caplog.set_level(logging.INFO, logger="arena.server")
 
     async def go():
-        server = ArenaServer(small_arena(), Settings(players=3, port=0, move_ms=3000, prep_ms=20, seed=5,
-                                                     quiet_rounds=2, id_timeout_ms=60000, seat_ports=True))
-        await server.start()
-        game = asyncio.create_task(server.run())
+        server, game = await _three_seats()
         ports = server.seat_ports
         seated, _ = await asyncio.to_thread(join, ports[0])
         silent = await asyncio.to_thread(RawClient, ports[1])
