@@ -493,10 +493,10 @@ class ArenaServer:
         for server in self._seat_servers:
             server.close()
         self._seat_servers = []
-        for client in [*self._pending, *self._lobby, *self._players]:
+        clients = [*self._pending, *self._lobby, *self._players]
+        for client in clients:  # (a drop takes a client out of the lobby: its task is awaited all the same)
             self._drop(client, None, announce=False)
-        tasks = [c.task for c in [*self._pending, *self._lobby, *self._players]
-                 if c.task is not None and c.task is not asyncio.current_task()]
+        tasks = [c.task for c in clients if c.task is not None and c.task is not asyncio.current_task()]
         if tasks:
             await asyncio.wait(tasks, timeout=2)
         if self.map_copy is not None:

@@ -73,6 +73,31 @@ def test_signal_mid_game_disconnects_every_bot_prints_the_table_and_removes_the_
     assert rep.final["stopped"] == reason and rep.final["rounds"] == 0 and replay.verify(rep).ok
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_in_the_lobby_stops_the_server_without_a_traceback(tmp_path, signum):
+    # A bot waiting in the lobby when the server stopped had its reading cancelled, not ended: Python 3.11
+    # printed "Exception in callback StreamReaderProtocol..." and a traceback of CancelledError.
+    proc = subprocess.Popen(arena_cmd("serve", "office", "--players", "3", "--port", "0", "--replay",
+                                      str(tmp_path / "r.jsonl")),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = listening_port(proc)
+        waiting, _ = join(port)
+        for line in proc.stderr:
+            if "joined (1 of 3)" in line:
+                break
+        proc.send_signal(signum)
+        assert waiting.eof()
+        _stdout, stderr = proc.communicate(timeout=deadline(10))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + signum, stderr
+    reason = "terminated" if signum == signal.SIGTERM else "interrupted"
+    last = [f"arena: stopping: {reason}", f"arena: {reason} before the game began"]
+    assert stderr.splitlines()[-2:] == last
+
+
 @pytest.mark.e2e
 def test_a_replay_that_cannot_be_written_mid_game_is_one_warning_and_the_game_goes_on():
     done = subprocess.run(arena_cmd("play", "office", "--bots", "2", "--no-window", "--replay", "/dev/full",
