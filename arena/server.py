@@ -656,8 +656,10 @@ class ArenaServer:
         log.info("client %d joined (%d of %d)", client.id, len(self._lobby), self.settings.players)
         self._changed.set()
         for other in others:
-            self._send(other, wire.Connected(client.id))
             self._send(client, wire.Connected(other.id))
+        if client.alive:  # (once dropped, the others have had its DISCONNECTED: no CONNECTED after it)
+            for other in others:
+                self._send(other, wire.Connected(client.id))
 
     @property
     def received_moves(self) -> list[tuple[int, str, str]]:
