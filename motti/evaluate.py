@@ -10,7 +10,6 @@ answers that depend on the land alone. Deterministic: nothing here draws from a 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import TypeVar, cast
 
@@ -161,36 +160,32 @@ def capital_in_danger(game: Game, me: int, danger: int = DANGER) -> bool:
     return any(enemy[y, x] for x, y in ring_of(game, capital))
 
 
-_distance_cache: dict[tuple[bytes, tuple[int, ...], tuple[int, int]], np.ndarray] = {}
-
-
 def land_distance(land: np.ndarray, start: tuple[int, int]) -> np.ndarray:
-    """Steps over land (4-neighbour) from *start* = (x, y): ``(H, W)`` float, inf where unreachable.
+    """Steps over land (4-neighbour) from *start* = (x, y): ``(H, W)`` float, inf where unreachable. The
+    caller must not change the array.
 
     A breadth-first search over the land graph (scipy.sparse.csgraph). Land never changes during a game, so
-    results are cached per land mask and start cell. scipy is imported here, at the first search, so that the
-    command line's ``--help`` never loads it.
+    results are kept per land mask and start cell (:func:`per_land`). scipy is imported here, at the first
+    search, so that the command line's ``--help`` never loads it.
     """
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import shortest_path
 
-    key = (hashlib.blake2b(land.tobytes(), digest_size=16).digest(), land.shape, start)
-    found = _distance_cache.get(key)
-    if found is not None:
-        return found
-    h, w = land.shape
-    index = np.arange(h * w).reshape(h, w)
-    right = land[:, :-1] & land[:, 1:]
-    down = land[:-1, :] & land[1:, :]
-    tails = np.concatenate([index[:, :-1][right], index[:-1, :][down]])
-    heads = np.concatenate([index[:, 1:][right], index[1:, :][down]])
-    graph = coo_matrix((np.ones(tails.size), (tails, heads)), shape=(h * w, h * w)).tocsr()
-    x, y = start
-    dist: np.ndarray = shortest_path(graph, directed=False, unweighted=True, indices=y * w + x).reshape(h, w)
-    if len(_distance_cache) >= 32:
-        _distance_cache.clear()
-    _distance_cache[key] = dist
-    return dist
+    def work_out() -> np.ndarray:
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import shortest_path
+
+        h, w = land.shape
+        index = np.arange(h * w).reshape(h, w)
+        right = land[:, :-1] & land[:, 1:]
+        down = land[:-1, :] & land[1:, :]
+        tails = np.concatenate([index[:, :-1][right], index[:-1, :][down]])
+        heads = np.concatenate([index[:, 1:][right], index[1:, :][down]])
+        graph = coo_matrix((np.ones(tails.size), (tails, heads)), shape=(h * w, h * w)).tocsr()
+        x, y = start
+        dist: np.ndarray = shortest_path(graph, directed=False, unweighted=True,
+                                         indices=y * w + x).reshape(h, w)
+        return dist
+
+    return per_land(land, ("distance", start), work_out)
 
 
 def shift_any(mask: np.ndarray, diagonal: bool) -> np.ndarray:
