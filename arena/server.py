@@ -648,7 +648,6 @@ class ArenaServer:
             self._send(client, wire.Disconnect())
             self._drop(client, "the game is full", announce=False)
             return
-        client.okayed = True
         others = list(self._lobby)
         # In the lobby before the first write: a write that finds the connection gone drops it from there, as
         # a bot that left before the game began (it was counted as joined, and its seat played as its own).
@@ -657,7 +656,8 @@ class ArenaServer:
         self._changed.set()
         for other in others:
             self._send(client, wire.Connected(other.id))
-        if client.alive:  # (once dropped, the others have had its DISCONNECTED: no CONNECTED after it)
+        if client.alive:  # dropped, the others never hear of it: no DISCONNECTED without its CONNECTED
+            client.okayed = True
             for other in others:
                 self._send(other, wire.Connected(client.id))
 

@@ -602,15 +602,17 @@ def test_a_bot_whose_connection_is_gone_as_it_joins_is_not_counted_as_joined(cap
         if joined != {0: 0}:  # counted as joined: the seat is taken, so no idle body can take it
             server.stop("the test failed")
             await game
-            return server, joined, waiting, []
+            return server, joined, waiting, [], []
         bodies = [server.add_absent(1), server.add_absent(2)]
-        await asyncio.to_thread(play_out, first)
+        heard = await asyncio.to_thread(play_out, first)
         await game
         second.close()
-        return server, joined, waiting, bodies
+        return server, joined, waiting, bodies, heard
 
-    server, joined, waiting, bodies = asyncio.run(go())
+    server, joined, waiting, bodies, heard = asyncio.run(go())
     assert (joined, waiting, bodies) == ({0: 0}, 2, [1, 2])
+    # the bot waiting in the lobby never heard of client 1: neither CONNECTED 1 nor DISCONNECTED 1
+    assert not [m for m in heard if m in ("CONNECTED 1", "DISCONNECTED 1")], heard
     assert server.wire_ids == [0, 1, 2] and server.connected == [True, False, False]
     messages = [r.getMessage() for r in caplog.records]
     joined_at = messages.index("client 1 joined (2 of 3)")
