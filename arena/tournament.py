@@ -1488,9 +1488,10 @@ class GameRunner:
         id), or by an idle body (:meth:`ArenaServer.add_absent`, the seat then in *absent*) when the bot's
         process has ended or ``connect_ms`` has passed first (also for a bot that joined and left before the
         game began). It watches until the game has begun, not only until every seat is taken: a bot can join
-        the last free seat and leave before the server begins, and its seat then needs its idle body."""
+        the last free seat and leave before the server begins, and its seat then needs its idle body. It stops
+        watching once the game is stopped: a bot the stop disconnects has not left its seat."""
         end = time.monotonic() + self.config.connect_ms / 1000
-        while not running.done() and server.game is None:
+        while not running.done() and server.game is None and server.stopped is None:
             joined = server.joined_seats
             for proc in processes:
                 if proc.seat in joined:

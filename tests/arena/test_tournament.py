@@ -1137,38 +1137,49 @@ def test_a_bot_that_joins_and_leaves_before_the_start_does_not_stall_the_game(tm
     assert replay.verify(replay.load(out / game["folder"] / "replay.jsonl")).ok
 
 
+def _seating_config(tmp_path: Path) -> Config:
+    return Config(parse_bots(["hunt", "flee"]), {"office": load_arena(find_map("office"))}, 1, 2, tmp_path)
+
+
+async def _seating_server() -> ArenaServer:
+    """A started server of two seat ports whose bots have a minute to answer ID."""
+    server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20, seed=5,
+                                                 quiet_rounds=2, id_timeout_ms=60000, seat_ports=True))
+    await server.start()
+    return server
+
+
+async def _until(predicate, what: str) -> None:
+    end = asyncio.get_running_loop().time() + deadline(10)
+    while not predicate():
+        assert asyncio.get_running_loop().time() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.005)
+
+
 def test_a_bot_that_takes_the_last_seat_and_leaves_before_the_game_begins_gets_its_idle_body(tmp_path):
     # The seating stopped watching once every seat was taken. A bot that joined the last free seat and left
     # before the server's task began the game left its seat empty: the tournament waited in the lobby for
     # ever. The server here listens but does not run yet, as in the moment between the join and the begin.
-    config = Config(parse_bots(["hunt", "flee"]), {"office": load_arena(find_map("office"))}, 1, 2, tmp_path)
-
-    async def until(predicate, what: str) -> None:
-        end = asyncio.get_running_loop().time() + deadline(10)
-        while not predicate():
-            assert asyncio.get_running_loop().time() < end, f"timed out waiting for {what}"
-            await asyncio.sleep(0.005)
+    config = _seating_config(tmp_path)
 
     async def go():
-        server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20, seed=5,
-                                                     quiet_rounds=2, id_timeout_ms=60000, seat_ports=True))
-        await server.start()
+        server = await _seating_server()
         ended = [await asyncio.create_subprocess_exec("true") for _seat in range(2)]
         for process in ended:
             await process.wait()
         processes = [_Process(bot=seat, seat=seat, process=process) for seat, process in enumerate(ended)]
         stays, _ = await asyncio.to_thread(join, server.seat_ports[0])
         leaves, _ = await asyncio.to_thread(join, server.seat_ports[1])
-        await until(lambda: server.joined_seats == {0: 0, 1: 1}, "both seats to join")
+        await _until(lambda: server.joined_seats == {0: 0, 1: 1}, "both seats to join")
         ids: dict[int, int] = {}
         absent: set[int] = set()
         not_run = asyncio.get_running_loop().create_future()
         seating = asyncio.create_task(GameRunner(config, lambda: None)._seat(server, processes, not_run, ids,
                                                                              absent))
-        await until(lambda: ids == {0: 0, 1: 1}, "the seating to see both seats taken")
+        await _until(lambda: ids == {0: 0, 1: 1}, "the seating to see both seats taken")
         leaves.close()
-        await until(lambda: server.joined_seats == {0: 0}, "seat 1's bot to leave")
-        await until(lambda: absent == {1}, "seat 1's idle body")
+        await _until(lambda: server.joined_seats == {0: 0}, "seat 1's bot to leave")
+        await _until(lambda: absent == {1}, "seat 1's idle body")
         game = asyncio.create_task(server.run())
         await seating
         await asyncio.to_thread(play_out, stays)
@@ -1180,6 +1191,41 @@ def test_a_bot_that_takes_the_last_seat_and_leaves_before_the_game_begins_gets_i
     left = {d.id: d for d in server.diagnostics()}[1]
     assert left.left_round == 0  # closed, or reset with CONNECTED unread
     assert left.left_reason.startswith(("closed the connection", "connection error"))
+
+
+def test_a_bot_that_leaves_because_its_game_stopped_in_the_lobby_keeps_its_seat(tmp_path):
+    # A closed terminal stopped a game in the lobby; the stop disconnected the bot that had joined, which
+    # exited at once, and the seating, still polling until the server's task ended, gave its seat an idle
+    # body: the standings said it "never connected" (seen once in test_a_closed_terminal_stops_...).
+    config = _seating_config(tmp_path)
+
+    async def go():
+        server = await _seating_server()
+        running = asyncio.create_task(server.run())
+        ended = await asyncio.create_subprocess_exec("true")
+        await ended.wait()
+        waiting = await asyncio.create_subprocess_exec("sleep", "600")
+        processes = [_Process(bot=0, seat=0, process=ended), _Process(bot=1, seat=1, process=waiting)]
+        client, _ = await asyncio.to_thread(join, server.seat_ports[0])
+        ids: dict[int, int] = {}
+        absent: set[int] = set()
+        not_done = asyncio.get_running_loop().create_future()  # the server's task, still ending
+        seating = asyncio.create_task(GameRunner(config, lambda: None)._seat(server, processes, not_done, ids,
+                                                                             absent))
+        try:
+            await _until(lambda: ids == {0: 0}, "the seating to see seat 0 taken")
+            server.stop("hung up")
+            await running
+            await _until(lambda: server.joined_seats == {}, "the stop to disconnect seat 0's bot")
+            await asyncio.wait_for(seating, deadline(10))
+        finally:
+            client.close()
+            waiting.kill()
+            await waiting.wait()
+        return ids, absent
+
+    ids, absent = asyncio.run(go())
+    assert (ids, absent) == ({0: 0}, set())
 
 
 @pytest.mark.e2e
