@@ -319,11 +319,15 @@ def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms:
     _add_web_options(parser, "the game live in a browser")
 
 
+#: The address ``--web`` serves its page on unless ``--web-host`` says another.
+WEB_HOST = "127.0.0.1"
+
+
 def _add_web_options(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--web", type=_port, default=None, metavar="PORT",
                         help=f"serve {what} at http://HOST:PORT/ (0 = any free port)")
-    parser.add_argument("--web-host", default="127.0.0.1", metavar="H",
-                        help="address the web page is served on (default 127.0.0.1)")
+    parser.add_argument("--web-host", default=None, metavar="H",
+                        help=f"address the web page is served on, with --web (default {WEB_HOST})")
 
 
 def _may_share(host: str, other: str) -> bool:
@@ -349,16 +353,19 @@ def _web_socket(args: argparse.Namespace) -> socket.socket | None:
     from arena import web
 
     if args.web is None:
+        if args.web_host is not None:
+            raise UsageError("--web-host is the address of --web's page: give --web PORT too")
         return None
-    if args.web and args.web == getattr(args, "port", None) and _may_share(args.host, args.web_host):
+    host = args.web_host or WEB_HOST
+    if args.web and args.web == getattr(args, "port", None) and _may_share(args.host, host):
         raise UsageError(f"--web {args.web} is the game's --port {args.port}: give the web page a port of "
                          f"its own (0: any free port)")
     try:
-        return web.listen(args.web_host, args.web)
+        return web.listen(host, args.web)
     except (OSError, UnicodeError) as exc:
         errno = getattr(exc, "errno", None) or 0
         reason = os.strerror(errno) if errno > 0 else getattr(exc, "strerror", None) or str(exc)
-        raise UsageError(f"--web: cannot listen on {args.web_host}:{args.web}: {reason}") from None
+        raise UsageError(f"--web: cannot listen on {host}:{args.web}: {reason}") from None
 
 
 def _add_limit_options(parser: argparse.ArgumentParser) -> None:

@@ -157,6 +157,18 @@ def test_the_games_own_port_is_refused_for_the_web_page_before_anything_starts(t
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_web_host_without_a_web_port_is_refused_before_anything_starts(tmp_path):
+    # "--web-host 0.0.0.0" alone served nothing and said nothing: the room of viewers waited for a page.
+    for command in (("serve", "office", "--replay", str(tmp_path / "r")),
+                    ("play", "office", "--no-window", "--replay", str(tmp_path / "r")),
+                    ("tournament", "hunt", "flee", "--out", str(tmp_path / "t"))):
+        run = subprocess.run(arena_cmd(*command, "--web-host", "0.0.0.0"), capture_output=True, text=True,
+                             timeout=deadline(20))
+        assert (run.returncode, run.stdout, run.stderr) == (
+            2, "", "arena: --web-host is the address of --web's page: give --web PORT too\n"), command
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(("host", "web_host", "clash"), [
     ("127.0.0.1", "127.0.0.1", True), ("127.0.0.1", "127.0.0.2", False), ("127.0.0.1", "::1", False),
     ("0.0.0.0", "127.0.0.2", True), ("127.0.0.1", "::", True), ("127.0.0.1", "localhost", True),
