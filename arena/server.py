@@ -468,7 +468,9 @@ class ArenaServer:
             await self.start()
         try:
             await self._wait_for_players()
-            if self.stopped:
+            if self.stopped:  # no game: the bots waiting for it hear so, as the bots of a game at its end
+                for client in [*self._pending, *self._lobby]:
+                    self._send(client, wire.Disconnect())
                 return []
             self._begin()
             for observer in self.observers:

@@ -76,7 +76,8 @@ def test_signal_mid_game_disconnects_every_bot_prints_the_table_and_removes_the_
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_in_the_lobby_stops_the_server_without_a_traceback(tmp_path, signum):
     # A bot waiting in the lobby when the server stopped had its reading cancelled, not ended: Python 3.11
-    # printed "Exception in callback StreamReaderProtocol..." and a traceback of CancelledError.
+    # printed "Exception in callback StreamReaderProtocol..." and a traceback of CancelledError. It is told
+    # the game is over (DISCONNECT) before its connection is closed, as the bots of a game under way are.
     proc = subprocess.Popen(arena_cmd("serve", "office", "--players", "3", "--port", "0", "--replay",
                                       str(tmp_path / "r.jsonl")),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -87,6 +88,7 @@ def test_a_signal_in_the_lobby_stops_the_server_without_a_traceback(tmp_path, si
             if "joined (1 of 3)" in line:
                 break
         proc.send_signal(signum)
+        assert waiting.until("DISCONNECT")[-1] == "DISCONNECT"
         assert waiting.eof()
         _stdout, stderr = proc.communicate(timeout=deadline(10))
     finally:
