@@ -288,13 +288,15 @@ def quiet_fronts(game: Game, me: int, move: Move) -> Move:
     return ("attack", tuple(crosses[: MAX_CROSSES[Action.ATTACK]]))
 
 
-def choose_action(game: Game, rng: random.Random, guarded: bool = False) -> Move:
+def choose_action(game: Game, rng: random.Random, guarded: bool = False, danger: int | None = None) -> Move:
     """The ``easy`` player's next action for the player in turn, in ``Game.apply`` form (spec §2.2):
     ``("guerilla", (x, y))``, ``("defend", cells)`` with 1..3 cells, ``("attack", cells)`` with 1..6 cells
     (ONE attack), or ``("pass",)`` when no cell can be crossed. With *guarded* (the policy the ``hard`` level
     searches with, motti/rollout.py) every attack crosses the :func:`fortress` cells first and
     is timed against the global reset (:func:`reset_timing`); one the timing leaves as it is quiets its
-    fronts (:func:`quiet_fronts`) while :data:`QUIET_FROM` or more players are alive.
+    fronts (:func:`quiet_fronts`) while :data:`QUIET_FROM` or more players are alive. It defends its open
+    capital against an enemy occupied cell *danger* cells away (Chebyshev distance; default
+    :data:`GUARD_DANGER` guarded, :data:`motti.evaluate.DANGER` plain).
     The game must not be over (:func:`motti.levels.choose_action` checks that)."""
     me = game.current_player
     if not game.attacked:
@@ -302,7 +304,9 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False) -> Move
         for x, y in _enemy_capitals(game, me):
             if guerilla[y, x]:
                 return ("guerilla", (x, y))
-        if capital_in_danger(game, me, GUARD_DANGER if guarded else DANGER):
+        if danger is None:
+            danger = GUARD_DANGER if guarded else DANGER
+        if capital_in_danger(game, me, danger):
             return defence(game, me)
         hold = foothold(game, me)
         if hold is not None:

@@ -6,8 +6,9 @@ playouts (:data:`MEDIUM`, :data:`HARD`).
 
 At the start of a turn (before its first attack) the player lists a few candidate moves:
 
-* the move of its march (an enemy capital taken by Guerilla, its own capital defended when in danger, a
-  foothold, or an attack marching its walls at the enemy capital);
+* the move of its march (an enemy capital taken by Guerilla, its own open capital defended while an enemy
+  wall is within :attr:`Budget.danger` cells, a foothold, or an attack marching its walls at the enemy
+  capital);
 * Defend its open capital and two cells next to it (:func:`motti.march.defence`);
 * Defend its three cells an enemy wall could attack, those nearest its capital first;
 * the Guerillas that win the most cells (3 or more) and that the next player cannot undo at once
@@ -58,13 +59,16 @@ FULL_LAND = 400
 class Budget:
     """How hard a level thinks: ``rollouts`` playouts per candidate, each ``turns`` turns long, and the march
     it plays them out with and plays the rest of its turns by: the guarded one (``guarded``), or the plain
-    march of ``easy``."""
+    march of ``easy``. At the start of its own turn the level defends its open capital against an enemy
+    occupied cell ``danger`` cells away (Chebyshev distance), whichever march it plays."""
 
     rollouts: int
     turns: int
     guarded: bool = True
+    danger: int = march.GUARD_DANGER
 
 
+#: Medium plays the plain march, but defends its capital from three cells out as hard does (bench/README.md).
 MEDIUM = Budget(rollouts=6, turns=4, guarded=False)
 HARD = Budget(rollouts=16, turns=6)
 
@@ -134,7 +138,7 @@ def choose_action(game: Game, rng: random.Random, budget: Budget = HARD) -> Move
     if game.attacked:
         return policy(game, rng, budget.guarded)
     me = game.current_player
-    first = policy(game, rng, budget.guarded)
+    first = march.choose_action(game, rng, budget.guarded, budget.danger)
     capitals = {c for p, c in game.board.capitals.items() if p != me}
     land = int(game.board.land.sum())
     rollouts = budget.rollouts if land <= FULL_LAND else budget.rollouts * FULL_LAND // land

@@ -73,6 +73,16 @@ def test_every_level_defends_its_capital_next_to_an_enemy_wall(level: str) -> No
     assert set(cells) <= {(2, 0), (2, 1), (2, 2)}   # its cells next to the enemy wall (3,1)
 
 
+@pytest.mark.parametrize(("level", "verb"), [("easy", "attack"), ("medium", "defend"), ("hard", "defend")])
+def test_medium_and_hard_defend_their_capital_against_a_wall_three_cells_away(level: str, verb: str) -> None:
+    # Player 2's wall (4,0) is three cells from player 1's open capital (1,1). Easy waits until it is two
+    # away and attacks; medium and hard defend already (their playouts then prefer (3,0), the cell that wall
+    # could attack, with two more). From three cells away easy took hard's capital in turn 3 of `motti
+    # generate --seed 1`; defending from there won medium more games against easy (bench/README.md).
+    text = header(7, 3, [(1, 1), (6, 1)]) + "aaaaBbb\naaaabbb\naaaabbb\n"
+    assert levels.choose_action(game_of(text), random.Random(1), level)[0] == verb
+
+
 @pytest.mark.parametrize("level", levels.LEVELS)
 def test_every_level_defends_its_capital_when_the_enemy_owns_a_cell_next_to_it(level: str) -> None:
     # Player 2 owns (2,1), next to player 1's free capital (1,1); player 1 has no strike of its own.
