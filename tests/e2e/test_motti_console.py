@@ -503,16 +503,16 @@ def test_a_newcomer_reads_the_capitals_the_turn_the_land_and_the_reset_at_80_and
     term.send("t")                 # a tip: the medium player's move, as crosses, not performed
     term.wait_text("Tip for P1")
     tip_row = term.lines()[10 if cols == 80 else 9].rstrip()
-    if cols == 80:
-        assert tip_row == "Tip for P1: attack 5,0 2,1 2,2 2,0 1,1 1,0 — takes a cell next to P2's capital"
+    if cols == 80:   # player 2's wall (4,1) is 3 cells from the open capital (1,1): medium defends it
+        assert tip_row == "Tip for P1: defend 1,1 2,1 0,1 — occupies your capital: safe until the next…"
     else:
         assert tip_row.startswith("Reset: P1 2 P2 0 · Tip for P1")
-    tip = [[5, 0], [2, 1], [2, 2], [2, 0], [1, 1], [1, 0]]
+    tip = [[1, 1], [2, 1], [0, 1]]
     term.wait_for(lambda t: all(t.cell(x, y) == "x" for x, y in tip), "the tip's crosses")
     status = json.loads((tmp_path / "s.json").read_text())
-    assert status["tip"] == {"player": 1, "action": "attack", "cells": tip,
-                             "why": "takes a cell next to P2's capital"}
-    assert (status["turns"], sorted(status["crosses"]), status["action"]) == (0, sorted(tip), "attack")
+    assert status["tip"] == {"player": 1, "action": "defend", "cells": tip,
+                             "why": "occupies your capital: safe until the next reset"}
+    assert (status["turns"], sorted(status["crosses"]), status["action"]) == (0, sorted(tip), "defend")
     term.send("?")
     term.wait_text("motti: rules and keys (any key returns)")
     assert "Take every enemy capital to win." in term.text()

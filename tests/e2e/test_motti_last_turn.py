@@ -456,21 +456,21 @@ def test_a_window_shows_safe_and_open_capitals_threats_the_reset_line_the_help_a
         assert probe(pixels, win, (0, 0)) == view.INK
         key(xvfb, win, "space")
         game.wait(lambda s: not s["windows"][0]["help"], "the board again")
-        # t: the medium player's choice as crosses, not performed
+        # t: the medium player's choice as crosses, not performed: player 2's wall (4,1) is 3 cells from the
+        # open capital (1,1), so medium defends it and the two cells next to it
         key(xvfb, win, "t")
         status = game.wait(lambda s: s["tip"] is not None, "the tip")
-        tip = [[5, 0], [2, 1], [2, 2], [2, 0], [1, 1], [1, 0]]
-        assert status["tip"] == {"player": 1, "action": "attack", "cells": tip,
-                                 "why": "takes a cell next to P2's capital"}
-        assert (sorted(status["crosses"]), status["action"], status["turns"]) == (sorted(tip), "attack", 0)
-        assert status["windows"][0]["note"] == ("Tip for P1: attack 5,0 2,1 2,2 2,0 1,1 1,0 — takes a cell "
-                                                "next to P2's capital")
-        click(xvfb, status["windows"][0], 3, (5, 0))                 # the right button performs one attack
-        status = game.wait(lambda s: s["attacks_left"] == 5, "the tip's attack performed")
-        assert status["turn"] == 1 and status["tip"] is None
-        conquered = [cell for cell in tip if status["board"][cell[1]][cell[0]] == "A"]
-        # --seed 1 draws the second cross: player 1's own (2,1) is occupied, the land stays as it was.
-        assert (conquered, status["land"]) == ([[2, 1]], {"1": 18, "2": 22})
+        tip = [[1, 1], [2, 1], [0, 1]]
+        assert status["tip"] == {"player": 1, "action": "defend", "cells": tip,
+                                 "why": "occupies your capital: safe until the next reset"}
+        assert (sorted(status["crosses"]), status["action"], status["turns"]) == (sorted(tip), "defend", 0)
+        assert status["windows"][0]["note"] == ("Tip for P1: defend 1,1 2,1 0,1 — occupies your capital: "
+                                                "safe until the next reset")
+        click(xvfb, status["windows"][0], 3, (1, 1))                 # the right button performs the Defend
+        status = game.wait(lambda s: s["turn"] == 2, "the tip's Defend performed")
+        assert status["tip"] is None and status["message"] == "P1 defended 3 cells"
+        assert [status["board"][y][x] for x, y in tip] == ["A", "A", "A"]
+        assert status["land"] == {"1": 18, "2": 22}
     finally:
         game.stop()
 
