@@ -299,7 +299,8 @@ def _settings(args: argparse.Namespace, players: int) -> Settings:
 def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms: int, port: int) -> None:
     parser.add_argument("map", metavar="MAP", help="a .map file or a shipped map name (office, field, ...)")
     parser.add_argument("--toxic", metavar="FILE", help="toxicity file (default: MAP's .toxic beside it)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--host", type=_address, default="127.0.0.1",
+                        help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=_port, default=port,
                         help=f"TCP port, 0 = any free port (default {port})")
     parser.add_argument("--seed", type=_positive, default=None, help="seed of the start positions")
@@ -319,6 +320,14 @@ def _add_game_options(parser: argparse.ArgumentParser, *, move_ms: int, prep_ms:
     _add_web_options(parser, "the game live in a browser")
 
 
+def _address(text: str) -> str:
+    """``--host``, ``--web-host``: an address to listen on, not empty (an empty one listens on every
+    interface, which ``0.0.0.0`` says plainly)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty address (0.0.0.0 listens on every interface)")
+    return text
+
+
 #: The address ``--web`` serves its page on unless ``--web-host`` says another.
 WEB_HOST = "127.0.0.1"
 
@@ -326,7 +335,7 @@ WEB_HOST = "127.0.0.1"
 def _add_web_options(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--web", type=_port, default=None, metavar="PORT",
                         help=f"serve {what} at http://HOST:PORT/ (0 = any free port)")
-    parser.add_argument("--web-host", default=None, metavar="H",
+    parser.add_argument("--web-host", type=_address, default=None, metavar="H",
                         help=f"address the web page is served on, with --web (default {WEB_HOST})")
 
 

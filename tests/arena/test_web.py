@@ -169,6 +169,19 @@ def test_a_web_host_without_a_web_port_is_refused_before_anything_starts(tmp_pat
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(("option", "argv"), [("--host", ["--host", ""]),
+                                              ("--web-host", ["--web", "0", "--web-host", ""]),
+                                              ("--web-host", ["--web", "0", "--web-host", " "])])
+def test_an_empty_address_is_refused_before_anything_starts(option, argv, tmp_path):
+    # "--web 0 --web-host ''" served the page on 127.0.0.1 as if no address were given; "--host ''" listened
+    # on every interface.
+    run = subprocess.run(arena_cmd("serve", "office", *argv, "--replay", str(tmp_path / "r")),
+                         capture_output=True, text=True, timeout=deadline(20))
+    assert (run.returncode, run.stdout, run.stderr) == (
+        2, "", f"arena: argument {option}: an empty address (0.0.0.0 listens on every interface)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(("host", "web_host", "clash"), [
     ("127.0.0.1", "127.0.0.1", True), ("127.0.0.1", "127.0.0.2", False), ("127.0.0.1", "::1", False),
     ("0.0.0.0", "127.0.0.2", True), ("127.0.0.1", "::", True), ("127.0.0.1", "localhost", True),
