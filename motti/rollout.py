@@ -59,8 +59,9 @@ FULL_LAND = 400
 class Budget:
     """How hard a level thinks: ``rollouts`` playouts per candidate, each ``turns`` turns long, and the march
     it plays them out with and plays the rest of its turns by: the guarded one (``guarded``), or the plain
-    march of ``easy``. At the start of its own turn the level defends its open capital against an enemy
-    occupied cell ``danger`` cells away (Chebyshev distance), whichever march it plays."""
+    march of ``easy``. At the start of its own turn, while an enemy occupied cell is ``danger`` cells from its
+    open capital (Chebyshev distance), its march's move is the Defend of the capital, whichever march it
+    plays: the attacks are then left out of the candidates."""
 
     rollouts: int
     turns: int
