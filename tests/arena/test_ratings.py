@@ -428,13 +428,14 @@ def test_a_command_keeps_its_name_and_rating_whatever_spaces_or_comment_it_is_gi
 
 def _one_game_begun(bots: list[str], file: Path, out: Path, prep_ms: int) -> subprocess.Popen[str]:
     """A tournament of one game of *bots* with the ratings file *file*, started and waited for until it has
-    read *file* (it makes its folder *out* next), its game's preparation *prep_ms* long."""
+    read *file* and claimed its results folder *out* (made ``out/games``: a ``standings.json`` made in *out*
+    before that claim refuses the folder), its game's preparation *prep_ms* long."""
     proc = subprocess.Popen([sys.executable, "-m", "arena", "tournament", *bots, "--games", "1",
                              "--prep-ms", str(prep_ms), "--seed", "3", "-q", "--ratings", str(file),
                              "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     end = time.monotonic() + deadline(20)
-    while not out.exists() and time.monotonic() < end and proc.poll() is None:
+    while not (out / "games").exists() and time.monotonic() < end and proc.poll() is None:
         time.sleep(0.02)
     return proc
 
