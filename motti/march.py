@@ -295,7 +295,7 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False, danger:
     searches with, motti/rollout.py) every attack crosses the :func:`fortress` cells first and
     is timed against the global reset (:func:`reset_timing`); one the timing leaves as it is quiets its
     fronts (:func:`quiet_fronts`) while :data:`QUIET_FROM` or more players are alive. It defends its open
-    capital against an enemy occupied cell *danger* cells away (Chebyshev distance; default
+    capital while an enemy occupied cell is within *danger* cells (Chebyshev distance; default
     :data:`GUARD_DANGER` guarded, :data:`motti.evaluate.DANGER` plain).
     The game must not be over (:func:`motti.levels.choose_action` checks that)."""
     me = game.current_player

@@ -59,9 +59,9 @@ FULL_LAND = 400
 class Budget:
     """How hard a level thinks: ``rollouts`` playouts per candidate, each ``turns`` turns long, and the march
     it plays them out with and plays the rest of its turns by: the guarded one (``guarded``), or the plain
-    march of ``easy``. At the start of its own turn, while an enemy occupied cell is ``danger`` cells from its
-    open capital (Chebyshev distance), its march's move is the Defend of the capital, whichever march it
-    plays: the attacks are then left out of the candidates."""
+    march of ``easy``. At the start of its own turn, while an enemy occupied cell lies within ``danger`` cells
+    of its open capital (Chebyshev distance), its march's move is the Defend of the capital, whichever march
+    it plays: the attacks are then left out of the candidates."""
 
     rollouts: int
     turns: int
@@ -69,7 +69,7 @@ class Budget:
     danger: int = march.GUARD_DANGER
 
 
-#: Medium plays the plain march, but defends its capital from three cells out as hard does (bench/README.md).
+#: Medium plays the plain march, but is on guard from three cells out as hard is (bench/README.md).
 MEDIUM = Budget(rollouts=6, turns=4, guarded=False)
 HARD = Budget(rollouts=16, turns=6)
 
