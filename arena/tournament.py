@@ -475,7 +475,9 @@ def command_label(spec: str) -> str:
     {port}`` is ``python3 b.py``). For an interpreter (java, python, node, ...) its options are left out, so
     the main class or script always shows (``java -cp classes de.binfalse.mar.Main {port}`` is ``java
     de.binfalse.mar.Main``). Words after those two are kept while the label is at most :data:`LABEL_CHARS`
-    characters; the two are cut only beyond twice that."""
+    characters, less the options it would then end with, whose values may be the words left out (``python3
+    -m arena bot --strategy random {port}`` is ``python3 arena bot``); the two are cut only beyond twice
+    that."""
     return _label(_uncommented_tokens(spec)) or "bot"
 
 
@@ -536,11 +538,14 @@ def _label(tokens: list[ShellToken]) -> str:
             rest = kept
             break
     label = " ".join([program, *rest[:1]])[:2 * LABEL_CHARS]
+    more: list[str] = []
     for word in rest[1:]:
-        if len(label) + 1 + len(word) > LABEL_CHARS:
+        if len(" ".join([label, *more, word])) > LABEL_CHARS:
+            while more and more[-1].startswith("-"):  # an option whose value may be the word cut off
+                more.pop()
             break
-        label += " " + word
-    return label
+        more.append(word)
+    return " ".join([label, *more])
 
 
 def _program(tokens: list[ShellToken]) -> list[ShellToken]:

@@ -154,6 +154,10 @@ def test_schedule_balances_bots_per_map_and_pairs_overall():
     ("/usr/bin/nice -n -5 -- java -jar bots/a.jar {port}", "java a.jar"),
     ("nice python3 b.py {port}", "python3 b.py"),
     ("timeout 5 sh -c 'exec python3 b.py {port}'", "python3 b.py"),
+    # a label cut short ended on an option without its value: `python3 arena bot --strategy`
+    ("python3 -m arena bot --strategy random {host} {port}", "python3 arena bot"),
+    ("python3 b.py --level 3 --depth 12 --name x {port}", "python3 b.py --level 3"),
+    ("python3 b.py -v --level 3 -q --name x {port}", "python3 b.py -v --level 3"),
 ])
 def test_a_command_bot_is_labelled_by_its_main_class_or_script(command, label):
     (entrant,) = parse_bots([command])
