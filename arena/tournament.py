@@ -475,9 +475,10 @@ def command_label(spec: str) -> str:
     {port}`` is ``python3 b.py``). For an interpreter (java, python, node, ...) its options are left out, so
     the main class or script always shows (``java -cp classes de.binfalse.mar.Main {port}`` is ``java
     de.binfalse.mar.Main``). Words after those two are kept while the label is at most :data:`LABEL_CHARS`
-    characters, less the options it would then end with, whose values may be the words left out (``python3
-    -m arena bot --strategy random {port}`` is ``python3 arena bot``); the two are cut only beyond twice
-    that."""
+    characters, less the options it would then end with that may take the next word as their value
+    (``--name``, ``-x``: :func:`_takes_a_value`; ``python3 -m arena bot --strategy random {port}`` is
+    ``python3 arena bot``); the two are cut only beyond twice that, the second left out when it is such an
+    option and the word after it is cut."""
     return _label(_uncommented_tokens(spec)) or "bot"
 
 
@@ -541,11 +542,19 @@ def _label(tokens: list[ShellToken]) -> str:
     more: list[str] = []
     for word in rest[1:]:
         if len(" ".join([label, *more, word])) > LABEL_CHARS:
-            while more and more[-1].startswith("-"):  # an option whose value may be the word cut off
+            while more and _takes_a_value(more[-1]):  # its value may be the word cut off
                 more.pop()
+            if not more and _takes_a_value(rest[0]):
+                label = program[:2 * LABEL_CHARS]
             break
         more.append(word)
     return " ".join([label, *more])
+
+
+def _takes_a_value(word: str) -> bool:
+    """Whether a command's *word* is an option that may take the next word as its value: ``--name`` or
+    ``-x``, not ``--name=value``, ``-O3`` or a number."""
+    return re.fullmatch(r"--[^=]+|-[A-Za-z]", word) is not None
 
 
 def _program(tokens: list[ShellToken]) -> list[ShellToken]:

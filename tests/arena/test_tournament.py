@@ -158,6 +158,9 @@ def test_schedule_balances_bots_per_map_and_pairs_overall():
     ("python3 -m arena bot --strategy random {host} {port}", "python3 arena bot"),
     ("python3 b.py --level 3 --depth 12 --name x {port}", "python3 b.py --level 3"),
     ("python3 b.py -v --level 3 -q --name x {port}", "python3 b.py -v --level 3"),
+    ("python3 bot.py --level=3 --depth=12 {port}", "python3 bot.py --level=3"),
+    ("python3 b.py -O3 --depth 1234567890 {port}", "python3 b.py -O3"),
+    ("./mybot_with_a_fairly_long_name --strategy flee {port}", "mybot_with_a_fairly_long_name"),
 ])
 def test_a_command_bot_is_labelled_by_its_main_class_or_script(command, label):
     (entrant,) = parse_bots([command])
