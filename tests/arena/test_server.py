@@ -15,12 +15,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from arena_helpers import RawClient, ServerThread, in_threads, join, play_out, small_arena, wait_for
+from arena_helpers import (
+    RawClient,
+    ServerThread,
+    in_threads,
+    join,
+    play_out,
+    seat_server,
+    small_arena,
+    until,
+    wait_for,
+)
 from deadline import deadline
 
 from arena import protocol as wire
 from arena.rules import DIRECTIONS, Arena, Game, TeamChange
-from arena.server import ArenaServer, Settings, round_messages, round_payloads, send_order
+from arena.server import ArenaServer, round_messages, round_payloads, send_order
 from arena.vision import visibility
 
 MOVES = ["NORTH", "NORTH_EAST", "EAST", "SOUTH_EAST", "SOUTH", "SOUTH_WEST", "WEST", "NORTH_WEST", "NONE"]
@@ -562,23 +572,13 @@ def test_seat_ports_give_seat_k_wire_id_k_whoever_connects_first():
     assert st.server.wire_ids == [3, 1, 2]
 
 
-async def _until(predicate, what: str) -> None:
-    """Wait on the event loop until *predicate* holds; fail naming *what* after a generous deadline."""
-    end = asyncio.get_running_loop().time() + deadline(10)
-    while not predicate():
-        assert asyncio.get_running_loop().time() < end, f"timed out waiting for {what}"
-        await asyncio.sleep(0.005)
-
-
 def _peer(client: RawClient) -> str:
     return repr(client.sock.getsockname())
 
 
 async def _three_seats() -> tuple[ArenaServer, asyncio.Task]:
     """A server for 3 players with a port per seat, listening, its game waiting for them (the task)."""
-    server = ArenaServer(small_arena(), Settings(players=3, port=0, move_ms=3000, prep_ms=20, seed=5,
-                                                 quiet_rounds=2, id_timeout_ms=60000, seat_ports=True))
-    await server.start()
+    server = await seat_server(3)
     return server, asyncio.create_task(server.run())
 
 
@@ -592,7 +592,7 @@ def test_a_bot_whose_connection_is_gone_as_it_joins_is_not_counted_as_joined(cap
     async def go():
         server, game = await _three_seats()
         first, _ = await asyncio.to_thread(join, server.seat_ports[0])
-        await _until(lambda: server.joined_seats == {0: 0}, "seat 0 to join")
+        await until(lambda: server.joined_seats == {0: 0}, "seat 0 to join")
         second = await asyncio.to_thread(RawClient, server.seat_ports[1])
         assert await asyncio.to_thread(second.recv) == "ID 1"
         (gone,) = server._pending
@@ -634,9 +634,9 @@ def test_an_idle_body_has_the_id_of_its_seats_bot_and_turned_away_connections_ar
         silent = await asyncio.to_thread(RawClient, ports[1])
         assert await asyncio.to_thread(silent.recv) == "ID 1"
         leaver, _ = await asyncio.to_thread(join, ports[2])
-        await _until(lambda: server.joined_seats == {0: 0, 2: 2}, "seats 0 and 2 to join")
+        await until(lambda: server.joined_seats == {0: 0, 2: 2}, "seats 0 and 2 to join")
         leaver.sock.shutdown(socket.SHUT_WR)
-        await _until(lambda: server.joined_seats == {0: 0}, "seat 2's bot to leave")
+        await until(lambda: server.joined_seats == {0: 0}, "seat 2's bot to leave")
         turned = []
         for port in (ports[0], ports[1]):
             second = await asyncio.to_thread(RawClient, port)
@@ -647,7 +647,7 @@ def test_an_idle_body_has_the_id_of_its_seats_bot_and_turned_away_connections_ar
         assert await asyncio.to_thread(idle.eof) and idle.received == ["DISCONNECT"]
         ids.append(server.add_absent(1))
         assert await asyncio.to_thread(silent.eof)
-        await _until(lambda: server.game is not None, "the game to begin")
+        await until(lambda: server.game is not None, "the game to begin")
         under_way = await asyncio.to_thread(RawClient, server.port)
         assert await asyncio.to_thread(under_way.eof) and under_way.received == ["DISCONNECT"]
         await asyncio.to_thread(play_out, seated)

@@ -20,13 +20,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from arena_helpers import join, play_out, small_arena
+from arena_helpers import join, play_out, seat_server, until
 from deadline import deadline
 
 from arena import ratings, replay, tournament
 from arena.mapfile import find_map, load_arena
 from arena.ratings import Rating
-from arena.server import ArenaServer, Diagnostics, Settings, copy_name
+from arena.server import Diagnostics, copy_name
 from arena.tournament import (
     BOT_GROUPS,
     Bot,
@@ -1148,21 +1148,6 @@ def _seating_config(tmp_path: Path) -> Config:
     return Config(parse_bots(["hunt", "flee"]), {"office": load_arena(find_map("office"))}, 1, 2, tmp_path)
 
 
-async def _seating_server() -> ArenaServer:
-    """A started server of two seat ports whose bots have a minute to answer ID."""
-    server = ArenaServer(small_arena(), Settings(players=2, port=0, move_ms=3000, prep_ms=20, seed=5,
-                                                 quiet_rounds=2, id_timeout_ms=60000, seat_ports=True))
-    await server.start()
-    return server
-
-
-async def _until(predicate, what: str) -> None:
-    end = asyncio.get_running_loop().time() + deadline(10)
-    while not predicate():
-        assert asyncio.get_running_loop().time() < end, f"timed out waiting for {what}"
-        await asyncio.sleep(0.005)
-
-
 def test_a_bot_that_takes_the_last_seat_and_leaves_before_the_game_begins_gets_its_idle_body(tmp_path):
     # The seating stopped watching once every seat was taken. A bot that joined the last free seat and left
     # before the server's task began the game left its seat empty: the tournament waited in the lobby for
@@ -1170,23 +1155,23 @@ def test_a_bot_that_takes_the_last_seat_and_leaves_before_the_game_begins_gets_i
     config = _seating_config(tmp_path)
 
     async def go():
-        server = await _seating_server()
+        server = await seat_server(2)
         ended = [await asyncio.create_subprocess_exec("true") for _seat in range(2)]
         for process in ended:
             await process.wait()
         processes = [_Process(bot=seat, seat=seat, process=process) for seat, process in enumerate(ended)]
         stays, _ = await asyncio.to_thread(join, server.seat_ports[0])
         leaves, _ = await asyncio.to_thread(join, server.seat_ports[1])
-        await _until(lambda: server.joined_seats == {0: 0, 1: 1}, "both seats to join")
+        await until(lambda: server.joined_seats == {0: 0, 1: 1}, "both seats to join")
         ids: dict[int, int] = {}
         absent: set[int] = set()
         not_run = asyncio.get_running_loop().create_future()
         seating = asyncio.create_task(GameRunner(config, lambda: None)._seat(server, processes, not_run, ids,
                                                                              absent))
-        await _until(lambda: ids == {0: 0, 1: 1}, "the seating to see both seats taken")
+        await until(lambda: ids == {0: 0, 1: 1}, "the seating to see both seats taken")
         leaves.close()
-        await _until(lambda: server.joined_seats == {0: 0}, "seat 1's bot to leave")
-        await _until(lambda: absent == {1}, "seat 1's idle body")
+        await until(lambda: server.joined_seats == {0: 0}, "seat 1's bot to leave")
+        await until(lambda: absent == {1}, "seat 1's idle body")
         game = asyncio.create_task(server.run())
         await seating
         await asyncio.to_thread(play_out, stays)
@@ -1207,7 +1192,7 @@ def test_a_bot_that_leaves_because_its_game_stopped_in_the_lobby_keeps_its_seat(
     config = _seating_config(tmp_path)
 
     async def go():
-        server = await _seating_server()
+        server = await seat_server(2)
         running = asyncio.create_task(server.run())
         ended = await asyncio.create_subprocess_exec("true")
         await ended.wait()
@@ -1220,10 +1205,10 @@ def test_a_bot_that_leaves_because_its_game_stopped_in_the_lobby_keeps_its_seat(
         seating = asyncio.create_task(GameRunner(config, lambda: None)._seat(server, processes, not_done, ids,
                                                                              absent))
         try:
-            await _until(lambda: ids == {0: 0}, "the seating to see seat 0 taken")
+            await until(lambda: ids == {0: 0}, "the seating to see seat 0 taken")
             server.stop("hung up")
             await running
-            await _until(lambda: server.joined_seats == {}, "the stop to disconnect seat 0's bot")
+            await until(lambda: server.joined_seats == {}, "the stop to disconnect seat 0's bot")
             await asyncio.wait_for(seating, deadline(10))
         finally:
             client.close()

@@ -28,6 +28,23 @@ def small_arena() -> Arena:
     return Arena(walls=walls, toxicity=toxicity, name="room")
 
 
+async def until(predicate, what: str) -> None:
+    """Wait on the event loop until *predicate* holds; fail naming *what* after a generous deadline."""
+    end = asyncio.get_running_loop().time() + deadline(10)
+    while not predicate():
+        assert asyncio.get_running_loop().time() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.005)
+
+
+async def seat_server(players: int) -> ArenaServer:
+    """A started server for *players* with a port per seat, whose bots have a minute to answer ID; its game
+    is not run."""
+    server = ArenaServer(small_arena(), Settings(players=players, port=0, move_ms=3000, prep_ms=20, seed=5,
+                                                 quiet_rounds=2, id_timeout_ms=60000, seat_ports=True))
+    await server.start()
+    return server
+
+
 def wait_for(predicate, what: str, seconds: float = 10) -> None:
     """Poll *predicate* until true; fail the test naming *what* after ``deadline(seconds)``."""
     wait_until(predicate, what, seconds, poll_s=0.005)
