@@ -141,11 +141,11 @@ def ring_of(game: Game, cell: Cell) -> tuple[Cell, ...]:
     return per_land(land, ("ring", cell), work_out)
 
 
-def capital_in_danger(game: Game, me: int, danger: int = DANGER) -> bool:
+def capital_in_danger(game: Game, me: int, danger: int = DANGER, ring: bool = True) -> bool:
     """Whether player *me*'s capital is open (unoccupied) and an enemy occupied cell lies within *danger*
-    (default :data:`DANGER`) cells of it (Chebyshev distance), or an enemy owns a cell orthogonally next to
-    it (from there it can occupy that cell and take the capital in one turn, even right after a reset,
-    §2.8)."""
+    (default :data:`DANGER`) cells of it (Chebyshev distance), or, with *ring*, an enemy owns a cell
+    orthogonally next to it (from there it can occupy that cell and take the capital in one turn, even right
+    after a reset, §2.8)."""
     board = game.board
     capital = board.capitals.get(me)
     if capital is None:
@@ -157,7 +157,7 @@ def capital_in_danger(game: Game, me: int, danger: int = DANGER) -> bool:
     enemy = board.land & (board.owner != me)
     if (enemy[near] & board.occupied[near]).any():
         return True
-    return any(enemy[y, x] for x, y in ring_of(game, capital))
+    return ring and any(enemy[y, x] for x, y in ring_of(game, capital))
 
 
 def land_distance(land: np.ndarray, start: tuple[int, int]) -> np.ndarray:

@@ -21,8 +21,12 @@ What it does, turn by turn:
 The guarded march (``guarded=True``) defends its open capital already against an enemy occupied cell
 :data:`GUARD_DANGER` (three) cells away, keeps its capital out of reach (:func:`fortress`) and times the
 global reset (:func:`reset_timing`): it brings the reset on early in its turn when it owns a cell next to an
-enemy capital, and holds it back late in its turn when an enemy owns one next to its own. With three or
-more players alive, an attack the timing leaves as it is also quiets its fronts (:func:`quiet_fronts`).
+enemy capital, and holds it back late in its turn when an enemy owns one next to its own.
+
+With three or more players alive every march presses on (:data:`CROWD`): it defends its open capital only
+against an enemy wall within two cells, not against an enemy merely owning a cell next to it, mends none of
+its own cells, and the guarded march keeps no fortress; an attack the timing leaves as it is also quiets its
+fronts (:func:`quiet_fronts`).
 
 What the plain march leaves out: it looks no move ahead; it never times the global reset (§2.8), so it
 fills the board without caring who gets the first turn after it, and it strikes only from the cells it
@@ -61,9 +65,12 @@ HOLD_UP_TO = 3
 #: The guarded march defends its open capital while an enemy occupied cell is this near (Chebyshev distance):
 #: from three cells away a keen enemy takes an open capital within one turn in a few games out of a hundred.
 GUARD_DANGER = 3
-#: With at least this many players alive, the guarded march's attacks first quiet its fronts
-#: (:func:`quiet_fronts`) when the reset timing leaves them as they are.
-QUIET_FROM = 3
+#: With at least this many players alive every march presses on (:func:`crowded`): it defends its open
+#: capital only against an enemy occupied cell within :data:`motti.evaluate.DANGER`, mends none of its own
+#: cells, keeps no :func:`fortress`, and the guarded march's attacks first quiet its fronts
+#: (:func:`quiet_fronts`) when the reset timing leaves them as they are. With more players a reset comes only
+#: once every front is quiet, and a capital falls only after one: a turn spent guarding lets the others grow.
+CROWD = 3
 
 # The order of an attack's crosses (lowest first); within a group, steps over land to the nearest enemy
 # capital, ties in the rng's order.
@@ -72,6 +79,11 @@ _CAPITAL, _OPEN_RING, _ENEMY, _OWN_EXPOSED, _OWN = range(5)
 # are bijections), from a single draw of the rng instead of a shuffle's n draws.
 _MIX = np.uint64(0x9E3779B1)
 _LOW32 = np.uint64(0xFFFFFFFF)
+
+
+def crowded(game: Game) -> bool:
+    """Whether :data:`CROWD` or more players are alive: the marches then press on (:data:`CROWD`)."""
+    return len(game.alive) >= CROWD
 
 
 def _enemy_capitals(game: Game, me: int) -> list[Cell]:
@@ -153,7 +165,8 @@ def attack(game: Game, me: int, rng: random.Random, legal: np.ndarray | None = N
     group = np.full(xs.size, _OWN)
     if fire is None:
         fire = under_fire(game, me)
-    group[np.flatnonzero(fire[ys, xs] & own)[:MENDED]] = _OWN_EXPOSED  # nearest the enemy
+    mended = 0 if crowded(game) else MENDED
+    group[np.flatnonzero(fire[ys, xs] & own)[:mended]] = _OWN_EXPOSED  # nearest the enemy
     group[~own] = _ENEMY
     np.minimum(group, _capital_groups(game, targets)[ys, xs], out=group)
     ranked = np.argsort(group, kind="stable")
@@ -294,9 +307,10 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False, danger:
     (ONE attack), or ``("pass",)`` when no cell can be crossed. With *guarded* (the policy the ``hard`` level
     searches with, motti/rollout.py) every attack crosses the :func:`fortress` cells first and
     is timed against the global reset (:func:`reset_timing`); one the timing leaves as it is quiets its
-    fronts (:func:`quiet_fronts`) while :data:`QUIET_FROM` or more players are alive. It defends its open
+    fronts (:func:`quiet_fronts`) while :data:`CROWD` or more players are alive. It defends its open
     capital while an enemy occupied cell is within *danger* cells (Chebyshev distance; default
-    :data:`GUARD_DANGER` guarded, :data:`motti.evaluate.DANGER` plain).
+    :data:`GUARD_DANGER` guarded, :data:`motti.evaluate.DANGER` plain), or an enemy owns a cell next to it;
+    while :data:`CROWD` or more players are alive it presses on (:data:`CROWD`), whatever *danger*.
     The game must not be over (:func:`motti.levels.choose_action` checks that)."""
     me = game.current_player
     if not game.attacked:
@@ -304,9 +318,12 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False, danger:
         for x, y in _enemy_capitals(game, me):
             if guerilla[y, x]:
                 return ("guerilla", (x, y))
-        if danger is None:
+        crowd = crowded(game)
+        if crowd:
+            danger = DANGER
+        elif danger is None:
             danger = GUARD_DANGER if guarded else DANGER
-        if capital_in_danger(game, me, danger):
+        if capital_in_danger(game, me, danger, ring=not crowd):
             return defence(game, me)
         hold = foothold(game, me)
         if hold is not None:
@@ -316,7 +333,7 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False, danger:
     move = attack(game, me, rng, legal, fire)
     if not guarded or move[0] != "attack":
         return move
-    first = fortress(game, me, legal, fire)
+    first = [] if crowded(game) else fortress(game, me, legal, fire)
     if first:
         board = game.board
         crosses = [*first, *(c for c in move[1] if c not in first)][: MAX_CROSSES[Action.ATTACK]]
@@ -325,6 +342,6 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False, danger:
             crosses[-1] = foreign[0]
         move = ("attack", tuple(crosses))
     timed = reset_timing(game, me, move, legal)
-    if timed is move and len(game.alive) >= QUIET_FROM:
+    if timed is move and crowded(game):
         return quiet_fronts(game, me, move)
     return timed

@@ -1,8 +1,9 @@
 """The ``medium`` and ``hard`` computer players of motti: a march, with each turn's first move chosen by
 playing the candidates out (spec/motti.md §2). ``medium`` plays out the plain march of ``easy``, ``hard``
 the guarded march (:func:`motti.march.choose_action` with ``guarded=True``: it also keeps its capital out of
-reach, times the global reset and, among three or more players, quiets its fronts), with more and longer
-playouts (:data:`MEDIUM`, :data:`HARD`).
+reach, but for three or more players, among whom every march presses on and the guarded one quiets its
+fronts, :data:`motti.march.CROWD`, and times the global reset), with more and longer playouts
+(:data:`MEDIUM`, :data:`HARD`).
 
 At the start of a turn (before its first attack) the player lists a few candidate moves:
 
@@ -60,8 +61,9 @@ class Budget:
     """How hard a level thinks: ``rollouts`` playouts per candidate, each ``turns`` turns long, and the march
     it plays them out with and plays the rest of its turns by: the guarded one (``guarded``), or the plain
     march of ``easy``. At the start of its own turn, while an enemy occupied cell lies within ``danger`` cells
-    of its open capital (Chebyshev distance), its march's move is the Defend of the capital, whichever march
-    it plays: the attacks are then left out of the candidates."""
+    of its open capital (Chebyshev distance; two among three or more players, :data:`motti.march.CROWD`), its
+    march's move is the Defend of the capital, whichever march it plays: the attacks are then left out of the
+    candidates."""
 
     rollouts: int
     turns: int

@@ -140,6 +140,23 @@ def test_after_a_reset_it_defends_a_capital_an_enemy_owns_a_cell_next_to() -> No
     assert march.choose_action(game, random.Random(0)) == ("defend", ((0, 0), (0, 1)))
 
 
+def test_among_three_players_it_presses_on() -> None:
+    # The boards above with player 3 beside player 2. Player 2 owning (1,0) next to player 1's open capital is
+    # no reason to defend among three, nor is a wall three cells away for the guarded march; a wall within
+    # two cells still is. The plain march mends none of its own cells: (3,1), nearest player 2's capital, is
+    # crossed before (3,0), which player 2's wall could attack.
+    ringed = game_of(["abbbbbcc", "aabbbbcc"], [(0, 0), (5, 1), (7, 0)])
+    assert capital_in_danger(ringed, 1) and not capital_in_danger(ringed, 1, ring=False)
+    for guarded in (False, True):
+        assert march.choose_action(ringed, random.Random(0), guarded)[0] == "attack"
+    three = game_of(["aaaaBbbcc", "aaaabbbcc", "aaaabbbcc"], [(1, 1), (6, 1), (8, 1)])
+    assert march.choose_action(three, random.Random(0), guarded=True)[0] == "attack"
+    verb, crosses = march.choose_action(three, random.Random(0))
+    assert verb == "attack" and crosses[0] == (3, 1) and (3, 0) in crosses[1:]
+    near = game_of(["aaaBbbbcc", "aaabbbbcc", "aaabbbbcc"], [(1, 1), (6, 1), (8, 1)])
+    assert march.choose_action(near, random.Random(0), guarded=True) == ("defend", ((1, 1), (2, 1), (0, 1)))
+
+
 def test_an_occupied_capital_needs_no_defence() -> None:
     game = game_of(["Abbbbb", "aBbbbb"], [(0, 0), (5, 1)])
     assert not capital_in_danger(game, 1)
