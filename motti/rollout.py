@@ -1,9 +1,8 @@
 """The ``medium`` and ``hard`` computer players of motti: a march, with each turn's first move chosen by
 playing the candidates out (spec/motti.md §2). ``medium`` plays out the plain march of ``easy``, ``hard``
-the guarded march (:func:`motti.march.choose_action` with ``guarded=True``: it also keeps its capital out of
-reach, but for three or more players, among whom every march presses on and the guarded one quiets its
-fronts, :data:`motti.march.CROWD`, and times the global reset), with more and longer playouts
-(:data:`MEDIUM`, :data:`HARD`).
+the guarded march (:func:`motti.march.choose_action` with ``guarded=True``: it also times the global reset
+and, with two players, keeps its capital out of reach; among three or more every march presses on,
+:data:`motti.march.CROWD`), with more and longer playouts (:data:`MEDIUM`, :data:`HARD`).
 
 At the start of a turn (before its first attack) the player lists a few candidate moves:
 
