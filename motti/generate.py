@@ -58,9 +58,12 @@ def place_capitals(
                     break
             if len(placed) == players:
                 return placed
+    change = "enlarge the map with -w/-h"
+    if players > width * height:
+        raise GenerateError(f"cannot place {players} capitals on a {width}x{height} map: {change}")
     raise GenerateError(
         f"cannot place {players} capitals at least {distance_min:g} apart on a {width}x{height} map "
-        f"(its longest distance is {diagonal:.2f}): lower -d/--distance-min or enlarge the map with -w/-h"
+        f"(its longest distance is {diagonal:.2f}): lower -d/--distance-min or {change}"
     )
 
 

@@ -59,6 +59,12 @@ def test_t23_five_by_five_cannot_hold_two_capitals_eight_apart():
     assert "5x5" in str(err.value) and "5.66" in str(err.value)
 
 
+def test_a_map_with_fewer_cells_than_players_asks_only_for_a_larger_map():
+    with pytest.raises(GenerateError) as err:
+        generate(1, 1, 2, random.Random(1), distance_min=0)
+    assert str(err.value) == "cannot place 2 capitals on a 1x1 map: enlarge the map with -w/-h"
+
+
 def test_placement_gives_up_after_its_tries():
     # 3 capitals 7 apart do not fit on 8x1 (only cells 0 and 7 are that far apart): every try is made.
     with pytest.raises(GenerateError, match="3 capitals at least 7 apart"):
