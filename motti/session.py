@@ -463,10 +463,14 @@ class Session:
         still alive (§2.7, *cause* ``closed`` or ``quit``); an observer defeats nobody. With *tell* (the
         terminal is no longer the console's), stdout says what happened and where the game goes on; without,
         a defeat that ends the game is said there when the session ends, whichever window is the last to go.
-        Returns the announcement."""
+        Returns the announcement. The last seat to go, when it defeats nobody while the game goes on (the
+        computer players left, watched), ends the watching: the message says after how many turns."""
         humans = self.seats.pop(source, ())
         players = [p for p in humans if p in self.game.alive]
         if not players or self.game.is_terminal():
+            if not self.seats and not self.game.is_terminal():
+                turns = self.game.turns
+                self.message = f"watching stopped after {turns} turn{'' if turns == 1 else 's'}"
             self.changed()
             return None
         if cause == "closed" and self.save is not None and not self.seats:

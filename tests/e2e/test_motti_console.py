@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -454,10 +455,14 @@ def test_with_c_an_all_computer_game_is_watched_on_the_terminal(terminals, tmp_p
     assert "z/x/c" not in term.text() and "give up" not in term.text()
     term.send(" ")
     term.wait_for(lambda t: "stop watching" not in t.text(), "the board again")
-    term.send("q")
+    term.send("q")   # the terminal gives back what ended: the watching, not the last move
+    term.wait_text("motti: watching stopped after ")
     term.child.expect(pexpect.EOF)
     term.child.close()
     assert term.child.exitstatus == 0
+    message = json.loads(path.read_text())["message"]
+    assert re.fullmatch(r"watching stopped after \d+ turns? — nobody is left at a window or the terminal: "
+                        r"the game stops unfinished", message)
 
 
 def test_selecting_an_impossible_action_says_why(terminals, tmp_path: Path, small: Path) -> None:

@@ -407,9 +407,9 @@ def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_
     front.session.inbox.put(Closed("watch"))
     assert front.session.run() == 0                        # the observer leaves: the session ends unfinished
     data = json.loads(status.read_text())
-    assert data["message"] == ("P2 attack 1 of 6 failed — nobody is left at a window or the terminal: the "
-                               f"game stops unfinished; it is saved in {save} (motti {save} --save {save} "
-                               "resumes it)")
+    assert data["message"] == ("watching stopped after 1 turn — nobody is left at a window or the terminal: "
+                               f"the game stops unfinished; it is saved in {save} (motti {save} --save "
+                               f"{save} resumes it)")
     saved = load_map(save)
     assert saved.board.alive_players() == [2, 3] and (saved.turn, saved.attacks) == (2, 5)
     assert capsys.readouterr().out == f"motti: {data['message']}\n"
