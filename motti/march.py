@@ -313,12 +313,12 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False, danger:
     while :data:`CROWD` or more players are alive it presses on (:data:`CROWD`), whatever *danger*.
     The game must not be over (:func:`motti.levels.choose_action` checks that)."""
     me = game.current_player
+    crowd = crowded(game)
     if not game.attacked:
         guerilla = game.legal_mask(Action.GUERILLA)
         for x, y in _enemy_capitals(game, me):
             if guerilla[y, x]:
                 return ("guerilla", (x, y))
-        crowd = crowded(game)
         if crowd:
             danger = DANGER
         elif danger is None:
@@ -333,7 +333,7 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False, danger:
     move = attack(game, me, rng, legal, fire)
     if not guarded or move[0] != "attack":
         return move
-    first = [] if crowded(game) else fortress(game, me, legal, fire)
+    first = [] if crowd else fortress(game, me, legal, fire)
     if first:
         board = game.board
         crosses = [*first, *(c for c in move[1] if c not in first)][: MAX_CROSSES[Action.ATTACK]]
@@ -342,6 +342,6 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False, danger:
             crosses[-1] = foreign[0]
         move = ("attack", tuple(crosses))
     timed = reset_timing(game, me, move, legal)
-    if timed is move and crowded(game):
+    if timed is move and crowd:
         return quiet_fronts(game, me, move)
     return timed
