@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from motti.announce import plural
 from motti.rules import (
     ATTACKS_PER_TURN,
     Action,
@@ -110,7 +111,7 @@ def reset_variants(outlook: ResetOutlook) -> tuple[str, str, str]:
     anything, ``No reset due: nobody can take a free cell of another yet``. Under ``empty``: ``Reset when no
     land is free: 12 free cells left`` …"""
     if outlook.rule == "empty":
-        cells = f"{outlook.free} free cell{'' if outlook.free == 1 else 's'}"
+        cells = plural(outlook.free, "free cell")
         return (f"Reset when no land is free: {cells} left", f"Reset at no free land: {outlook.free} left",
                 f"Reset: {outlook.free} free")
     counts = outlook.takeable
@@ -135,7 +136,7 @@ def turn_end_variants(game: Game, can_pass: bool = True) -> tuple[str, str, str]
     if game.is_terminal():
         return "", "", ""
     left = game.attacks_left
-    attacks = f"{left} attack{'' if left == 1 else 's'}"
+    attacks = plural(left, "attack")
     if game.attacks_left == ATTACKS_PER_TURN and not game.attacked:
         return f"{attacks} left; Defend or Guerilla ends the turn", f"{attacks}, or Defend/Guerilla", \
             f"{left} att"
@@ -347,7 +348,7 @@ def _effects(game: Game, verb: str, cells: Sequence[Cell]) -> str | None:
     for event in events:
         if isinstance(event, Encircled) and event.victim != game.current_player:
             count = len(event.cells)
-            return f"{may}encircle {count} cell{'' if count == 1 else 's'} of P{event.victim}"
+            return f"{may}encircle {plural(count, 'cell')} of P{event.victim}"
     if any(isinstance(event, Reset) for event in events):
         return f"{may}bring the global reset: all land free again"
     return None

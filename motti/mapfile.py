@@ -41,6 +41,7 @@ import numpy as np
 
 from common.data import shipped_dir
 from common.save import BOM, file_problem, read_input, require_regular
+from motti.announce import plural
 from motti.levels import LEVELS
 from motti.rules import (
     ATTACKS_PER_TURN,
@@ -626,7 +627,7 @@ def reduce_players(board: Board, n: int, keep: set[int]) -> tuple[Board, dict[in
     if n < 2:
         raise ValueError(f"-p must be at least 2, found {n}")
     if n > len(alive):
-        counted = f"{len(alive)} player{'' if len(alive) == 1 else 's'}"
+        counted = plural(len(alive), "player")
         if len(alive) < board.players:
             raise ValueError(f"-p {n} is more than the {counted} still alive on this map "
                              f"({board.players} in the file)")

@@ -31,7 +31,7 @@ from common.loop import Command, Inbox, Timer
 from common.save import Sink, write_atomic
 from motti import explain, savegame
 from motti import status as status_json
-from motti.announce import Chronicle, end_text, who
+from motti.announce import Chronicle, end_text, plural, who
 from motti.commands import apply_command
 from motti.compose import Composer
 from motti.rules import Action, Event, IllegalAction, Move
@@ -469,8 +469,7 @@ class Session:
         players = [p for p in humans if p in self.game.alive]
         if not players or self.game.is_terminal():
             if not self.seats and not self.game.is_terminal():
-                turns = self.game.turns
-                self.message = f"watching stopped after {turns} turn{'' if turns == 1 else 's'}"
+                self.message = f"watching stopped after {plural(self.game.turns, 'turn')}"
             self.changed()
             return None
         if cause == "closed" and self.save is not None and not self.seats:
