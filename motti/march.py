@@ -79,6 +79,11 @@ _CAPITAL, _OPEN_RING, _ENEMY, _OWN_EXPOSED, _OWN = range(5)
 # are bijections), from a single draw of the rng instead of a shuffle's n draws.
 _MIX = np.uint64(0x9E3779B1)
 _LOW32 = np.uint64(0xFFFFFFFF)
+# :func:`attack`'s key of a cell: its group << _GROUP_SHIFT | its steps << _STEP_SHIFT | its tie-break (32
+# bits); a cell no enemy capital is reached from counts _FAR steps, more than any board has.
+_STEP_SHIFT = 32
+_GROUP_SHIFT = 59
+_FAR = 1 << (_GROUP_SHIFT - _STEP_SHIFT - 1)
 
 
 def crowded(game: Game) -> bool:
@@ -100,6 +105,20 @@ def _steps(game: Game, targets: list[Cell]) -> np.ndarray:
         return steps
 
     return per_land(land, ("steps", *targets), work_out)
+
+
+def _step_keys(game: Game, targets: list[Cell]) -> np.ndarray:
+    """(H*W,) int64, row by row: :func:`_steps` as whole steps (:data:`_FAR` where no target is reached)
+    shifted :data:`_STEP_SHIFT` bits left, the high part of :func:`attack`'s keys. The caller must not change
+    the array."""
+
+    def work_out() -> np.ndarray:
+        steps = _steps(game, targets)
+        whole = np.where(np.isinf(steps), _FAR, steps).astype(np.int64)
+        keys: np.ndarray = (whole << _STEP_SHIFT).ravel()
+        return keys
+
+    return per_land(game.board.land, ("step keys", *targets), work_out)
 
 
 def _capital_groups(game: Game, targets: list[Cell]) -> np.ndarray:
@@ -156,27 +175,34 @@ def attack(game: Game, me: int, rng: random.Random, legal: np.ndarray | None = N
         legal = game.legal_mask(Action.ATTACK)
     if not legal.any() or not targets:
         return ("pass",)
-    steps = _steps(game, targets)
-    ys, xs = np.nonzero(legal)
-    ties = ((np.arange(xs.size, dtype=np.uint64) ^ np.uint64(rng.getrandbits(32))) * _MIX) & _LOW32
-    nearest = np.lexsort((ties, steps[ys, xs]))
-    xs, ys = xs[nearest], ys[nearest]
-    own = board.owner[ys, xs] == me
-    group = np.full(xs.size, _OWN)
-    if fire is None:
-        fire = under_fire(game, me)
+    # Each crossable cell gets one int64 key, ordered as the crosses are: its group, then its steps to the
+    # nearest enemy capital, then its tie-break; the cells row by row (np.flatnonzero) are numbered for the
+    # tie-break.
+    cells = np.flatnonzero(legal)
+    ties = ((np.arange(cells.size, dtype=np.uint64) ^ np.uint64(rng.getrandbits(32))) * _MIX) & _LOW32
+    near = _step_keys(game, targets)[cells] | ties.view(np.int64)
+    own = board.owner.ravel()[cells] == me
+    group = np.where(own, _OWN, _ENEMY)
     mended = 0 if crowded(game) else MENDED
-    group[np.flatnonzero(fire[ys, xs] & own)[:mended]] = _OWN_EXPOSED  # nearest the enemy
-    group[~own] = _ENEMY
-    np.minimum(group, _capital_groups(game, targets)[ys, xs], out=group)
-    ranked = np.argsort(group, kind="stable")
-    first = ranked[: MAX_CROSSES[Action.ATTACK]]
-    crosses = list(zip(xs[first].tolist(), ys[first].tolist(), strict=True))
-    if own[first].all():
-        foreign = ranked[~own[ranked]]
-        if foreign.size:
-            # Its cells next to open enemy capitals took every cross: the nearest enemy cell gets the last.
-            crosses[-1] = (int(xs[foreign[0]]), int(ys[foreign[0]]))
+    if mended:
+        if fire is None:
+            fire = under_fire(game, me)
+        exposed = np.flatnonzero(fire.ravel()[cells] & own)
+        if exposed.size > mended:  # nearest the enemy
+            exposed = exposed[np.argpartition(near[exposed], mended - 1)[:mended]]
+        group[exposed] = _OWN_EXPOSED
+    np.minimum(group, _capital_groups(game, targets).ravel()[cells], out=group)
+    key = (group << _GROUP_SHIFT) | near
+    limit = MAX_CROSSES[Action.ATTACK]
+    first = np.argpartition(key, limit - 1)[:limit] if key.size > limit else np.arange(key.size)
+    first = first[np.argsort(key[first])]
+    width = legal.shape[1]
+    crosses = [(c % width, c // width) for c in cells[first].tolist()]
+    if own[first].all() and not own.all():
+        # Its cells next to open enemy capitals took every cross: the nearest enemy cell gets the last.
+        foreign = np.flatnonzero(~own)
+        nearest = int(cells[foreign[np.argmin(key[foreign])]])
+        crosses[-1] = (nearest % width, nearest // width)
     return ("attack", tuple(crosses))
 
 
@@ -208,8 +234,8 @@ def ringed(game: Game, me: int) -> bool:
     if capital is None:
         return False
     owner = game.board.owner
-    enemies = [p for p in game.alive if p != me]
-    return any(owner[y, x] in enemies for x, y in ring_of(game, capital))
+    alive = game.alive
+    return any(owner.item(y, x) != me and owner.item(y, x) in alive for x, y in ring_of(game, capital))
 
 
 def fortress(game: Game, me: int, legal: np.ndarray | None = None,
@@ -264,9 +290,9 @@ def reset_timing(game: Game, me: int, move: Move, legal: np.ndarray | None = Non
     Any other move is returned as it is. *legal* as for :func:`attack`."""
     if move[0] != "attack" or not move[1]:
         return move
-    enemies = [p for p in game.alive if p != me]
     theirs = ringed(game, me)
-    bring = not theirs and game.attacks_left >= BRING_FROM and any(strikes(game, me, p) for p in enemies)
+    bring = (not theirs and game.attacks_left >= BRING_FROM
+             and any(strikes(game, me, p) for p in game.alive if p != me))
     if not bring and not (theirs and game.attacks_left <= HOLD_UP_TO):
         return move
     held = game.holding()
@@ -329,7 +355,7 @@ def choose_action(game: Game, rng: random.Random, guarded: bool = False, danger:
         if hold is not None:
             return hold
     legal = game.legal_mask(Action.ATTACK)
-    fire = under_fire(game, me)
+    fire = None if crowd else under_fire(game, me)
     move = attack(game, me, rng, legal, fire)
     if not guarded or move[0] != "attack":
         return move
