@@ -578,9 +578,12 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
         who = f"player {listed} has" if len(humans) == 1 else f"players {listed} have"
         raise UsageError(f"{who} no display: $DISPLAY is not set (name one with {listed}:DISPLAY, or play "
                          "in this terminal with -c)")
-    # A seat whose players are all computer players needs no window; with nobody left to play, the game is
-    # watched on the terminal (-c) or in an observer window on $DISPLAY.
-    seats = [seat for seat in seats if not seat.players or not set(seat.players) <= computer]
+    # A seat whose players are all computer players needs no window of its own: on a display it named, it
+    # watches them there as an observer's window (closing it defeats nobody); with nobody left to play, the
+    # game is watched on the terminal (-c) or in an observer window on $DISPLAY.
+    seats = [Seat((), seat.display) if seat.players and set(seat.players) <= computer else seat
+             for seat in seats
+             if not seat.players or seat.display is not None or not set(seat.players) <= computer]
     if not seats:
         if args.curses:
             seats = [Seat((), None)]

@@ -372,6 +372,26 @@ def test_computer_player_moves_by_itself_and_resize_relayouts(xvfb, maps):
     assert "Traceback" not in err
 
 
+def test_a_display_named_for_computer_players_only_watches_them_there(xvfb, maps):
+    # $DISPLAY unset: the window opens on the display player 2's string names, an observer's (closing it
+    # defeats nobody), and the computer players play on in it.
+    env = {k: v for k, v in xvfb.env().items() if k != "DISPLAY"}
+    args = ["two.map", "--computer", "1,2", "--level", "easy", f"2:{xvfb.name}", "--seed", "8"]
+    game = Game(args, maps, env)
+    try:
+        status = game.wait(lambda s: len(s["windows"]) == 1 and s["turns"] >= 2, "the watch window, turn 2")
+        assert window_of(status, xvfb.name)["players"] == []
+        assert "motti: observer" in motti_windows(xvfb)
+    finally:
+        code, _out, err = game.stop()
+    assert code == 130, err
+    assert "Traceback" not in err
+    # A display that cannot be opened is an error before the game starts, as for a person's display.
+    for terminal in ([], ["-c"]):
+        result = run_motti(["two.map", *terminal, "--computer", "1,2", "2:x"], maps, env)
+        assert_one_line_error(result, '"x"')
+
+
 def test_closing_a_window_under_a_window_manager_defeats_its_player(xvfb, maps, tmp_path):
     env = xvfb.env(HOME=str(tmp_path))
     with open(tmp_path / "openbox.log", "wb") as log:
