@@ -328,17 +328,21 @@ def _divide(
     mover: int,
     tie_rule: str,
 ) -> np.ndarray:
-    """Multi-source BFS of §2.6 inside ``area`` (bool mask over ``board[region]``), one distance layer at a
-    time over the layer's cells only (flat indices), so a large area costs its cells, not its layers times
-    the region.
+    """Multi-source BFS of §2.6 inside ``area`` (a 4-connected bool mask over ``board[region]``: a pocket or a
+    component), one distance layer at a time over the layer's cells only (flat indices), so a large area
+    costs its cells, not its layers times the region.
 
     Distance 0 are the area cells orthogonally next to an occupied cell of an heir; distance d takes the
     labels of its distance d-1 neighbours; ties go to the mover (``tie_rule="mover"``) and then to the lowest
     number. Returns an int8 array over the region: the heir of every area cell (0 outside the area and for
-    area cells no heir reaches)."""
+    area cells no heir reaches). A lone heir with a cell of distance 0 reaches the whole connected area."""
     owner = board.owner[region]
     occupied = board.occupied[region] & board.land[region]
     order = sorted(set(heirs))
+    if len(order) == 1:
+        reached = bool((area & _dilate4(occupied & (owner == order[0]))).any())
+        alone: np.ndarray = np.where(area, order[0] if reached else 0, 0).astype(np.int8)
+        return alone
     if tie_rule == "mover" and mover in order:
         order.remove(mover)
         order.insert(0, mover)
@@ -513,53 +517,105 @@ def _handover(
     return _Handover(player, region, area & (board.owner[region] == player), heir)
 
 
+# Pockets of up to this many cells are divided by :func:`_searched_handover`, larger ones by :func:`_handover`
+# (its numpy steps cost some 200 µs with several heirs, the search some 2 µs a cell)...
+_SEARCH_CELLS = 128
+# ... and with two players alive, when a pocket has one heir at most (some 40 µs over arrays), this many.
+# :func:`_cells_window` also works cell by cell up to this many, rather than with numpy.
+_FEW_CELLS = 16
+
+
+def _search_limit(board: Board) -> int:
+    """The most cells of a pocket that :func:`_searched_handover` divides (:data:`_SEARCH_CELLS`,
+    :data:`_FEW_CELLS`)."""
+    alive = sum(1 for capital in board.capitals.values() if capital is not None)
+    return _SEARCH_CELLS if alive > 2 else _FEW_CELLS
+
+
 def _pocket_handover(
     board: Board, views: _Views, player: int, cells: list[Cell], mover: int, tie_rule: str
 ) -> _Handover:
-    """:func:`_handover` of the small pocket made of ``cells`` ((x, y) list, as :func:`_cut_parts` finds
-    them: at most a few hundred), divided as :func:`_divide` does but by a breadth-first search over the
-    cells themselves (``views``, :func:`_views`): on a pocket of a few cells the numpy steps of
-    :func:`_divide` and :func:`_heirs_around` cost some 200 µs, most of a simulated attack that closes one."""
+    """:func:`_handover` of the pocket made of ``cells`` ((x, y) list, as :func:`_cut_parts` finds them: at
+    most a few hundred): by :func:`_searched_handover` up to :func:`_search_limit` cells (``views``,
+    :func:`_views`), else over arrays."""
+    if len(cells) <= _search_limit(board):
+        return _searched_handover(board, views, player, cells, mover, tie_rule)
+    region, area = _cells_window(cells, board.land.shape)
+    return _handover(board, player, region, area, mover, tie_rule)
+
+
+def _cells_window(cells: list[Cell], shape: tuple[int, ...]) -> tuple[tuple[slice, slice], np.ndarray]:
+    """The region of *cells* ((x, y) list): their bounding box grown by 1 within *shape* (as
+    :func:`_bbox_window`, without numpy for a few cells), and the bool mask of the cells over it."""
+    if len(cells) <= _FEW_CELLS:
+        top, left = max(min(y for _, y in cells) - 1, 0), max(min(x for x, _ in cells) - 1, 0)
+        bottom = min(max(y for _, y in cells) + 2, shape[0])
+        right = min(max(x for x, _ in cells) + 2, shape[1])
+        area = np.zeros((bottom - top, right - left), dtype=bool)
+        for x, y in cells:
+            area[y - top, x - left] = True
+        return (slice(top, bottom), slice(left, right)), area
+    xs, ys = np.array(cells).T
+    top, left = max(int(ys.min()) - 1, 0), max(int(xs.min()) - 1, 0)
+    bottom, right = min(int(ys.max()) + 2, shape[0]), min(int(xs.max()) + 2, shape[1])
+    area = np.zeros((bottom - top, right - left), dtype=bool)
+    area[ys - top, xs - left] = True
+    return (slice(top, bottom), slice(left, right)), area
+
+
+def _searched_handover(
+    board: Board, views: _Views, player: int, cells: list[Cell], mover: int, tie_rule: str
+) -> _Handover:
+    """:func:`_handover` of the small pocket made of ``cells`` ((x, y) list, 4-connected), divided as
+    :func:`_divide` does but by a breadth-first search over the cells themselves (``views``, :func:`_views`):
+    on a pocket of a few cells the numpy steps of :func:`_divide` and :func:`_heirs_around` cost some 200 µs,
+    most of a simulated attack that closes one."""
     w, h, land, owner, occupied = views
     members = {y * w + x for x, y in cells}
-
-    def around(i: int) -> list[int]:
-        x = i % w
-        return [j for j, ok in ((i - w, i >= w), (i + w, i < (h - 1) * w), (i - 1, x > 0), (i + 1, x < w - 1))
-                if ok]
-
-    # Distance 0 (§2.6): the cells next to an occupied cell of an heir (anyone but the victim).
+    last_row = (h - 1) * w
+    # Each member's orthogonal neighbours among the members, and the heirs next to it: the owners of the
+    # occupied land cells next to it outside the pocket, anyone but the victim (distance 0, §2.6).
+    inner: dict[int, list[int]] = {}
     sources: dict[int, set[int]] = {}
     for i in members:
-        near = {owner[j] for j in around(i) if j not in members and land[j] and occupied[j]} - {player, 0}
-        if near:
-            sources[i] = near
+        x = i % w
+        here = []
+        for j, ok in ((i - w, i >= w), (i + w, i < last_row), (i - 1, x > 0), (i + 1, x < w - 1)):
+            if not ok:
+                continue
+            if j in members:
+                here.append(j)
+            elif occupied[j] and land[j]:
+                q = owner[j]
+                if q != player and q:
+                    sources.setdefault(i, set()).add(q)
+        inner[i] = here
     order = sorted(set().union(*sources.values()))
     if tie_rule == "mover" and mover in order:
         order.remove(mover)
         order.insert(0, mover)
     place = {q: r for r, q in enumerate(order)}
-    rank = {i: min(place[q] for q in near) for i, near in sources.items()}
+    # A lone heir reaches every cell of the pocket, which is 4-connected (its heir array is made below).
+    rank = {} if len(order) == 1 else {i: min(place[q] for q in near) for i, near in sources.items()}
     layer = list(rank)
+    none = len(order)
     while layer:
         reached: dict[int, int] = {}
         for i in layer:
             r = rank[i]
-            for j in around(i):
-                if j in members and j not in rank and r < reached.get(j, len(order)):
+            for j in inner[i]:
+                if j not in rank and r < reached.get(j, none):
                     reached[j] = r
         rank.update(reached)
         layer = list(reached)
-    # The region: the cells' bounding box grown by 1 (as _bbox_window, without numpy for a few cells).
-    top, left = max(min(y for _, y in cells) - 1, 0), max(min(x for x, _ in cells) - 1, 0)
-    bottom, right = min(max(y for _, y in cells) + 2, h), min(max(x for x, _ in cells) + 2, w)
-    area = np.zeros((bottom - top, right - left), dtype=bool)
-    heir = np.zeros(area.shape, dtype=np.int8)
-    for x, y in cells:
-        area[y - top, x - left] = True
-    for i, r in rank.items():
-        heir[i // w - top, i % w - left] = order[r]
-    region = (slice(top, bottom), slice(left, right))
+    region, area = _cells_window(cells, (h, w))
+    top, left = region[0].start, region[1].start
+    if len(order) == 1:
+        heir = area.astype(np.int8) * np.int8(order[0])
+    else:
+        heir = np.zeros(area.shape, dtype=np.int8)
+        for i, r in rank.items():
+            heir[i // w - top, i % w - left] = order[r]
     return _Handover(player, region, area & (board.owner[region] == player), heir)
 
 
@@ -624,10 +680,10 @@ def _pockets_of(
                     )
                     area = labels[local] == i
                     ys, xs = np.nonzero(area)
-                    if len(ys) <= _CUT_BUDGET:    # a small pocket: divided by a search over its cells
+                    if len(ys) <= _search_limit(board):    # a small pocket: a search over its cells
                         cells = list(zip((xs + region[1].start).tolist(), (ys + region[0].start).tolist(),
                                          strict=True))
-                        out.append(_pocket_handover(board, _views(board), player, cells, mover, tie_rule))
+                        out.append(_searched_handover(board, _views(board), player, cells, mover, tie_rule))
                     else:
                         out.append(_handover(board, player, region, area, mover, tie_rule))
         if not undecided:

@@ -723,7 +723,7 @@ def test_a_small_pocket_is_divided_as_the_labelling_divides_it(tie_rule):
             for i in range(1, count + 1):
                 ys, xs = np.nonzero(labels == i)
                 cells = [(int(x), int(y)) for y, x in zip(ys, xs, strict=True)]
-                small = rules._pocket_handover(b, views, player, cells, mover, tie_rule)
+                small = rules._searched_handover(b, views, player, cells, mover, tie_rule)
                 area = np.zeros(land.shape, dtype=bool)
                 area[ys, xs] = True
                 region = small.region
@@ -732,6 +732,40 @@ def test_a_small_pocket_is_divided_as_the_labelling_divides_it(tie_rule):
                 assert (small.heir[area[region]] == big.heir[area[region]]).all(), (player, cells)
                 compared += 1
     assert compared > 500
+
+
+def test_a_lone_heir_takes_the_whole_pocket_as_the_layered_search_gives_it():
+    """§2.6 with one encircler: the division's shortcut (the heir takes every cell of the 4-connected pocket)
+    gives what the layer-by-layer search gives when a second heir with no cells near takes part, on random
+    two-player boards, over arrays and by the search over cells."""
+    from scipy import ndimage
+
+    from motti import rules
+
+    rng = np.random.default_rng(5)
+    compared = 0
+    for _ in range(80):
+        h, w = rng.integers(2, 13, size=2)
+        owner = rng.integers(1, 3, size=(h, w)).astype(np.int8)
+        land = rng.random((h, w)) < 0.85
+        owner[~land] = 0
+        occupied = land & (rng.random((h, w)) < 0.4)
+        b = Board(land, owner, occupied, {1: None, 2: None, 3: None}, 3)
+        whole = (slice(0, h), slice(0, w))
+        labels, count = ndimage.label(rules._passable(b, 1, whole))
+        for i in range(1, count + 1):
+            area = labels == i
+            if not rules._heirs_around(b, whole, area, {1}):
+                continue
+            alone = rules._divide(b, whole, area, {2}, 1, "mover")
+            layered = rules._divide(b, whole, area, {2, 3}, 1, "mover")
+            assert (alone == layered).all() and (alone[area] == 2).all()
+            ys, xs = np.nonzero(area)
+            cells = [(int(x), int(y)) for y, x in zip(ys, xs, strict=True)]
+            searched = rules._searched_handover(b, rules._views(b), 1, cells, 1, "mover")
+            assert (searched.heir[area[searched.region]] == 2).all()
+            compared += 1
+    assert compared > 100
 
 
 def test_reach_is_the_land_a_capital_holds_together() -> None:
