@@ -28,6 +28,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from common.cli import (
@@ -481,6 +482,31 @@ def _write_initial_status(path: str, game: Composer, console_players: Sequence[i
         raise UsageError(f"--status {path}: cannot write: {error.strerror or error}") from None
 
 
+def _kept_files(*paths: str | None) -> dict[str, bytes | None]:
+    """The bytes of each of *paths* (None: not given) as they are before the game starts, None for a path
+    with no file, for :func:`_restore_files`; a path that cannot be read (a directory) is left out (the first
+    write refuses it)."""
+    kept: dict[str, bytes | None] = {}
+    for path in filter(None, paths):
+        try:
+            kept[path] = Path(path).read_bytes()
+        except FileNotFoundError:
+            kept[path] = None
+        except OSError:
+            continue
+    return kept
+
+
+def _restore_files(kept: dict[str, bytes | None]) -> None:
+    """Put the files :func:`_kept_files` read back as they were: their bytes again, or no file."""
+    for path, data in kept.items():
+        with contextlib.suppress(OSError):
+            if data is None:
+                Path(path).unlink(missing_ok=True)
+            else:
+                Path(path).write_bytes(data)
+
+
 def _resume_args(curses: bool, seats: Sequence[Seat], console_players: Sequence[int]) -> str:
     """What resuming the game needs besides the file (a save's comment, the resume command): `` -c`` when it
     is played at the terminal, by some of its players (*console_players*) or watched there alone."""
@@ -578,12 +604,14 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
         who = f"player {listed} has" if len(humans) == 1 else f"players {listed} have"
         raise UsageError(f"{who} no display: $DISPLAY is not set (name one with {listed}:DISPLAY, or play "
                          "in this terminal with -c)")
-    # A seat whose players are all computer players needs no window of its own: on a display it named, it
-    # watches them there as an observer's window (closing it defeats nobody); with nobody left to play, the
-    # game is watched on the terminal (-c) or in an observer window on $DISPLAY.
-    seats = [Seat((), seat.display) if seat.players and set(seat.players) <= computer else seat
-             for seat in seats
-             if not seat.players or seat.display is not None or not set(seat.players) <= computer]
+    # A seat whose players are all computer players needs no window of its own: one a player string named
+    # (parse_seats puts those first, in order) watches them on its display as an observer's window (closing
+    # it defeats nobody), the unnamed one gets none; with nobody left to play, the game is watched on the
+    # terminal (-c) or in an observer window on $DISPLAY.
+    named = len(args.seats)
+    seats = [Seat((), seat.display) if index < named and set(seat.players) <= computer else seat
+             for index, seat in enumerate(seats)
+             if index < named or not seat.players or not set(seat.players) <= computer]
     if not seats:
         if args.curses:
             seats = [Seat((), None)]
@@ -594,36 +622,40 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
                              "0:DISPLAY, watch in this terminal with -c, or play unwatched with --headless)")
     console_players = tuple(p for seat in seats if seat.display is None for p in seat.players
                             if p not in computer)
-    if args.status:
-        _write_initial_status(args.status, game, console_players if args.curses else None)
-    resume_args = _resume_args(args.curses, seats, console_players)
-    if args.save:
-        _write_initial_save(args.save, game, levels, last_turn, turn_so_far, resume_args)
-    _say_save_rules(args)   # now, before the console's curses screen takes over stderr's terminal
     from motti.frontend import Frontend, open_windows
     from motti.session import COMPUTER_DELAY_S, Session
 
+    resume_args = _resume_args(args.curses, seats, console_players)
     inbox = Inbox()
     windows = {}
-    if any(seat.display is not None for seat in seats):
-        try:
-            windows = open_windows(seats, game, inbox, computer=computer)
-        except DisplayError as error:
-            raise UsageError(str(error)) from None
     console = None
-    if args.curses and (console_players or not windows):
-        # The terminal: its players, or (nobody else watching) the computer players' game.
-        from motti.console import Console, ConsoleError
-
-        try:
-            console = Console(inbox, console_players)
-            console.start()
-        except BaseException as error:
-            for window, _seat in windows.values():
-                window.close()
-            if isinstance(error, ConsoleError):
+    kept = _kept_files(args.status, args.save)
+    try:
+        if args.status:
+            _write_initial_status(args.status, game, console_players if args.curses else None)
+        if args.save:
+            _write_initial_save(args.save, game, levels, last_turn, turn_so_far, resume_args)
+        if any(seat.display is not None for seat in seats):
+            try:
+                windows = open_windows(seats, game, inbox, computer=computer)
+            except DisplayError as error:
                 raise UsageError(str(error)) from None
-            raise
+        _say_save_rules(args)   # now, before the console's curses screen takes over stderr's terminal
+        if args.curses and (console_players or not windows):
+            # The terminal: its players, or (nobody else watching) the computer players' game.
+            from motti.console import Console, ConsoleError
+
+            try:
+                console = Console(inbox, console_players)
+                console.start()
+            except ConsoleError as error:
+                raise UsageError(str(error)) from None
+    except BaseException:
+        # A start that failed leaves the files as they were, a resumed save included.
+        for window, _seat in windows.values():
+            window.close()
+        _restore_files(kept)
+        raise
     resumed = None if args.map == "generate" else str(find_map(args.map))
     session = Session(game, inbox, computer=levels, rng=computer_rng, status=args.status, save=args.save,
                       computer_delay=COMPUTER_DELAY_S if args.delay is None else args.delay,

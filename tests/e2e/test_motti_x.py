@@ -390,6 +390,21 @@ def test_a_display_named_for_computer_players_only_watches_them_there(xvfb, maps
     for terminal in ([], ["-c"]):
         result = run_motti(["two.map", *terminal, "--computer", "1,2", "2:x"], maps, env)
         assert_one_line_error(result, '"x"')
+    # $DISPLAY names a display with no server: the unnamed computer players get no window there, so the
+    # games start, with the named windows only.
+    free = next(n for n in range(xvfb.number + 57, xvfb.number + 1000)
+                if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists())
+    dead = {**env, "DISPLAY": f":{free}"}
+    for args, players in ((["--computer", "1,2", f"2:{xvfb.name}"], []),
+                          (["--computer", "2", f"1:{xvfb.name}"], [1])):
+        game = Game(["two.map", *args, "--level", "easy", "--seed", "8"], maps, dead)
+        try:
+            status = game.wait(lambda s: len(s["windows"]) == 1, "the one window")
+            assert window_of(status, xvfb.name)["players"] == players
+        finally:
+            code, _out, err = game.stop()
+        assert code == 130, err
+        assert "Traceback" not in err
 
 
 def test_closing_a_window_under_a_window_manager_defeats_its_player(xvfb, maps, tmp_path):

@@ -329,6 +329,23 @@ def test_naming_a_player_who_is_out_is_a_user_error(capsys, here):
     assert line == "motti: player 2 is out of this game (players left: 1, 3); name only those"
 
 
+def test_a_start_refused_for_a_display_leaves_the_files_as_they_were(capsys, here):
+    # A saved game of computer players resumed with a player string that names one of them on a display
+    # that cannot be opened: the display's line alone, and the save as it was (its computer lines kept).
+    code, _out, err = run(capsys, "three.map", "--computer", "1,2,3", "--headless", "--max-turns", "2",
+                          "--save", "game.map", "--seed", "1")
+    assert code == 0, err
+    before = (here / "game.map").read_bytes()
+    assert b"computer 2 medium" in before
+    line = one_line_error(capsys, "game.map", "--save", "game.map", "--status", "game.json", "2:x")
+    assert line.startswith('motti: cannot open display "x"')
+    assert (here / "game.map").read_bytes() == before
+    assert not (here / "game.json").exists()
+    # New --save and --status files are not left behind.
+    one_line_error(capsys, "three.map", "--save", "new.map", "--status", "new.json", "1,2,3:x")
+    assert not (here / "new.map").exists() and not (here / "new.json").exists()
+
+
 def test_output_renumbers_the_players_of_a_saved_game_with_one_out(capsys, here):
     text = THREE.replace("capital 2 4 1", "eliminated 2").replace("aaabbbccc", "aaaaacccc")
     (here / "out.map").write_text(text)
