@@ -358,15 +358,16 @@ def run(argv: Sequence[str] | None = None) -> int:
     # The status file is JSON; a map written to the same file would be overwritten by it, and it by the map.
     refuse_same_file("--status", args.status,
                      (("-o", args.output), ("--save", args.save), ("--final", args.final)))
-    if args.status and args.map != "generate":
+    if (args.status or args.output) and args.map != "generate":
         from motti.mapfile import find_map
 
         try:
             source = find_map(args.map)
         except FileNotFoundError:
             source = None
-        if source is not None and same_file(source, args.status):
-            raise UsageError(f"--status {args.status} is the map being played: the status would overwrite it")
+        for option, path, what in (("--status", args.status, "the status"), ("-o", args.output, "the map")):
+            if path and source is not None and same_file(source, path):
+                raise UsageError(f"{option} {path} is the map being played: {what} would overwrite it")
     if args.script:
         # Script mode plays every player from the file: seats, the terminal and computer players do not apply
         # (player strings only choose, with -p, which players stay: spec §3.1).

@@ -122,6 +122,11 @@ def test_the_status_file_must_not_be_the_map_being_played(tmp_path):
     assert done.stderr == ("motti: --status ./saved.map is the map being played: the status would overwrite "
                            "it\n")
     assert (tmp_path / "saved.map").read_text() == ISLANDS
+    # Nor -o: a saved game written over with the bare map would lose its turn, rules and computer players.
+    done = motti(tmp_path, "saved.map", "--computer", "1,2", "--headless", "-o", "saved.map")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "motti: -o saved.map is the map being played: the map would overwrite it\n"
+    assert (tmp_path / "saved.map").read_text() == ISLANDS
     os.link(tmp_path / "saved.map", tmp_path / "linked.map")   # the same file under another name
     done = motti(tmp_path, "linked.map", "--computer", "1,2", "--headless", "--status", "saved.map")
     assert done.returncode == 2
