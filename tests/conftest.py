@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 
 import pytest
@@ -12,6 +13,19 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     # the tests run would inherit that: the tests that send them SIGINT would wait for an exit that never
     # comes. The suite's own processes take it as Python does by default, and so do the programs.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_state_home(tmp_path_factory):
+    """``s`` without ``--save`` saves under ``$XDG_STATE_HOME`` (motti.savegame.default_path): the suite and
+    the programs it starts save into a folder of the run's own, never into the user's ~/.local/state."""
+    before = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
+    yield
+    if before is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = before
 
 
 @pytest.fixture
