@@ -122,8 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
         usage="motti [options] [MAP [PLAYERSTRING...]]",
         description="GNU motti: conquer land by encircling it. Without MAP, list the shipped maps. "
         "MAP 'generate' makes a new map. A PLAYERSTRING LIST:DISPLAY puts players (e.g. 1,2) on an X "
-        "display; 0:DISPLAY opens an observer window; unnamed players share a window on $DISPLAY (or the "
-        "terminal with -c).",
+        "display; 0:DISPLAY, or a LIST of computer players only, opens an observer window; unnamed players "
+        "share a window on $DISPLAY (or the terminal with -c).",
         add_help=False,
         allow_abbrev=False,
     )
