@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
 from motti_maps import TWO
+from statusrun import StatusRun
 
 from motti.cli import main
 from motti.compose import Composer
@@ -112,13 +114,17 @@ def test_a_reset_in_the_turn_under_way_survives_the_save_and_the_resume(tmp_path
     assert state_of(end)[-3:] == ["resets 1", "last-turn 1 attack reset", "last-cell 1 1 conquered"]
 
 
-def test_the_save_written_before_any_window_opens_keeps_the_turn_under_way(tmp_path, capsys) -> None:
-    number = next(n for n in range(300, 600)
-                  if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists())
+def test_the_save_written_before_any_window_opens_keeps_the_turn_under_way(tmp_path, xvfb) -> None:
     middle, saved = tmp_path / "middle.map", tmp_path / "saved.map"
     middle.write_text(TWO.replace("grid\naaaaabbbbb", "turn 1\nattacks 4\nlast-turn 2 defend\n"
                                   "last-cell 5 0 occupied\nturn-cell 1 0 conquered\ngrid\naAaaaBbbbb"))
-    # The display refuses the window: motti stops after its first save, which holds the resumed turns.
-    assert main([str(middle), f"1,2::{number}", "--save", str(saved)]) == 2
-    assert "no X server there" in capsys.readouterr().err
-    assert state_of(saved)[-3:] == ["last-turn 2 defend", "last-cell 5 0 occupied", "turn-cell 1 0 conquered"]
+    # Nobody acts in the window: the save is still the first, which holds the resumed turns.
+    game = StatusRun([sys.executable, "-m", "motti"], [str(middle), f"1,2:{xvfb.name}", "--save", str(saved)],
+                     tmp_path, xvfb.env())
+    try:
+        game.wait(lambda s: len(s["windows"]) == 1, "the window")
+        assert state_of(saved)[-3:] == ["last-turn 2 defend", "last-cell 5 0 occupied",
+                                        "turn-cell 1 0 conquered"]
+    finally:
+        code, _out, err = game.stop()
+    assert code == 130, err
