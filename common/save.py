@@ -117,8 +117,8 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write *text* (UTF-8) to *path* atomically; a symbolic link is written through.
+def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> None:
+    """Write *text* (UTF-8; bytes as they are) to *path* atomically; a symbolic link is written through.
 
     A replaced file keeps its permission bits; a new file gets ``0o666 & ~umask``. Raises
     :class:`NotARegularFile` when *path* is a directory, FIFO, device or socket, and OSError when the
@@ -134,8 +134,8 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=directory)
     try:
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode() if isinstance(text, str) else text)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)

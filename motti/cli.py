@@ -358,6 +358,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     # The status file is JSON; a map written to the same file would be overwritten by it, and it by the map.
     refuse_same_file("--status", args.status,
                      (("-o", args.output), ("--save", args.save), ("--final", args.final)))
+    # The map -o writes would be overwritten by the game's save; the script must outlive its game.
+    refuse_same_file("-o", args.output, (("--save", args.save), ("--final", args.final)))
+    refuse_same_file("--script", args.script,
+                     (("-o", args.output), ("--final", args.final), ("--status", args.status)))
     if (args.status or args.output) and args.map != "generate":
         from motti.mapfile import find_map
 
@@ -484,28 +488,33 @@ def _write_initial_status(path: str, game: Composer, console_players: Sequence[i
 
 
 def _kept_files(*paths: str | None) -> dict[str, bytes | None]:
-    """The bytes of each of *paths* (None: not given) as they are before the game starts, None for a path
-    with no file, for :func:`_restore_files`; a path that cannot be read (a directory) is left out (the first
-    write refuses it)."""
+    """The bytes of each file *paths* name (None: not given; a symbolic link: its target) as they are
+    before the game starts, None for one with no file yet, for :func:`_restore_files`; a path that cannot be
+    read (a directory) is left out (the first write refuses it)."""
     kept: dict[str, bytes | None] = {}
     for path in filter(None, paths):
+        target = os.path.realpath(path)
         try:
-            kept[path] = Path(path).read_bytes()
+            kept[target] = Path(target).read_bytes()
         except FileNotFoundError:
-            kept[path] = None
+            kept[target] = None
         except OSError:
             continue
     return kept
 
 
 def _restore_files(kept: dict[str, bytes | None]) -> None:
-    """Put the files :func:`_kept_files` read back as they were: their bytes again, or no file."""
-    for path, data in kept.items():
+    """Put the files :func:`_kept_files` read back as they were, written as the game writes them
+    (common.save.write_atomic, which a read-only file in a writable folder allows): their bytes again, or no
+    file."""
+    from common.save import write_atomic
+
+    for target, data in kept.items():
         with contextlib.suppress(OSError):
             if data is None:
-                Path(path).unlink(missing_ok=True)
+                Path(target).unlink(missing_ok=True)
             else:
-                Path(path).write_bytes(data)
+                write_atomic(target, data)
 
 
 def _resume_args(curses: bool, seats: Sequence[Seat], console_players: Sequence[int]) -> str:
@@ -627,6 +636,12 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     from motti.session import COMPUTER_DELAY_S, Session
 
     resume_args = _resume_args(args.curses, seats, console_players)
+    if args.curses and (console_players or all(seat.display is None for seat in seats)):
+        from motti.console import terminal_problem
+
+        problem = terminal_problem()
+        if problem is not None:
+            raise UsageError(problem)
     inbox = Inbox()
     windows = {}
     console = None

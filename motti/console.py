@@ -96,6 +96,16 @@ ACTION_LABELS = (
 )
 
 
+def terminal_problem() -> str | None:
+    """Why the console cannot take over this terminal (standard input or output is not a terminal,
+    ``$TERM`` is unset or names one without cursor addressing), or None: what :meth:`Console.start` checks
+    first, for a caller that must know before it changes anything."""
+    for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
+        if stream is None or not stream.isatty():
+            return f"the console needs a terminal, but standard {name} is not one"
+    return cursor_addressing_refused()
+
+
 class ConsoleError(Exception):
     """The terminal cannot host the console (not a terminal, unknown ``$TERM``); one line for the user."""
 
@@ -237,12 +247,9 @@ class Console:
         """
         if self._thread is not None:
             return
-        for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
-            if stream is None or not stream.isatty():
-                raise ConsoleError(f"the console needs a terminal, but standard {name} is not one")
-        refused = cursor_addressing_refused()
-        if refused is not None:
-            raise ConsoleError(refused)
+        problem = terminal_problem()
+        if problem is not None:
+            raise ConsoleError(problem)
         self._thread = threading.Thread(target=self._run, name="motti-console", daemon=True)
         atexit.register(self.close)
         self._thread.start()

@@ -341,9 +341,26 @@ def test_a_start_refused_for_a_display_leaves_the_files_as_they_were(capsys, her
     assert line.startswith('motti: cannot open display "x"')
     assert (here / "game.map").read_bytes() == before
     assert not (here / "game.json").exists()
-    # New --save and --status files are not left behind.
-    one_line_error(capsys, "three.map", "--save", "new.map", "--status", "new.json", "1,2,3:x")
-    assert not (here / "new.map").exists() and not (here / "new.json").exists()
+    # New --save and --status files are not left behind; a link to a file not there yet stays a link.
+    (here / "link.map").symlink_to(here / "target.map")
+    one_line_error(capsys, "three.map", "--save", "link.map", "--status", "new.json", "1,2,3:x")
+    assert (here / "link.map").is_symlink() and not (here / "target.map").exists()
+    assert not (here / "new.json").exists()
+    # The terminal the console needs is checked first: its line alone, though the save's rules differ.
+    line = one_line_error(capsys, "game.map", "--save", "game.map", "-c", "--max-turns", "40")
+    assert line == "motti: the console needs a terminal, but standard input is not one"
+    assert (here / "game.map").read_bytes() == before
+
+
+def test_a_file_written_may_not_be_one_the_game_needs_whole(capsys, here):
+    (here / "moves.txt").write_text("pass\n")
+    for argv, culprit in ((["-o", "out.map", "--save", "out.map"], "-o and --save"),
+                          (["--script", "moves.txt", "-o", "moves.txt"], "--script and -o"),
+                          (["--script", "moves.txt", "--final", "./moves.txt"], "--script and --final")):
+        line = one_line_error(capsys, "three.map", *argv)
+        assert line.startswith(f"motti: {culprit} name the same file"), line
+    assert (here / "moves.txt").read_text() == "pass\n"
+    assert not (here / "out.map").exists()
 
 
 def test_output_renumbers_the_players_of_a_saved_game_with_one_out(capsys, here):
