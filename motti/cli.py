@@ -362,14 +362,15 @@ def run(argv: Sequence[str] | None = None) -> int:
     refuse_same_file("-o", args.output, (("--save", args.save), ("--final", args.final)))
     refuse_same_file("--script", args.script,
                      (("-o", args.output), ("--final", args.final), ("--status", args.status)))
-    if (args.status or args.output) and args.map != "generate":
+    if (args.status or args.output or args.final) and args.map != "generate":
         from motti.mapfile import find_map
 
         try:
             source = find_map(args.map)
         except FileNotFoundError:
             source = None
-        for option, path, what in (("--status", args.status, "the status"), ("-o", args.output, "the map")):
+        for option, path, what in (("--status", args.status, "the status"), ("-o", args.output, "the map"),
+                                   ("--final", args.final, "the final state")):
             if path and source is not None and same_file(source, path):
                 raise UsageError(f"{option} {path} is the map being played: {what} would overwrite it")
     if args.script:

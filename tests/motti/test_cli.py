@@ -361,6 +361,9 @@ def test_a_file_written_may_not_be_one_the_game_needs_whole(capsys, here):
         assert line.startswith(f"motti: {culprit} name the same file"), line
     assert (here / "moves.txt").read_text() == "pass\n"
     assert not (here / "out.map").exists()
+    line = one_line_error(capsys, "three.map", "--script", "moves.txt", "--final", "three.map")
+    assert line == "motti: --final three.map is the map being played: the final state would overwrite it"
+    assert (here / "three.map").read_text() == THREE
 
 
 def test_output_renumbers_the_players_of_a_saved_game_with_one_out(capsys, here):
