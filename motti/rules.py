@@ -528,8 +528,7 @@ _FEW_CELLS = 16
 def _search_limit(board: Board) -> int:
     """The most cells of a pocket that :func:`_searched_handover` divides (:data:`_SEARCH_CELLS`,
     :data:`_FEW_CELLS`)."""
-    alive = sum(1 for capital in board.capitals.values() if capital is not None)
-    return _SEARCH_CELLS if alive > 2 else _FEW_CELLS
+    return _SEARCH_CELLS if len(board.alive_players()) > 2 else _FEW_CELLS
 
 
 def _pocket_handover(
@@ -544,23 +543,21 @@ def _pocket_handover(
     return _handover(board, player, region, area, mover, tie_rule)
 
 
-def _cells_window(cells: list[Cell], shape: tuple[int, ...]) -> tuple[tuple[slice, slice], np.ndarray]:
-    """The region of *cells* ((x, y) list): their bounding box grown by 1 within *shape* (as
-    :func:`_bbox_window`, without numpy for a few cells), and the bool mask of the cells over it."""
+def _cells_window(cells: list[Cell], shape: tuple[int, int]) -> tuple[tuple[slice, slice], np.ndarray]:
+    """The region of *cells* ((x, y) list): their bounding box grown by 1 within *shape*
+    (:func:`_box_window`; without numpy for a few cells), and the bool mask of the cells over it."""
     if len(cells) <= _FEW_CELLS:
-        top, left = max(min(y for _, y in cells) - 1, 0), max(min(x for x, _ in cells) - 1, 0)
-        bottom = min(max(y for _, y in cells) + 2, shape[0])
-        right = min(max(x for x, _ in cells) + 2, shape[1])
-        area = np.zeros((bottom - top, right - left), dtype=bool)
+        rows, columns = [y for _, y in cells], [x for x, _ in cells]
+        region = _box_window((min(rows), min(columns), max(rows), max(columns)), shape, 1)
+        area = np.zeros((region[0].stop - region[0].start, region[1].stop - region[1].start), dtype=bool)
         for x, y in cells:
-            area[y - top, x - left] = True
-        return (slice(top, bottom), slice(left, right)), area
+            area[y - region[0].start, x - region[1].start] = True
+        return region, area
     xs, ys = np.array(cells).T
-    top, left = max(int(ys.min()) - 1, 0), max(int(xs.min()) - 1, 0)
-    bottom, right = min(int(ys.max()) + 2, shape[0]), min(int(xs.max()) + 2, shape[1])
-    area = np.zeros((bottom - top, right - left), dtype=bool)
-    area[ys - top, xs - left] = True
-    return (slice(top, bottom), slice(left, right)), area
+    region = _bbox_window(ys, xs, shape, 1)
+    area = np.zeros((region[0].stop - region[0].start, region[1].stop - region[1].start), dtype=bool)
+    area[ys - region[0].start, xs - region[1].start] = True
+    return region, area
 
 
 def _searched_handover(
