@@ -637,7 +637,9 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     from motti.session import COMPUTER_DELAY_S, Session
 
     resume_args = _resume_args(args.curses, seats, console_players)
-    if args.curses and (console_players or all(seat.display is None for seat in seats)):
+    # The terminal: its players, or (no window watching) the computer players' game.
+    needs_console = args.curses and (bool(console_players) or all(seat.display is None for seat in seats))
+    if needs_console:
         from motti.console import terminal_problem
 
         problem = terminal_problem()
@@ -658,8 +660,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
             except DisplayError as error:
                 raise UsageError(str(error)) from None
         _say_save_rules(args)   # now, before the console's curses screen takes over stderr's terminal
-        if args.curses and (console_players or not windows):
-            # The terminal: its players, or (nobody else watching) the computer players' game.
+        if needs_console:
             from motti.console import Console, ConsoleError
 
             try:
