@@ -699,6 +699,18 @@ def test_an_event_s_cells_read_as_the_tuple_of_the_same_cells():
     assert repr(Cells(np.array([4]), np.array([5]))) == "((5, 4),)"
 
 
+def small_random_board(rng: np.random.Generator, owners: int, players: int | None = None) -> Board:
+    """A random board of 2 to 12 cells a side: land 85 %, each land cell owned by one of players 1..*owners*
+    and occupied 40 % of the time; *players* (default *owners*) players, none with a capital."""
+    h, w = rng.integers(2, 13, size=2)
+    owner = rng.integers(1, owners + 1, size=(h, w)).astype(np.int8)
+    land = rng.random((h, w)) < 0.85
+    owner[~land] = 0
+    occupied = land & (rng.random((h, w)) < 0.4)
+    players = owners if players is None else players
+    return Board(land, owner, occupied, dict.fromkeys(range(1, players + 1)), players)
+
+
 @pytest.mark.parametrize("tie_rule", ["mover", "lowest"])
 def test_a_small_pocket_is_divided_as_the_labelling_divides_it(tie_rule):
     """§2.6: the division of a pocket found around one cell (a search over its cells) gives every cell the
@@ -710,12 +722,9 @@ def test_a_small_pocket_is_divided_as_the_labelling_divides_it(tie_rule):
     rng = np.random.default_rng(11)
     compared = 0
     for _ in range(60):
-        h, w = rng.integers(2, 13, size=2)
-        owner = rng.integers(1, 5, size=(h, w)).astype(np.int8)
-        land = rng.random((h, w)) < 0.85
-        owner[~land] = 0
-        occupied = land & (rng.random((h, w)) < 0.4)
-        b = Board(land, owner, occupied, {p: None for p in range(1, 5)}, 4)
+        b = small_random_board(rng, 4)
+        h, w = b.land.shape
+        land = b.land
         views = rules._views(b)
         mover = int(rng.integers(1, 5))
         for player in range(1, 5):
@@ -745,12 +754,8 @@ def test_a_lone_heir_takes_the_whole_pocket_as_the_layered_search_gives_it():
     rng = np.random.default_rng(5)
     compared = 0
     for _ in range(80):
-        h, w = rng.integers(2, 13, size=2)
-        owner = rng.integers(1, 3, size=(h, w)).astype(np.int8)
-        land = rng.random((h, w)) < 0.85
-        owner[~land] = 0
-        occupied = land & (rng.random((h, w)) < 0.4)
-        b = Board(land, owner, occupied, {1: None, 2: None, 3: None}, 3)
+        b = small_random_board(rng, 2, players=3)   # player 3 owns no cell
+        h, w = b.land.shape
         whole = (slice(0, h), slice(0, w))
         labels, count = ndimage.label(rules._passable(b, 1, whole))
         for i in range(1, count + 1):
