@@ -34,7 +34,7 @@ def _parse_one(arg: str, n_players: int) -> Seat:
         return PlayerStringError(f'bad player string "{arg}": {why}')
 
     if ":" not in arg:
-        raise fail("expected PLAYERS:DISPLAY, e.g. 1,2:host:0")
+        raise fail("expected LIST:DISPLAY, e.g. 1,2:host:0")
     numbers, display = arg.split(":", 1)
     if not display:
         raise fail("no display after the colon")

@@ -56,7 +56,7 @@ def test_several_strings_may_use_the_same_display():
 
 
 @pytest.mark.parametrize(("arg", "why"), [
-    ("1,2", "expected PLAYERS:DISPLAY, e.g. 1,2:host:0"),
+    ("1,2", "expected LIST:DISPLAY, e.g. 1,2:host:0"),
     (":host:0", "empty player list"),
     ("1,:host:0", "empty player number"),
     ("1,1:host:0", "player 1 is named twice"),
