@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-__all__ = ["PlayerStringError", "Seat", "parse_seats"]
+__all__ = ["PlayerStringError", "Seat", "parse_seats", "player_string"]
 
 
 class PlayerStringError(ValueError):
@@ -94,3 +94,11 @@ def parse_seats(args: list[str], n_players: int, *, default_display: str | None,
             raise PlayerStringError(f"{who} no display: DISPLAY is not set (name one with {listed}:DISPLAY, "
                                     "or play on the terminal)")
     return seats
+
+
+def player_string(seat: Seat, players: Collection[int] | None = None) -> str:
+    """The player string that gives *seat* again (a named seat: its display is set), with only those of its
+    players in *players* (default: all): ``1,2:host:0``, or ``0:host:0`` when none is left (an observer)."""
+    kept = [p for p in seat.players if players is None or p in players]
+    listed = ",".join(map(str, kept)) if kept else "0"
+    return f"{listed}:{seat.display}"

@@ -602,6 +602,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
                             curses=args.curses or default_display is None, seated=game.alive)
     except PlayerStringError as error:
         raise UsageError(str(error)) from None
+    given = seats[: len(args.seats)]   # the player strings' seats, in order: the resume command gives them
     for seat in seats:
         out = [p for p in seat.players if p not in game.alive]
         if out:
@@ -678,7 +679,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     session = Session(game, inbox, computer=levels, rng=computer_rng, status=args.status, save=args.save,
                       computer_delay=COMPUTER_DELAY_S if args.delay is None else args.delay,
                       last_turn=last_turn, turn_so_far=turn_so_far, resumed=resumed,
-                      resume_args=resume_args)
+                      resume_args=resume_args, resume_seats=given)
     Frontend(session, windows)
     if console is not None:
         console.attach(session)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from common.cli import exit_on_signals, typed_command
+from common.displays import Seat, player_string
 from common.loop import Command, Inbox, Timer
 from common.save import Sink, write_atomic
 from motti import explain, savegame
@@ -101,10 +102,14 @@ class Session:
                  rng: random.Random | None = None, status: str | None = None, save: str | None = None,
                  computer_delay: float = COMPUTER_DELAY_S, every_action: bool = True,
                  last_turn: SavedTurn | None = None, turn_so_far: SavedTurn | None = None,
-                 resumed: str | None = None, resume_args: str = "") -> None:
+                 resumed: str | None = None, resume_args: str = "",
+                 resume_seats: Sequence[Seat] = ()) -> None:
         self.game = game
         #: What the command that resumes the game needs besides the file (:meth:`resume_command`).
         self.resume_args = resume_args
+        #: The seats the game's player strings gave: the resume command names them again, with the players
+        #: still in the saved game.
+        self.resume_seats = tuple(resume_seats)
         self.inbox = inbox if inbox is not None else Inbox()
         self.computer = frozenset(computer)
         # Saves name the computer players with their levels (``computer K LEVEL``, §3.2).
@@ -146,6 +151,7 @@ class Session:
         self.saves = Sink(save, "the save", "motti", show=self._show_failure)
         self.status_file = Sink(status, "--status", "motti", show=self._show_failure)
         self.save_suspended = False   # the save holds the state before a quit that ended the session
+        self.saved_alive: tuple[int, ...] = ()   # the players alive in that save
         self.told_unfinished = False  # a line on stdout has said that the game stops unfinished
         #: The announcement of a window's give-up that ended the game: stdout says it when the session ends.
         self.ended_by_leaving: str | None = None
@@ -280,9 +286,13 @@ class Session:
 
     def resume_command(self) -> str:
         """The command that resumes the ``--save`` file, as the user can type it (common.cli.typed_command),
-        saving on into it, with :attr:`resume_args` (``-c`` for a game played at the terminal)."""
+        saving on into it, with :attr:`resume_args` (``-c`` for a game played at the terminal) and the player
+        strings of :attr:`resume_seats` naming the players still in the saved game (a string whose players
+        are all out watches: ``0:DISPLAY``)."""
         save = shlex.quote(str(self.save))
-        return f"{typed_command('motti')} {save}{self.resume_args} --save {save}"
+        alive = self.saved_alive if self.save_suspended else self.game.alive
+        seats = "".join(f" {shlex.quote(player_string(seat, alive))}" for seat in self.resume_seats)
+        return f"{typed_command('motti')} {save}{self.resume_args} --save {save}{seats}"
 
     # ---- people --------------------------------------------------------------------------------------------
     def in_turn(self, humans: Collection[int]) -> bool:
@@ -507,6 +517,7 @@ class Session:
         if not people and self.save is not None and not self.save_suspended:
             self.write_save()
             self.save_suspended = True
+            self.saved_alive = tuple(self.game.alive)
 
     def save_text(self, commented: bool = True) -> str:
         """The game as a save holds it (motti.savegame.save_text): the board and the state lines, the computer

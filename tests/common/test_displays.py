@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from common.displays import PlayerStringError, Seat, parse_seats
+from common.displays import PlayerStringError, Seat, parse_seats, player_string
 
 
 def test_t21_two_players_on_a_remote_display_split_at_the_first_colon():
@@ -83,3 +83,10 @@ def test_error_is_a_value_error_on_one_line():
     with pytest.raises(ValueError, match="x:foo") as caught:
         parse_seats(["x:foo"], 2, default_display=":0")
     assert "\n" not in str(caught.value)
+
+
+def test_player_string_gives_the_seat_again_with_the_players_kept() -> None:
+    seats = parse_seats(["2,1:host:0.0", "0::5", "3::7"], 3, default_display=None)
+    assert [player_string(seat) for seat in seats] == ["1,2:host:0.0", "0::5", "3::7"]
+    assert parse_seats([player_string(seat) for seat in seats], 3, default_display=None) == seats
+    assert [player_string(seat, [2]) for seat in seats] == ["2:host:0.0", "0::5", "0::7"]

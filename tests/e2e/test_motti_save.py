@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shlex
 import signal
 import sys
 import time
@@ -105,6 +106,34 @@ def test_save_then_resume_continues_exactly(xvfb, tmp_path, ending):
     saved = load_map(tmp_path / "saved.map")
     assert (saved.turn, saved.attacks, saved.board.alive_players()) == (2, 4, [1, 2])
     resume_and_check(xvfb, tmp_path, env, played)
+
+
+def test_the_resume_command_said_at_the_end_names_the_player_strings_and_resumes_the_game(xvfb, tmp_path):
+    # Players 1 and 2 sit at the display by a player string; with no $DISPLAY, the command said when they
+    # quit, typed as it is, reopens the game there.
+    (tmp_path / "two.map").write_text(TWO)
+    env = {k: v for k, v in xvfb.env(HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state")).items()
+           if k != "DISPLAY"}
+    seat = f"1,2:{xvfb.name}"
+    game = Motti(["two.map", "--seed", "5", "--save", "saved.map", seat], tmp_path, env)
+    try:
+        played = play_some(xvfb, game)
+        xvfb.xdotool(*pointer_to(xvfb, played), "key", "q", "key", "y")
+        code, out, err = game.finish()
+        assert code == 0, err
+    finally:
+        game.stop()
+    resume = f"{as_typed(sys.executable)} -m motti saved.map --save saved.map {seat}"
+    assert out.endswith(f"({resume} resumes it)\n"), out
+    words = shlex.split(resume)
+    assert words[:3] == MOTTI
+    again = Motti([*words[3:], "--seed", "3"], tmp_path, env)
+    try:
+        status = again.wait(lambda s: len(s["windows"]) == 1, "the resumed window")
+        assert status["board"] == played["board"]
+        assert (status["turn"], status["attacks_left"]) == (2, 4)
+    finally:
+        again.stop()
 
 
 def test_a_failed_autosave_is_shown_on_the_legend_band(xvfb, tmp_path):
