@@ -35,6 +35,7 @@ from common.cli import (
     EXIT_OK,
     Parser,
     UsageError,
+    exit_on_signals,
     program_version,
     refuse_same_file,
     run_main,
@@ -651,24 +652,25 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     console = None
     kept = _kept_files(args.status, args.save)
     try:
-        if args.status:
-            _write_initial_status(args.status, game, console_players if args.curses else None)
-        if args.save:
-            _write_initial_save(args.save, game, levels, last_turn, turn_so_far, resume_args)
-        if any(seat.display is not None for seat in seats):
-            try:
-                windows = open_windows(seats, game, inbox, computer=computer)
-            except DisplayError as error:
-                raise UsageError(str(error)) from None
-        _say_save_rules(args)   # now, before the console's curses screen takes over stderr's terminal
-        if needs_console:
-            from motti.console import Console, ConsoleError
+        with exit_on_signals():   # SIGTERM, SIGHUP: the files are put back as well
+            if args.status:
+                _write_initial_status(args.status, game, console_players if args.curses else None)
+            if args.save:
+                _write_initial_save(args.save, game, levels, last_turn, turn_so_far, resume_args)
+            if any(seat.display is not None for seat in seats):
+                try:
+                    windows = open_windows(seats, game, inbox, computer=computer)
+                except DisplayError as error:
+                    raise UsageError(str(error)) from None
+            _say_save_rules(args)   # now, before the console's curses screen takes over stderr's terminal
+            if needs_console:
+                from motti.console import Console, ConsoleError
 
-            try:
-                console = Console(inbox, console_players)
-                console.start()
-            except ConsoleError as error:
-                raise UsageError(str(error)) from None
+                try:
+                    console = Console(inbox, console_players)
+                    console.start()
+                except ConsoleError as error:
+                    raise UsageError(str(error)) from None
     except BaseException:
         # A start that failed leaves the files as they were, a resumed save included.
         for window, _seat in windows.values():

@@ -6,6 +6,7 @@ map listing and headless script mode."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -292,6 +293,33 @@ def test_display_refused_no_such_display_and_silence_exit_2_and_close_the_others
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     result = run_motti(["two.map", f"1:{xvfb.name}"], maps, env)
     assert_one_line_error(result, "DISPLAY")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_a_display_is_silent_puts_the_files_back(maps, signum):
+    # A saved game resumed into its own file, one player string naming a display that never answers: the
+    # signal comes while motti waits for it (the connection is taken), and the save is as it was.
+    code = subprocess.run([*MOTTI, "two.map", "--computer", "1,2", "--headless", "--max-turns", "2", "--save",
+                           "game.map", "--seed", "1"], cwd=maps, capture_output=True, timeout=deadline(40))
+    assert code.returncode == 0, code.stderr
+    before = (maps / "game.map").read_bytes()
+    listener, number = silent_x_listener(range(100, 160))
+    try:
+        env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+        proc = subprocess.Popen([*MOTTI, "game.map", "--save", "game.map", "--status", "game.json",
+                                 f"1:127.0.0.1:{number}"], cwd=maps, env=env, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        listener.settimeout(deadline(20))
+        conn = listener.accept()[0]          # motti is waiting for the display's answer
+        proc.send_signal(signum)
+        _out, err = proc.communicate(timeout=deadline(10))
+        conn.close()
+    finally:
+        listener.close()
+    assert proc.returncode == 128 + signum, err
+    assert "Traceback" not in err
+    assert (maps / "game.map").read_bytes() == before
+    assert not (maps / "game.json").exists()
 
 
 def test_bad_authorisation_exits_2_naming_the_display(maps, tmp_path):
