@@ -96,9 +96,8 @@ def parse_seats(args: list[str], n_players: int, *, default_display: str | None,
     return seats
 
 
-def player_string(seat: Seat, players: Collection[int] | None = None) -> str:
-    """The player string that gives *seat* again (a named seat: its display is set), with only those of its
-    players in *players* (default: all): ``1,2:host:0``, or ``0:host:0`` when none is left (an observer)."""
-    kept = [p for p in seat.players if players is None or p in players]
-    listed = ",".join(map(str, kept)) if kept else "0"
+def player_string(seat: Seat) -> str:
+    """The player string that gives *seat* again (a named seat: its display is set): ``1,2:host:0``, or
+    ``0:host:0`` for an observer."""
+    listed = ",".join(map(str, seat.players)) if seat.players else "0"
     return f"{listed}:{seat.display}"

@@ -107,8 +107,8 @@ class Session:
         self.game = game
         #: What the command that resumes the game needs besides the file (:meth:`resume_command`).
         self.resume_args = resume_args
-        #: The seats the game's player strings gave: the resume command names them again, with the players
-        #: still in the saved game.
+        #: The seats the game's player strings gave: the resume command names them again
+        #: (:meth:`resume_command`).
         self.resume_seats = tuple(resume_seats)
         self.inbox = inbox if inbox is not None else Inbox()
         self.computer = frozenset(computer)
@@ -287,11 +287,21 @@ class Session:
     def resume_command(self) -> str:
         """The command that resumes the ``--save`` file, as the user can type it (common.cli.typed_command),
         saving on into it, with :attr:`resume_args` (``-c`` for a game played at the terminal) and the player
-        strings of :attr:`resume_seats` naming the players still in the saved game (a string whose players
-        are all out watches: ``0:DISPLAY``)."""
-        save = shlex.quote(str(self.save))
+        strings of :attr:`resume_seats`, each naming only its people still in the saved game: one that named
+        computer players alone watches (``0:DISPLAY``), one whose people are all out is left out. A file named
+        like ``generate`` or an option is written ``./FILE``."""
+        path = str(self.save)
+        if path == "generate" or path.startswith("-"):
+            path = f"./{path}"
+        save = shlex.quote(path)
         alive = self.saved_alive if self.save_suspended else self.game.alive
-        seats = "".join(f" {shlex.quote(player_string(seat, alive))}" for seat in self.resume_seats)
+        strings = []
+        for seat in self.resume_seats:
+            people = [p for p in seat.players if p not in self.computer]
+            kept = tuple(p for p in people if p in alive)
+            if kept or not people:
+                strings.append(player_string(Seat(kept, seat.display)))
+        seats = "".join(f" {shlex.quote(string)}" for string in strings)
         return f"{typed_command('motti')} {save}{self.resume_args} --save {save}{seats}"
 
     # ---- people --------------------------------------------------------------------------------------------

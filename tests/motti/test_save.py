@@ -388,29 +388,39 @@ def test_the_last_person_leaving_while_computers_play_on_ends_the_session_and_th
     assert capsys.readouterr().out == f"motti: {data['message']}\n"     # and the shell is told the same
 
 
-def test_the_resume_command_names_the_player_strings_with_the_players_still_in_the_saved_game(tmp_path,
-                                                                                            capsys):
-    # Players 1 and 2 sit at displays of their own by player strings, player 3 is a computer. Player 2's
-    # window closes (out; 1 and 3 play on), then player 1 quits: the game before that quit is saved, and its
-    # resume command seats player 1 again and watches on player 2's display.
+def test_the_resume_command_names_the_player_strings_with_the_people_still_in_the_saved_game(tmp_path,
+                                                                                           capsys):
+    # Players 1 and 2 sit at displays of their own by player strings; the computer player 3 is watched on a
+    # third. Player 2's window closes (out; 1 and 3 play on), then player 1 quits: the game before that quit
+    # is saved, and its resume command seats player 1 again and watches on the third display.
     save = tmp_path / "game.map"
     game = Composer(Game(parse_map(THREE).board, random.Random(3)))
     size = view.default_size(game.board.width, game.board.height)
-    given = [Seat((1,), ":99"), Seat((2,), "other:0")]
+    given = [Seat((1,), ":99"), Seat((2,), "other:0"), Seat((3,), "third:0")]
     session = Session(game, computer={3: "easy"}, save=str(save), resume_seats=given)
-    front = Frontend(session, {"seat0": (FakeWindow(size), given[0]), "seat1": (FakeWindow(size), given[1])})
+    front = Frontend(session, {"seat0": (FakeWindow(size), given[0]), "seat1": (FakeWindow(size), given[1]),
+                               "watch": (FakeWindow(size), Seat((), "third:0"))})
     front.draw()
-    assert session.resume_command() == f"motti {save} --save {save} 1::99 2:other:0"
+    assert session.resume_command() == f"motti {save} --save {save} 1::99 2:other:0 0:third:0"
     session.handle(Closed("seat1"))
     assert game.alive == [1, 3] and not game.is_terminal()
-    assert session.resume_command() == f"motti {save} --save {save} 1::99 0:other:0"
+    assert session.resume_command() == f"motti {save} --save {save} 1::99 0:third:0"
+    session.handle(Closed("watch"))
     session.handle(Key("seat0", "q"))
     session.handle(Key("seat0", "y"))
     assert game.alive == [3]
-    assert session.resume_command() == f"motti {save} --save {save} 1::99 0:other:0"   # the save's players
+    assert session.resume_command() == f"motti {save} --save {save} 1::99 0:third:0"   # the save's players
     assert load_map(save).board.alive_players() == [1, 3]
     assert session.run() == 0
-    assert capsys.readouterr().out.endswith(f"(motti {save} --save {save} 1::99 0:other:0 resumes it)\n")
+    assert capsys.readouterr().out.endswith(f"(motti {save} --save {save} 1::99 0:third:0 resumes it)\n")
+
+
+def test_a_save_named_like_generate_or_an_option_is_resumed_by_its_path():
+    game = Composer(Game(parse_map(TWO).board, random.Random(3)))
+    for name in ("generate", "-g.map"):
+        command = Session(game, save=name).resume_command()
+        assert command == f"motti ./{name} --save ./{name}"
+        assert cli.build_parser().parse_args(command.split()[1:]).map == f"./{name}"
 
 
 def test_the_last_person_leaving_while_an_observer_watches_computers_play_on_is_a_saved_defeat(tmp_path,
