@@ -192,6 +192,24 @@ def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) ->
             signal.signal(sig, handler)
 
 
+@contextmanager
+def signals_ignored(
+        signals: Sequence[int] = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
+    """Within the block the given signals are ignored, so that a second Ctrl-C or SIGTERM cannot cut short
+    what the first one started (files being put back). Outside the main thread it does nothing."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 WRITE_FAILURES = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 """What a write can fail with that is no fault of the program (``arena replay FILE > /dev/full``): one line
 naming the file (none for the output) and status 1, not a traceback."""

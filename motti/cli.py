@@ -40,6 +40,7 @@ from common.cli import (
     refuse_same_file,
     run_main,
     same_file,
+    signals_ignored,
 )
 from common.save import file_problem
 from motti.levels import DEFAULT_LEVEL, LEVELS
@@ -651,8 +652,8 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     windows = {}
     console = None
     kept = _kept_files(args.status, args.save)
-    try:
-        with exit_on_signals():   # SIGTERM, SIGHUP: the files are put back as well
+    with exit_on_signals():   # from here on SIGTERM and SIGHUP end motti as Ctrl-C does
+        try:
             if args.status:
                 _write_initial_status(args.status, game, console_players if args.curses else None)
             if args.save:
@@ -671,21 +672,26 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
                     console.start()
                 except ConsoleError as error:
                     raise UsageError(str(error)) from None
-    except BaseException:
-        # A start that failed leaves the files as they were, a resumed save included.
-        for window, _seat in windows.values():
-            window.close()
-        _restore_files(kept)
-        raise
-    resumed = None if args.map == "generate" else str(find_map(args.map))
-    session = Session(game, inbox, computer=levels, rng=computer_rng, status=args.status, save=args.save,
-                      computer_delay=COMPUTER_DELAY_S if args.delay is None else args.delay,
-                      last_turn=last_turn, turn_so_far=turn_so_far, resumed=resumed,
-                      resume_args=resume_args, resume_seats=given)
-    Frontend(session, windows)
-    if console is not None:
-        console.attach(session)
-    return session.run()
+            resumed = None if args.map == "generate" else str(find_map(args.map))
+            delay = COMPUTER_DELAY_S if args.delay is None else args.delay
+            session = Session(game, inbox, computer=levels, rng=computer_rng, status=args.status,
+                              save=args.save, computer_delay=delay, last_turn=last_turn,
+                              turn_so_far=turn_so_far, resumed=resumed, resume_args=resume_args,
+                              resume_seats=given)
+            Frontend(session, windows)
+            if console is not None:
+                console.attach(session)
+        except BaseException:
+            # A start that failed or was stopped leaves the files as they were, a resumed save included; a
+            # second signal meanwhile is ignored.
+            with signals_ignored():
+                if console is not None:
+                    console.close()
+                for window, _seat in windows.values():
+                    window.close()
+                _restore_files(kept)
+            raise
+        return session.run()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

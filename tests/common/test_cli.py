@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 
 import pytest
 
-from common.cli import EXIT_FAULT, Parser, UsageError, run_main
+from common.cli import EXIT_FAULT, Parser, UsageError, exit_on_signals, run_main, signals_ignored
 
 
 def _parser() -> Parser:
@@ -57,3 +59,16 @@ def test_output_to_a_full_disk_through_a_real_write():
         proc = subprocess.run([sys.executable, "-c", code], stdout=full, stderr=subprocess.PIPE, text=True,
                               check=False)
     assert (proc.returncode, proc.stderr) == (1, "demo: cannot write the output: No space left on device\n")
+
+
+def test_signals_are_ignored_within_the_block_and_end_the_program_again_after_it():
+    # A second SIGTERM while the first one's files are put back must not cut that short.
+    previous = signal.getsignal(signal.SIGTERM)
+    with exit_on_signals():
+        with signals_ignored():
+            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGHUP)
+        with pytest.raises(SystemExit) as ended:
+            os.kill(os.getpid(), signal.SIGTERM)   # handled as soon as the call returns
+    assert ended.value.code == 143
+    assert signal.getsignal(signal.SIGTERM) == previous
