@@ -173,8 +173,10 @@ def program_version() -> str:
 
 @contextmanager
 def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
-    """Within the block, the given signals raise ``SystemExit(128 + signal)`` so that ``finally`` clauses run
-    (windows close, the terminal is restored, the game is saved).  Outside the main thread it does nothing."""
+    """Within the block, the first of the given signals raises ``SystemExit(128 + signal)`` so that
+    ``finally`` clauses run (windows close, the terminal is restored, the game is saved); the signals that
+    follow it within the block are ignored, so that they cannot cut that work short. Outside the main thread
+    it does nothing."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
@@ -182,6 +184,8 @@ def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) ->
         return
 
     def leave(signum: int, frame: object) -> None:
+        for sig in signals:
+            signal.signal(sig, signal.SIG_IGN)
         raise SystemExit(128 + signum)
 
     previous = {sig: signal.signal(sig, leave) for sig in signals}

@@ -652,6 +652,7 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
     windows = {}
     console = None
     kept = _kept_files(args.status, args.save)
+    session = None
     with exit_on_signals():   # from here on SIGTERM and SIGHUP end motti as Ctrl-C does
         try:
             if args.status:
@@ -681,17 +682,18 @@ def _play(args: argparse.Namespace, rules: Game, levels: dict[int, str], compute
             Frontend(session, windows)
             if console is not None:
                 console.attach(session)
+            return session.run()
         except BaseException:
-            # A start that failed or was stopped leaves the files as they were, a resumed save included; a
-            # second signal meanwhile is ignored.
-            with signals_ignored():
-                if console is not None:
-                    console.close()
-                for window, _seat in windows.values():
-                    window.close()
-                _restore_files(kept)
+            # A start that failed or was stopped before the game loop began leaves the files as they were, a
+            # resumed save included; a signal meanwhile is ignored.
+            if session is None or not session.running:
+                with signals_ignored():
+                    if console is not None:
+                        console.close()
+                    for window, _seat in windows.values():
+                        window.close()
+                    _restore_files(kept)
             raise
-        return session.run()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

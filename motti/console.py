@@ -319,8 +319,8 @@ class Console:
         """Restore the terminal and stop the console thread (idempotent)."""
         self._stop.set()
         thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(5.0)
+        if thread is not None and thread is not threading.current_thread() and thread.ident is not None:
+            thread.join(5.0)   # (no ident: a signal cut its start short, and it never ran)
         atexit.unregister(self.close)
 
     @property

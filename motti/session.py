@@ -150,6 +150,8 @@ class Session:
         # stderr unless a front end's screen is that terminal), tried again at the next chance.
         self.saves = Sink(save, "the save", "motti", show=self._show_failure)
         self.status_file = Sink(status, "--status", "motti", show=self._show_failure)
+        #: The game loop has begun (:meth:`run`): from then on it saves the game on its way out.
+        self.running = False
         self.save_suspended = False   # the save holds the state before a quit that ended the session
         self.saved_alive: tuple[int, ...] = ()   # the players alive in that save
         self.told_unfinished = False  # a line on stdout has said that the game stops unfinished
@@ -194,6 +196,7 @@ class Session:
         interrupted = False
         with exit_on_signals():
             try:
+                self.running = True
                 self.changed()
                 self.schedule_computer()
                 while self.seats or (until_end and not self.game.is_terminal()):

@@ -61,7 +61,7 @@ def test_output_to_a_full_disk_through_a_real_write():
     assert (proc.returncode, proc.stderr) == (1, "demo: cannot write the output: No space left on device\n")
 
 
-def test_signals_are_ignored_within_the_block_and_end_the_program_again_after_it():
+def test_the_first_signal_ends_the_block_and_the_later_ones_are_ignored():
     # A second SIGTERM while the first one's files are put back must not cut that short.
     previous = signal.getsignal(signal.SIGTERM)
     with exit_on_signals():
@@ -70,5 +70,6 @@ def test_signals_are_ignored_within_the_block_and_end_the_program_again_after_it
             os.kill(os.getpid(), signal.SIGHUP)
         with pytest.raises(SystemExit) as ended:
             os.kill(os.getpid(), signal.SIGTERM)   # handled as soon as the call returns
+        os.kill(os.getpid(), signal.SIGHUP)       # while the first one's work goes on, later ones are ignored
     assert ended.value.code == 143
     assert signal.getsignal(signal.SIGTERM) == previous
