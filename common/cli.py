@@ -173,22 +173,28 @@ def program_version() -> str:
 
 @contextmanager
 def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
-    """Within the block, the first of the given signals raises ``SystemExit(128 + signal)`` so that
-    ``finally`` clauses run (windows close, the terminal is restored, the game is saved); the signals that
-    follow it within the block are ignored, so that they cannot cut that work short. Outside the main thread
-    it does nothing."""
+    """Within the block, the first of the given signals raises ``SystemExit(128 + signal)`` (Ctrl-C, as ever,
+    ``KeyboardInterrupt``) so that ``finally`` clauses run (windows close, the terminal is restored, the game
+    is saved); the signals that follow it within the block, Ctrl-C included, are ignored, so that they cannot
+    cut that work short. Outside the main thread it does nothing."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    fired = False
 
     def leave(signum: int, frame: object) -> None:
-        for sig in signals:
-            signal.signal(sig, signal.SIG_IGN)
+        nonlocal fired
+        if fired:
+            return
+        fired = True
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
         raise SystemExit(128 + signum)
 
-    previous = {sig: signal.signal(sig, leave) for sig in signals}
+    handled = {*signals, signal.SIGINT}
+    previous = {sig: signal.signal(sig, leave) for sig in handled}
     try:
         yield
     finally:
@@ -200,13 +206,18 @@ def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) ->
 def signals_ignored(
         signals: Sequence[int] = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
     """Within the block the given signals are ignored, so that a second Ctrl-C or SIGTERM cannot cut short
-    what the first one started (files being put back). Outside the main thread it does nothing."""
+    what the first one started (files being put back); one that came just before the block is ignored too.
+    Outside the main thread it does nothing."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in signals}
+
+    def ignore(signum: int, frame: object) -> None:
+        return None
+
+    previous = {sig: signal.signal(sig, ignore) for sig in signals}
     try:
         yield
     finally:

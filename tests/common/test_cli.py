@@ -71,5 +71,6 @@ def test_the_first_signal_ends_the_block_and_the_later_ones_are_ignored():
         with pytest.raises(SystemExit) as ended:
             os.kill(os.getpid(), signal.SIGTERM)   # handled as soon as the call returns
         os.kill(os.getpid(), signal.SIGHUP)       # while the first one's work goes on, later ones are ignored
+        os.kill(os.getpid(), signal.SIGINT)
     assert ended.value.code == 143
     assert signal.getsignal(signal.SIGTERM) == previous
