@@ -28,7 +28,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager, suppress
 
 TYPE_CHECKING = False
@@ -172,16 +172,28 @@ def program_version() -> str:
 
 
 @contextmanager
-def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
-    """Within the block, the first of the given signals raises ``SystemExit(128 + signal)`` (Ctrl-C, as ever,
-    ``KeyboardInterrupt``) so that ``finally`` clauses run (windows close, the terminal is restored, the game
-    is saved); the signals that follow it within the block, Ctrl-C included, are ignored, so that they cannot
-    cut that work short. Outside the main thread it does nothing."""
+def _handled(signals: Collection[int], handler: Callable[[int, object], None]) -> Iterator[None]:
+    """Within the block *handler* handles *signals*; after it each has its handler of before. Outside the main
+    thread (which alone may set handlers) it does nothing."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, before in previous.items():
+            signal.signal(sig, before)
+
+
+@contextmanager
+def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
+    """Within the block, the first of the given signals raises ``SystemExit(128 + signal)`` (Ctrl-C, as ever,
+    ``KeyboardInterrupt``) so that ``finally`` clauses run (windows close, the terminal is restored, the game
+    is saved); the signals that follow it within the block, Ctrl-C included, are ignored, so that they cannot
+    cut that work short. Outside the main thread it does nothing."""
     fired = False
 
     def leave(signum: int, frame: object) -> None:
@@ -193,13 +205,8 @@ def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) ->
             raise KeyboardInterrupt
         raise SystemExit(128 + signum)
 
-    handled = {*signals, signal.SIGINT}
-    previous = {sig: signal.signal(sig, leave) for sig in handled}
-    try:
+    with _handled({*signals, signal.SIGINT}, leave):
         yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 @contextmanager
@@ -208,21 +215,12 @@ def signals_ignored(
     """Within the block the given signals are ignored, so that a second Ctrl-C or SIGTERM cannot cut short
     what the first one started (files being put back); one that came just before the block is ignored too.
     Outside the main thread it does nothing."""
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
 
     def ignore(signum: int, frame: object) -> None:
         return None
 
-    previous = {sig: signal.signal(sig, ignore) for sig in signals}
-    try:
+    with _handled(signals, ignore):
         yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 WRITE_FAILURES = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
