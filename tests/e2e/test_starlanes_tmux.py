@@ -42,13 +42,26 @@ def wait_saved(pane: Pane, path: Path, game: Game, what: str) -> None:
         time.sleep(0.03)
 
 
-def assert_whole_screen(lines: list[str]) -> None:
+def whole_screen(lines: list[str]) -> bool:
     """The map, the company window and the general window are all in the 24 rows, borders closed."""
-    assert len(lines) >= 24 and "needs a terminal" not in "\n".join(lines)
-    assert " Map " in lines[1] and " Companies " in lines[1]
-    assert lines[12].startswith(" └") and lines[12].rstrip().endswith("┘")
-    assert lines[13].startswith(" ┌") and "(Cash: $" in lines[13] and lines[13].rstrip().endswith("┐")
-    assert lines[23].startswith(" └") and lines[23].rstrip().endswith("┘")
+    return (len(lines) >= 24 and "needs a terminal" not in "\n".join(lines)
+            and " Map " in lines[1] and " Companies " in lines[1]
+            and lines[12].startswith(" └") and lines[12].rstrip().endswith("┘")
+            and lines[13].startswith(" ┌") and "(Cash: $" in lines[13] and lines[13].rstrip().endswith("┐")
+            and lines[23].startswith(" └") and lines[23].rstrip().endswith("┘"))
+
+
+def wait_whole_screen(pane: Pane, pattern: str) -> None:
+    """Wait until the screen matches *pattern* and is :func:`whole_screen` (curses may be part way through
+    drawing when the pattern first shows); AssertionError with the last screen otherwise."""
+    end = time.monotonic() + DEADLINE_S
+    while True:
+        text = pane.wait_for(pattern, DEADLINE_S)
+        if whole_screen(text.split("\n")):
+            return
+        if time.monotonic() > end:
+            raise AssertionError(f"the screen at {pattern!r} is not whole:\n{text}")
+        time.sleep(0.03)
 
 
 @pytest.mark.parametrize("rules", ["1995", "1977"])
@@ -78,8 +91,7 @@ def test_a_whole_game_at_80x24_takes_at_most_two_keys_per_move(tmp_path, rules):
                     replay.apply(action)
                 continue
             wait_saved(pane, save, replay, "Ann's move prompt")
-            lines = pane.wait_for(r"Ann, enter your move").split("\n")
-            assert_whole_screen(lines)
+            wait_whole_screen(pane, r"Ann, enter your move")
             pane.send("1")
             keys = 1
             events = replay.apply(Move(0))
@@ -89,7 +101,7 @@ def test_a_whole_game_at_80x24_takes_at_most_two_keys_per_move(tmp_path, rules):
                     pane.wait_for(r"Esc ends your turn at once, keeping every holding\.")
                 else:
                     wait_saved(pane, save, replay, "Ann's trading")
-                    assert_whole_screen(pane.wait_for(r"Trade: up/down|Type the shares to buy").split("\n"))
+                    wait_whole_screen(pane, r"Trade: up/down|Type the shares to buy")
                 pane.send("Escape")  # no trades: every holding kept
                 keys += 1
                 while replay.phase == "trade" and replay.current == 0:
@@ -99,12 +111,21 @@ def test_a_whole_game_at_80x24_takes_at_most_two_keys_per_move(tmp_path, rules):
                 pane.send("Space")
                 keys += 1
             per_move.append(keys)
-        text = pane.wait_for(r"GAME OVER - Final Standings")
-        for player in replay.standings():
-            row = re.search(re.escape(NAMES[player]) + r"\s+\$(\d+)\s+\$(\d+)\s+\$(\d+)", text)
+        pane.wait_for(r"GAME OVER - Final Standings")
+        rows = [re.escape(NAMES[player]) + r"\s+\$(\d+)\s+\$(\d+)\s+\$(\d+)" for player in replay.standings()]
+        closing = [messages.remaining_text(replay), str(messages.end_reason(replay))]
+
+        def whole_standings() -> str | None:
+            # The box's title is drawn before its rows: wait until every row and the closing lines are there.
+            text = pane.text()
+            drawn = all(re.search(row, text) for row in rows) and all(line in text for line in closing)
+            return text if drawn else None
+
+        text = wait_until(whole_standings, "the final standings with every player's row", 20)
+        for player, pattern in zip(replay.standings(), rows, strict=True):
+            row = re.search(pattern, text)
             assert row and [int(v) for v in row.groups()] == [
                 replay.stock_value(player), replay.players[player].cash, replay.net_worth(player)], text
-        assert messages.remaining_text(replay) in text and str(messages.end_reason(replay)) in text
         pane.send("Space")
         pane.wait_for(r"Net worth per turn")
         axis = re.compile(rf"turn 0 .* turn {len(replay.history) - 1}\s*$")
