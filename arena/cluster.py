@@ -25,6 +25,7 @@ import os
 import shutil
 import threading
 import uuid
+import warnings
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.sharedctypes import RawArray
@@ -81,7 +82,6 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
                                f"{WORKERS_S:g} s") from None
         threads = sum((await client.nthreads()).values())
         t.slots = max(1, min(threads, len(queue)))
-        [config] = await client.scatter([t.config], broadcast=True, hash=False)
         watching = True
 
         async def watch() -> None:
@@ -94,8 +94,14 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
         watcher = asyncio.ensure_future(watch())
 
         async def one(game: Scheduled) -> GameRecord:
-            future = client.submit(play_on_worker, token, config, game,
-                                   key=f"arena-{token}-game-{game.number}", pure=False)
+            # The settings go with every game, not once as data scattered to the workers: Dask keeps one
+            # copy of such data (its memory manager drops the others), and when the worker holding it died
+            # every game still to play was cancelled. With the shipped maps that is 140 kB a game; Dask's
+            # warning about a task over 10 MB (maps of millions of cells) is not for the organiser.
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="Sending large graph")
+                future = client.submit(play_on_worker, token, t.config, game,
+                                       key=f"arena-{token}-game-{game.number}", pure=False)
             try:
                 played: Played = await future
                 record, files, worker = played

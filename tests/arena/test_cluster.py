@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from arena_helpers import wait_for
-from deadline import deadline
+from deadline import deadline, wait_until
 
 from arena import replay
 
@@ -44,12 +44,17 @@ class Cluster:
         wait_for(lambda: scheduler_file.exists() and scheduler_file.stat().st_size > 0, "the scheduler",
                  START_S)
         self.address = json.loads(scheduler_file.read_text())["address"]
+        self.workers: dict[str, str] = {}
+        self.add(*workers, cwd=cwd, nanny=nanny)
+
+    def add(self, *workers: str, cwd: Path | None = None, nanny: bool = True) -> None:
+        """Start the workers named *workers* and wait until the scheduler has them all."""
         for name in workers:
             self._start(name, [str(BIN / "dask"), "worker", self.address, "--name", name, "--nthreads", "1",
                                "--host", "127.0.0.1", "--no-dashboard", "--local-directory",
-                               str(folder / name), *([] if nanny else ["--no-nanny"])], cwd)
+                               str(self.folder / name), *([] if nanny else ["--no-nanny"])], cwd)
         with distributed.Client(self.address, timeout=deadline(START_S)) as client:
-            client.wait_for_workers(len(workers), timeout=deadline(START_S))
+            client.wait_for_workers(len(self.workers) + len(workers), timeout=deadline(START_S))
             info = client.scheduler_info()["workers"]
         self.workers = {w["name"]: address for address, w in info.items()}
 
@@ -89,6 +94,11 @@ def tournament(cluster: Cluster, out: Path, games: int, *, prep_ms: int = 100) -
          "--prep-ms", str(prep_ms), "--move-ms", "2000", "--seed", "5", "--out", str(out),
          "--cluster", cluster.address],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def games_under_way(worker: Path) -> list[Path]:
+    """The folders of the games being played under the local directory *worker* of a Dask worker."""
+    return [f for f in worker.glob("**/arena-*/games/*") if (f / "replay.jsonl").exists()]
 
 
 def check_games(out: Path, data: dict) -> None:
@@ -155,14 +165,7 @@ def test_a_worker_started_beside_modules_named_as_python_s_plays_the_example_bot
 def test_a_worker_killed_mid_game_has_its_game_played_again_elsewhere(cluster, tmp_path):
     out = tmp_path / "out"
     run = tournament(cluster, out, 6, prep_ms=1500)
-    under_way: list[Path] = []
-
-    def a_game_on_a() -> bool:
-        folders = (tmp_path / "a").glob("**/arena-*/games/*")
-        under_way[:] = [f for f in folders if (f / "replay.jsonl").exists()]
-        return bool(under_way)
-
-    wait_for(a_game_on_a, "a game under way on worker a", START_S)
+    under_way = wait_until(lambda: games_under_way(tmp_path / "a"), "a game under way on worker a", START_S)
     cluster.kill("a")
     stdout, stderr = run.communicate(timeout=deadline(TOURNAMENT_S))
     assert run.returncode == 0, stderr
@@ -182,6 +185,29 @@ def test_a_worker_killed_mid_game_has_its_game_played_again_elsewhere(cluster, t
         return True
 
     wait_for(nothing_left_of_a, "the bots of worker a's game to end", START_S)
+
+
+def test_the_worker_holding_the_settings_killed_mid_game_leaves_no_game_unplayed(tmp_path):
+    # Worker a plays alone until b joins, and is killed mid-game: the games left are played on b. When the
+    # tournament's settings went to the workers once, as scattered data, a held the only copy (b joined
+    # later; Dask's memory manager also drops all copies but one) and every game left was cancelled.
+    cluster = Cluster(tmp_path, ("a",))
+    try:
+        out = tmp_path / "out"
+        run = tournament(cluster, out, 3, prep_ms=1500)
+        under_way = wait_until(lambda: games_under_way(tmp_path / "a"), "a game under way on worker a",
+                               START_S)
+        cluster.add("b")
+        cluster.kill("a")
+        stdout, stderr = run.communicate(timeout=deadline(TOURNAMENT_S))
+        assert run.returncode == 0, stderr
+        assert stdout.startswith("standings after 3 of 3 games\n")
+        data = json.loads((out / "standings.json").read_text())
+        check_games(out, data)
+        assert {g["worker"] for g in data["games"] if Path(g["folder"]).name == under_way[0].name} == {
+            cluster.workers["b"]}
+    finally:
+        cluster.close()
 
 
 def test_without_cluster_a_tournament_never_imports_dask(tmp_path):
