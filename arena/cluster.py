@@ -187,9 +187,11 @@ def _submit(token: str, config: Config, game: Scheduled) -> Future[GameRecord]:
     holding a ``socket.py`` (``signal.py``, ``threading.py``, ...), every game process died as it started.
     The bots given as commands start with the worker's environment as it was. The variable is set in the
     worker process's environment, which its threads share: the lock keeps the other threads' games from
-    starting their game processes meanwhile, or setting it back before this one has started its own.
-    Raises BrokenProcessPool when a game process of the pool has died."""
-    with _pools_lock, tour.python_safe_path() as command_env:
+    starting their game processes meanwhile, or setting it back before this one has started its own; so
+    does the path of the worker's main module (the ``dask`` command's), hidden from the game processes
+    (:func:`arena.tournament.main_path_hidden`). Raises BrokenProcessPool when a game process of the pool
+    has died."""
+    with _pools_lock, tour.python_safe_path() as command_env, tour.main_path_hidden():
         pool, _, _ = _pool(token, config, command_env)
         return pool.submit(tour.play_in_game_process, game)
 

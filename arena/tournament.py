@@ -1115,6 +1115,25 @@ def python_safe_path() -> Iterator[dict[str, str]]:
         _command_env = None
 
 
+@contextlib.contextmanager
+def main_path_hidden() -> Iterator[None]:
+    """Within it, the Pythons multiprocessing starts from this process do not run this program's main module
+    again. Its preparation of a child runs a main module that has a path (``__main__.__file__``) again, as
+    ``__mp_main__``, and nothing a tournament starts needs it: on a Dask worker that module is the ``dask``
+    command's, whose imports cost each game process and each example bot forked for its games about 0.3 s of
+    CPU, and a game took twice as long on a worker as on the tournament's machine. (Python 3.11's fork
+    server cannot import it once for all the bots it forks: its preload of ``"__main__"`` never gets the
+    path.) The path is the process's: a process whose threads start Pythons enters it in one thread at a
+    time (:func:`arena.cluster._submit`); a game process hides it for good (:func:`start_game_process`)."""
+    main = vars(sys.modules["__main__"])
+    path = main.pop("__file__", None)
+    try:
+        yield
+    finally:
+        if path is not None:
+            main["__file__"] = path
+
+
 def _start_fork_server() -> multiprocessing.context.ForkServerContext:
     """The game process's fork server of example bots, started on the first call (the game process starts
     it as it begins, so that its imports overlap the game's preparation).
@@ -1560,6 +1579,7 @@ def start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], parent
     given as commands start with the environment *command_env* (None: the game process's own)."""
     global _runner, _command_env
     _command_env = command_env
+    vars(sys.modules["__main__"]).pop("__file__", None)  # see main_path_hidden: for the bots forked here
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in STOP_SIGNALS:
         if sig != signal.SIGINT:

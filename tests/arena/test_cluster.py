@@ -45,14 +45,16 @@ class Cluster:
                  START_S)
         self.address = json.loads(scheduler_file.read_text())["address"]
         self.workers: dict[str, str] = {}
-        self.add(*workers, cwd=cwd, nanny=nanny)
+        if workers:
+            self.add(*workers, cwd=cwd, nanny=nanny)
 
-    def add(self, *workers: str, cwd: Path | None = None, nanny: bool = True) -> None:
-        """Start the workers named *workers* and wait until the scheduler has them all."""
+    def add(self, *workers: str, cwd: Path | None = None, nanny: bool = True,
+            command: tuple[str, ...] = (str(BIN / "dask"), "worker")) -> None:
+        """Start the workers named *workers* (each by *command*) and wait until the scheduler has them all."""
         for name in workers:
-            self._start(name, [str(BIN / "dask"), "worker", self.address, "--name", name, "--nthreads", "1",
-                               "--host", "127.0.0.1", "--no-dashboard", "--local-directory",
-                               str(self.folder / name), *([] if nanny else ["--no-nanny"])], cwd)
+            self._start(name, [*command, self.address, "--name", name, "--nthreads", "1", "--host",
+                               "127.0.0.1", "--no-dashboard", "--local-directory", str(self.folder / name),
+                               *([] if nanny else ["--no-nanny"])], cwd)
         with distributed.Client(self.address, timeout=deadline(START_S)) as client:
             client.wait_for_workers(len(self.workers) + len(workers), timeout=deadline(START_S))
             info = client.scheduler_info()["workers"]
@@ -208,6 +210,35 @@ def test_the_worker_holding_the_settings_killed_mid_game_leaves_no_game_unplayed
             cluster.workers["b"]}
     finally:
         cluster.close()
+
+
+MARKING_WORKER = """import os, sys
+with open(os.environ["MAIN_RUNS"], "a") as runs:
+    print(os.getpid(), __name__, file=runs)
+if __name__ == "__main__":
+    from distributed.cli.dask_worker import main
+    sys.exit(main())
+"""
+
+
+def test_a_worker_s_game_processes_and_bots_do_not_run_its_main_module(tmp_path, monkeypatch):
+    # Each game process a worker started ran the worker's main module again (the `dask` command's), and so
+    # did every example bot forked for its games: 0.3 s of imports each, and a game took twice as long on a
+    # worker as on the tournament's machine. Here the worker's command is a script that notes each run.
+    runs = tmp_path / "runs.txt"
+    monkeypatch.setenv("MAIN_RUNS", str(runs))
+    (tmp_path / "worker.py").write_text(MARKING_WORKER)
+    cluster = Cluster(tmp_path, ())
+    try:
+        cluster.add("a", command=(sys.executable, str(tmp_path / "worker.py")))
+        out = tmp_path / "out"
+        stdout, stderr = tournament(cluster, out, 2).communicate(timeout=deadline(TOURNAMENT_S))
+        assert stdout.startswith("standings after 2 of 2 games\n"), stderr
+        check_games(out, json.loads((out / "standings.json").read_text()))
+    finally:
+        cluster.close()
+    names = sorted(line.split()[1] for line in runs.read_text().splitlines())
+    assert names == ["__main__", "__mp_main__"]  # the nanny, then the worker it started; nothing after
 
 
 def test_without_cluster_a_tournament_never_imports_dask(tmp_path):

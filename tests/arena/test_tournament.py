@@ -467,6 +467,35 @@ def test_a_tournament_started_beside_modules_named_as_python_s_or_the_project_s_
     assert seat["status"] == "never connected" and seat["exit"] == 0
 
 
+MARKING_MAIN = """import os, sys
+with open(os.environ["MAIN_RUNS"], "a") as runs:
+    print(os.getpid(), __name__, file=runs)
+if __name__ == "__main__":
+    from arena.cli import main
+    sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_the_example_bots_do_not_run_the_main_module_of_the_program_the_tournament_started_from(tmp_path):
+    # As the tournament's process starts its game processes multiprocessing runs the program's main module
+    # in each (as __mp_main__), and it did so again in every example bot forked for their games: on a Dask
+    # worker (the `dask` command's module, 0.3 s of imports) each game took twice as long as without one.
+    (tmp_path / "started.py").write_text(MARKING_MAIN)
+    runs = tmp_path / "runs.txt"
+    out = tmp_path / "results"
+    done = subprocess.run([sys.executable, str(tmp_path / "started.py"), "tournament", "hunt", "flee",
+                           "random", "--games", "2", "--players", "3", "--jobs", "1", "--seed", "1",
+                           "--prep-ms", "50", "--move-ms", "500", "--out", str(out), "-q"],
+                          env={**os.environ, "MAIN_RUNS": str(runs)}, capture_output=True, text=True,
+                          timeout=deadline(60))
+    assert done.returncode == 0, done.stderr
+    data = json.loads((out / "standings.json").read_text())
+    assert data["played"] == 2
+    assert all(seat["status"] == "ok" for game in data["games"] for seat in game["seats"])
+    names = sorted(line.split()[1] for line in runs.read_text().splitlines())
+    assert names == ["__main__", "__mp_main__"]  # the program, then its one game process; no bot
+
+
 def test_the_tournament_s_pythons_start_with_a_safe_path_and_its_command_bots_with_the_user_s(monkeypatch):
     monkeypatch.setenv("PYTHONSAFEPATH", "")
     with python_safe_path():
