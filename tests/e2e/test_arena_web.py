@@ -356,6 +356,15 @@ def watched_tournament(*args: str) -> Iterator[tuple[subprocess.Popen[str], list
             process.wait()
 
 
+def standings_cells(driver) -> list[list[str]]:
+    """The standings table's rows, each a list of its cells' text, read in one go: the page rebuilds the
+    table at every poll (2 s), and a row found by one call may be gone by the next on a busy machine."""
+    cells: list[list[str]] = driver.execute_script(
+        "return [...document.querySelectorAll('#standings tr')]"
+        ".map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.innerText));")
+    return cells
+
+
 def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_way(tmp_path):
     out = tmp_path / "results"
     with watched_tournament("random", "hunt", "flee", "--maps", "office", "--games", "3", "--players", "3",
@@ -376,13 +385,13 @@ def test_a_tournament_shows_its_standings_its_finished_games_and_the_game_under_
         driver.get(url)
         poll(lambda: driver.execute_script("return document.body.dataset.played") in ("1", "2", "3"),
              "the standings after game 1")
-        rows = driver.find_elements(By.CSS_SELECTOR, "#standings tr")
-        assert rows[0].text.split()[:3] == ["rank", "bot", "points"] and len(rows) == 4
-        assert {row.text.split()[1] for row in rows[1:]} == {"random", "hunt", "flee"}
+        rows = [" ".join(row).split() for row in standings_cells(driver)]
+        assert rows[0][:3] == ["rank", "bot", "points"] and len(rows) == 4
+        assert {row[1] for row in rows[1:]} == {"random", "hunt", "flee"}
         rounds = len(rep.rounds)  # "1 round", never "1 rounds"
-        said = driver.find_element(By.CSS_SELECTOR, "#games a").text
+        said = driver.execute_script("return document.querySelector('#games a').innerText")
         assert said == f"#1 office, seed {rep.header['seed']}, {rounds} round{'' if rounds == 1 else 's'}"
-        driver.find_element(By.CSS_SELECTOR, "#games a").click()
+        driver.execute_script("document.querySelector('#games a').click()")  # the page may redraw meanwhile
         poll(lambda: driver.current_url.endswith("/game/1"), "game 1's replay page")
         driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
         assert wait_round(driver, len(rep.rounds)) == expected_bots(rep, len(rep.rounds))
@@ -401,8 +410,7 @@ def test_a_tournament_page_lists_a_bot_that_played_no_game_after_the_others_with
         script = "return document.body.dataset.played"
         played = poll(lambda: (n := driver.execute_script(script)) in ("1", "2") and n,
                       "the standings after game 1", deadline(40))
-        rows = [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
-                for row in driver.find_elements(By.CSS_SELECTOR, "#standings tr")]
+        rows = standings_cells(driver)
         assert rows[0] == ["rank", "bot", "points", "office", "games", "wins", "catches", "caught",
                            "mean rank", "rating", "mu ± sigma", "rated", "faults"]
         assert sorted((row[0], row[1]) for row in rows[1:3]) in (

@@ -514,7 +514,8 @@ def test_a_newcomer_reads_the_capitals_the_turn_the_land_and_the_reset_at_80_and
         assert tip_row.startswith("Reset: P1 2 P2 0 · Tip for P1")
     tip = [[1, 1], [2, 1], [0, 1]]
     term.wait_for(lambda t: all(t.cell(x, y) == "x" for x, y in tip), "the tip's crosses")
-    status = json.loads((tmp_path / "s.json").read_text())
+    # the screen is drawn before the status file is written
+    status = wait_status(term, tmp_path / "s.json", lambda s: s["tip"] is not None, "the tip in the status")
     assert status["tip"] == {"player": 1, "action": "defend", "cells": tip,
                              "why": "occupies your capital: safe until the next reset"}
     assert (status["turns"], sorted(status["crosses"]), status["action"]) == (0, sorted(tip), "defend")
@@ -544,12 +545,13 @@ def test_p_passes_the_information_line_says_how_a_turn_ends_and_a_second_t_puts_
     assert term.lines()[10].rstrip() == "P1 passed"
     term.send("t")
     term.wait_for(lambda t: any("x" in row for row in t.map_rows(4, 8)), "the tip's crosses")
-    tip = json.loads((tmp_path / "s.json").read_text())["tip"]
-    assert tip is not None and tip["player"] == 2
+    status_file = tmp_path / "s.json"
+    tip = wait_status(term, status_file, lambda s: s["tip"] is not None, "the tip in the status")["tip"]
+    assert tip["player"] == 2
     term.send("t")
     term.wait_text("P2 put the tip away")
     assert not any("x" in row for row in term.map_rows(4, 8))
-    status = json.loads((tmp_path / "s.json").read_text())
+    status = wait_status(term, status_file, lambda s: s["tip"] is None, "the tip gone from the status")
     assert (status["tip"], status["crosses"], status["turn"]) == (None, [], 2)
 
 

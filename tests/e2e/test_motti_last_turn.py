@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pexpect
 import pyte
-from deadline import deadline
+from deadline import deadline, wait_until
 from motti_maps import ENDGAME
 from statusrun import StatusRun
 from xvfb import Xvfb, origin
@@ -252,7 +252,8 @@ def test_console_capture_marks_reverse_video_and_m_shows_the_announcements(tmp_p
         term.wait_text("Player 1 | Guerilla | Crosses: 0")
         term.child.send("\r")
         term.wait_text("Player 1 wins")
-        status = status_of(tmp_path / "s.json")
+        status = wait_until(lambda: (s := status_of(tmp_path / "s.json")) and s["winner"] == 1 and s,
+                            "the win in the status file (written after the screen is drawn)", 10)
         assert status["message"] == ("P1 guerilla at 3,1 — captured the capital of P2 — encircled 8 cells "
                                      "of P2 — P2 is out — P1 wins after 1 turn")
         last = status["last_turn"]
@@ -287,7 +288,8 @@ def test_a_reset_is_announced_and_recorded_not_marked(tmp_path):
         term.child.send("j")       # (0,1) is occupied; (1,1) is player 1's last free cell
         term.child.send("l x")
         term.wait_text("Player 2 | Attack: 6 left")
-        status = status_of(tmp_path / "s.json")
+        status = wait_until(lambda: (s := status_of(tmp_path / "s.json")) and s["turn"] == 2 and s,
+                            "player 2's turn in the status file", 10)
         assert status["board"] == ["aabb", "aabb"]
         assert status["message"] == "P1 defended 1 cell — reset: all land is free again"
         assert status["last_turn"] == {"player": 1, "action": "defend", "cells": [[1, 1, "occupied"]],
@@ -308,7 +310,8 @@ def test_quitting_at_the_console_of_a_mixed_game_says_the_game_goes_on(xvfb, tmp
                     env=xvfb.env())
     try:
         term.wait_text("waiting for P1")
-        status = status_of(tmp_path / "s.json")
+        status = wait_until(lambda: (s := status_of(tmp_path / "s.json")) and s["windows"] and s,
+                            "the window in the status file", 10)
         assert status["console"] == [2] and len(status["windows"]) == 1
         term.child.send(" ")       # not player 2's turn: the terminal says why nothing happened
         term.wait_text("not your turn: waiting for P1")
@@ -316,7 +319,8 @@ def test_quitting_at_the_console_of_a_mixed_game_says_the_game_goes_on(xvfb, tmp
         term.wait_text("Quit and give up player 2? (y/n)")
         term.child.send("y")
         term.wait_text("motti: P2 quit, out; the game goes on in the windows")
-        status = status_of(tmp_path / "s.json")
+        status = wait_until(lambda: (s := status_of(tmp_path / "s.json")) and s["alive"] == [1, 3] and s,
+                            "P2 out in the status file", 10)
         assert status["alive"] == [1, 3] and status["console"] is None and len(status["windows"]) == 1
         assert subprocess.run(["xwininfo", "-display", xvfb.name, "-root", "-tree"], capture_output=True,
                               text=True, timeout=deadline(3)).stdout.count("motti: player 1, player 3") == 1
@@ -328,8 +332,10 @@ def test_a_computer_turn_goes_one_action_at_a_time_and_an_observer_q_closes_at_o
     """Two computers watched in an observer window: every single action is written (status) and drawn before
     the next one, none skipped; meanwhile the window answers keys: its `q` closes it at once."""
     (tmp_path / "t6.map").write_text(T6)
-    game = StatusRun(MOTTI, ["t6.map", "--computer", "1,2", "--seed", "3", "--delay", "0.4"], tmp_path,
-                     xvfb.env())
+    # each action is shown for deadline(0.1) s (1 s by default): long enough for this test to see every one
+    # on a busy machine (the status file holds only the last)
+    game = StatusRun(MOTTI, ["t6.map", "--computer", "1,2", "--seed", "3", "--delay", str(deadline(0.1))],
+                     tmp_path, xvfb.env())
     try:
         said: list[str] = []
         status = game.wait(lambda s: s["windows"] and s["message"], "the first action")
