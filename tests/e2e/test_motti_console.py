@@ -141,9 +141,20 @@ def motti(terminals: list[Terminal], tmp_path: Path, *args: str, module: str = "
     return term
 
 
+def first_screen(term: Terminal) -> None:
+    """Wait for player 1's first screen drawn to its last row: curses may send a screen in several writes,
+    and the status line comes first."""
+    term.wait_for(lambda t: STATUS_1 in t.text() and console.KEYS_HELP in t.text(), "the first screen")
+
+
+def row_reads(term: Terminal, row: int, text: str) -> None:
+    """Wait until screen row *row* reads *text* (a row below the one a test waited for may come later)."""
+    term.wait_for(lambda t: t.lines()[row].rstrip() == text, f"row {row} to read {text!r}")
+
+
 def test_status_map_frame_legend_and_colours(terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3")
-    term.wait_text(STATUS_1)
+    first_screen(term)
     lines = term.lines()
     assert lines[0].rstrip() == STATUS_1
     assert lines[1].rstrip() == (
@@ -163,7 +174,7 @@ def test_status_map_frame_legend_and_colours(terminals, tmp_path: Path, small: P
 
 def test_crosses_and_defend_change_the_map(terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3")
-    term.wait_text(STATUS_1)
+    first_screen(term)
     term.send(" ")
     term.wait_text("Crosses: 5")
     assert term.cell(1, 1) == "x"
@@ -182,13 +193,14 @@ def test_crosses_and_defend_change_the_map(terminals, tmp_path: Path, small: Pat
     assert term.map_rows(4, 8) == [" pppp   ", "pxppppp ", " xppppop", "  xpppp "]
     term.send("x")   # Defend (1,1), (1,2), (2,3): the oldest 3 crosses are all legal for Defend
     term.wait_text("Player 2 | Attack: 6 left | Crosses: 6")
-    assert term.map_rows(4, 8) == [" pppp   ", "pOppppp ", " Pppppop", "  Ppppp "]
+    term.wait_for(lambda t: t.map_rows(4, 8) == [" pppp   ", "pOppppp ", " Pppppop", "  Ppppp "],
+                  "the three defended cells")
     assert term.cursor() == (7, 5)   # the cursor went to player 2's capital (6,2)
 
 
 def test_illegal_keys_beep_and_change_nothing(terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3")
-    term.wait_text(STATUS_1)
+    first_screen(term)
     bells = term.screen.bells
     term.send(RIGHT * 3)   # (4,1) belongs to player 2 and no occupied cell of player 1 touches it
     term.wait_for(lambda t: t.cursor() == (5, 4), "the cursor on (4,1)")
@@ -203,7 +215,7 @@ def test_illegal_keys_beep_and_change_nothing(terminals, tmp_path: Path, small: 
 
 def test_tab_cycles_and_attack_draws(terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3")
-    term.wait_text(STATUS_1)
+    first_screen(term)
     term.send("\t")
     term.wait_text("Player 1 | Defend | Crosses: 3")
     term.send("\t")
@@ -215,7 +227,7 @@ def test_tab_cycles_and_attack_draws(terminals, tmp_path: Path, small: Path) -> 
     assert term.lines()[0].rstrip() == STATUS_1
     term.send(" z")  # a cross on the capital (1,1), then the attack: seed 3 draws 4, which fails
     term.wait_text("Player 1 | Attack: 5 left | Crosses: 5")
-    assert term.lines()[10].rstrip() == "P1 attack 1 of 6 failed"
+    row_reads(term, 10, "P1 attack 1 of 6 failed")
 
 
 def test_quit_asks_then_exits_and_restores_the_terminal(terminals, tmp_path: Path, small: Path) -> None:
@@ -283,7 +295,7 @@ def test_ctrl_c_says_where_the_game_is_saved(terminals, tmp_path: Path, small: P
 
 def test_computer_opponent_moves_by_itself(terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", "--computer", "2")
-    term.wait_text(STATUS_1)
+    first_screen(term)
     term.send(" x")   # Defend the capital: player 2 (computer) plays its whole turn
     term.wait_for(lambda t: t.cell(1, 1) == "O", "player 1's capital occupied")
     term.wait_for(lambda t: t.lines()[0].startswith("Player 1 | Attack: 6 left")
@@ -311,7 +323,7 @@ def test_large_map_scrolls_with_the_cursor(terminals, tmp_path: Path) -> None:
 
 def test_mono_fallback_shows_owner_digits(terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", env="NO_COLOR=1 ")
-    term.wait_text(STATUS_1)
+    first_screen(term)
     assert term.map_rows(4, 8) == [" 1112   ", "1111222 ", " 1122222", "  12222 "]
     assert term.lines()[8].rstrip() == (
         "1-9 owner  inverse occ  underline cap.  dim threat  x cross  italic last turn")
@@ -341,7 +353,7 @@ def test_resize_redraws_to_the_new_size(terminals, tmp_path: Path) -> None:
 def test_a_terminal_too_small_ignores_game_keys_but_q_still_asks(terminals, tmp_path: Path,
                                                                  small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", "--status", "s.json")
-    term.wait_text(STATUS_1)
+    first_screen(term)
     term.screen.resize(4, 40)
     term.child.setwinsize(4, 40)
     term.wait_text("terminal too small")
@@ -371,8 +383,8 @@ def test_a_won_game_shows_the_winner_and_q_leaves(terminals, tmp_path: Path) -> 
     term.wait_text("Player 1 | Guerilla | Crosses: 0")
     term.send("\r")
     term.wait_text("Player 1 wins | q quits")
+    term.wait_text("P1 guerilla at 3,1 — captured the capital of P2")  # the message line, drawn last
     assert term.map_rows(3, 6) == ["opPppp", "ppPPpp", "ppPppp"]
-    assert "P1 guerilla at 3,1 — captured the capital of P2" in term.text()
     term.send("q")
     term.child.expect(pexpect.EOF)
     term.child.close()
@@ -381,7 +393,7 @@ def test_a_won_game_shows_the_winner_and_q_leaves(terminals, tmp_path: Path) -> 
 
 def test_no_color_environment_gives_the_mono_rendering(terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", env="NO_COLOR=1 ")
-    term.wait_text(STATUS_1)
+    first_screen(term)
     assert term.map_rows(4, 8) == [" 1112   ", "1111222 ", " 1122222", "  12222 "]
     assert term.screen.buffer[4][2].fg == "default"
 
@@ -430,7 +442,7 @@ def wait_status(term: Terminal, path: Path, predicate: Callable[[dict], bool], w
 def test_status_file_in_a_console_only_game(terminals, tmp_path: Path, small: Path) -> None:
     path = tmp_path / "s.json"
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", "--status", str(path))
-    term.wait_text(STATUS_1)
+    first_screen(term)
     status = wait_status(term, path, lambda s: s["console"] == [1, 2], "the console in the status")
     assert (status["windows"], status["turn"], status["action"], status["crosses"]) == ([], 1, "attack", [])
     term.send(" ")   # a cross on player 1's capital (1, 1)
@@ -467,7 +479,7 @@ def test_with_c_an_all_computer_game_is_watched_on_the_terminal(terminals, tmp_p
 
 def test_selecting_an_impossible_action_says_why(terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3")
-    term.wait_text(STATUS_1)
+    first_screen(term)
     term.send(" z")  # an attack: Defend and Guerilla are impossible now
     term.wait_text("Attack: 5 left")
     term.send("d")
@@ -532,7 +544,7 @@ def test_a_newcomer_reads_the_capitals_the_turn_the_land_and_the_reset_at_80_and
 def test_p_passes_the_information_line_says_how_a_turn_ends_and_a_second_t_puts_the_tip_away(
         terminals, tmp_path: Path, small: Path) -> None:
     term = motti(terminals, tmp_path, "-c", str(small), "--seed", "3", "--status", "s.json")
-    term.wait_text(STATUS_1)
+    first_screen(term)
     assert "6 attacks left; Defend or Guerilla ends the turn" in term.lines()[1]
     term.send("?")
     term.wait_text("motti: rules and keys (any key returns)")
@@ -563,25 +575,24 @@ def test_a_mid_turn_reset_says_who_goes_on_and_an_empty_attack_with_no_cell_to_c
         terminals, tmp_path: Path) -> None:
     (tmp_path / "t16.map").write_text(T16)
     term = motti(terminals, tmp_path, "-c", "t16.map", "--seed", "2")     # seed 2 draws 0 first
-    term.wait_text(STATUS_1)
+    first_screen(term)
     term.send(DOWN + RIGHT)
     term.wait_for(lambda t: t.cursor() == (2, 4), "the cursor on (1,1)")
     term.send(" z")
     term.wait_text("Player 1 | Attack: 5 left")
-    lines = term.lines()
-    assert lines[8].rstrip() == (      # the message line, under the 2-row map's frame, legend and reset line
-        "P1 attack 1 of 6 took 1,1 — reset: all land is free; P1 goes on with 5 attacks")
-    assert "5 attacks left, then the turn ends (p ends it now)" in lines[1]
+    # the message line, under the 2-row map's frame, legend and reset line
+    row_reads(term, 8, "P1 attack 1 of 6 took 1,1 — reset: all land is free; P1 goes on with 5 attacks")
+    assert "5 attacks left, then the turn ends (p ends it now)" in term.lines()[1]
     term.send("p")
     term.wait_text("Player 2 | Attack: 6 left")
-    assert term.lines()[8].rstrip() == "P1 ended the turn"
+    row_reads(term, 8, "P1 ended the turn")
 
 
 def test_an_attack_without_crosses_passes_when_no_cell_can_be_crossed(terminals, tmp_path: Path) -> None:
     (tmp_path / "stuck.map").write_text(
         "motti-map 1\nsize 4 2\nplayers 2\ncapital 1 0 0\ncapital 2 3 0\ngrid\nAABB\nAABb\n")
     term = motti(terminals, tmp_path, "-c", "stuck.map", "--seed", "1")
-    term.wait_text(STATUS_1)
+    first_screen(term)
     term.send("z")
     term.wait_text("Player 2 | Attack: 6 left")
-    assert term.lines()[8].rstrip() == "P1 passed: no cell to cross"
+    row_reads(term, 8, "P1 passed: no cell to cross")

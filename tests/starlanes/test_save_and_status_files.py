@@ -341,6 +341,7 @@ def test_a_quit_at_the_terminal_after_the_save_folder_went_says_why_it_is_not_sa
         pane.send("x")
         wait_until(lambda: pane.rc.exists() and pane.rc.read_text(), "the program's end", seconds=5)
         assert pane.rc.read_text() == "0\n"
+        pane.wait_for(r"Thank you for playing Star Lanes!")  # tmux may show the last output after the status
         lines = [line.rstrip() for line in pane.text(joined=True).split("\n")]
         end = lines.index("Thank you for playing Star Lanes!")
         assert lines[end - 2:end] == ["The game was left unfinished: Ann quit.", why]
