@@ -144,6 +144,21 @@ class Term:
         for key in keys:
             self.child.send(key)
 
+    def game_over(self, within: float = DEADLINE) -> None:
+        """Wait for the final standings drawn to their last line (curses sends a screen in several writes,
+        the box's title first)."""
+        self.wait_for(r"GAME OVER - Final Standings", within)
+        self.wait_for(r"Press any key to continue\.", within)
+
+    def chart(self) -> None:
+        """Wait for the net worth chart drawn to its legend on the last row."""
+        self.wait_for(r"Net worth per turn")
+        end = time.monotonic() + DEADLINE
+        while not self.screen.display[-1].strip():
+            if time.monotonic() > end:
+                raise AssertionError(f"the chart's legend never appeared; screen:\n{self.text()}")
+            self.pump()
+
     def bytes_read(self) -> int:
         """Bytes the program has read so far (``rchar`` of /proc/PID/io; once it plays, only its keys)."""
         io = Path(f"/proc/{self.child.pid}/io").read_text()
@@ -228,7 +243,7 @@ def test_full_seeded_game_from_player_prompt_to_final_standings(terms):
     term.send("1")
     term.wait_for(r"Player 2, enter your name:")
     term.send("Bob\r")
-    term.wait_for(r"GAME OVER - Final Standings", within=deadline(30))
+    term.game_over(within=deadline(30))
 
     expected = Game.new(["Ann", "Bob"], random.Random(7))
     levels = ["hard", "easy"]
@@ -246,7 +261,7 @@ def test_full_seeded_game_from_player_prompt_to_final_standings(terms):
     assert positions == sorted(positions)
     assert f"Available company sectors remaining: {max(expected.sectors_remaining(), 0)}" in text
     term.send("x")
-    term.wait_for(r"Net worth per turn")
+    term.chart()
     term.send("x")
     assert term.finish() == 0
     assert b"Thank you for playing Star Lanes!" in term.raw
@@ -347,13 +362,13 @@ def test_t27_the_game_ends_at_65_sectors_without_trading(terms, tmp_path):
     term.send("x")
     term.wait_for(r"Ann, enter your move")
     term.send("1")
-    term.wait_for(r"GAME OVER - Final Standings")
+    term.game_over()
     found = re.search(money_row("Ann"), term.text())
     assert [int(v) for v in found.groups()] == [21000, 7050, 28050]
     assert "Available company sectors remaining: 0" in term.text()
     assert "Trade:" not in term.text()
     term.send("x")
-    term.wait_for(r"Net worth per turn")
+    term.chart()
     term.send("x")
     assert term.finish() == 0
 
@@ -387,7 +402,7 @@ def test_quit_yes_shows_final_standings_and_exits_zero(terms, tmp_path, quit_key
     term.send(quit_key)
     term.wait_for(r"Really Quit\? \(y/n\)")
     term.send("y")
-    term.wait_for(r"GAME OVER - Final Standings")
+    term.game_over()
     assert [int(v) for v in re.search(money_row("Ann"), term.text()).groups()] == [20000, 6000, 26000]
     # why the game ended and how to go on with it (a long path wraps, within itself too, at the edge)
     shown = "".join("".join(line.strip("│ ") for line in term.screen.display).split())
@@ -395,7 +410,7 @@ def test_quit_yes_shows_final_standings_and_exits_zero(terms, tmp_path, quit_key
                 f"{STARTED} --resume {path} Press any key to continue.")
     assert "".join(expected.split()) in shown, term.text()
     term.send("x")
-    term.wait_for(r"Net worth per turn")
+    term.chart()
     term.send("x")
     assert term.finish() == 0
     assert b"Thank you for playing Star Lanes!" in term.raw
@@ -412,7 +427,7 @@ def test_quit_no_goes_back_and_quit_works_while_trading(terms, tmp_path):
     term.send("Q")
     term.wait_for(r"Really Quit\? \(y/n\)")
     term.send("Y")
-    term.wait_for(r"GAME OVER - Final Standings")
+    term.game_over()
 
 
 def test_ctrl_c_while_naming_players_exits_cleanly(terms):
@@ -548,10 +563,13 @@ def resize(term: Term, rows: int, cols: int) -> None:
 
 
 def right_edge_intact(term: Term) -> None:
-    """The right borders stay in column 78 on every row, the popup's bottom row included."""
-    lines = term.screen.display
-    assert any("└" in line[3:75] and y >= 13 for y, line in enumerate(lines))
-    assert [line[78:] for line in lines[1:24]] == ["┐ "] + ["│ "] * 10 + ["┘ ", "┐ "] + ["│ "] * 9 + ["┘ "]
+    """The right borders stay in column 78 on every row, once the popup is drawn to its bottom row."""
+    edge = ["┐ "] + ["│ "] * 10 + ["┘ ", "┐ "] + ["│ "] * 9 + ["┘ "]
+    end = time.monotonic() + DEADLINE
+    while not any("└" in line[3:75] and y >= 13 for y, line in enumerate(term.screen.display)):
+        assert time.monotonic() < end, f"the popup's bottom row never appeared; screen:\n{term.text()}"
+        term.pump()
+    assert [line[78:] for line in term.screen.display[1:24]] == edge
 
 
 @pytest.mark.parametrize("key", ["s", "c", "q"])
@@ -575,7 +593,7 @@ def test_game_over_popup_leaves_the_borders_in_place(terms, tmp_path):
     term = terms("--resume", path)
     term.wait_for(r"Ann, enter your move")
     term.send("1")
-    term.wait_for(r"GAME OVER - Final Standings")
+    term.game_over()
     right_edge_intact(term)
 
 
@@ -703,7 +721,7 @@ def test_save_and_resume_continue_the_same_game(terms, tmp_path):
     term.send("y")
     term.wait_for(r"GAME OVER")
     term.send("x")
-    term.wait_for(r"Net worth per turn")
+    term.chart()
     term.send("x")
     assert term.finish() == 0
     game.place(game.candidates[0])
@@ -895,10 +913,10 @@ def test_a_single_offered_sector_and_the_reason_the_game_ended(terms, tmp_path):
     term.send("x")
     term.wait_for(r"Trade: up/down")
     term.send(ESC)
-    term.wait_for(r"GAME OVER - Final Standings")
+    term.game_over()
     term.wait_for(r"The game is over: no sector can be offered any more\.")
     term.send("x")
-    term.wait_for(r"Net worth per turn")
+    term.chart()
     term.send("x")
     assert term.finish() == 0
     assert b"The game is over: no sector can be offered any more." in term.raw
@@ -938,7 +956,7 @@ def test_long_names_and_numbers_keep_their_room(terms, tmp_path):
     term.send("x", "q", "y")
     term.wait_for(r"GAME OVER")
     term.send("x")
-    term.wait_for(r"Net worth per turn")
+    term.chart()
     legend = term.screen.display[-1]
     # the worth abbreviated as the axis is (12 characters), the name given the rest, the entries kept apart
     assert legend.startswith("  1 " + name[:9] + "  $2.428747e25    2 Bob  $6000")
@@ -1021,7 +1039,7 @@ def test_1977_full_game_by_computers_ends_after_48_moves(terms):
         term.send(level)
         term.wait_for(rf"Computer {number}_")
         term.send(f"{name}\r")
-    term.wait_for(r"GAME OVER - Final Standings", within=deadline(30))
+    term.game_over(within=deadline(30))
     expected = Game.new(["Ann", "Bob"], random.Random(7), RULES_1977)
     levels = ["hard", "easy"]
     while not expected.is_terminal():
@@ -1036,7 +1054,7 @@ def test_1977_full_game_by_computers_ends_after_48_moves(terms):
             expected.stock_value(player), expected.players[player].cash, expected.net_worth(player)]
     assert "Moves remaining: 0" in text and "all 48 moves have been played" in text
     term.send("x")
-    term.wait_for(r"Net worth per turn")
+    term.chart()
     term.send("x")
     assert term.finish() == 0
 
@@ -1076,10 +1094,10 @@ def test_1977_trading_asks_each_company_in_order_and_refuses_what_it_must(terms,
     term.send("q")
     term.wait_for(r"Really Quit\?")
     term.send("y")
-    term.wait_for(r"GAME OVER - Final Standings")
+    term.game_over()
     assert "Moves remaining: 47" in term.text()
     term.send("x")
-    term.wait_for(r"Net worth per turn")
+    term.chart()
     term.send("x")
     assert term.finish() == 0
 
@@ -1108,9 +1126,9 @@ def test_a_delay_of_ages_waits_for_a_key_instead_of_crashing(terms):
                    "the key read and the next step's wait or Al's prompt", 10)
     term.wait_for(r"Al, enter your move \[1-5\]:")
     term.send("q", "y")
-    term.wait_for(r"GAME OVER - Final Standings")
+    term.game_over()
     term.send("x")
-    term.wait_for(r"Net worth per turn")
+    term.chart()
     term.send("x")
     assert term.finish() == 0
     assert b"Thank you for playing Star Lanes!" in term.raw and b"Traceback" not in term.raw
@@ -1222,8 +1240,8 @@ def test_the_chart_legend_keeps_its_entries_apart_at_any_size(terms, tmp_path):
     term = terms("--resume", crafted(tmp_path, "rich.json", game), rows=24)
     term.wait_for(r"Ann, enter your move")
     term.send("q", "y")
-    term.wait_for(r"GAME OVER - Final Standings")
+    term.game_over()
     term.send("x")
-    term.wait_for(r"Net worth per turn")
+    term.chart()
     legend = term.screen.display[-1]
     assert re.fullmatch(r"  1 Ann  \$8\.788782e31 {19}2 Computer 2  \$3036396 *", legend), legend
