@@ -1115,23 +1115,39 @@ def python_safe_path() -> Iterator[dict[str, str]]:
         _command_env = None
 
 
+def hide_main() -> dict[str, object]:
+    """Keep the Pythons multiprocessing starts from this process from running this program's main module
+    again, and return what :func:`show_main` needs to undo it. Its preparation of a child runs the main
+    module again, as ``__mp_main__``, by its module name (``__main__.__spec__``: ``python -m NAME``) or its
+    path (``__main__.__file__``), and nothing a tournament starts needs it: on a Dask worker that module is
+    the ``dask`` command's (or ``python -m distributed.cli.dask_worker``'s), whose imports cost each game
+    process and each example bot forked for its games 0.3 s of CPU or more, and a game took twice as long
+    on a worker as on the tournament's machine (five times with ``python -m``). Python 3.11's fork server
+    cannot import it once for all the bots it forks: its preload of ``"__main__"`` never gets the path."""
+    main = vars(sys.modules["__main__"])
+    hidden: dict[str, object] = {name: main.pop(name) for name in ("__file__", "__spec__") if name in main}
+    main["__spec__"] = None
+    return hidden
+
+
+def show_main(hidden: dict[str, object]) -> None:
+    """Undo :func:`hide_main`, given what it returned."""
+    main = vars(sys.modules["__main__"])
+    main.pop("__spec__", None)
+    main.update(hidden)
+
+
 @contextlib.contextmanager
 def main_path_hidden() -> Iterator[None]:
     """Within it, the Pythons multiprocessing starts from this process do not run this program's main module
-    again. Its preparation of a child runs a main module that has a path (``__main__.__file__``) again, as
-    ``__mp_main__``, and nothing a tournament starts needs it: on a Dask worker that module is the ``dask``
-    command's, whose imports cost each game process and each example bot forked for its games about 0.3 s of
-    CPU, and a game took twice as long on a worker as on the tournament's machine. (Python 3.11's fork
-    server cannot import it once for all the bots it forks: its preload of ``"__main__"`` never gets the
-    path.) The path is the process's: a process whose threads start Pythons enters it in one thread at a
-    time (:func:`arena.cluster._submit`); a game process hides it for good (:func:`start_game_process`)."""
-    main = vars(sys.modules["__main__"])
-    path = main.pop("__file__", None)
+    again (:func:`hide_main`). The main module is the process's: a process whose threads start Pythons
+    enters it in one thread at a time (:func:`arena.cluster._submit`); a game process hides it for good
+    (:func:`start_game_process`)."""
+    hidden = hide_main()
     try:
         yield
     finally:
-        if path is not None:
-            main["__file__"] = path
+        show_main(hidden)
 
 
 def _start_fork_server() -> multiprocessing.context.ForkServerContext:
@@ -1579,7 +1595,7 @@ def start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], parent
     given as commands start with the environment *command_env* (None: the game process's own)."""
     global _runner, _command_env
     _command_env = command_env
-    vars(sys.modules["__main__"]).pop("__file__", None)  # see main_path_hidden: for the bots forked here
+    hide_main()  # for good: nothing forked here needs the program's main module
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in STOP_SIGNALS:
         if sig != signal.SIGINT:

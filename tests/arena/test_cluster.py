@@ -228,16 +228,19 @@ if __name__ == "__main__":
 """
 
 
-def test_a_worker_s_game_processes_and_bots_do_not_run_its_main_module(tmp_path, monkeypatch):
-    # Each game process a worker started ran the worker's main module again (the `dask` command's), and so
-    # did every example bot forked for its games: 0.3 s of imports each, and a game took twice as long on a
-    # worker as on the tournament's machine. Here the worker's command is a script that notes each run.
+@pytest.mark.parametrize("started", [["worker.py"], ["-m", "worker"]])
+def test_a_worker_s_game_processes_and_bots_do_not_run_its_main_module(tmp_path, monkeypatch, started):
+    # Each game process a worker started ran the worker's main module again (the `dask` command's, or
+    # distributed.cli.dask_worker's run with python -m, as Dask's SSH cluster and job queues do), and so did
+    # every example bot forked for its games: 0.3 s of imports each, and a game took two to five times as
+    # long on a worker as on the tournament's machine. Here the worker's command is a script that notes each
+    # run, given by its path or as a module.
     runs = tmp_path / "runs.txt"
     monkeypatch.setenv("MAIN_RUNS", str(runs))
     (tmp_path / "worker.py").write_text(MARKING_WORKER)
     cluster = Cluster(tmp_path, ())
     try:
-        cluster.add("a", command=(sys.executable, str(tmp_path / "worker.py")))
+        cluster.add("a", command=(sys.executable, *started), cwd=tmp_path)
         out = tmp_path / "out"
         stdout, stderr = tournament(cluster, out, 2).communicate(timeout=deadline(TOURNAMENT_S))
         assert stdout.startswith("standings after 2 of 2 games\n"), stderr

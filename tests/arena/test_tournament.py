@@ -476,18 +476,21 @@ if __name__ == "__main__":
 """
 
 
-def test_the_example_bots_do_not_run_the_main_module_of_the_program_the_tournament_started_from(tmp_path):
+@pytest.mark.parametrize("started", [["started.py"], ["-m", "started"]])
+def test_the_example_bots_do_not_run_the_main_module_of_the_program_the_tournament_started_from(
+        tmp_path, started):
     # As the tournament's process starts its game processes multiprocessing runs the program's main module
-    # in each (as __mp_main__), and it did so again in every example bot forked for their games: on a Dask
-    # worker (the `dask` command's module, 0.3 s of imports) each game took twice as long as without one.
+    # in each (as __mp_main__), by its path or its module name (python -m), and it did so again in every
+    # example bot forked for their games: on a Dask worker (the `dask` command's module, 0.3 s of imports)
+    # each game took twice as long as without one, five times with `python -m distributed.cli.dask_worker`.
     (tmp_path / "started.py").write_text(MARKING_MAIN)
     runs = tmp_path / "runs.txt"
     out = tmp_path / "results"
-    done = subprocess.run([sys.executable, str(tmp_path / "started.py"), "tournament", "hunt", "flee",
-                           "random", "--games", "2", "--players", "3", "--jobs", "1", "--seed", "1",
-                           "--prep-ms", "50", "--move-ms", "500", "--out", str(out), "-q"],
-                          env={**os.environ, "MAIN_RUNS": str(runs)}, capture_output=True, text=True,
-                          timeout=deadline(60))
+    done = subprocess.run([sys.executable, *started, "tournament", "hunt", "flee", "random", "--games", "2",
+                           "--players", "3", "--jobs", "1", "--seed", "1", "--prep-ms", "50", "--move-ms",
+                           "500", "--out", str(out), "-q"],
+                          cwd=tmp_path, env={**os.environ, "MAIN_RUNS": str(runs)}, capture_output=True,
+                          text=True, timeout=deadline(60))
     assert done.returncode == 0, done.stderr
     data = json.loads((out / "standings.json").read_text())
     assert data["played"] == 2
