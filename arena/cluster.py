@@ -68,11 +68,9 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
     ClusterError when the scheduler cannot be reached or no worker joins within :data:`WORKERS_S`."""
     distributed = _distributed()
     address = t.config.cluster
-    try:
-        client = await distributed.Client(address, asynchronous=True, timeout=CONNECT_S,
-                                          set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise ClusterError(f"--cluster {address}: cannot reach the scheduler ({exc})") from None
+    client = await _connect(t, distributed, address)
+    if client is None:  # stopped (Ctrl-C) before the scheduler answered: nothing was handed out
+        return
     token = uuid.uuid4().hex
     try:
         try:
@@ -125,6 +123,33 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
                 await client.run(forget, token)
     finally:
         await client.close()
+
+
+async def _connect(t: Tournament, distributed: Any, address: str | None) -> Any:
+    """A client of the scheduler at *address*, or None if the tournament *t* stopped first. Raises
+    ClusterError when it cannot be reached, or does not answer as a Dask scheduler within
+    :data:`CONNECT_S` (Dask's own time limit leaves out the handshake: a listener that never answers, such
+    as the scheduler's dashboard port, held the tournament for ever, deaf to Ctrl-C)."""
+    client = distributed.Client(address, asynchronous=True, timeout=CONNECT_S, set_as_default=False)
+    connecting = asyncio.ensure_future(client)
+    end = asyncio.get_running_loop().time() + CONNECT_S
+    while not connecting.done() and not t.stopped and asyncio.get_running_loop().time() < end:
+        await asyncio.wait({connecting}, timeout=tour.STOP_POLL_S)
+    if not connecting.done():
+        connecting.cancel()
+        with contextlib.suppress(BaseException):
+            await connecting
+        with contextlib.suppress(BaseException):  # else it closes as it is collected, with Python's warnings
+            await asyncio.wait_for(client.close(), CONNECT_S)
+        if t.stopped:
+            return None
+        raise ClusterError(f"--cluster {address}: the scheduler did not answer within {CONNECT_S:g} s")
+    try:
+        return connecting.result()
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(f"--cluster {address}: cannot reach the scheduler ({exc})") from None
+    except Exception:  # bytes that are not Dask's fail anywhere in its decoding
+        raise ClusterError(f"--cluster {address}: what answered there is not a Dask scheduler") from None
 
 
 def keep(out: Path, record: GameRecord, files: dict[str, bytes]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 from fractions import Fraction
@@ -273,6 +274,34 @@ def test_a_scheduler_out_of_reach_is_one_line_before_anything_starts(tmp_path):
     bad = subprocess.run([str(BIN / "arena"), "tournament", "random", "flee", "--cluster", "127.0.0.1:8786"],
                          capture_output=True, text=True, timeout=deadline(20))
     assert bad.returncode == 2 and "expected a scheduler's address tcp://HOST:PORT" in bad.stderr
+
+
+@pytest.mark.parametrize("ctrl_c", [False, True])
+def test_a_listener_that_never_answers_is_one_line_and_ctrl_c_ends_the_wait(tmp_path, ctrl_c):
+    # The scheduler's dashboard port given by mistake (or any listener that says nothing) held the
+    # tournament for ever, Ctrl-C and SIGTERM ignored: Dask's connection time limit leaves out its handshake.
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.settimeout(deadline(60))
+        address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+        run = subprocess.Popen([str(BIN / "arena"), "tournament", "random", "flee", "--out",
+                                str(tmp_path / "out"), "--cluster", address],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        listener.accept()[0].close()  # the check that something listens, before the tournament starts
+        connection, _ = listener.accept()  # the tournament's connection to the scheduler
+        with connection:
+            if ctrl_c:
+                run.send_signal(signal.SIGINT)
+            stdout, stderr = run.communicate(timeout=deadline(60))
+    if ctrl_c:
+        assert run.returncode == 130, stderr
+        assert stdout.startswith("standings after 0 of 10 games (interrupted)"), (stdout, stderr)
+        assert "Traceback" not in stderr and "Warning" not in stderr, stderr
+    else:
+        assert run.returncode == 2
+        assert stderr.endswith(f"\narena: --cluster {address}: the scheduler did not answer within 20 s\n")
+        assert stderr.count("\n") == 2, stderr  # the tournament's first line, then why it ended
 
 
 def test_ctrl_c_stops_the_games_under_way_on_every_worker(cluster, tmp_path):
