@@ -135,21 +135,23 @@ async def _connect(t: Tournament, distributed: Any, address: str | None) -> Any:
     end = asyncio.get_running_loop().time() + CONNECT_S
     while not connecting.done() and not t.stopped and asyncio.get_running_loop().time() < end:
         await asyncio.wait({connecting}, timeout=tour.STOP_POLL_S)
+    failed: str | None = None
     if not connecting.done():
         connecting.cancel()
-        with contextlib.suppress(BaseException):
-            await connecting
-        with contextlib.suppress(BaseException):  # else it closes as it is collected, with Python's warnings
-            await asyncio.wait_for(client.close(), CONNECT_S)
-        if t.stopped:
-            return None
-        raise ClusterError(f"--cluster {address}: the scheduler did not answer within {CONNECT_S:g} s")
-    try:
-        return connecting.result()
-    except (OSError, TimeoutError) as exc:
-        raise ClusterError(f"--cluster {address}: cannot reach the scheduler ({exc})") from None
-    except Exception:  # bytes that are not Dask's fail anywhere in its decoding
-        raise ClusterError(f"--cluster {address}: what answered there is not a Dask scheduler") from None
+        failed = None if t.stopped else f"the scheduler did not answer within {CONNECT_S:g} s"
+    elif connecting.exception() is None:
+        return client
+    elif isinstance(connecting.exception(), (OSError, TimeoutError)):
+        failed = f"cannot reach the scheduler ({connecting.exception()})"
+    else:  # bytes that are not Dask's fail anywhere in its decoding
+        failed = "what answered there is not a Dask scheduler"
+    with contextlib.suppress(BaseException):
+        await connecting
+    with contextlib.suppress(BaseException):  # else it closes as it is collected, with Python's warnings
+        await asyncio.wait_for(client.close(), CONNECT_S)
+    if failed is None:
+        return None
+    raise ClusterError(f"--cluster {address}: {failed}")
 
 
 def keep(out: Path, record: GameRecord, files: dict[str, bytes]) -> None:
