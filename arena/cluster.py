@@ -73,8 +73,16 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
         return
     token = uuid.uuid4().hex
     try:
+        waiting = asyncio.ensure_future(client.wait_for_workers(1, timeout=WORKERS_S))
+        while not waiting.done() and not t.stopped:  # Ctrl-C ends the wait for a first worker
+            await asyncio.wait({waiting}, timeout=tour.STOP_POLL_S)
+        if not waiting.done():
+            waiting.cancel()
+            with contextlib.suppress(BaseException):
+                await waiting
+            return
         try:
-            await client.wait_for_workers(1, timeout=WORKERS_S)
+            waiting.result()
         except TimeoutError:
             raise ClusterError(f"--cluster {address}: no worker joined the scheduler within "
                                f"{WORKERS_S:g} s") from None

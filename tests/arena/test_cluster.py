@@ -310,6 +310,25 @@ def test_a_listener_that_never_answers_or_is_not_dask_is_one_line_and_ctrl_c_end
     assert stderr.count("\n") == 2, stderr  # the tournament's first line, then why it ended
 
 
+def test_ctrl_c_ends_the_wait_for_a_first_worker(tmp_path):
+    # It was ignored: the tournament waited out its minute for a worker, then ended with exit status 2.
+    cluster = Cluster(tmp_path, ())
+    try:
+        run = tournament(cluster, tmp_path / "out", 2)
+        with distributed.Client(cluster.address, timeout=deadline(START_S)) as client:
+            def clients() -> int:  # the scheduler's own, this test's and the tournament's
+                return len(client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.clients))
+
+            wait_until(lambda: clients() >= 3, "the tournament's client in the scheduler", START_S)
+        run.send_signal(signal.SIGINT)
+        stdout, stderr = run.communicate(timeout=deadline(20))
+        assert run.returncode == 130, stderr
+        assert stdout.startswith("standings after 0 of 2 games (interrupted)"), (stdout, stderr)
+        assert "Traceback" not in stderr and "Warning" not in stderr, stderr
+    finally:
+        cluster.close()
+
+
 def test_ctrl_c_stops_the_games_under_way_on_every_worker(cluster, tmp_path):
     out = tmp_path / "out"
     run = tournament(cluster, out, 6, prep_ms=3000)
