@@ -74,12 +74,7 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
     token = uuid.uuid4().hex
     try:
         waiting = asyncio.ensure_future(client.wait_for_workers(1, timeout=WORKERS_S))
-        while not waiting.done() and not t.stopped:  # Ctrl-C ends the wait for a first worker
-            await asyncio.wait({waiting}, timeout=tour.STOP_POLL_S)
-        if not waiting.done():
-            waiting.cancel()
-            with contextlib.suppress(BaseException):
-                await waiting
+        if not await _finished(t, waiting):  # Ctrl-C ends the wait for a first worker
             return
         try:
             waiting.result()
@@ -133,6 +128,22 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
         await client.close()
 
 
+async def _finished(t: Tournament, task: asyncio.Future[Any], seconds: float | None = None) -> bool:
+    """Wait for *task* until it is done, the tournament *t* stops (polled every
+    :data:`arena.tournament.STOP_POLL_S`: Ctrl-C) or *seconds* pass; a task not done by then is cancelled.
+    Whether it is done."""
+    loop = asyncio.get_running_loop()
+    end = None if seconds is None else loop.time() + seconds
+    while not task.done() and not t.stopped and (end is None or loop.time() < end):
+        await asyncio.wait({task}, timeout=tour.STOP_POLL_S)
+    if task.done():
+        return True
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
+    return False
+
+
 async def _connect(t: Tournament, distributed: Any, address: str | None) -> Any:
     """A client of the scheduler at *address*, or None if the tournament *t* stopped first. Raises
     ClusterError when it cannot be reached, or does not answer as a Dask scheduler within
@@ -140,21 +151,15 @@ async def _connect(t: Tournament, distributed: Any, address: str | None) -> Any:
     as the scheduler's dashboard port, held the tournament for ever, deaf to Ctrl-C)."""
     client = distributed.Client(address, asynchronous=True, timeout=CONNECT_S, set_as_default=False)
     connecting = asyncio.ensure_future(client)
-    end = asyncio.get_running_loop().time() + CONNECT_S
-    while not connecting.done() and not t.stopped and asyncio.get_running_loop().time() < end:
-        await asyncio.wait({connecting}, timeout=tour.STOP_POLL_S)
-    failed: str | None = None
-    if not connecting.done():
-        connecting.cancel()
+    failed: str | None
+    if not await _finished(t, connecting, CONNECT_S):
         failed = None if t.stopped else f"the scheduler did not answer within {CONNECT_S:g} s"
-    elif connecting.exception() is None:
+    elif (error := connecting.exception()) is None:
         return client
-    elif isinstance(connecting.exception(), (OSError, TimeoutError)):
-        failed = f"cannot reach the scheduler ({connecting.exception()})"
+    elif isinstance(error, (OSError, TimeoutError)):
+        failed = f"cannot reach the scheduler ({error})"
     else:  # bytes that are not Dask's fail anywhere in its decoding
         failed = "what answered there is not a Dask scheduler"
-    with contextlib.suppress(BaseException):
-        await connecting
     with contextlib.suppress(BaseException):  # else it closes as it is collected, with Python's warnings
         await asyncio.wait_for(client.close(), CONNECT_S)
     if failed is None:
@@ -223,10 +228,10 @@ def _submit(token: str, config: Config, game: Scheduled) -> Future[GameRecord]:
     The bots given as commands start with the worker's environment as it was. The variable is set in the
     worker process's environment, which its threads share: the lock keeps the other threads' games from
     starting their game processes meanwhile, or setting it back before this one has started its own; so
-    does the path of the worker's main module (the ``dask`` command's), hidden from the game processes
-    (:func:`arena.tournament.main_path_hidden`). Raises BrokenProcessPool when a game process of the pool
+    does the worker's main module (the ``dask`` command's), hidden from the game processes
+    (:func:`arena.tournament.main_module_hidden`). Raises BrokenProcessPool when a game process of the pool
     has died."""
-    with _pools_lock, tour.python_safe_path() as command_env, tour.main_path_hidden():
+    with _pools_lock, tour.python_safe_path() as command_env, tour.main_module_hidden():
         pool, _, _ = _pool(token, config, command_env)
         return pool.submit(tour.play_in_game_process, game)
 

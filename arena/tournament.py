@@ -1117,10 +1117,10 @@ def python_safe_path() -> Iterator[dict[str, str]]:
 
 def hide_main() -> dict[str, object]:
     """Keep the Pythons multiprocessing starts from this process from running this program's main module
-    again, and return what :func:`show_main` needs to undo it. Its preparation of a child runs the main
-    module again, as ``__mp_main__``, by its module name (``__main__.__spec__``: ``python -m NAME``) or its
-    path (``__main__.__file__``), and nothing a tournament starts needs it: on a Dask worker that module is
-    the ``dask`` command's (or ``python -m distributed.cli.dask_worker``'s), whose imports cost each game
+    again, and return what :func:`main_module_hidden` needs to undo it. Its preparation of a child runs the
+    main module again, as ``__mp_main__``, by its module name (``__main__.__spec__``: ``python -m NAME``) or
+    its path (``__main__.__file__``), and nothing a tournament starts needs it: on a Dask worker that module
+    is the ``dask`` command's (or ``python -m distributed.cli.dask_worker``'s), whose imports cost each game
     process and each example bot forked for its games 0.3 s of CPU or more, and a game took twice as long
     on a worker as on the tournament's machine (five times with ``python -m``). Python 3.11's fork server
     cannot import it once for all the bots it forks: its preload of ``"__main__"`` never gets the path."""
@@ -1130,15 +1130,8 @@ def hide_main() -> dict[str, object]:
     return hidden
 
 
-def show_main(hidden: dict[str, object]) -> None:
-    """Undo :func:`hide_main`, given what it returned."""
-    main = vars(sys.modules["__main__"])
-    main.pop("__spec__", None)
-    main.update(hidden)
-
-
 @contextlib.contextmanager
-def main_path_hidden() -> Iterator[None]:
+def main_module_hidden() -> Iterator[None]:
     """Within it, the Pythons multiprocessing starts from this process do not run this program's main module
     again (:func:`hide_main`). The main module is the process's: a process whose threads start Pythons
     enters it in one thread at a time (:func:`arena.cluster._submit`); a game process hides it for good
@@ -1147,7 +1140,9 @@ def main_path_hidden() -> Iterator[None]:
     try:
         yield
     finally:
-        show_main(hidden)
+        main = vars(sys.modules["__main__"])
+        main.pop("__spec__", None)
+        main.update(hidden)
 
 
 def _start_fork_server() -> multiprocessing.context.ForkServerContext:
