@@ -234,19 +234,31 @@ class Terminal:
         self.suspend()
 
     def suspend(self) -> None:
-        """Give the terminal back and stop the process (as ^Z does); on ``fg`` take the terminal again."""
+        """Give the terminal back and stop the process (as ^Z does); on ``fg`` take the terminal again.
+
+        While the terminal is given back its line discipline turns a typed ^C into SIGINT (the keys arrive
+        raw only while the game holds the terminal); a SIGINT from the moment the terminal is given back until
+        it is taken again is read as the ^C key, as it would be at any other moment of the game.
+        """
         if self.screen is None:
             return
-        curses.def_prog_mode()
-        curses.endwin()
-        handler = signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        interrupted: list[int] = []
+        on_interrupt = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(signum))
         try:
-            os.kill(os.getpid(), signal.SIGTSTP)
+            curses.def_prog_mode()
+            curses.endwin()
+            on_suspend = signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+            try:
+                os.kill(os.getpid(), signal.SIGTSTP)
+            finally:
+                signal.signal(signal.SIGTSTP, on_suspend)
+            curses.reset_prog_mode()
         finally:
-            signal.signal(signal.SIGTSTP, handler)
-        curses.reset_prog_mode()
+            signal.signal(signal.SIGINT, on_interrupt)
         self.screen.refresh()
         self._resumed = True
+        if interrupted:
+            curses.unget_wch("\x03")
 
     def read_key(self, timeout_ms: int | None = None) -> str | None:
         """Wait for the next key and return its name (:func:`decode_key`; an SS3 keypad sequence that curses

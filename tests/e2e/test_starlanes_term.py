@@ -694,6 +694,29 @@ def test_ctrl_z_suspends_restores_the_terminal_and_resumes(terms, tmp_path):
     term.wait_for(r"Trade: up/down")
 
 
+def test_a_ctrl_c_while_suspended_is_the_quit_key_not_an_interrupt(terms, tmp_path):
+    # While the game gives the terminal back, a typed ^C is a SIGINT (keys are raw only while the game holds
+    # the terminal); one that came then, among the fuzz test's random keys, ended the game with status 130
+    term = terms("--resume", move_save(tmp_path)[0], job_shell=True)
+    term.wait_for(r"Ann, enter your move")
+    term.send("\x1a")
+    term.wait_for(r"\[stopped\]")
+    game_pid = int(Path(f"/proc/{term.child.pid}/task/{term.child.pid}/children").read_text().split()[0])
+    os.kill(game_pid, signal.SIGINT)
+    term.screen.reset()
+    term.send("fg\r")
+    term.wait_for(r"Really Quit\? \(y/n\)")
+    term.send("n")
+    term.wait_for(r"Ann, enter your move")
+    term.send("q")
+    term.wait_for(r"Really Quit\? \(y/n\)")
+    term.send("y")
+    term.game_over()
+    term.send("x")
+    term.chart()
+    term.send("x")
+    assert term.finish() == 0
+
 def test_sigterm_restores_the_terminal(terms, tmp_path):
     path, _ = move_save(tmp_path)
     term = terms("--resume", path)
