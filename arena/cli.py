@@ -16,6 +16,7 @@ A user's mistake (bad map or toxic file, port in use, bad display string, unread
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import signal
@@ -850,12 +851,15 @@ def _write_html(rep: replay.Replay, args: argparse.Namespace) -> int:
     return 0
 
 
-def _claim_results_folder(out: Path) -> None:
+def _claim_results_folder(out: Path) -> list[Path]:
     """Make *out* a tournament's results folder, claimed by creating its ``games`` folder (one that already
-    exists, another tournament's even while it is starting, refuses it). Raises UsageError (one line)."""
+    exists, another tournament's even while it is starting, refuses it); the folders made for it, *out* and
+    those above it that did not exist, deepest first (:func:`_release_results_folder`). Raises UsageError
+    (one line)."""
     try:
         if out.exists() and not out.is_dir():
             raise UsageError(f"--out {out}: not a folder (the results go in a folder of their own)")
+        made = [folder for folder in (out, *out.parents) if not folder.exists()]
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # also a name too long to stat
         raise UsageError(f"cannot create the results folder {out}: {exc.strerror or exc}") from None
@@ -870,26 +874,35 @@ def _claim_results_folder(out: Path) -> None:
     if earlier:
         raise UsageError(f"the results folder {out} already holds a tournament ({', '.join(earlier)}); "
                          f"give another --out")
+    return made
 
 
-def _results_folder(name: str | None) -> Path:
-    """The results folder of a tournament, claimed (:func:`_claim_results_folder`): ``--out`` *name*, or
-    without it (None) ``tournaments/YYYYmmdd-HHMMSS`` beside the replays' folder, ``-2``, ``-3``, ... after
-    it when another tournament started in the same second has it. Raises UsageError (one line)."""
+def _release_results_folder(out: Path, made: list[Path]) -> None:
+    """Undo :func:`_claim_results_folder` for a tournament that ended before its first game (no worker
+    joined the cluster): its empty ``games`` folder and the empty folders *made* for it are removed, so that
+    the same ``--out`` can be given again."""
+    with contextlib.suppress(OSError):
+        for folder in (out / "games", *made):
+            folder.rmdir()
+
+
+def _results_folder(name: str | None) -> tuple[Path, list[Path]]:
+    """The results folder of a tournament, claimed (:func:`_claim_results_folder`), and the folders made for
+    it: ``--out`` *name*, or without it (None) ``tournaments/YYYYmmdd-HHMMSS`` beside the replays' folder,
+    ``-2``, ``-3``, ... after it when another tournament started in the same second has it. Raises
+    UsageError (one line)."""
     from pathlib import Path
 
     from arena import replay
 
     if name:
-        _claim_results_folder(Path(name))
-        return Path(name)
+        return Path(name), _claim_results_folder(Path(name))
     # two tournaments started in the same second get folders of their own
     stamp = replay.replay_dir().parent / "tournaments" / time.strftime("%Y%m%d-%H%M%S")
     out, n = stamp, 1
     while True:
         try:
-            _claim_results_folder(out)
-            return out
+            return out, _claim_results_folder(out)
         except UsageError:
             if not (out / "games").is_dir():
                 raise
@@ -1022,7 +1035,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     sock = _web_socket(args)
     try:
         _check_ratings_lock(args.ratings)
-        out = _results_folder(args.out)
+        out, made = _results_folder(args.out)
     except BaseException:
         if sock is not None:
             sock.close()
@@ -1054,7 +1067,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             t, rows = tournament.run(config, show=show, elsewhere=cluster.play, serve=serve)
         else:
             t, rows = tournament.run(config, show=show, serve=serve)
-    except tournament.TournamentError as exc:  # the cluster cannot be used after all
+    except tournament.TournamentError as exc:  # the cluster cannot be used after all: nothing was played
+        _release_results_folder(out, made)
         raise UsageError(str(exc)) from None
     played = sum(1 for r in t.records if r.counts)
     heading = f"standings after {played} of {t.total} games"

@@ -12,7 +12,8 @@ tournament) with its server and bots on the worker's loopback, in a folder under
 directory; its record (seats, diagnostics) and the files of its folder (replay, ``server.log``, the bots'
 output) come back to the tournament, which writes them where a game process of its own would have.
 
-This module is imported only for ``--cluster``: without it, a tournament never imports Dask.
+This module is imported only for ``--cluster`` (the command line checks first that Dask's ``distributed``
+is installed): without it, a tournament never imports Dask.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from multiprocessing.sharedctypes import RawArray
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import distributed
+
 from arena import tournament as tour
 
 if TYPE_CHECKING:
@@ -50,29 +53,32 @@ bytes) and the worker's address."""
 
 
 class ClusterError(tour.TournamentError):
-    """The cluster cannot be used (no ``distributed``, scheduler out of reach, no worker): one line."""
+    """The cluster cannot be used (scheduler out of reach, no worker): one line."""
 
 
-def _distributed() -> Any:
-    try:
-        import distributed
-    except ImportError:
-        raise ClusterError("--cluster needs Dask's distributed package: pip install 'motti-games[cluster]'") \
-            from None
-    return distributed
+def failure(error: BaseException) -> str:
+    """Why a game's task failed, in one line: ``the connection to the scheduler was lost``, else the
+    exception's name and message with its lines joined (Dask's run over several, and went into the progress
+    lines and the standings' JSON as they were)."""
+    if (isinstance(error, distributed.client.FutureCancelledError)
+            and error.reason == "scheduler-connection-lost"):
+        return "the connection to the scheduler was lost"
+    return f"{type(error).__name__}: {' '.join(str(error).split())}"
 
 
 async def play(t: Tournament, queue: list[Scheduled]) -> None:
     """Play *queue* of the tournament *t* on the cluster of ``t.config.cluster``: as many games at once as
     its workers have threads, each record kept as it comes (:meth:`Tournament.hand_out`). Raises
     ClusterError when the scheduler cannot be reached or no worker joins within :data:`WORKERS_S`."""
-    distributed = _distributed()
     address = t.config.cluster
-    client = await _connect(t, distributed, address)
+    client = await _connect(t, address)
     if client is None:  # stopped (Ctrl-C) before the scheduler answered: nothing was handed out
         return
     token = uuid.uuid4().hex
+    stop_plugin = f"arena-{token}-stop"
     try:
+        if not await client.nthreads():
+            t.notice(f"tournament: waiting up to {WORKERS_S:g} s for a worker to join the scheduler")
         waiting = asyncio.ensure_future(client.wait_for_workers(1, timeout=WORKERS_S))
         if not await _finished(t, waiting):  # Ctrl-C ends the wait for a first worker
             return
@@ -88,9 +94,9 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
         async def watch() -> None:
             while watching and not t.stopped:
                 await asyncio.sleep(tour.STOP_POLL_S)
-            if t.stopped:  # every worker is told at once; none asks the scheduler during a game
+            if t.stopped:  # every worker is told at once, and so is any that joins later (as a plugin)
                 with contextlib.suppress(Exception):
-                    await client.run(stop_games, token, t.stopped)
+                    await client.register_plugin(StopGames(token, t.stopped), name=stop_plugin)
 
         watcher = asyncio.ensure_future(watch())
 
@@ -110,8 +116,8 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
                 return tour.GameRecord(game, tour.game_folder(t.config.out, game), error=LOST)
             except Exception as exc:  # the scheduler is gone, or the task failed on the worker
                 record = tour.GameRecord(game, tour.game_folder(t.config.out, game),
-                                         error=f"lost: {type(exc).__name__}: {exc}")
-                t.stop(f"the cluster failed: {exc}")
+                                         error=f"lost: {failure(exc)}")
+                t.stop(f"the cluster failed: {failure(exc)}")
                 return record
             keep(t.config.out, record, files)
             record.worker = worker
@@ -124,6 +130,9 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
             await watcher
             with contextlib.suppress(Exception):
                 await client.run(forget, token)
+            if t.stopped:
+                with contextlib.suppress(Exception):
+                    await client.unregister_worker_plugin(stop_plugin)
     finally:
         await client.close()
 
@@ -144,12 +153,13 @@ async def _finished(t: Tournament, task: asyncio.Future[Any], seconds: float | N
     return False
 
 
-async def _connect(t: Tournament, distributed: Any, address: str | None) -> Any:
+async def _connect(t: Tournament, address: str | None) -> Any:
     """A client of the scheduler at *address*, or None if the tournament *t* stopped first. Raises
     ClusterError when it cannot be reached, or does not answer as a Dask scheduler within
     :data:`CONNECT_S` (Dask's own time limit leaves out the handshake: a listener that never answers, such
     as the scheduler's dashboard port, held the tournament for ever, deaf to Ctrl-C)."""
-    client = distributed.Client(address, asynchronous=True, timeout=CONNECT_S, set_as_default=False)
+    client: Any = distributed.Client(  # type: ignore[no-untyped-call]
+        address, asynchronous=True, timeout=CONNECT_S, set_as_default=False)
     connecting = asyncio.ensure_future(client)
     failed: str | None
     if not await _finished(t, connecting, CONNECT_S):
@@ -200,7 +210,6 @@ def _pool(token: str, config: Config, command_env: dict[str, str]
     """The game processes of the tournament *token* on this worker (one per worker thread), started on its
     first game here, each playing in a folder of the worker's local directory; the bots given as commands
     start with the environment *command_env*. Called holding ``_pools_lock`` (:func:`_submit`)."""
-    distributed = _distributed()
     if token not in _pools:
         worker = distributed.get_worker()
         folder = _folder(worker, token)
@@ -240,7 +249,6 @@ def play_on_worker(token: str, config: Config, game: Scheduled) -> Played:
     """The task of one game (run by a Dask worker thread): play *game* of the tournament *token* in one of
     this worker's game processes (cut short when the tournament stops: :func:`stop_games`), and return its
     record, the files of its folder (the folder is then removed) and the worker's address."""
-    distributed = _distributed()
     worker = distributed.get_worker()
     folder = _folder(worker, token)
     try:
@@ -268,6 +276,20 @@ def stop_games(token: str, reason: str) -> None:
         entry = _pools.get(token)
     if entry is not None:
         entry[1].value = reason.encode()[:tour.STOP_REASON_BYTES - 1]
+
+
+class StopGames(distributed.WorkerPlugin):
+    """Registered with the scheduler when the tournament *token* stops for *reason*: Dask sets it up on every
+    worker, those that join later included, before they take a task (:func:`stop_games`). A worker that
+    joined after the stop while the others were dead played the games left to their end, and they
+    counted."""
+
+    def __init__(self, token: str, reason: str) -> None:
+        self.token = token
+        self.reason = reason
+
+    def setup(self, worker: Any) -> None:
+        stop_games(self.token, self.reason)
 
 
 def forget(token: str) -> None:

@@ -1638,7 +1638,8 @@ class Tournament:
     far, in the order they ended."""
 
     def __init__(self, config: Config,
-                 progress: Callable[[Tournament, GameRecord], None] | None = None) -> None:
+                 progress: Callable[[Tournament, GameRecord], None] | None = None,
+                 notice: Callable[[str], None] | None = None) -> None:
         self.config = config
         self.schedule = schedule(len(config.bots), list(config.maps), config.games, config.players,
                                  config.seed)
@@ -1646,6 +1647,9 @@ class Tournament:
         self.under_way: dict[int, float] = {}
         """When each game under way was handed out (``time.monotonic()``), by game number."""
         self.progress = progress
+        self.notice: Callable[[str], None] = notice or (lambda line: None)
+        """Where a line for the organiser goes that is not a game's (``tournament: waiting up to 60 s for a
+        worker to join the scheduler``)."""
         self.started = time.monotonic()
         self.stopped: str | None = None
         self.write_error: str | None = None
@@ -1805,7 +1809,8 @@ class Tournament:
         write_atomic(cfg.out / "standings.csv", table.getvalue())
         data = {
             "settings": {"bots": [{"name": b.name, "spec": b.spec} for b in cfg.bots], "maps": maps,
-                         "games": cfg.games, "players": cfg.players, "jobs": cfg.jobs, "seed": cfg.seed,
+                         "games": cfg.games, "players": cfg.players,
+                         "jobs": None if cfg.cluster else cfg.jobs, "seed": cfg.seed,
                          "prep_ms": cfg.prep_ms, "move_ms": cfg.move_ms, "quiet_rounds": cfg.quiet_rounds,
                          "connect_ms": cfg.connect_ms, "cluster": cfg.cluster,
                          "ratings": None if cfg.ratings_file is None else str(cfg.ratings_file)},
@@ -1875,14 +1880,14 @@ def run(config: Config, *, show: Callable[[str], None],
         elsewhere: Elsewhere | None = None,
         serve: Callable[[Tournament], Awaitable[None]] | None = None) -> tuple[Tournament, list[Standing]]:
     """Run a tournament in a new event loop, SIGINT, SIGTERM and SIGHUP stopping it (the games under way are
-    cut short and do not count); *show* gets one progress line per game; *elsewhere* plays the games
-    instead of this machine's game processes (:meth:`Tournament.run`); *serve* (the web view,
-    :meth:`arena.web.TournamentSite.serve`) runs on the same loop for the whole tournament, cancelled at
-    its end.
+    cut short and do not count); *show* gets one progress line per game and the tournament's other lines
+    (:attr:`Tournament.notice`); *elsewhere* plays the games instead of this machine's game processes
+    (:meth:`Tournament.run`); *serve* (the web view, :meth:`arena.web.TournamentSite.serve`) runs on the
+    same loop for the whole tournament, cancelled at its end.
 
     The game processes are started the ``spawn`` way, which imports the main module again: a script calling
     this must do so under ``if __name__ == "__main__":`` (the ``arena`` command does)."""
-    tournament = Tournament(config, lambda t, r: show(progress_line(t, r)))
+    tournament = Tournament(config, lambda t, r: show(progress_line(t, r)), show)
     with python_safe_path():
         return tournament, _run(tournament, elsewhere, serve)
 

@@ -73,10 +73,11 @@ class Cluster:
         log.close()
 
     def kill(self, name: str) -> None:
-        """SIGKILL the process group of *name*: the worker's nanny, the worker and its game processes."""
+        """SIGKILL the process group of *name*: the scheduler, or a worker's nanny, the worker and its game
+        processes."""
         os.killpg(self.processes[name].pid, signal.SIGKILL)
         self.processes[name].wait()
-        del self.workers[name]
+        self.workers.pop(name, None)
 
     def close(self) -> None:
         for process in self.processes.values():
@@ -308,6 +309,7 @@ def test_a_listener_that_never_answers_or_is_not_dask_is_one_line_and_ctrl_c_end
     assert run.returncode == 2
     assert stderr.endswith(f"\narena: --cluster {address}: {why}\n")
     assert stderr.count("\n") == 2, stderr  # the tournament's first line, then why it ended
+    assert not (tmp_path / "out").exists()  # it held an empty games folder, and the same --out was refused
 
 
 def test_ctrl_c_ends_the_wait_for_a_first_worker(tmp_path):
@@ -325,6 +327,29 @@ def test_ctrl_c_ends_the_wait_for_a_first_worker(tmp_path):
         assert run.returncode == 130, stderr
         assert stdout.startswith("standings after 0 of 2 games (interrupted)"), (stdout, stderr)
         assert "Traceback" not in stderr and "Warning" not in stderr, stderr
+        assert stderr.splitlines()[1] == "tournament: waiting up to 60 s for a worker to join the scheduler"
+    finally:
+        cluster.close()
+
+
+def test_ctrl_c_while_no_worker_is_left_reaches_a_worker_that_joins_later(tmp_path):
+    # Worker a is killed mid-game, then the tournament is stopped: the stop reached no worker, and b, joining
+    # afterwards, played the game left to its end, and it counted.
+    cluster = Cluster(tmp_path, ("a",))
+    try:
+        out = tmp_path / "out"
+        run = tournament(cluster, out, 3, prep_ms=1500)
+        wait_until(lambda: games_under_way(tmp_path / "a"), "a game under way on worker a", START_S)
+        cluster.kill("a")
+        run.send_signal(signal.SIGINT)
+        cluster.add("b")
+        stdout, stderr = run.communicate(timeout=deadline(TOURNAMENT_S))
+        assert run.returncode == 130, stderr
+        assert stdout.startswith("standings after 0 of 3 games (interrupted)\n")
+        data = json.loads((out / "standings.json").read_text())
+        assert data["played"] == 0
+        assert [(g["stopped"], g["worker"]) for g in data["games"]] == [("interrupted", cluster.workers["b"])]
+        assert data["settings"]["jobs"] is None and data["settings"]["cluster"] == cluster.address
     finally:
         cluster.close()
 
@@ -345,3 +370,22 @@ def test_ctrl_c_stops_the_games_under_way_on_every_worker(cluster, tmp_path):
     assert sorted(g["stopped"] for g in data["games"]) == ["interrupted", "interrupted"]
     assert stdout.startswith("standings after 0 of 6 games (interrupted)\n")
     assert stderr.count("stopped: interrupted (does not count)") == 2
+
+
+
+def test_losing_the_scheduler_stops_the_tournament_in_one_line(cluster, tmp_path):
+    # Dask's message ran over two lines ("... cancelled for reason: scheduler-connection-lost." then "Client
+    # lost the connection ..."), and both went into the progress lines and standings.json as they were.
+    out = tmp_path / "out"
+    run = tournament(cluster, out, 4, prep_ms=1500)
+    wait_until(lambda: games_under_way(tmp_path / "a") and games_under_way(tmp_path / "b"),
+               "a game under way on each worker", START_S)
+    cluster.kill("scheduler")
+    stdout, stderr = run.communicate(timeout=deadline(TOURNAMENT_S))
+    why = "the connection to the scheduler was lost"
+    assert stdout.startswith(f"standings after 0 of 4 games (the cluster failed: {why})\n"), (stdout, stderr)
+    data = json.loads((out / "standings.json").read_text())
+    assert data["stopped"] == f"the cluster failed: {why}"
+    assert [g["error"] for g in data["games"]] == [f"lost: {why}"] * 2
+    assert stderr.count(f": lost: {why} (does not count)\n") == 2, stderr
+    assert "Traceback" not in stderr
