@@ -75,7 +75,7 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
     if client is None:  # stopped (Ctrl-C) before the scheduler answered: nothing was handed out
         return
     token = uuid.uuid4().hex
-    stop_plugin = f"arena-{token}-stop"
+    games_plugin, stop_plugin = f"arena-{token}-games", f"arena-{token}-stop"
     try:
         if not await client.nthreads():
             t.notice(f"tournament: waiting up to {WORKERS_S:g} s for a worker to join the scheduler")
@@ -89,6 +89,8 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
                                f"{WORKERS_S:g} s") from None
         threads = sum((await client.nthreads()).values())
         t.slots = max(1, min(threads, len(queue)))
+        with contextlib.suppress(Exception):  # without the scheduler the games fail and say so
+            await client.register_plugin(Games(token), name=games_plugin)
         watching = True
 
         async def watch() -> None:
@@ -128,11 +130,9 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
         finally:
             watching = False
             await watcher
-            with contextlib.suppress(Exception):
-                await client.run(forget, token)
-            if t.stopped:
+            for plugin in (stop_plugin, games_plugin) if t.stopped else (games_plugin,):
                 with contextlib.suppress(Exception):
-                    await client.unregister_worker_plugin(stop_plugin)
+                    await client.unregister_worker_plugin(plugin)
     finally:
         await client.close()
 
@@ -278,6 +278,20 @@ def stop_games(token: str, reason: str) -> None:
         entry[1].value = reason.encode()[:tour.STOP_REASON_BYTES - 1]
 
 
+class Games(distributed.WorkerPlugin):
+    """Registered with the scheduler for the whole of the tournament *token*: when a worker closes (its
+    scheduler lost, say), or at the tournament's end, its games under way stop and its game processes go
+    (:func:`stop_games`, :func:`forget`). The game processes are not daemonic, and a worker whose scheduler
+    was lost waited for their games to end before its process could."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def teardown(self, worker: Any) -> None:
+        stop_games(self.token, "the worker closed")
+        forget(self.token)
+
+
 class StopGames(distributed.WorkerPlugin):
     """Registered with the scheduler when the tournament *token* stops for *reason*: Dask sets it up on every
     worker, those that join later included, before they take a task (:func:`stop_games`). A worker that
@@ -293,8 +307,8 @@ class StopGames(distributed.WorkerPlugin):
 
 
 def forget(token: str) -> None:
-    """At the tournament's end, on every worker: let the game processes of tournament *token* go and remove
-    its folder."""
+    """At the tournament's end or the worker's (:class:`Games`): let the game processes of tournament *token*
+    go and remove its folder."""
     with _pools_lock:
         entry = _pools.pop(token, None)
         _stopped.pop(token, None)

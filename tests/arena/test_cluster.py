@@ -389,3 +389,24 @@ def test_losing_the_scheduler_stops_the_tournament_in_one_line(cluster, tmp_path
     assert [g["error"] for g in data["games"]] == [f"lost: {why}"] * 2
     assert stderr.count(f": lost: {why} (does not count)\n") == 2, stderr
     assert "Traceback" not in stderr
+
+
+def test_a_worker_whose_scheduler_is_lost_stops_its_games_and_ends(tmp_path):
+    # Its game processes are not daemonic: the worker closed when its scheduler was lost, but its process
+    # waited for the game under way to end, here one whose second bot never connects and may take 10 minutes.
+    cluster = Cluster(tmp_path, ("a",))
+    started = tmp_path / "bot-started"
+    try:
+        run = subprocess.Popen(
+            [str(BIN / "arena"), "tournament", "random", f"touch {started} && sleep 1000 {{port}}",
+             "--games", "1", "--players", "2", "--maps", "office", "--connect-ms", "600000",
+             "--out", str(tmp_path / "out"), "--cluster", cluster.address],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wait_for(started.exists, "the game's second bot started on worker a", START_S)
+        cluster.kill("scheduler")
+        assert cluster.processes["a"].wait(deadline(60)) == 0
+        stdout, stderr = run.communicate(timeout=deadline(TOURNAMENT_S))
+        assert stdout.startswith("standings after 0 of 1 games (the cluster failed: the connection to the "
+                                 "scheduler was lost)\n"), (stdout, stderr)
+    finally:
+        cluster.close()
