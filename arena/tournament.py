@@ -70,6 +70,7 @@ from arena.ratings import Rating
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
 from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name, run_dir
 from common.save import FileFormatError, write_atomic
+from common.term import ljust, rjust, text_width
 
 log = logging.getLogger("arena.tournament")
 
@@ -965,10 +966,10 @@ def format_standings(rows: Sequence[Standing], maps: Sequence[str]) -> str:
     """The standings as a text table: rank, bot, points, one column per map, games, wins, catches, caught,
     mean rank, rating (the conservative estimate), mu ± sigma, the place by rating, faults. A bot with no
     place has ``-`` for its places, points and means."""
-    width = max([3, *(len(r.bot) for r in rows)])
-    map_cols = [max(8, len(m)) for m in maps]
+    width = max([3, *(text_width(r.bot) for r in rows)])
+    map_cols = [max(8, text_width(m)) for m in maps]
     head = (f"{'rank':>4}  {'bot':<{width}} {'points':>8} "
-            + "".join(f"{m:>{w}} " for m, w in zip(maps, map_cols, strict=True))
+            + "".join(f"{rjust(m, w)} " for m, w in zip(maps, map_cols, strict=True))
             + f"{'games':>5} {'wins':>4} {'catches':>7} {'caught':>6} {'mean rank':>9} {'rating':>7} "
             + f"{'mu ± sigma':>13} {'rated':>5}  faults")
     lines = [head]
@@ -979,7 +980,7 @@ def format_standings(rows: Sequence[Standing], maps: Sequence[str]) -> str:
         faults = ", ".join(f"{n} {status}" for status, n in r.faults.items()) or "-"
         rating = r.rating_cells()
         rank, points = (r.rank, format_points(r.points)) if r.placed else ("-", "-")
-        lines.append(f"{rank:>4}  {r.bot:<{width}} {points:>8} {cells}"
+        lines.append(f"{rank:>4}  {ljust(r.bot, width)} {points:>8} {cells}"
                      f"{r.games:>5} {r.wins:>4} {r.catches:>7} {r.caught:>6} {mean:>9} "
                      f"{rating['rating']:>7} {rating['spread']:>13} {rating['rated']:>5}  {faults}")
     return "\n".join(lines)

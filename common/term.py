@@ -85,6 +85,17 @@ def text_width(text: str) -> int:
     return width
 
 
+def ljust(text: str, width: int) -> str:
+    """``text`` padded with spaces on the right to ``width`` columns (:func:`text_width`), as ``str.ljust``
+    pads to ``width`` characters: a name of wide characters in a printed table keeps its columns."""
+    return text + " " * (width - text_width(text))
+
+
+def rjust(text: str, width: int) -> str:
+    """``text`` padded with spaces on the left to ``width`` columns (:func:`text_width`)."""
+    return " " * (width - text_width(text)) + text
+
+
 def clip(text: str, width: int) -> str:
     """The longest prefix of ``text`` that takes at most ``width`` columns."""
     out = []

@@ -792,6 +792,17 @@ def test_standings_mean_per_map_summed_over_maps():
     assert [(r.bot, r.rank) for r in tied] == [("a", 1), ("b", 1), ("c", None)]  # c played no game
 
 
+def test_the_standings_table_keeps_its_columns_with_wide_names():
+    # A bot or map named in wide characters (two columns each) was padded by its characters, not its columns
+    entrants = [Bot("東京", "東京", None), Bot("osaka-bay", "osaka-bay", None)]
+    game = _record(1, "大阪", (0, Fraction(10), 1, None, 0), (1, Fraction(5), 2, None, 0))
+    text = format_standings(standings(entrants, [game], ["大阪"]), ["大阪"]).splitlines()
+    heads = ["rank  bot         points     大阪 games wins catches",  # 東京 and 大阪 take 4 columns each
+             "   1  東京         10.00    10.00     1    1       0",
+             "   2  osaka-bay     5.00     5.00     1    0       0"]
+    assert all(line.startswith(head) for line, head in zip(text, heads, strict=True)), text
+
+
 def test_a_bot_that_played_no_game_has_no_place_and_comes_after_the_bots_that_did():
     # A bot whose every seat was a fault before round 1 (it never connected, or crashed in the preparation)
     # was ranked among the others, on the points of its idle body, and rated on its body's places.

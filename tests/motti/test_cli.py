@@ -411,6 +411,16 @@ def test_listing_with_no_maps_is_not_an_error(capsys, here, monkeypatch):
     assert code == 0 and out.split() == ["three", "9x3", "3", "players"]
 
 
+def test_the_listing_keeps_its_columns_with_wide_map_names(capsys, here, monkeypatch):
+    # A name of wide characters (two columns each) was padded by its characters, not its columns
+    monkeypatch.setenv("MOTTI_MAPDIR", str(here))
+    (here / "three.map").rename(here / "東京.map")
+    (here / "osaka-bay.map").write_text((here / "東京.map").read_text())
+    code, out, _err = run(capsys)
+    assert code == 0
+    assert out.splitlines() == ["osaka-bay     9x3    3 players", "東京          9x3    3 players"]
+
+
 def test_listing_into_a_closed_pipe_is_quiet(here):
     # `motti | head -3`: the reader is gone before motti writes; no traceback, exit 141.
     read_end, write_end = os.pipe()
