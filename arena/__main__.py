@@ -1,7 +1,15 @@
-"""``python -m arena``: the same as the ``arena`` command."""
+"""``python -m arena`` and the ``arena`` command: :func:`main`."""
 
 import sys
 
-from arena.cli import main
+from common.cli import launch
 
-sys.exit(main())
+
+def main() -> int:
+    """Run the program (``arena.cli.main``); a Ctrl-C while it is imported is status 130, as later
+    (:func:`common.cli.launch`)."""
+    return launch("arena.cli")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib
 import os
 import re
 import signal
@@ -232,6 +233,18 @@ def _quiet_stdout() -> None:
     """The reader of stdout has gone: send the rest, including the interpreter's last flush, nowhere."""
     with suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def launch(module: str) -> int:
+    """Run a program's command (``motti``, ``python -m motti``): import *module* (``motti.cli``) and return
+    its ``main()``. A Ctrl-C while the import runs (numpy, scipy: up to a fifth of a second) gives status 130
+    with nothing printed, as :func:`run_main` does once the program runs; it printed Python's traceback."""
+    try:
+        main = importlib.import_module(module).main
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    status: int = main()
+    return status
 
 
 def run_main(prog: str, body: Callable[[], int]) -> int:

@@ -1,7 +1,15 @@
-"""``python -m motti``: the same as the ``motti`` command (motti/cli.py)."""
+"""``python -m motti`` and the ``motti`` command (motti/cli.py): :func:`main`."""
 
 import sys
 
-from motti.cli import main
+from common.cli import launch
 
-sys.exit(main())
+
+def main() -> int:
+    """Run the program (``motti.cli.main``); a Ctrl-C while it is imported is status 130, as later
+    (:func:`common.cli.launch`)."""
+    return launch("motti.cli")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

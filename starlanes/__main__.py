@@ -1,7 +1,15 @@
-"""``python -m starlanes``: the same as the ``starlanes`` command."""
+"""``python -m starlanes`` and the ``starlanes`` command: :func:`main`."""
 
 import sys
 
-from starlanes.cli import main
+from common.cli import launch
 
-sys.exit(main())
+
+def main() -> int:
+    """Run the program (``starlanes.cli.main``); a Ctrl-C while it is imported is status 130, as later
+    (:func:`common.cli.launch`)."""
+    return launch("starlanes.cli")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -6,8 +6,10 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from deadline import deadline
 
 from common.cli import EXIT_FAULT, Parser, UsageError, exit_on_signals, run_main, signals_ignored
 
@@ -74,3 +76,31 @@ def test_the_first_signal_ends_the_block_and_the_later_ones_are_ignored():
         os.kill(os.getpid(), signal.SIGINT)
     assert ended.value.code == 143
     assert signal.getsignal(signal.SIGTERM) == previous
+
+
+
+
+# Ctrl-C while a command imports its game (a fifth of a second for motti's numpy and scipy) printed Python's
+# traceback. The command's script (or python -m GAME) runs here with an import hook that raises it there.
+INTERRUPTED_IMPORT = """import runpy, sys
+target, how, game, script = sys.argv[1:]
+class CtrlC:
+    def find_spec(self, name, path=None, module=None):
+        if name == target:
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, CtrlC())
+sys.argv[1:] = []
+if how == "-m":
+    runpy.run_module(game, run_name="__main__", alter_sys=True)
+else:
+    runpy.run_path(script, run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("game", ["motti", "starlanes", "arena"])
+@pytest.mark.parametrize("how", ["command", "-m"])
+def test_ctrl_c_while_a_command_imports_its_game_is_status_130_without_a_traceback(game, how):
+    script = Path(sys.executable).parent / game
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_IMPORT, f"{game}.cli", how, game, str(script)],
+                          capture_output=True, text=True, timeout=deadline(30))
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "")
