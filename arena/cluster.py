@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import logging
 import multiprocessing
 import os
 import shutil
@@ -46,6 +47,10 @@ WORKERS_S = 60.0
 """How long the tournament waits for a first worker to join the scheduler."""
 LOST = "lost: every worker that played it died"
 """A game's error when Dask gave it up (``KilledWorker``)."""
+WATCH_S = 2.0
+"""How often the tournament asks the scheduler whether a worker is left, and, once stopped, whether a game
+it waits for is being played."""
+NO_WORKER = "tournament: no worker is left; waiting for one to join the scheduler (Ctrl-C stops)"
 
 Played = tuple["GameRecord", dict[str, bytes], str]
 """What a worker sends back for a game: its record, the files of its folder (path relative to the folder ->
@@ -56,12 +61,17 @@ class ClusterError(tour.TournamentError):
     """The cluster cannot be used (scheduler out of reach, no worker): one line."""
 
 
+def scheduler_lost(error: BaseException) -> bool:
+    """Whether a game's task failed with *error* because the connection to the scheduler was lost."""
+    return (isinstance(error, distributed.client.FutureCancelledError)
+            and error.reason == "scheduler-connection-lost")
+
+
 def failure(error: BaseException) -> str:
     """Why a game's task failed, in one line: ``the connection to the scheduler was lost``, else the
     exception's name and message with its lines joined (Dask's run over several, and went into the progress
     lines and the standings' JSON as they were)."""
-    if (isinstance(error, distributed.client.FutureCancelledError)
-            and error.reason == "scheduler-connection-lost"):
+    if scheduler_lost(error):
         return "the connection to the scheduler was lost"
     return f"{type(error).__name__}: {' '.join(str(error).split())}"
 
@@ -71,6 +81,12 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
     its workers have threads, each record kept as it comes (:meth:`Tournament.hand_out`). Raises
     ClusterError when the scheduler cannot be reached or no worker joins within :data:`WORKERS_S`."""
     address = t.config.cluster
+    # What goes wrong is said in the tournament's words (one line a game, the reason it stopped): Dask's
+    # client would log it again, in its own words, and its reconnection to a lost scheduler, cut short by the
+    # client's close, as a traceback (under the logger of the module it was cut short in).
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_not_cancelled)
     client = await _connect(t, address)
     if client is None:  # stopped (Ctrl-C) before the scheduler answered: nothing was handed out
         return
@@ -92,11 +108,21 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
         with contextlib.suppress(Exception):  # without the scheduler the games fail and say so
             await client.register_plugin(Games(token), name=games_plugin)
         watching = True
+        lost = False  # the scheduler: nothing more can be asked of it
 
         async def watch() -> None:
+            loop = asyncio.get_running_loop()
+            asked, alone = loop.time(), False
             while watching and not t.stopped:
                 await asyncio.sleep(tour.STOP_POLL_S)
-            if t.stopped:  # every worker is told at once, and so is any that joins later (as a plugin)
+                if loop.time() - asked >= WATCH_S and not lost:
+                    asked = loop.time()
+                    with contextlib.suppress(Exception):
+                        if (not await client.nthreads()) != alone:
+                            alone = not alone
+                            if alone:
+                                t.notice(NO_WORKER)
+            if t.stopped and not lost:  # every worker is told at once, and any that joins later (a plugin)
                 with contextlib.suppress(Exception):
                     await client.register_plugin(StopGames(token, t.stopped), name=stop_plugin)
 
@@ -111,12 +137,16 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
                 warnings.filterwarnings("ignore", message="Sending large graph")
                 future = client.submit(play_on_worker, token, t.config, game,
                                        key=f"arena-{token}-game-{game.number}", pure=False)
+            nonlocal lost
             try:
-                played: Played = await future
+                played = await _result(t, client, future)
+                if played is None:  # stopped while no worker played it
+                    return tour.GameRecord(game, tour.game_folder(t.config.out, game), stopped=t.stopped)
                 record, files, worker = played
             except distributed.KilledWorker:
                 return tour.GameRecord(game, tour.game_folder(t.config.out, game), error=LOST)
             except Exception as exc:  # the scheduler is gone, or the task failed on the worker
+                lost = lost or scheduler_lost(exc)
                 record = tour.GameRecord(game, tour.game_folder(t.config.out, game),
                                          error=f"lost: {failure(exc)}")
                 t.stop(f"the cluster failed: {failure(exc)}")
@@ -131,10 +161,42 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
             watching = False
             await watcher
             for plugin in (stop_plugin, games_plugin) if t.stopped else (games_plugin,):
-                with contextlib.suppress(Exception):
-                    await client.unregister_worker_plugin(plugin)
+                if not lost:  # the workers end their games themselves (Games)
+                    with contextlib.suppress(Exception):
+                        await client.unregister_worker_plugin(plugin)
     finally:
+        # Closed at once, a client that lost its scheduler stops trying to reconnect (for CONNECT_S, then an
+        # error logged in Dask's words)
         await client.close()
+
+
+async def _result(t: Tournament, client: Any, future: Any) -> Played | None:
+    """The outcome of a game's task *future*; None when the tournament *t* has stopped and no worker plays
+    the game (every worker is dead): the task is cancelled, where the tournament waited for a worker to join
+    (Ctrl-C and SIGTERM did nothing meanwhile). A game a worker plays comes back cut short
+    (:func:`stop_games`). Raises what the task raised."""
+    async def outcome() -> Played:
+        played: Played = await future
+        return played
+
+    task = asyncio.ensure_future(outcome())
+    while not task.done():
+        await asyncio.wait({task}, timeout=WATCH_S)
+        if t.stopped and not task.done():
+            with contextlib.suppress(Exception):
+                if not any(future.key in keys for keys in (await client.processing()).values()):
+                    task.cancel()
+                    await client.cancel([future])
+                    with contextlib.suppress(BaseException):
+                        await task
+                    return None
+    return task.result()
+
+
+def _not_cancelled(record: logging.LogRecord) -> bool:
+    """A logging filter: no record of a task that was cancelled (:func:`play`)."""
+    kind = record.exc_info[0] if record.exc_info else None
+    return not (kind and issubclass(kind, asyncio.CancelledError))
 
 
 async def _finished(t: Tournament, task: asyncio.Future[Any], seconds: float | None = None) -> bool:
@@ -166,6 +228,8 @@ async def _connect(t: Tournament, address: str | None) -> Any:
         failed = None if t.stopped else f"the scheduler did not answer within {CONNECT_S:g} s"
     elif (error := connecting.exception()) is None:
         return client
+    elif isinstance(error, distributed.comm.core.CommClosedError):  # Dask's wording names its objects
+        failed = "cannot reach the scheduler (the connection was closed)"
     elif isinstance(error, (OSError, TimeoutError)):
         failed = f"cannot reach the scheduler ({error})"
     else:  # bytes that are not Dask's fail anywhere in its decoding

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
 import sys
+import threading
 from fractions import Fraction
 from pathlib import Path
 
@@ -277,7 +280,7 @@ def test_a_scheduler_out_of_reach_is_one_line_before_anything_starts(tmp_path):
     assert bad.returncode == 2 and "expected a scheduler's address tcp://HOST:PORT" in bad.stderr
 
 
-@pytest.mark.parametrize("listener", ["silent", "silent, then Ctrl-C", "not Dask"])
+@pytest.mark.parametrize("listener", ["silent", "silent, then Ctrl-C", "not Dask", "closes"])
 def test_a_listener_that_never_answers_or_is_not_dask_is_one_line_and_ctrl_c_ends_the_wait(
         tmp_path, listener):
     # The scheduler's dashboard port given by mistake (or any listener that says nothing) held the
@@ -294,7 +297,16 @@ def test_a_listener_that_never_answers_or_is_not_dask_is_one_line_and_ctrl_c_end
         server.accept()[0].close()  # the check that something listens, before the tournament starts
         connection, _ = server.accept()  # the tournament's connection to the scheduler
         with connection:
-            if listener == "silent, then Ctrl-C":
+            if listener == "closes":  # each connection, Dask's tries again included
+
+                def close_each() -> None:
+                    with contextlib.suppress(OSError):
+                        while run.poll() is None:
+                            server.accept()[0].close()
+
+                connection.close()
+                threading.Thread(target=close_each, daemon=True).start()
+            elif listener == "silent, then Ctrl-C":
                 run.send_signal(signal.SIGINT)
             elif listener == "not Dask":
                 connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello" * 50)
@@ -304,8 +316,9 @@ def test_a_listener_that_never_answers_or_is_not_dask_is_one_line_and_ctrl_c_end
         assert run.returncode == 130, stderr
         assert stdout.startswith("standings after 0 of 10 games (interrupted)"), (stdout, stderr)
         return
-    why = "the scheduler did not answer within 20 s" if listener == "silent" else (
-        "what answered there is not a Dask scheduler")
+    why = {"silent": "the scheduler did not answer within 20 s",
+           "not Dask": "what answered there is not a Dask scheduler",
+           "closes": "cannot reach the scheduler (the connection was closed)"}[listener]
     assert run.returncode == 2
     assert stderr.endswith(f"\narena: --cluster {address}: {why}\n")
     assert stderr.count("\n") == 2, stderr  # the tournament's first line, then why it ended
@@ -332,24 +345,52 @@ def test_ctrl_c_ends_the_wait_for_a_first_worker(tmp_path):
         cluster.close()
 
 
-def test_ctrl_c_while_no_worker_is_left_reaches_a_worker_that_joins_later(tmp_path):
-    # Worker a is killed mid-game, then the tournament is stopped: the stop reached no worker, and b, joining
-    # afterwards, played the game left to its end, and it counted.
+def test_ctrl_c_while_no_worker_is_left_ends_the_tournament(tmp_path):
+    # Worker a is killed mid-game, then the tournament is stopped: it waited, deaf to Ctrl-C and SIGTERM, for
+    # a worker to join and play the game (which a worker joining played to its end, and it counted).
     cluster = Cluster(tmp_path, ("a",))
     try:
         out = tmp_path / "out"
         run = tournament(cluster, out, 3, prep_ms=1500)
         wait_until(lambda: games_under_way(tmp_path / "a"), "a game under way on worker a", START_S)
         cluster.kill("a")
+        assert run.stderr is not None
+        err = run.stderr.fileno()
+        said = b""
+
+        def alone() -> bool:  # the line, then Ctrl-C
+            nonlocal said
+            ready, _, _ = select.select([err], [], [], 0.1)
+            said += os.read(err, 65536) if ready else b""
+            line = b"tournament: no worker is left; waiting for one to join the scheduler (Ctrl-C stops)"
+            return b"\n" + line + b"\n" in said
+
+        wait_until(alone, "the line saying that no worker is left", START_S)
         run.send_signal(signal.SIGINT)
-        cluster.add("b")
-        stdout, stderr = run.communicate(timeout=deadline(TOURNAMENT_S))
+        stdout, stderr = run.communicate(timeout=deadline(60))
+        stderr = said.decode() + stderr
         assert run.returncode == 130, stderr
         assert stdout.startswith("standings after 0 of 3 games (interrupted)\n")
         data = json.loads((out / "standings.json").read_text())
         assert data["played"] == 0
-        assert [(g["stopped"], g["worker"]) for g in data["games"]] == [("interrupted", cluster.workers["b"])]
+        assert [(g["stopped"], g["worker"]) for g in data["games"]] == [("interrupted", None)]
         assert data["settings"]["jobs"] is None and data["settings"]["cluster"] == cluster.address
+        assert "Traceback" not in stderr
+    finally:
+        cluster.close()
+
+
+def test_a_stop_reaches_the_workers_that_join_after_it(tmp_path):
+    # A worker that joined after the stop played the game it was handed to its end.
+    from arena import cluster as on_cluster
+
+    cluster = Cluster(tmp_path, ("a",))
+    try:
+        with distributed.Client(cluster.address, timeout=deadline(START_S)) as client:
+            client.register_plugin(on_cluster.StopGames("t0", "interrupted"), name="arena-t0-stop")
+            cluster.add("b")
+            told = client.run(lambda: dict(on_cluster._stopped))
+            assert told == {address: {"t0": "interrupted"} for address in cluster.workers.values()}
     finally:
         cluster.close()
 
@@ -388,7 +429,8 @@ def test_losing_the_scheduler_stops_the_tournament_in_one_line(cluster, tmp_path
     assert data["stopped"] == f"the cluster failed: {why}"
     assert [g["error"] for g in data["games"]] == [f"lost: {why}"] * 2
     assert stderr.count(f": lost: {why} (does not count)\n") == 2, stderr
-    assert "Traceback" not in stderr
+    # nothing in Dask's words ("Failed to reconnect to scheduler after 20.00 seconds", 20 s after the loss)
+    assert all(line.startswith(("tournament: ", "game #")) for line in stderr.splitlines()), stderr
 
 
 def test_a_worker_whose_scheduler_is_lost_stops_its_games_and_ends(tmp_path):
