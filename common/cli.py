@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import argparse
 import errno
-import importlib
 import os
 import re
 import signal
 import sys
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager, suppress
+
+from common.launch import INTERRUPTED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing's import is left to the programs that need it (a bot's start-up is short)
@@ -60,7 +61,7 @@ EXIT_OK = 0
 EXIT_FAULT = 1
 EXIT_USAGE = 2
 EXIT_HANGUP = 128 + signal.SIGHUP
-EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_INTERRUPTED = INTERRUPTED
 EXIT_PIPE = 128 + signal.SIGPIPE
 EXIT_TERMINATED = 128 + signal.SIGTERM
 
@@ -233,18 +234,6 @@ def _quiet_stdout() -> None:
     """The reader of stdout has gone: send the rest, including the interpreter's last flush, nowhere."""
     with suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
-def launch(module: str) -> int:
-    """Run a program's command (``motti``, ``python -m motti``): import *module* (``motti.cli``) and return
-    its ``main()``. A Ctrl-C while the import runs (numpy, scipy: up to a fifth of a second) gives status 130
-    with nothing printed, as :func:`run_main` does once the program runs; it printed Python's traceback."""
-    try:
-        main = importlib.import_module(module).main
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-    status: int = main()
-    return status
 
 
 def run_main(prog: str, body: Callable[[], int]) -> int:

@@ -2,12 +2,12 @@
 
 import sys
 
-from common.cli import launch
+from common.launch import launch
 
 
 def main() -> int:
     """Run the program (``starlanes.cli.main``); a Ctrl-C while it is imported is status 130, as later
-    (:func:`common.cli.launch`)."""
+    (:func:`common.launch.launch`)."""
     return launch("starlanes.cli")
 
 

@@ -99,8 +99,10 @@ else:
 
 @pytest.mark.parametrize("game", ["motti", "starlanes", "arena"])
 @pytest.mark.parametrize("how", ["command", "-m"])
-def test_ctrl_c_while_a_command_imports_its_game_is_status_130_without_a_traceback(game, how):
+@pytest.mark.parametrize("during", ["the game's cli", "argparse"])
+def test_ctrl_c_while_a_command_imports_its_game_is_status_130_without_a_traceback(game, how, during):
     script = Path(sys.executable).parent / game
-    done = subprocess.run([sys.executable, "-c", INTERRUPTED_IMPORT, f"{game}.cli", how, game, str(script)],
+    target = f"{game}.cli" if during == "the game's cli" else during
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_IMPORT, target, how, game, str(script)],
                           capture_output=True, text=True, timeout=deadline(30))
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "")
