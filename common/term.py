@@ -75,14 +75,22 @@ def decode_key(raw: int | str) -> str:
     return raw
 
 
+#: Unicode categories a terminal gives no column: marks (Thai vowels and tone marks, variation selectors,
+#: combining accents) and format characters (zero-width joiners).
+ZERO_WIDTH = ("Mn", "Me", "Cf")
+
+
+def char_width(char: str) -> int:
+    """Columns one character takes on a terminal: wide (East Asian) 2, marks and format characters 0
+    (:data:`ZERO_WIDTH`), others 1."""
+    if unicodedata.category(char) in ZERO_WIDTH:
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
 def text_width(text: str) -> int:
-    """Columns ``text`` takes on a terminal: wide (East Asian) characters 2, combining marks 0, others 1."""
-    width = 0
-    for char in text:
-        if unicodedata.combining(char):
-            continue
-        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-    return width
+    """Columns ``text`` takes on a terminal (:func:`char_width` of each character)."""
+    return sum(char_width(char) for char in text)
 
 
 def ljust(text: str, width: int) -> str:
@@ -101,7 +109,7 @@ def clip(text: str, width: int) -> str:
     out = []
     used = 0
     for char in text:
-        w = 0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        w = char_width(char)
         if used + w > width:
             break
         out.append(char)

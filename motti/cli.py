@@ -185,15 +185,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _list_maps() -> int:
     from common.data import shipped_dir
-    from common.term import ljust, text_width
+    from common.term import ljust, printable, text_width
     from motti.mapfile import list_maps
 
     maps = list_maps(lambda error: print(f"motti: warning: skipped {error}", file=sys.stderr))
     if not maps:
         print(f"no maps found in {shipped_dir('motti')}")
         return EXIT_OK
-    name_width = max(text_width(name) for name, *_ in maps)
-    for name, width, height, players in maps:
+    names = [printable(name) for name, *_ in maps]  # a file's name, tabs and escapes shown as ?
+    name_width = max(text_width(name) for name in names)
+    for name, (_, width, height, players) in zip(names, maps, strict=True):
         print(f"{ljust(name, name_width)}  {width:>4}x{height:<4} {players} players")
     return EXIT_OK
 

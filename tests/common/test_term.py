@@ -9,6 +9,8 @@ import sys
 import pytest
 from deadline import deadline
 
+from common.term import clip, text_width
+
 
 @pytest.mark.parametrize(("term", "said"), [
     ("nosuchterm", "cannot use the terminal: TERM='nosuchterm' is not a terminal type this system knows (set "
@@ -23,3 +25,15 @@ def test_an_unknown_terminal_type_is_told_apart_from_one_that_cannot_move_the_cu
     done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "TERM": term}, capture_output=True,
                           text=True, timeout=deadline(10))
     assert (done.returncode, done.stdout, done.stderr) == (0, said + "\n", "")
+
+
+@pytest.mark.parametrize(("text", "columns"), [
+    ("abc", 3), ("東京", 4), ("café", 4), ("cafe\u0301", 4),
+    ("สวัสดี", 4),  # two of the six are Thai marks (vowel and tone) with no column of their own
+    ("\u2764\ufe0fbot", 4),  # a variation selector takes none
+    ("a\u200db", 2),  # nor a zero-width joiner
+])
+def test_text_width_counts_the_columns_a_terminal_gives(text, columns):
+    # Thai marks and variation selectors, whose combining class is 0, were counted a column each
+    assert text_width(text) == columns
+    assert clip(text + "x", columns) == text

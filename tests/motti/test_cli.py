@@ -416,9 +416,11 @@ def test_the_listing_keeps_its_columns_with_wide_map_names(capsys, here, monkeyp
     monkeypatch.setenv("MOTTI_MAPDIR", str(here))
     (here / "three.map").rename(here / "東京.map")
     (here / "osaka-bay.map").write_text((here / "東京.map").read_text())
+    (here / "red\x1b[31m.map").write_text((here / "東京.map").read_text())  # an escape: not sent as it is
     code, out, _err = run(capsys)
     assert code == 0
-    assert out.splitlines() == ["osaka-bay     9x3    3 players", "東京          9x3    3 players"]
+    assert out.splitlines() == ["osaka-bay     9x3    3 players", "red?[31m      9x3    3 players",
+                                "東京          9x3    3 players"]
 
 
 def test_listing_into_a_closed_pipe_is_quiet(here):
