@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from arena import STOP_SIGNALS, STRATEGIES
-from common.cli import Parser, UsageError, program_version, run_main, same_file
+from common.cli import Parser, UsageError, not_ignored, program_version, run_main, same_file
 
 # The commands import what they need when they run: --help and --version stay fast, and so does the start of
 # ``arena bot``, which a tournament runs for every seat of every game (not even logging or typing).
@@ -532,7 +532,8 @@ async def _run_server(server: ArenaServer, extra: Sequence[Callable[[], Awaitabl
         caught.append(signum)
         server.stop(STOP_SIGNALS[signum])
 
-    for signum in STOP_SIGNALS:
+    handled = not_ignored(STOP_SIGNALS)  # under nohup a closed terminal does not stop the game
+    for signum in handled:
         loop.add_signal_handler(signum, stop, signum)
     tasks = [asyncio.ensure_future(make()) for make in extra]
     watch = asyncio.ensure_future(spectators.watch(server)) if spectators else None
@@ -541,7 +542,7 @@ async def _run_server(server: ArenaServer, extra: Sequence[Callable[[], Awaitabl
     except ServerError as exc:
         raise UsageError(str(exc)) from None
     finally:
-        for signum in STOP_SIGNALS:
+        for signum in handled:
             loop.remove_signal_handler(signum)
         if watch:
             watch.cancel()

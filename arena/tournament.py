@@ -69,6 +69,7 @@ from arena.limits import BotLimits, Guard, release
 from arena.ratings import Rating
 from arena.rules import CAUGHT, Arena, RoundResult, format_points
 from arena.server import ArenaServer, Diagnostics, ServerError, Settings, TableRow, copy_name, run_dir
+from common.cli import not_ignored
 from common.save import FileFormatError, write_atomic
 from common.term import ljust, rjust, text_width
 
@@ -1593,7 +1594,7 @@ def start_game_process(config: Config, flag: ctypes.Array[ctypes.c_char], parent
     _command_env = command_env
     hide_main()  # for good: nothing forked here needs the program's main module
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for sig in STOP_SIGNALS:
+    for sig in not_ignored(STOP_SIGNALS):  # what the tournament was started ignoring (nohup), it ignores
         if sig != signal.SIGINT:
             signal.signal(sig, _stop_game_process)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # blocked by the tournament as it started it
@@ -1906,13 +1907,14 @@ def _run(tournament: Tournament, elsewhere: Elsewhere | None,
 
     async def main() -> list[Standing]:
         loop = asyncio.get_running_loop()
-        for sig, name in STOP_SIGNALS.items():
-            loop.add_signal_handler(sig, tournament.stop, name)
+        handled = not_ignored(STOP_SIGNALS)  # under nohup a closed terminal does not stop the tournament
+        for sig in handled:
+            loop.add_signal_handler(sig, tournament.stop, STOP_SIGNALS[sig])
         site = asyncio.ensure_future(serve(tournament)) if serve else None
         try:
             return await tournament.run(elsewhere)
         finally:
-            for sig in STOP_SIGNALS:
+            for sig in handled:
                 loop.remove_signal_handler(sig)
             if site:
                 site.cancel()

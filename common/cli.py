@@ -28,14 +28,16 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 
 from common.launch import INTERRUPTED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing's import is left to the programs that need it (a bot's start-up is short)
-    from typing import Any, NoReturn
+    from typing import Any, NoReturn, TypeVar
+
+    _Signal = TypeVar("_Signal", bound=int)
 
 __all__ = [
     "DISTRIBUTION",
@@ -173,6 +175,13 @@ def program_version() -> str:
         return "unknown"
 
 
+def not_ignored(signals: Iterable[_Signal]) -> list[_Signal]:
+    """The *signals* the program was not started ignoring, in their order: ``nohup`` starts it ignoring
+    SIGHUP, a shell's script its background jobs ignoring SIGINT, and a program that handled them anyway
+    stopped when its terminal closed (or at a Ctrl-C meant for another). Python keeps an ignored SIGINT so."""
+    return [sig for sig in signals if signal.getsignal(sig) is not signal.SIG_IGN]
+
+
 @contextmanager
 def _handled(signals: Collection[int], handler: Callable[[int, object], None]) -> Iterator[None]:
     """Within the block *handler* handles *signals*; after it each has its handler of before. Outside the main
@@ -207,7 +216,7 @@ def exit_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) ->
             raise KeyboardInterrupt
         raise SystemExit(128 + signum)
 
-    with _handled({*signals, signal.SIGINT}, leave):
+    with _handled(not_ignored({*signals, signal.SIGINT}), leave):
         yield
 
 

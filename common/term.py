@@ -18,6 +18,8 @@ import sys
 import unicodedata
 from types import FrameType, TracebackType
 
+from common.cli import not_ignored
+
 REDRAW = "REDRAW"
 """Pseudo key from :func:`read_key`: the screen must be drawn again (resize, resume after ^Z)."""
 
@@ -192,7 +194,7 @@ class Terminal:
     def __enter__(self) -> Terminal:
         with contextlib.suppress(locale.Error):
             locale.setlocale(locale.LC_ALL, "")
-        for sig in (signal.SIGTERM, signal.SIGHUP):
+        for sig in not_ignored((signal.SIGTERM, signal.SIGHUP)):  # nohup's SIGHUP stays ignored
             self._saved[sig] = signal.signal(sig, self._on_exit_signal)
         self._saved[signal.SIGTSTP] = signal.signal(signal.SIGTSTP, self._on_suspend_signal)
         os.environ.setdefault("ESCDELAY", "25")

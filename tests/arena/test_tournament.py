@@ -9,6 +9,7 @@ import itertools
 import json
 import logging
 import os
+import re
 import shlex
 import signal
 import socket
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from arena_helpers import join, play_out, seat_server, until
-from deadline import deadline
+from deadline import deadline, wait_until
 
 from arena import ratings, replay, tournament
 from arena.mapfile import find_map, load_arena
@@ -1086,6 +1087,32 @@ def test_a_closed_terminal_stops_the_tournament_and_its_bots(tmp_path):
     for game in data["games"]:
         seats = {s["bot"]: (s["status"], s["exit"], s["killed"]) for s in game["seats"]}
         assert seats == {"hunt": ("ok", 0, None), "sleep 600": ("never connected", None, "SIGTERM")}
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_a_tournament_started_with_nohup_outlives_its_terminal(tmp_path):
+    # nohup starts a program ignoring SIGHUP; the tournament handled it anyway, and a closed terminal stopped
+    # it ("hung up"). Here SIGHUP goes to the whole process group, and once it is no longer pending for the
+    # tournament (taken or discarded), SIGTERM: the SIGTERM stops it.
+    out = tmp_path / "results"
+    proc = _tournament(["hunt", "sh -c 'sleep 600' {port}", "--games", "4", "--jobs", "2", "--seed", "3",
+                        "--connect-ms", "120000"], out, start_new_session=True,
+                       preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    _wait_for_sleepers(proc.pid, tmp_path, 2)
+    os.killpg(proc.pid, signal.SIGHUP)
+
+    def hang_up_pending() -> bool:
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        pending = int(re.search(r"^ShdPnd:\s*([0-9a-f]+)$", status, re.MULTILINE).group(1), 16)
+        return bool(pending & 1 << (signal.SIGHUP - 1))
+
+    wait_until(lambda: not hang_up_pending(), "SIGHUP taken by the tournament", 20)
+    os.killpg(proc.pid, signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=deadline(20))
+    assert proc.returncode == 143, stderr
+    assert stdout.startswith("standings after 0 of 4 games (terminated)\n")
+    assert _left_behind(proc.pid, tmp_path) == []
 
 
 @pytest.mark.e2e

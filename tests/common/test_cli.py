@@ -106,3 +106,16 @@ def test_ctrl_c_while_a_command_imports_its_game_is_status_130_without_a_traceba
     done = subprocess.run([sys.executable, "-c", INTERRUPTED_IMPORT, target, how, game, str(script)],
                           capture_output=True, text=True, timeout=deadline(30))
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "")
+
+
+def test_the_signals_a_program_was_started_ignoring_stay_ignored():
+    # nohup starts a program ignoring SIGHUP (a shell's script, its background jobs ignoring SIGINT); the
+    # programs handled them anyway, and a closed terminal stopped a game or a tournament under nohup
+    code = ("import signal; from common.cli import exit_on_signals, not_ignored\n"
+            "print([int(s) for s in not_ignored([signal.SIGINT, signal.SIGTERM, signal.SIGHUP])])\n"
+            "with exit_on_signals():\n"
+            "    print([signal.getsignal(s) is signal.SIG_IGN for s in (signal.SIGHUP, signal.SIGTERM)])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=deadline(20),
+                          preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    said = done.stdout.splitlines()
+    assert said == [f"[{int(signal.SIGINT)}, {int(signal.SIGTERM)}]", "[True, False]"], done.stderr
