@@ -476,8 +476,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     tour.add_argument("--games", type=_whole(1), default=10, metavar="N", help="games per map (default 10)")
     tour.add_argument("--players", type=_players, default=None, metavar="K",
                       help="bots per game, 2..16 (default: every bot, at most 16)")
-    tour.add_argument("--jobs", type=_whole(1, 256), default=_cores(), metavar="J",
-                      help="games at once (default: the number of cores)")
+    tour.add_argument("--jobs", type=_whole(1, 256), default=None, metavar="J",
+                      help="games at once (default: the number of cores; not with --cluster)")
     tour.add_argument("--seed", type=_positive, default=None, help="seed of pairings, seats and game seeds")
     tour.add_argument("--out", metavar="DIR",
                       help="results folder (default $XDG_STATE_HOME/arena/tournaments/YYYYmmdd-HHMMSS)")
@@ -1016,7 +1016,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                              f"{earned!r}, not {bot.spec!r}; give this tournament a ratings file of its own "
                              f"(or, for the same bot moved elsewhere, remove its entry)")
     if args.cluster:
+        if args.jobs is not None:
+            raise UsageError(f"--jobs {args.jobs} does not apply with --cluster: the workers' threads "
+                             f"(dask worker --nthreads) are how many games are played at once")
         _reach_scheduler(args.cluster)
+    jobs = _cores() if args.jobs is None else args.jobs
     players = args.players or min(len(entrants), 16)
     if players > len(entrants):
         raise UsageError(f"--players {players}: only {len(entrants)} bots given")
@@ -1041,7 +1045,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if sock is not None:
             sock.close()
         raise
-    config = tournament.Config(entrants, maps, args.games, players, out, jobs=args.jobs, seed=args.seed,
+    config = tournament.Config(entrants, maps, args.games, players, out, jobs=jobs, seed=args.seed,
                                prep_ms=args.prep_ms, move_ms=args.move_ms, quiet_rounds=args.quiet_rounds,
                                connect_ms=args.connect_ms, cluster=args.cluster, ratings=prior,
                                ratings_file=ratings_file, limits=_limits(args))
@@ -1051,7 +1055,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr, flush=True)
 
     games = len(maps) * args.games
-    at_once = f"on the cluster {args.cluster}" if args.cluster else f"{min(args.jobs, games)} at once"
+    at_once = f"on the cluster {args.cluster}" if args.cluster else f"{min(jobs, games)} at once"
     show(f"tournament: {len(entrants)} bots, {games} game{'s' if games != 1 else ''} of {players} on "
          f"{', '.join(maps)}, {at_once}, seed {args.seed}; results in {out}")
     site = None

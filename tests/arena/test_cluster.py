@@ -278,6 +278,14 @@ def test_a_scheduler_out_of_reach_is_one_line_before_anything_starts(tmp_path):
     bad = subprocess.run([str(BIN / "arena"), "tournament", "random", "flee", "--cluster", "127.0.0.1:8786"],
                          capture_output=True, text=True, timeout=deadline(20))
     assert bad.returncode == 2 and "expected a scheduler's address tcp://HOST:PORT" in bad.stderr
+    # --jobs was taken and did nothing
+    jobs = subprocess.run([str(BIN / "arena"), "tournament", "random", "flee", "--jobs", "3", "--out",
+                           str(tmp_path / "out"), "--cluster", "tcp://127.0.0.1:1"],
+                          capture_output=True, text=True, timeout=deadline(20))
+    assert (jobs.returncode, jobs.stderr) == (
+        2, "arena: --jobs 3 does not apply with --cluster: the workers' threads (dask worker --nthreads) are "
+           "how many games are played at once\n")
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("listener", ["silent", "silent, then Ctrl-C", "not Dask", "closes"])
