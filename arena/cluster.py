@@ -84,7 +84,8 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
     # What goes wrong is said in the tournament's words (one line a game, the reason it stopped): Dask's
     # client would log it again, in its own words, and its reconnection to a lost scheduler, cut short by the
     # client's close, as a traceback (under the logger of the module it was cut short in).
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    for name in ("distributed", "distributed.client"):  # Dask's configuration sets the client's own level
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     for handler in logging.getLogger().handlers:
         handler.addFilter(_not_cancelled)
     client = await _connect(t, address)
@@ -103,6 +104,9 @@ async def play(t: Tournament, queue: list[Scheduled]) -> None:
         except TimeoutError:
             raise ClusterError(f"--cluster {address}: no worker joined the scheduler within "
                                f"{WORKERS_S:g} s") from None
+        except OSError:  # Dask's client tried to reach it again for CONNECT_S
+            raise ClusterError(f"--cluster {address}: the connection to the scheduler was lost while "
+                               f"waiting for a worker") from None
         threads = sum((await client.nthreads()).values())
         t.slots = max(1, min(threads, len(queue)))
         with contextlib.suppress(Exception):  # without the scheduler the games fail and say so

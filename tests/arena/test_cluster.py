@@ -403,6 +403,26 @@ def test_a_stop_reaches_the_workers_that_join_after_it(tmp_path):
         cluster.close()
 
 
+def test_a_scheduler_lost_while_waiting_for_a_first_worker_is_one_line(tmp_path):
+    # It was a traceback (Dask's OSError from its wait for workers), and the results folder was left behind
+    cluster = Cluster(tmp_path, ())
+    try:
+        run = tournament(cluster, tmp_path / "out", 2)
+        with distributed.Client(cluster.address, timeout=deadline(START_S)) as client:
+            def clients() -> int:  # the scheduler's own, this test's and the tournament's
+                return len(client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.clients))
+
+            wait_until(lambda: clients() >= 3, "the tournament's client in the scheduler", START_S)
+        cluster.kill("scheduler")
+        _, stderr = run.communicate(timeout=deadline(60))
+        assert run.returncode == 2, stderr
+        assert stderr.endswith(f"\narena: --cluster {cluster.address}: the connection to the scheduler was "
+                               "lost while waiting for a worker\n"), stderr
+        assert "Traceback" not in stderr and not (tmp_path / "out").exists()
+    finally:
+        cluster.close()
+
+
 def test_ctrl_c_stops_the_games_under_way_on_every_worker(cluster, tmp_path):
     out = tmp_path / "out"
     run = tournament(cluster, out, 6, prep_ms=3000)
