@@ -109,6 +109,15 @@ def tournament(cluster: Cluster, out: Path, games: int, *, prep_ms: int = 100) -
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def wait_for_the_tournament_s_client(cluster: Cluster) -> None:
+    """Wait until a tournament's client has reached the scheduler of *cluster*."""
+    with distributed.Client(cluster.address, timeout=deadline(START_S)) as client:
+        def clients() -> int:  # the scheduler's own, this one and the tournament's
+            return len(client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.clients))
+
+        wait_until(lambda: clients() >= 3, "the tournament's client in the scheduler", START_S)
+
+
 def games_under_way(worker: Path) -> list[Path]:
     """The folders of the games being played under the local directory *worker* of a Dask worker."""
     return [f for f in worker.glob("**/arena-*/games/*") if (f / "replay.jsonl").exists()]
@@ -338,11 +347,7 @@ def test_ctrl_c_ends_the_wait_for_a_first_worker(tmp_path):
     cluster = Cluster(tmp_path, ())
     try:
         run = tournament(cluster, tmp_path / "out", 2)
-        with distributed.Client(cluster.address, timeout=deadline(START_S)) as client:
-            def clients() -> int:  # the scheduler's own, this test's and the tournament's
-                return len(client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.clients))
-
-            wait_until(lambda: clients() >= 3, "the tournament's client in the scheduler", START_S)
+        wait_for_the_tournament_s_client(cluster)
         run.send_signal(signal.SIGINT)
         stdout, stderr = run.communicate(timeout=deadline(20))
         assert run.returncode == 130, stderr
@@ -408,11 +413,7 @@ def test_a_scheduler_lost_while_waiting_for_a_first_worker_is_one_line(tmp_path)
     cluster = Cluster(tmp_path, ())
     try:
         run = tournament(cluster, tmp_path / "out", 2)
-        with distributed.Client(cluster.address, timeout=deadline(START_S)) as client:
-            def clients() -> int:  # the scheduler's own, this test's and the tournament's
-                return len(client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.clients))
-
-            wait_until(lambda: clients() >= 3, "the tournament's client in the scheduler", START_S)
+        wait_for_the_tournament_s_client(cluster)
         cluster.kill("scheduler")
         _, stderr = run.communicate(timeout=deadline(60))
         assert run.returncode == 2, stderr
